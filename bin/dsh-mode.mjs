@@ -1,0 +1,5 @@
+#!/usr/bin/env node
+// The published entry point: the CLI lives in dist/ (built by `npm ci` through `prepare`).
+import { main } from '../dist/cli/main.js';
+
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,249 @@
+/**
+ * The host's seams, as types: the contract between the reference host (`src/host/`) and the plugins that
+ * live in it (the mode engine in `src/engine/`). Names follow the upstream harness at the time of the RFC
+ * (DESIGN.md section 5), so the engine reads like the RFC. This file has no runtime imports.
+ *
+ * Every interface meant for plugins to extend (`SessionEventMap`, `AgentOptions`) is open to declaration
+ * merging: `declare module '../host/types.js' { interface SessionEventMap { 'mode/set': { mode: string } } }`.
+ * @module
+ */
+
+/** A JSON Schema object, as sent to the model for a tool's parameters. */
+export type JsonSchema = { [key: string]: unknown };
+
+// ---------------------------------------------------------------------------------------------- sessions
+
+/** A todo item, as `todo_write` records it. */
+export interface TodoItem {
+  content: string;
+  status: 'pending' | 'in_progress' | 'completed';
+}
+
+/** One tool schema exactly as sent to the model. */
+export interface ToolSchema {
+  name: string;
+  description: string;
+  parameters: JsonSchema;
+}
+
+/** What the model receives besides the transcript: the rendered system text and the tool schemas. */
+export interface RequestHeader {
+  system: string;
+  tools: ToolSchema[];
+}
+
+/** The change between two consecutive request headers (see `request/header-delta`). */
+export interface RequestHeaderDelta {
+  /** The new system text, present only when it changed. */
+  system?: string;
+  /** Tools present now and absent before, in their position order of the new header. */
+  added?: ToolSchema[];
+  /** Names of tools present before and absent now. */
+  removed?: string[];
+  /** Tools present in both whose schema changed (the new schema). */
+  changed?: ToolSchema[];
+  /** The full tool order of the new header, present only when the order of the kept tools changed. */
+  order?: string[];
+}
+
+/** A tool call as the model asked for it. */
+export interface ToolCallRequest {
+  /** Unique within the session. */
+  callId: string;
+  name: string;
+  arguments: unknown;
+}
+
+/**
+ * Every event type and its payload. Surface events form the model transcript; the rest are log-only.
+ * Open to declaration merging by plugins (the mode engine adds `mode/set`).
+ */
+export interface SessionEventMap {
+  'turn/start': { turn: number };
+  'turn/end': { turn: number; reason: 'done' | 'max-steps' | 'cancelled' | 'error'; error?: string };
+  'step/start': { step: number };
+  'step/end': { step: number };
+  'user/message': { text: string };
+  'assistant/message': { text: string; toolCalls: ToolCallRequest[] };
+  'tool/call': { callId: string; name: string; arguments: unknown };
+  'tool/result': { callId: string; name: string; content: string; isError: boolean };
+  'context/message': { text: string };
+  'request/header': { header: RequestHeader; reason: 'initial' | 'resume' | 'fallback' };
+  'request/header-delta': RequestHeaderDelta;
+  'todo/write': { todos: TodoItem[] };
+  'approval/asked': { callId: string; toolName: string; reason?: string };
+  'approval/decided': { callId: string; outcome: ApprovalOutcome['outcome']; feedback?: string };
+}
+
+export type SessionEventType = keyof SessionEventMap & string;
+
+/** One journal entry. `seq` starts at 1 and increases by one per append. `time` is an ISO 8601 string. */
+export interface SessionEvent<K extends SessionEventType = SessionEventType> {
+  seq: number;
+  type: K;
+  data: SessionEventMap[K];
+  time: string;
+}
+
+/** The surface event types: the model transcript is built from these alone. */
+export const SURFACE_EVENT_TYPES: ReadonlySet<string> = new Set([
+  'user/message',
+  'assistant/message',
+  'tool/result',
+  'context/message',
+]);
+
+/** An append-only session journal. */
+export interface Session {
+  readonly id: string;
+  /** Path of the JSONL file, or null for an in-memory session. */
+  readonly file: string | null;
+  /** Every event so far, in `seq` order. The array only grows; never mutate it. */
+  readonly events: readonly SessionEvent[];
+  /** True between a `turn/start` and its `turn/end`. */
+  readonly turnOpen: boolean;
+  /**
+   * Appends one event (inside an open turn, or the `turn/start` that opens one; anything else throws),
+   * then runs the `session/event` waterfall and resolves after it. A throwing listener is contained
+   * (logged) and never breaks the append.
+   */
+  append<K extends SessionEventType>(type: K, data: SessionEventMap[K]): Promise<SessionEvent<K>>;
+}
+
+// ---------------------------------------------------------------------------------------------- prompt
+
+/** What the assemble step knows about the request being built. */
+export interface AssembleContext {
+  /** The agent the request is for; absent for an agent-less assembly. */
+  agent?: Agent;
+}
+
+export interface PromptSection {
+  name: string;
+  /** Sections render by order, then name. Persona 0, modes 50, tool guidance 100–199. */
+  order: number;
+  /** Empty text is dropped from the rendered system prompt. */
+  text: string | ((context: AssembleContext) => string);
+}
+
+/** What the `system-prompt/assemble` waterfall passes along and may change. */
+export interface Assembly {
+  sections: { name: string; order: number; text: string }[];
+  tools: ToolSchema[];
+}
+
+// ---------------------------------------------------------------------------------------------- tools
+
+/** MCP `ToolAnnotations` hints. Absent hints take MCP's defaults. */
+export interface ToolAnnotations {
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+/** What a tool's `execute` receives besides its validated arguments. */
+export interface ToolContext {
+  callId: string;
+  agent?: Agent;
+  signal: AbortSignal;
+  /** The workspace root the file tools are confined to. */
+  workspace: string;
+}
+
+/** What a tool returns; `isError` results reach the model as errors. */
+export interface ToolResult {
+  content: string;
+  isError?: boolean;
+}
+
+export interface Tool<A = unknown> {
+  name: string;
+  description: string;
+  parameters: JsonSchema;
+  annotations?: ToolAnnotations;
+  execute(args: A, context: ToolContext): Promise<ToolResult> | ToolResult;
+  /** How a UI presents a call of this tool (a card); absent means a generic card titled by the tool name. */
+  present?(args: A): { title: string; markdown?: string };
+}
+
+/** One call on its way to a tool, as the `tools/pre-execute` waterfall sees it. */
+export interface ToolExec {
+  callId: string;
+  name: string;
+  arguments: unknown;
+  agent?: Agent;
+  signal?: AbortSignal;
+}
+
+/** The verdict of the `tools/pre-execute` waterfall. */
+export type PreExecuteResult =
+  { kind: 'allow' } | { kind: 'deny'; reason: string } | { kind: 'ask'; reason?: string };
+
+// ---------------------------------------------------------------------------------------------- approval
+
+export interface ApprovalRequest {
+  agent?: Agent;
+  toolName: string;
+  callId: string;
+  /** Why the question is asked (from the `ask` verdict). */
+  reason?: string;
+  /** The call's arguments, so an answerer can show them (the plan of `exit_plan_mode`). */
+  arguments?: unknown;
+  signal?: AbortSignal;
+}
+
+export type ApprovalOutcome =
+  | { outcome: 'allowed-once' }
+  | { outcome: 'rejected'; feedback?: string }
+  | { outcome: 'cancelled' }
+  | { outcome: 'unavailable' };
+
+// ---------------------------------------------------------------------------------------------- agents
+
+/** Options of a new agent. Open to declaration merging (the mode engine adds `mode`). */
+export interface AgentOptions {
+  /** Upper bound on model requests in one turn. */
+  maxSteps?: number;
+}
+
+export interface Agent {
+  readonly id: string;
+  readonly session: Session;
+  readonly options: AgentOptions;
+  /** Runs one turn: user message, then steps until the model stops calling tools or a limit is reached. */
+  prompt(text: string, options?: { signal?: AbortSignal }): Promise<TurnOutcome>;
+}
+
+export interface TurnOutcome {
+  reason: SessionEventMap['turn/end']['reason'];
+  /** The assistant's last text of the turn. */
+  text: string;
+}
+
+// ---------------------------------------------------------------------------------------------- models
+
+/** One message of the model transcript, rebuilt from surface events. */
+export type ModelMessage =
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content: string; toolCalls: ToolCallRequest[] }
+  | { role: 'tool'; callId: string; name: string; content: string; isError: boolean };
+
+export interface ModelRequest {
+  header: RequestHeader;
+  messages: ModelMessage[];
+  signal?: AbortSignal;
+}
+
+/** A streamed piece of the answer; the final answer is the resolved `ModelResponse`. */
+export type ModelChunk = { kind: 'text'; text: string };
+
+export interface ModelResponse {
+  text: string;
+  toolCalls: { name: string; arguments: unknown }[];
+}
+
+export interface Model {
+  readonly name: string;
+  complete(request: ModelRequest, onChunk?: (chunk: ModelChunk) => void): Promise<ModelResponse>;
+}
