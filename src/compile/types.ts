@@ -80,4 +80,89 @@ export interface CompiledPolicy {
   decide(name: string, hints?: Hints): DecideResult;
   /** Visibility = the decision is not deny. Same table as `decide`. */
   visible(name: string, hints?: Hints): boolean;
+  /**
+   * The documents that compose this mode, in load order, after `override` (set by `compilePolicies`; a
+   * hand-made policy, such as the engine's fail-closed one, may omit it).
+   */
+  readonly documents?: readonly CompiledDocument[];
+}
+
+export type { PolicyDocument } from './schema-types.generated.js';
+import type { PolicyDocument } from './schema-types.generated.js';
+
+/** The short names of the four MCP hints, in their canonical order (ties among `effects` resolve in it). */
+export type HintName = 'readOnly' | 'destructive' | 'idempotent' | 'openWorld';
+
+/** Hints with MCP's defaults applied: every field set. */
+export type EffectiveHints = Readonly<Record<HintName, boolean>>;
+
+/** A validated document with its source, as loading produces it and compiling consumes it. */
+export interface SourceDocument {
+  /** The file as given by the user, or null for an inline document. */
+  file: string | null;
+  document: PolicyDocument;
+  /** The range of the value at a JSON path (closest parent when missing). */
+  locate(path: JsonPath): Range | undefined;
+  /** The range of the key at a JSON path, when known. */
+  keyRange?(path: JsonPath): Range | undefined;
+}
+
+/** One `tools` alternative of a compiled document (a braced selector gives several). */
+export interface CompiledRule {
+  readonly kind: 'tool';
+  /** The selector as written under `tools:`. */
+  readonly selector: string;
+  /** This alternative after brace expansion. */
+  readonly pattern: string;
+  readonly decision: Decision;
+  readonly reason?: string;
+  readonly specificity: number;
+  readonly isGlob: boolean;
+  /** Position among the document's `tools` entries (document order). */
+  readonly order: number;
+  /** `['tools', selector]`. */
+  readonly path: JsonPath;
+  match(name: string): boolean;
+  /** The rule reference reported by `decide` (computed on first use). */
+  readonly ref: RuleRef;
+}
+
+/** One `effects` entry of a compiled document. */
+export interface CompiledEffect {
+  readonly kind: 'effect';
+  readonly hint: HintName;
+  readonly decision: Decision;
+  readonly reason?: string;
+  /** `['effects', hint]`. */
+  readonly path: JsonPath;
+  readonly ref: RuleRef;
+}
+
+/** The `default` of a compiled document. */
+export interface CompiledDefault {
+  readonly kind: 'default';
+  readonly decision: Decision;
+  readonly path: JsonPath;
+  readonly ref: RuleRef;
+}
+
+/** Anything in a document that can decide. */
+export type CompiledEntry = CompiledRule | CompiledEffect | CompiledDefault;
+
+/** One document, compiled for resolution (see `resolveInDocument`). */
+export interface CompiledDocument {
+  readonly source: SourceDocument;
+  readonly mode: string;
+  readonly override: boolean;
+  /** Every `tools` alternative, in document order. */
+  readonly rules: readonly CompiledRule[];
+  /** Plain-name alternatives by name. */
+  readonly exact: ReadonlyMap<string, readonly CompiledRule[]>;
+  /** Glob alternatives, most specific first, then in document order. */
+  readonly globs: readonly CompiledRule[];
+  /** In canonical hint order. */
+  readonly effects: readonly CompiledEffect[];
+  readonly default?: CompiledDefault;
+  /** Selectors whose glob syntax is invalid (lint reports them; compiling goes on). */
+  readonly selectorErrors: readonly { selector: string; path: JsonPath; error: string }[];
 }

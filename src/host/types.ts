@@ -42,7 +42,10 @@ export interface RequestHeaderDelta {
   removed?: string[];
   /** Tools present in both whose schema changed (the new schema). */
   changed?: ToolSchema[];
-  /** The full tool order of the new header, present only when the order of the kept tools changed. */
+  /**
+   * The full tool order of the new header, present only when it cannot be derived (replaying applies `removed`,
+   * replaces `changed` in place and appends `added` at the end; `order` is present when that is not the new order).
+   */
   order?: string[];
 }
 
@@ -102,6 +105,10 @@ export interface Session {
   readonly events: readonly SessionEvent[];
   /** True between a `turn/start` and its `turn/end`. */
   readonly turnOpen: boolean;
+  /** True when the events came from an earlier run (resume, fork): the next agent logs its first header as `resume`. */
+  readonly resumed?: boolean;
+  /** Flushes and releases the session's file and lock (host sessions have it; further appends throw). */
+  close?(): void;
   /**
    * Appends one event (inside an open turn, or the `turn/start` that opens one; anything else throws),
    * then runs the `session/event` waterfall and resolves after it. A throwing listener is contained
@@ -165,6 +172,11 @@ export interface Tool<A = unknown> {
   execute(args: A, context: ToolContext): Promise<ToolResult> | ToolResult;
   /** How a UI presents a call of this tool (a card); absent means a generic card titled by the tool name. */
   present?(args: A): { title: string; markdown?: string };
+  /**
+   * The result when an `ask` verdict is not answered `allowed-once` (the tool does not run). Absent means the
+   * runtime's generic error (`Error: the user rejected \`name\`: <feedback>`, …). Must return an error result.
+   */
+  onDenied?(outcome: Exclude<ApprovalOutcome, { outcome: 'allowed-once' }>, args: A): ToolResult;
 }
 
 /** One call on its way to a tool, as the `tools/pre-execute` waterfall sees it. */
@@ -211,6 +223,8 @@ export interface Agent {
   readonly id: string;
   readonly session: Session;
   readonly options: AgentOptions;
+  /** The workspace root its tools work in (the host's when absent). */
+  readonly workspace?: string;
   /** Runs one turn: user message, then steps until the model stops calling tools or a limit is reached. */
   prompt(text: string, options?: { signal?: AbortSignal }): Promise<TurnOutcome>;
 }

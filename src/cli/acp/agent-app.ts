@@ -1,0 +1,226 @@
+/**
+ * The ACP agent (`dsh-mode acp`) over a started deployment, with @agentclientprotocol/sdk 2.x (stable v1 wire).
+ *
+ * - `session/new` / `session/load`: the session's workspace is the request's `cwd` (tools, and the journal at
+ *   `<cwd>/.dsh/sessions/<id>.jsonl`; the ACP session id is the journal id). Both advertise
+ *   `modes: {availableModes, currentModeId}` from `ctx.modes` (ids are mode names); load replays the history as
+ *   updates first and advertises the folded mode.
+ * - `session/set_mode`: `ctx.modes.set()` and an immediate `current_mode_update`; an unknown id is JSON-RPC
+ *   invalid params carrying the service's message. A logged `mode/set` that differs from the last notified mode
+ *   is notified again (the approved exit).
+ * - `session/prompt`: streams `agent_message_chunk`, `tool_call`, `tool_call_update`; answers after every update
+ *   of the turn was written, with the stop reason of its `turn/end`. `session/cancel` aborts the turn.
+ * - an `ask` becomes `session/request_permission` (see `permission.ts`).
+ * @module
+ */
+import * as acp from '@agentclientprotocol/sdk';
+import type { Session, SessionEvent, SessionEventMap } from '../../host/types.js';
+import type { Runtime } from '../runtime-types.js';
+import { askClient } from './permission.js';
+import { AcpSession } from './session-state.js';
+import { updatesFor, type ToolLookup } from './updates.js';
+
+const STOP: Record<SessionEventMap['turn/end']['reason'], acp.StopReason | null> = {
+  done: 'end_turn',
+  'max-steps': 'max_turn_requests',
+  cancelled: 'cancelled',
+  error: null,
+};
+
+/**
+ * Builds the agent app for one connection.
+ * @param runtime the started deployment
+ * @param version the package version, reported in `agentInfo`
+ * @returns the app (call `connect(stream)`) and a disposer for its host listeners and sessions
+ */
+export function createAcpAgent(runtime: Runtime, version: string): { app: acp.AgentApp; dispose(): void } {
+  const { ctx } = runtime;
+  const sessions = new Map<string, AcpSession>();
+  const bySession = new Map<Session, AcpSession>();
+  const tools: ToolLookup = (name) => ctx.tools.get(name);
+  const disposers: (() => void)[] = [];
+
+  disposers.push(
+    ctx.on(
+      'session/event',
+      async (session: Session, event: SessionEvent, next: () => Promise<void>) => {
+        const state = bySession.get(session);
+        if (state) onEvent(state, event);
+        return next();
+      },
+      { prepend: true },
+    ),
+  );
+  disposers.push(
+    ctx.on('approval/request', async (request, next) => {
+      const state = [...sessions.values()].find((s) => s.agent === request.agent);
+      return state ? askClient(client(), state, request, tools) : next();
+    }),
+  );
+
+  function onEvent(state: AcpSession, event: SessionEvent): void {
+    if (event.type === 'mode/set') {
+      state.notifyMode((event.data as { mode: string }).mode);
+      return;
+    }
+    // The client shows its own prompt; user messages go out only when a loaded history is replayed.
+    if (event.type === 'user/message') return;
+    for (const update of updatesFor(event, tools, state.streamedStep)) state.send(update);
+    if (event.type === 'assistant/message') state.streamedStep = false;
+  }
+
+  let connection: acp.AgentContext | null = null;
+  const client = (): acp.AgentContext => {
+    if (!connection) throw new Error('no client connection');
+    return connection;
+  };
+
+  function modeState(state: AcpSession): acp.SessionModeState | undefined {
+    const modes = runtime.modes;
+    if (!modes) return undefined;
+    // A seeded or chosen mode that has not landed yet is what the session will run in: advertise it, as
+    // set_mode does; the logged mode/set that lands it then changes nothing for the client.
+    const { current: folded, pending } = modes.get(state.agent);
+    const current = pending ?? folded;
+    state.lastMode = current;
+    return {
+      currentModeId: current,
+      availableModes: modes
+        .list()
+        .map((m) => ({ id: m.name, name: m.name, description: m.description ?? null })),
+    };
+  }
+
+  function open(
+    id: string,
+    cwd: string,
+    session: Session,
+    connectionClient: acp.AgentContext,
+    mode?: string,
+  ): AcpSession {
+    const agent = runtime.createAgent({
+      session,
+      workspace: cwd,
+      ...(mode !== undefined ? { options: { mode } } : {}),
+      onChunk: (chunk) => {
+        if (chunk.kind !== 'text' || chunk.text === '') return;
+        state.streamedStep = true;
+        state.send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: chunk.text } });
+      },
+    });
+    const state = new AcpSession(id, cwd, agent, connectionClient);
+    sessions.set(id, state);
+    bySession.set(session, state);
+    return state;
+  }
+
+  function close(state: AcpSession): void {
+    state.turn?.abort();
+    sessions.delete(state.id);
+    bySession.delete(state.agent.session);
+    (state.agent.session as { close?: () => void }).close?.();
+  }
+
+  function lookup(sessionId: string): AcpSession {
+    const state = sessions.get(sessionId);
+    if (!state) throw acp.RequestError.invalidParams({ sessionId }, `unknown session \`${sessionId}\``);
+    return state;
+  }
+
+  const app = acp
+    .agent({ name: 'dsh-mode' })
+    .onConnect((conn) => {
+      connection = conn.client;
+    })
+    .onRequest(acp.methods.agent.initialize, () => ({
+      protocolVersion: acp.PROTOCOL_VERSION,
+      agentCapabilities: { loadSession: true, promptCapabilities: {} },
+      agentInfo: { name: 'dsh-mode', version },
+      authMethods: [],
+    }))
+    .onRequest(acp.methods.agent.session.new, ({ params, client: c }) => {
+      const session = runtime.ctx.sessions.create({ dir: sessionsDir(params.cwd) });
+      const state = open(session.id, params.cwd, session, c, runtime.startMode);
+      const modes = modeState(state);
+      return { sessionId: session.id, ...(modes ? { modes } : {}) };
+    })
+    .onRequest(acp.methods.agent.session.load, async ({ params, client: c }) => {
+      const existing = sessions.get(params.sessionId);
+      if (existing) close(existing);
+      let session: Session;
+      try {
+        session = await runtime.ctx.sessions.resume(`${sessionsDir(params.cwd)}/${params.sessionId}.jsonl`);
+      } catch (error) {
+        throw acp.RequestError.invalidParams({ sessionId: params.sessionId }, (error as Error).message);
+      }
+      const state = open(params.sessionId, params.cwd, session, c);
+      for (const event of session.events) {
+        if (event.type !== 'mode/set') for (const update of updatesFor(event, tools)) state.send(update);
+      }
+      const modes = modeState(state);
+      await state.flush();
+      return modes ? { modes } : {};
+    })
+    .onRequest(acp.methods.agent.session.setMode, ({ params }) => {
+      const state = lookup(params.sessionId);
+      const modes = runtime.modes;
+      if (!modes)
+        throw acp.RequestError.invalidParams({ modeId: params.modeId }, 'this deployment defines no modes');
+      try {
+        modes.set(state.agent, params.modeId);
+      } catch (error) {
+        throw acp.RequestError.invalidParams({ modeId: params.modeId }, (error as Error).message);
+      }
+      // Optimistic: the pending intent is the user's choice; the logged mode/set lands at the next boundary.
+      state.notifyMode(params.modeId);
+      return {};
+    })
+    .onRequest(acp.methods.agent.session.prompt, async ({ params }) => {
+      const state = lookup(params.sessionId);
+      if (state.turn)
+        throw acp.RequestError.invalidRequest({ sessionId: state.id }, 'a prompt is already running');
+      const text = promptText(params.prompt);
+      const turn = new AbortController();
+      state.turn = turn;
+      try {
+        const outcome = await state.agent.prompt(text, { signal: turn.signal });
+        await state.flush();
+        const stop = turn.signal.aborted ? 'cancelled' : STOP[outcome.reason];
+        if (stop === null) {
+          const end = [...state.agent.session.events].reverse().find((e) => e.type === 'turn/end');
+          const detail = (end?.data as SessionEventMap['turn/end'] | undefined)?.error ?? 'the turn failed';
+          throw acp.RequestError.internalError({ sessionId: state.id }, detail);
+        }
+        return { stopReason: stop };
+      } finally {
+        state.turn = null;
+      }
+    })
+    .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
+      sessions.get(params.sessionId)?.turn?.abort();
+    });
+
+  return {
+    app,
+    dispose() {
+      for (const state of [...sessions.values()]) close(state);
+      for (const dispose of disposers.splice(0)) dispose();
+    },
+  };
+}
+
+/** Where an ACP session's journal lives: under its `cwd`. */
+function sessionsDir(cwd: string): string {
+  return `${cwd.replace(/\/+$/, '')}/.dsh/sessions`;
+}
+
+/** The user's text of a prompt: text blocks joined, links and resources named by their URI. */
+export function promptText(blocks: readonly acp.ContentBlock[]): string {
+  const parts: string[] = [];
+  for (const block of blocks) {
+    if (block.type === 'text') parts.push(block.text);
+    else if (block.type === 'resource_link') parts.push(`@${block.uri}`);
+    else if (block.type === 'resource') parts.push(`@${block.resource.uri}`);
+  }
+  return parts.join('\n');
+}

@@ -1,0 +1,78 @@
+/**
+ * The ACP approval answerer: an `approval/request` listener that turns an `ask` for a call of an ACP session's
+ * agent into `session/request_permission` on the already streamed tool call (same `toolCallId`), with an
+ * `allow_once` and a `reject_once` option ("Approve plan" / "Keep planning" for `exit_plan_mode`). Questions for
+ * other agents pass on to the next answerer. A rejection may carry feedback for the model in the response's
+ * `_meta.feedback` (ACP itself has no field for it).
+ * @module
+ */
+import type { AgentContext, PermissionOption, ToolCallUpdate } from '@agentclientprotocol/sdk';
+import type { ApprovalOutcome, ApprovalRequest } from '../../host/types.js';
+import type { AcpSession } from './session-state.js';
+import { presentCall, type ToolLookup } from './updates.js';
+
+const ALLOW = 'allow';
+const REJECT = 'reject';
+
+/**
+ * The two options offered for a call.
+ * @param toolName the tool asking
+ */
+export function permissionOptions(toolName: string): PermissionOption[] {
+  const exit = toolName === 'exit_plan_mode';
+  return [
+    { optionId: ALLOW, name: exit ? 'Approve plan' : 'Allow once', kind: 'allow_once' },
+    { optionId: REJECT, name: exit ? 'Keep planning' : 'Reject', kind: 'reject_once' },
+  ];
+}
+
+/**
+ * Asks the client about one call and maps the answer to an approval outcome.
+ * @param client the connection
+ * @param session the ACP session the call belongs to
+ * @param request the approval question
+ * @param tools lookup for the call's card
+ */
+export async function askClient(
+  client: AgentContext,
+  session: AcpSession,
+  request: ApprovalRequest,
+  tools: ToolLookup,
+): Promise<ApprovalOutcome> {
+  // The tool_call card must be on the wire before the question that points at it.
+  await session.flush();
+  const card = presentCall(request.toolName, request.arguments, tools);
+  const toolCall: ToolCallUpdate = {
+    toolCallId: request.callId,
+    title: card.title,
+    status: 'pending',
+    rawInput: request.arguments,
+    ...(card.markdown !== undefined
+      ? { content: [{ type: 'content', content: { type: 'text', text: card.markdown } }] }
+      : {}),
+  };
+  try {
+    // No cancellation signal on the request: a client that sends session/cancel answers its pending permission
+    // requests `cancelled` itself (ACP), and the approval seam already stops waiting when the turn is aborted.
+    const response = await client.request('session/request_permission', {
+      sessionId: session.id,
+      toolCall,
+      options: permissionOptions(request.toolName),
+    });
+    const outcome = response.outcome;
+    if (outcome.outcome === 'cancelled') return { outcome: 'cancelled' };
+    if (outcome.optionId === ALLOW) return { outcome: 'allowed-once' };
+    if (outcome.optionId === REJECT) {
+      // ACP has no field for rejection text; a client may send it as `_meta.feedback` and the model gets it.
+      const feedback = response._meta?.feedback;
+      return typeof feedback === 'string' && feedback.trim() !== ''
+        ? { outcome: 'rejected', feedback: feedback.trim() }
+        : { outcome: 'rejected' };
+    }
+    // An option id we never offered: fail closed.
+    return { outcome: 'unavailable' };
+  } catch {
+    // The client errored or the turn was cancelled while waiting: never treat that as approval.
+    return { outcome: request.signal?.aborted ? 'cancelled' : 'unavailable' };
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * `dsh-mode acp`: starts the deployment and serves one ACP client over stdio until stdin closes. stdout carries
+ * the protocol only: the deployment's warnings and our own errors go to stderr.
+ * @module
+ */
+import { readFileSync } from 'node:fs';
+import { Readable, Writable } from 'node:stream';
+import * as acp from '@agentclientprotocol/sdk';
+import { DeploymentError, planDeployment, startDeployment } from '../deployment.js';
+import { createAcpAgent } from './agent-app.js';
+
+/** The options of `dsh-mode acp`. */
+export interface AcpOptions {
+  cwd: string;
+  config?: string;
+  modelScript?: string;
+}
+
+/**
+ * Serves ACP on the process's stdin/stdout.
+ * @returns the exit code: 0 when the client closed the connection, 2 when the deployment cannot start
+ */
+export async function runAcp(options: AcpOptions): Promise<number> {
+  const log = (line: string): void => {
+    process.stderr.write(`${line}\n`);
+  };
+  let runtime;
+  try {
+    runtime = await startDeployment(planDeployment({ cwd: options.cwd, config: options.config }), {
+      workspace: options.cwd,
+      ...(options.modelScript !== undefined ? { modelScript: options.modelScript } : {}),
+      log,
+    });
+  } catch (error) {
+    if (error instanceof DeploymentError) {
+      log(`dsh-mode acp: the deployment cannot start:\n${error.message}`);
+      return 2;
+    }
+    throw error;
+  }
+  const agent = createAcpAgent(runtime, packageVersion());
+  try {
+    const stream = acp.ndJsonStream(
+      Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
+      Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
+    );
+    const connection = agent.app.connect(stream);
+    await connection.closed;
+    return 0;
+  } finally {
+    agent.dispose();
+    await runtime.dispose();
+  }
+}
+
+function packageVersion(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
+      version?: string;
+    };
+    return pkg.version ?? '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+}

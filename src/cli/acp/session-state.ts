@@ -1,0 +1,58 @@
+/**
+ * One ACP session on the agent side: the journal, the agent that runs its turns, and an ordered outbox of
+ * `session/update` notifications. Every update goes through the outbox, so updates reach the client in the
+ * order their events were logged, and `flush()` lets `session/prompt` answer only after every update of its turn
+ * was written (DESIGN.md section 7).
+ * @module
+ */
+import type { AgentContext, SessionUpdate } from '@agentclientprotocol/sdk';
+import type { LoopAgent } from '../../host/loop.js';
+
+/** The agent-side state of one ACP session. */
+export class AcpSession {
+  /** The last mode the client was told about (advertised or `current_mode_update`). */
+  lastMode: string | null = null;
+  /** The running turn's cancel switch. */
+  turn: AbortController | null = null;
+  /** True once a chunk of the current step's answer was streamed (its `assistant/message` then adds none). */
+  streamedStep = false;
+  #outbox: Promise<void> = Promise.resolve();
+  #failed: unknown = null;
+
+  /**
+   * @param id the ACP session id (the journal's id)
+   * @param cwd the session's workspace
+   * @param agent the agent on the host
+   * @param client the connection to the client
+   */
+  constructor(
+    readonly id: string,
+    readonly cwd: string,
+    readonly agent: LoopAgent,
+    private readonly client: AgentContext,
+  ) {}
+
+  /** Queues one update behind the ones before it. */
+  send(update: SessionUpdate): void {
+    this.#outbox = this.#outbox.then(async () => {
+      try {
+        await this.client.notify('session/update', { sessionId: this.id, update });
+      } catch (error) {
+        // A closed connection fails every later notification too; remember the first for flush().
+        this.#failed ??= error;
+      }
+    });
+  }
+
+  /** Queues the mode update when `mode` differs from what the client was last told. */
+  notifyMode(mode: string): void {
+    if (mode === this.lastMode) return;
+    this.lastMode = mode;
+    this.send({ sessionUpdate: 'current_mode_update', currentModeId: mode });
+  }
+
+  /** Resolves once every queued update was handed to the transport. */
+  async flush(): Promise<void> {
+    await this.#outbox;
+  }
+}

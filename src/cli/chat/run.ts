@@ -1,0 +1,153 @@
+/**
+ * `dsh-mode chat`: starts the deployment, opens (or resumes) the session in `<workspace>/.dsh/sessions/`, prints
+ * its id, wires the terminal answerer and the tool-line printer to the chat's agent, and runs the REPL.
+ *
+ * The demo (`--demo`, what `npm start` runs) uses the embedded deployment, recreates `.dsh/demo/` with a tiny
+ * project as the tools' workspace, keeps its log in `.dsh/sessions/` of the current folder, starts in plan mode
+ * and sends its first prompt itself: it writes nothing outside `.dsh/`.
+ * @module
+ */
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import type { Readable, Writable } from 'node:stream';
+import type { SessionEventMap } from '../../host/types.js';
+import { DeploymentError, planDeployment, startDeployment } from '../deployment.js';
+import type { Runtime } from '../runtime-types.js';
+import { answerApprovals } from './answerer.js';
+import { Printer, watchToolCalls } from './render.js';
+import { runRepl } from './repl.js';
+import { openTerminal } from './terminal.js';
+
+/** The chat's options, as parsed from the command line. */
+export interface ChatOptions {
+  cwd: string;
+  config?: string;
+  prompt?: string;
+  mode?: string;
+  resume?: string;
+  modelScript?: string;
+  workspace?: string;
+  demo?: boolean;
+}
+
+/** The streams the chat uses. */
+export interface ChatIo {
+  stdin: Readable;
+  stdout: Writable;
+  stderr: Writable;
+  /** Whether stdin is a terminal (readline editing) or a pipe (one queue of lines). */
+  tty: boolean;
+}
+
+/**
+ * Runs the chat until it ends.
+ * @returns the exit code: 0, 2 for a deployment or usage error, 130 after Ctrl-C
+ */
+export async function runChat(options: ChatOptions, io: ChatIo): Promise<number> {
+  const fail = (message: string): number => {
+    io.stderr.write(`dsh-mode chat: ${message}\n`);
+    return 2;
+  };
+  let workspace = resolve(options.cwd, options.workspace ?? '.');
+  let sessionsDir: string | undefined;
+  let firstPrompt = options.prompt;
+  let mode = options.mode;
+  if (options.demo) {
+    const demo = await import('../demo/script.js');
+    workspace = resolve(options.cwd, '.dsh', 'demo');
+    sessionsDir = resolve(options.cwd, '.dsh', 'sessions');
+    rmSync(workspace, { recursive: true, force: true });
+    for (const [path, text] of Object.entries(demo.DEMO_FILES)) {
+      mkdirSync(dirname(join(workspace, path)), { recursive: true });
+      writeFileSync(join(workspace, path), text);
+    }
+    firstPrompt ??= demo.DEMO_PROMPT;
+    mode ??= 'plan';
+  }
+
+  let runtime: Runtime;
+  try {
+    const plan = planDeployment({ cwd: options.cwd, embedded: options.demo, config: options.config });
+    runtime = await startDeployment(plan, {
+      workspace,
+      ...(options.modelScript !== undefined
+        ? { modelScript: resolve(options.cwd, options.modelScript) }
+        : {}),
+      ...(sessionsDir !== undefined ? { sessionsDir } : {}),
+      log: (line) => io.stderr.write(`${line}\n`),
+    });
+  } catch (error) {
+    if (error instanceof DeploymentError) return fail(`the deployment cannot start:\n${error.message}`);
+    throw error;
+  }
+
+  try {
+    const modes = runtime.modes;
+    if (mode !== undefined) {
+      if (!modes) return fail(`\`--mode ${mode}\`: this deployment has no mode plugin`);
+      const names = modes.list().map((m) => m.name);
+      if (!names.includes(mode))
+        return fail(`unknown mode \`${mode}\`; available modes: ${names.join(', ')}`);
+    }
+    // A new session with the demo model starts in plan mode; a resumed one keeps its logged mode.
+    if (mode === undefined && options.resume === undefined) mode = runtime.startMode;
+    let session;
+    try {
+      session =
+        options.resume !== undefined
+          ? await runtime.ctx.sessions.resume(options.resume)
+          : runtime.ctx.sessions.create();
+    } catch (error) {
+      return fail((error as Error).message);
+    }
+    const terminal = openTerminal(io.stdin, io.stdout, io.tty);
+    const printer = new Printer({ write: (text) => io.stdout.write(text) });
+    const agent = runtime.createAgent({
+      session,
+      ...(mode !== undefined ? { options: { mode } } : {}),
+      onChunk: (chunk) => printer.text(chunk.text),
+    });
+    const disposers = [
+      watchToolCalls(runtime.ctx, session, printer),
+      answerApprovals(runtime.ctx, agent, terminal, printer),
+      runtime.ctx.on('session/event', async (s, event, next) => {
+        if (s === session && event.type === 'mode/set') {
+          printer.line(`── mode is now ${(event.data as SessionEventMap['mode/set']).mode} ──`);
+        }
+        return next();
+      }),
+    ];
+    printer.line(`dsh-mode chat · session ${session.id}${options.resume !== undefined ? ' (resumed)' : ''}`);
+    printer.line(`  log: ${session.file ?? '(in memory)'}`);
+    printer.line(`  workspace: ${workspace} · model: ${runtime.model.name}`);
+    if (modes) {
+      const state = modes.get(agent);
+      printer.line(
+        `  mode: ${state.current}${mode !== undefined && mode !== state.current ? ` → ${mode} from the first turn` : ''}`,
+      );
+    }
+    printer.line('  type /help for commands');
+    try {
+      return await runRepl({
+        agent,
+        modes,
+        terminal,
+        printer,
+        ...(firstPrompt !== undefined ? { firstPrompt } : {}),
+        once: options.prompt !== undefined,
+        ...(runtime.model.name === 'demo' && firstPrompt !== undefined
+          ? {
+              afterFirst:
+                "(that was the demo's whole script: try /mode or /help, and /exit or Ctrl-D to leave)",
+            }
+          : {}),
+      });
+    } finally {
+      for (const dispose of disposers) dispose();
+      terminal.close();
+      session.close();
+    }
+  } finally {
+    await runtime.dispose();
+  }
+}

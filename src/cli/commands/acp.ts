@@ -1,0 +1,53 @@
+/**
+ * `dsh-mode acp`: an Agent Client Protocol agent over stdio, for editors such as Zed (see `../acp/`). The
+ * adapter only maps the exit code: 0 when the client closed the connection, 2 for a deployment error (printed on
+ * stderr; stdout carries the protocol only).
+ * @module
+ */
+import type { CliCommand, CommandSpec } from '../command.js';
+import { UsageError } from '../errors.js';
+
+const spec: CommandSpec = {
+  name: 'acp',
+  summary: 'serve the Agent Client Protocol on stdio (for Zed and other ACP clients)',
+  usage: 'acp [--config FILE] [--model-script FILE]',
+  description: [
+    'Starts the deployment (--config, else cordis.yml in the current folder, else the embedded default) and',
+    'speaks ACP on stdin/stdout until the client disconnects. Each session works in the `cwd` its client gives',
+    '(tools, and the log in <cwd>/.dsh/sessions/<id>.jsonl; the ACP session id is the log id). Modes are',
+    'advertised from the mode plugin; session/set_mode switches from the next turn; the plan of exit_plan_mode',
+    'is asked with session/request_permission ("Approve plan" / "Keep planning").',
+    '',
+    'Exit codes: 0 when the client closed the connection; 2 a deployment error or a usage error.',
+  ].join('\n'),
+  options: [
+    {
+      name: 'config',
+      type: 'string',
+      value: 'FILE',
+      description: 'the deployment file (default ./cordis.yml)',
+    },
+    {
+      name: 'model-script',
+      type: 'string',
+      value: 'FILE',
+      description: 'use the scripted model with this script',
+    },
+  ],
+  examples: ['acp', 'acp --config cordis.yml'],
+};
+
+/** The command-line adapter of `acp`. */
+export const command: CliCommand = {
+  spec,
+  async execute(args, env) {
+    if (args.positionals.length > 0) throw new UsageError(`unexpected argument \`${args.positionals[0]}\``);
+    const text = (name: string): string | undefined => {
+      const value = args.options.get(name);
+      return typeof value === 'string' ? value : undefined;
+    };
+    const { runAcp } = await import('../acp/run.js');
+    const code = await runAcp({ cwd: env.cwd, config: text('config'), modelScript: text('model-script') });
+    return { kind: code === 2 ? 'io' : 'ok' };
+  },
+};

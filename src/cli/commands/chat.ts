@@ -1,0 +1,97 @@
+/**
+ * `dsh-mode chat`: a terminal chat with an agent under the mode engine (see `../chat/run.ts`). It talks to the
+ * terminal itself (streaming, questions), so the adapter only maps its exit code to an outcome: 0 ok, 2 a
+ * deployment or usage error (already printed on stderr).
+ * @module
+ */
+import type { CliCommand, CommandSpec } from '../command.js';
+import { UsageError } from '../errors.js';
+
+const spec: CommandSpec = {
+  name: 'chat',
+  summary: 'chat with an agent in the terminal (plan mode, approvals, /mode)',
+  usage:
+    'chat [--config FILE] [--prompt TEXT] [--mode NAME] [--resume ID] [--model-script FILE] [--workspace DIR]',
+  description: [
+    'Starts the deployment (--config, else cordis.yml in the current folder, else the embedded default: the',
+    'built-in tools, the mode plugin and the scripted demo model, or the DeepSeek model when DEEPSEEK_API_KEY is',
+    'set) and chats with one agent. The session log is <workspace>/.dsh/sessions/<id>.jsonl; its id is printed',
+    'at start and --resume ID continues it (--mode then wins over the logged mode).',
+    '',
+    'Lines are sent to the model except the commands: /mode (show), /mode NAME (switch from the next turn),',
+    '/help, /exit. Ctrl-C cancels the running turn, a second Ctrl-C exits. Approval questions (the plan of',
+    'exit_plan_mode) are asked in the terminal: y approves, n or an empty line keeps planning, any other text',
+    'is sent back as feedback.',
+    '',
+    'Without a TTY, stdin is one queue of lines shared by prompts and approval answers; the end of input',
+    'cancels a pending question and ends the chat. --prompt runs that one turn and exits.',
+    '',
+    '--demo runs the embedded demo (what `npm start` runs): its tools work in .dsh/demo/ (recreated), it',
+    'starts in plan mode and sends its first prompt itself.',
+    '',
+    'Exit codes: 0 done; 2 a deployment error (file:line:column), an unknown --mode, a session that cannot',
+    'be resumed, or a usage error.',
+  ].join('\n'),
+  options: [
+    {
+      name: 'config',
+      type: 'string',
+      value: 'FILE',
+      description: 'the deployment file (default ./cordis.yml)',
+    },
+    { name: 'prompt', type: 'string', value: 'TEXT', description: 'run this one turn and exit' },
+    { name: 'mode', type: 'string', value: 'NAME', description: 'start in this mode' },
+    { name: 'resume', type: 'string', value: 'ID', description: 'continue .dsh/sessions/<ID>.jsonl' },
+    {
+      name: 'model-script',
+      type: 'string',
+      value: 'FILE',
+      description: 'use the scripted model with this script',
+    },
+    {
+      name: 'workspace',
+      type: 'string',
+      value: 'DIR',
+      description: 'the folder the tools work in (default .)',
+    },
+    { name: 'demo', type: 'boolean', description: 'run the embedded plan-mode demo in .dsh/demo/' },
+  ],
+  examples: [
+    'chat',
+    'chat --mode plan',
+    'chat --prompt "explain src/" --mode plan',
+    'chat --resume 20261130-064501-1a2b3c',
+  ],
+};
+
+/** The command-line adapter of `chat`. */
+export const command: CliCommand = {
+  spec,
+  async execute(args, env) {
+    if (args.positionals.length > 0) throw new UsageError(`unexpected argument \`${args.positionals[0]}\``);
+    const text = (name: string): string | undefined => {
+      const value = args.options.get(name);
+      return typeof value === 'string' ? value : undefined;
+    };
+    const { runChat } = await import('../chat/run.js');
+    const code = await runChat(
+      {
+        cwd: env.cwd,
+        config: text('config'),
+        prompt: text('prompt'),
+        mode: text('mode'),
+        resume: text('resume'),
+        modelScript: text('model-script'),
+        workspace: text('workspace'),
+        demo: args.options.has('demo'),
+      },
+      {
+        stdin: process.stdin,
+        stdout: process.stdout,
+        stderr: process.stderr,
+        tty: process.stdin.isTTY === true,
+      },
+    );
+    return { kind: code === 2 ? 'io' : 'ok' };
+  },
+};

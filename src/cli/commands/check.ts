@@ -1,0 +1,167 @@
+/**
+ * `dsh-mode check MODE TOOL`: how a mode decides one tool: the decision, whether the tool is visible, the reason,
+ * and the rule that decided with its file:line:column (`default` with null positions when no document decides).
+ * `runCheck` returns a report and prints nothing.
+ * @module
+ */
+import { compilePolicies } from '../../compile/compile.js';
+import { HINT_NAMES } from '../../compile/document.js';
+import { loadPolicySources } from '../../compile/load.js';
+import { suggest } from '../../compile/suggest.js';
+import type { Hints, HintName } from '../../compile/types.js';
+import type { CliCommand, CommandSpec } from '../command.js';
+import { UsageError } from '../errors.js';
+import { formatCheckText } from '../formatters/check-text.js';
+import { formatStylish } from '../formatters/stylish.js';
+import { formatCheckJson } from '../formatters/json.js';
+import { toLintReport, type CheckReport } from '../report.js';
+import { defaultPaths } from './lint.js';
+
+/** Options of {@link runCheck}. */
+export interface RunCheckOptions {
+  mode: string;
+  tool: string;
+  /** The tool's declared hints (absent ones take MCP's defaults). */
+  hints?: Hints;
+  /** Policy files and folders; empty means `policies/` in `cwd` when it exists. */
+  paths: readonly string[];
+  builtin?: boolean;
+  cwd: string;
+}
+
+/**
+ * Decides one tool in one mode.
+ * @param options the mode, tool, hints and where to load policies from
+ * @returns the decision, or why there is none (an unknown mode, or files that cannot load)
+ */
+export async function runCheck(options: RunCheckOptions): Promise<CheckReport> {
+  const load = await loadPolicySources(defaultPaths(options.paths, options.cwd), {
+    builtin: options.builtin !== false,
+  });
+  const errors = load.diagnostics.filter((d) => d.severity === 'error');
+  // Fail closed: a refused file could have narrowed the mode, so no answer is better than a wrong one.
+  if (errors.length > 0) return { kind: 'load-failed', diagnostics: errors };
+  const policies = compilePolicies(load.documents);
+  const policy = policies.get(options.mode);
+  if (policy === undefined)
+    return { kind: 'unknown-mode', mode: options.mode, modes: [...policies.modes.keys()] };
+  const result = policy.decide(options.tool, options.hints);
+  return {
+    kind: 'decided',
+    mode: options.mode,
+    tool: options.tool,
+    decision: result.decision,
+    visible: result.decision !== 'deny',
+    reason: result.reason ?? null,
+    rule: result.rule,
+  };
+}
+
+/**
+ * Parses `--annotations readOnly,destructive=false,...` into hints.
+ * @throws UsageError for an unknown hint or value
+ */
+export function parseAnnotations(text: string): Hints {
+  const hints: Hints = {};
+  for (const item of text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
+    const [name = '', value = 'true'] = item.split('=', 2);
+    if (!(HINT_NAMES as readonly string[]).includes(name)) {
+      const near = suggest(name, HINT_NAMES);
+      throw new UsageError(
+        `unknown annotation \`${name}\``,
+        near.length > 0
+          ? `did you mean \`${near[0]}\`?`
+          : `use ${HINT_NAMES.map((h) => `\`${h}\``).join(', ')}`,
+      );
+    }
+    if (value !== 'true' && value !== 'false') {
+      throw new UsageError(`annotation \`${name}\` must be \`true\` or \`false\`, not \`${value}\``);
+    }
+    hints[name as HintName] = value === 'true';
+  }
+  return hints;
+}
+
+const spec: CommandSpec = {
+  name: 'check',
+  summary: 'show how a mode decides one tool, and which rule decided',
+  usage: 'check MODE TOOL [PATH...] [--annotations HINTS] [--format text|json] [--no-builtin]',
+  description: [
+    'Loads policies as lint does (the built-in plan first, then each PATH; without PATH, policies/ in the',
+    'current folder) and prints the decision for TOOL in MODE: allow, ask or deny, whether the model sees the',
+    'tool, the rule reason, and the deciding rule with its file:line:column. When no document decides, the',
+    'rule is `default` with no location and the tool is denied.',
+    '',
+    'HINTS are the tool declared annotations: readOnly, destructive, idempotent, openWorld, comma-separated,',
+    'each optionally `=false` (absent ones take MCP defaults).',
+    '',
+    'Exit codes: 0 whatever the decision; 1 an unknown MODE (the modes that exist are listed) or a policy',
+    'file that cannot load; 2 usage errors.',
+  ].join('\n'),
+  options: [
+    {
+      name: 'annotations',
+      type: 'string',
+      value: 'HINTS',
+      description: "the tool's hints, e.g. readOnly,openWorld=false",
+    },
+    {
+      name: 'format',
+      type: 'string',
+      value: 'NAME',
+      choices: ['text', 'json'],
+      description: 'output format, default text',
+    },
+    { name: 'no-builtin', type: 'boolean', description: 'do not load the built-in plan policy' },
+  ],
+  examples: [
+    'check plan write',
+    'check plan mcp__gh__list_issues --annotations readOnly',
+    'check review bash policies/ --format json',
+  ],
+};
+
+/** The command-line adapter of `check`. */
+export const command: CliCommand = {
+  spec,
+  async execute(args, env) {
+    const [mode, tool, ...paths] = args.positionals;
+    if (mode === undefined || tool === undefined) {
+      throw new UsageError(mode === undefined ? 'missing MODE and TOOL' : 'missing TOOL');
+    }
+    const annotations = args.options.get('annotations');
+    const report = await runCheck({
+      mode,
+      tool,
+      ...(typeof annotations === 'string' ? { hints: parseAnnotations(annotations) } : {}),
+      paths,
+      builtin: !args.options.has('no-builtin'),
+      cwd: env.cwd,
+    });
+    switch (report.kind) {
+      case 'decided':
+        return {
+          kind: 'ok',
+          stdout:
+            args.options.get('format') === 'json' ? formatCheckJson(report) : formatCheckText(report, env),
+        };
+      case 'unknown-mode': {
+        const near = suggest(report.mode, report.modes);
+        const known = report.modes.length > 0 ? report.modes.map((m) => `\`${m}\``).join(', ') : 'none';
+        const hint = near.length > 0 ? `\nhelp: did you mean \`${near[0]}\`?` : '';
+        return {
+          kind: 'unknown-mode',
+          stderr: `error: unknown mode \`${report.mode}\`: the modes are ${known}${hint}\n`,
+        };
+      }
+      case 'load-failed':
+        return {
+          kind: 'load-failed',
+          stderr: `${formatStylish(toLintReport(report.diagnostics, []), { color: false })}\nerror: policies cannot load, so no decision is made\n`,
+        };
+    }
+  },
+};

@@ -1,0 +1,183 @@
+/**
+ * `dsh-mode diff OLD NEW`: how a policy change moves decisions. OLD and NEW are policy files, folders, or git
+ * revisions of them (`git:REV:path`); each side loads as lint loads (the built-in plan first unless
+ * `--no-builtin`). For every mode of either side and every tool (see `../decision-grid.ts`) it compares the
+ * decision before and after, with the deciding rule and its file:line.
+ *
+ * An *escalation* is a change towards allow (deny → ask, deny → allow, ask → allow); since visibility is "not
+ * deny", a tool becoming visible is one too. A mode only one side defines counts as denying everything on the
+ * other side (the engine fails closed on an undefined mode), so a new permissive mode escalates. With
+ * `--fail-on-escalation` any escalation exits 1 and stderr names each one with the rule and line that caused it.
+ * @module
+ */
+import type { CliCommand, CommandSpec } from '../command.js';
+import { UsageError } from '../errors.js';
+import { collectToolRows, decideCell, modeNames, type Cell } from '../decision-grid.js';
+import {
+  describeEscalation,
+  formatDiffJson,
+  formatDiffMarkdown,
+  formatDiffText,
+} from '../formatters/diff.js';
+import type { ChangeKind, DiffReport, DiffRow, LoadFailedReport } from '../grid-report.js';
+import { loadSide, loadToolSet } from '../grid-load.js';
+import { compareRestrictiveness } from '../../compile/document.js';
+import { loadFailedOutcome } from './matrix.js';
+
+/** Options of {@link runDiff}. */
+export interface RunDiffOptions {
+  /** The old policies: a file, a folder or `git:REV:path`. */
+  old: string;
+  /** The new policies, likewise. */
+  new: string;
+  /** A tool catalog file (`--tools`); without it, the reference host's built-in tools. */
+  catalog?: string;
+  builtin?: boolean;
+  cwd: string;
+}
+
+/**
+ * Compares two policy sets.
+ * @param options both sides, catalog, built-in and working folder
+ * @returns every mode × tool before and after, or why a side cannot be compared
+ */
+export async function runDiff(options: RunDiffOptions): Promise<DiffReport | LoadFailedReport> {
+  const toolSet = await loadToolSet(options.catalog);
+  if ('kind' in toolSet) return toolSet;
+  const loadOptions = { builtin: options.builtin !== false, cwd: options.cwd };
+  const before = await loadSide([options.old], loadOptions);
+  if ('kind' in before) return { ...before, side: 'old' };
+  const after = await loadSide([options.new], loadOptions);
+  if ('kind' in after) return { ...after, side: 'new' };
+  const tools = collectToolRows(
+    [before.load.documents, after.load.documents],
+    toolSet.tools,
+    toolSet.toolSet,
+  );
+  const rows: DiffRow[] = [];
+  for (const mode of modeNames(before.policies, after.policies)) {
+    for (const row of tools) {
+      const was = decideCell(before.policies.get(mode), row);
+      const now = decideCell(after.policies.get(mode), row);
+      rows.push({
+        mode,
+        tool: { name: row.name, label: row.label, source: row.source },
+        before: was,
+        after: now,
+        change: classify(was, now),
+      });
+    }
+  }
+  const counts: Record<ChangeKind, number> = { escalation: 0, narrowing: 0, 'rule-changed': 0, unchanged: 0 };
+  for (const row of rows) counts[row.change]++;
+  return {
+    kind: 'diff',
+    old: { source: options.old, files: before.load.files, modes: [...before.policies.modes.keys()] },
+    new: { source: options.new, files: after.load.files, modes: [...after.policies.modes.keys()] },
+    toolSet: toolSet.toolSet,
+    rows,
+    counts,
+  };
+}
+
+/**
+ * How one decision changed. Rule identity is the selector and reason, not the position, so a rule that only
+ * moved lines (or a side read from another folder or revision) is unchanged.
+ * @returns the change
+ */
+export function classify(before: Cell, after: Cell): ChangeKind {
+  const order = compareRestrictiveness(after.decision, before.decision);
+  if (order < 0) return 'escalation';
+  if (order > 0) return 'narrowing';
+  const sameRule = before.rule.selector === after.rule.selector && before.reason === after.reason;
+  return sameRule ? 'unchanged' : 'rule-changed';
+}
+
+const FORMATS = ['text', 'markdown', 'json'] as const;
+
+const spec: CommandSpec = {
+  name: 'diff',
+  summary: 'compare the decisions of two policy sets and flag escalations',
+  usage: 'diff OLD NEW [--tools CATALOG] [--format text|json|markdown] [--fail-on-escalation] [--no-builtin]',
+  description: [
+    'OLD and NEW are policy files, folders, or git revisions of them written git:REV:path (the path relative',
+    'to the current folder, for example git:origin/main:policies). Each side loads as lint loads it.',
+    'For every mode and tool (the tools of CATALOG, else the reference host built-in tools; every name a',
+    'rule mentions; a sample per glob; two probes for unnamed tools) the decisions before and after are',
+    'compared, with the deciding rule and its file:line.',
+    '',
+    'An escalation is a change towards allow (deny to ask, deny to allow, ask to allow), which includes a',
+    'tool becoming visible. A mode that only one side defines denies everything on the other side.',
+    'Markdown output fits a pull-request comment. When comparing the built-in policies/plan.yaml itself, use',
+    '--no-builtin.',
+    '',
+    'Exit codes: 0 compared (escalations or not, unless --fail-on-escalation); 1 an escalation under',
+    '--fail-on-escalation, or a policy that cannot load; 2 usage errors, or a path, revision or catalog',
+    'that cannot be read.',
+  ].join('\n'),
+  options: [
+    {
+      name: 'tools',
+      type: 'string',
+      value: 'CATALOG',
+      description: 'a tool catalog (JSON): the tools to compare',
+    },
+    {
+      name: 'format',
+      type: 'string',
+      value: 'NAME',
+      choices: FORMATS,
+      description: 'output format, default text',
+    },
+    {
+      name: 'fail-on-escalation',
+      type: 'boolean',
+      description: 'exit 1 when any decision moves towards allow',
+    },
+    { name: 'no-builtin', type: 'boolean', description: 'do not load the built-in plan policy' },
+  ],
+  examples: [
+    'diff git:origin/main:policies policies --fail-on-escalation',
+    'diff old/ new/ --format markdown',
+    'diff git:HEAD~1:ops/plan.yaml ops/plan.yaml --tools tools.json --format json',
+  ],
+};
+
+/** The command-line adapter of `diff`. */
+export const command: CliCommand = {
+  spec,
+  async execute(args, env) {
+    const [old, now, ...extra] = args.positionals;
+    if (old === undefined || now === undefined)
+      throw new UsageError(old === undefined ? 'missing OLD and NEW' : 'missing NEW');
+    if (extra.length > 0)
+      throw new UsageError(`unexpected argument \`${extra[0]}\``, 'diff compares exactly two sources');
+    const catalog = args.options.get('tools');
+    const report = await runDiff({
+      old,
+      new: now,
+      ...(typeof catalog === 'string' ? { catalog } : {}),
+      builtin: !args.options.has('no-builtin'),
+      cwd: env.cwd,
+    });
+    if (report.kind === 'load-failed') return loadFailedOutcome(report, 'nothing is compared');
+    const format = args.options.get('format') ?? 'text';
+    const stdout =
+      format === 'json'
+        ? formatDiffJson(report)
+        : format === 'markdown'
+          ? formatDiffMarkdown(report)
+          : formatDiffText(report, env);
+    const escalations = report.rows.filter((r) => r.change === 'escalation');
+    if (args.options.has('fail-on-escalation') && escalations.length > 0) {
+      const n = escalations.length;
+      const stderr = [
+        `error: ${n} escalation${n === 1 ? '' : 's'} towards allow (--fail-on-escalation):`,
+        ...escalations.map((r) => `  ${describeEscalation(r)}`),
+        '',
+      ].join('\n');
+      return { kind: 'findings', stdout, stderr };
+    }
+    return { kind: 'ok', stdout };
+  },
+};

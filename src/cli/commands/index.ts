@@ -1,0 +1,45 @@
+/**
+ * The command table: name, one-line summary (for `dsh-mode --help` without loading any command) and a lazy
+ * loader, so `lint` never loads the code of other commands (ACP, models). To add a command, add
+ * `commands/<name>.ts` exporting `command: CliCommand` and one line here, in sorted order.
+ * @module
+ */
+import type { CliCommand } from '../command.js';
+
+/** One entry of the command table. */
+export interface CommandEntry {
+  summary: string;
+  load(): Promise<CliCommand>;
+}
+
+/** Every command by name, sorted. */
+export const commands: Readonly<Record<string, CommandEntry>> = {
+  acp: {
+    summary: 'serve the Agent Client Protocol on stdio (for Zed and other ACP clients)',
+    load: async () => (await import('./acp.js')).command,
+  },
+  chat: {
+    summary: 'chat with an agent in the terminal (plan mode, approvals, /mode)',
+    load: async () => (await import('./chat.js')).command,
+  },
+  check: {
+    summary: 'show how a mode decides one tool, and which rule decided',
+    load: async () => (await import('./check.js')).command,
+  },
+  diff: {
+    summary: 'compare the decisions of two policy sets and flag escalations',
+    load: async () => (await import('./diff.js')).command,
+  },
+  lint: {
+    summary: 'validate policies, run their inline tests and report findings',
+    load: async () => (await import('./lint.js')).command,
+  },
+  matrix: {
+    summary: 'show the decision of every mode for every tool as a grid',
+    load: async () => (await import('./matrix.js')).command,
+  },
+  schema: {
+    summary: 'print or write the JSON Schemas for editors',
+    load: async () => (await import('./schema.js')).command,
+  },
+};

@@ -1,0 +1,157 @@
+/**
+ * `dsh-mode lint`: load policies (the built-in plan first), report every load diagnostic and lint finding, and run
+ * the inline tests. `runLint` returns a report and prints nothing; `command.execute` formats it and says how the
+ * run ended (clean, findings, or an I/O problem).
+ * @module
+ */
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { parseCatalog, type ToolCatalogEntry } from '../../compile/catalog.js';
+import { lintPolicies } from '../../compile/lint.js';
+import { loadPolicySources } from '../../compile/load.js';
+import type { Diagnostic } from '../../compile/types.js';
+import type { CliCommand, CommandSpec } from '../command.js';
+import { UsageError } from '../errors.js';
+import { lintFormatters, type LintFormatName } from '../formatters/index.js';
+import { toLintReport, type LintReport } from '../report.js';
+
+/** Options of {@link runLint}. */
+export interface RunLintOptions {
+  /** Policy files and folders; empty means `policies/` in `cwd` when it exists. */
+  paths: readonly string[];
+  /** A tool catalog file (`--tools`). */
+  catalog?: string;
+  /** Load the built-in plan policy first (default true). */
+  builtin?: boolean;
+  /** The folder relative paths are read from (the default `policies/` is looked up here). */
+  cwd: string;
+}
+
+/** Diagnostic codes that mean "could not read the input", not "the policy is wrong": exit 2. */
+export const IO_CODES: ReadonlySet<string> = new Set(['io', 'invalid-catalog']);
+
+/**
+ * Lints policies.
+ * @param options paths, catalog, built-in and working folder
+ * @returns the report: every diagnostic, counts and files read
+ */
+export async function runLint(options: RunLintOptions): Promise<LintReport> {
+  const paths = defaultPaths(options.paths, options.cwd);
+  const load = await loadPolicySources(paths, { builtin: options.builtin !== false });
+  const extra: Diagnostic[] = [];
+  let catalog: ToolCatalogEntry[] | undefined;
+  if (options.catalog !== undefined) {
+    const result = await readCatalog(options.catalog);
+    extra.push(...result.diagnostics);
+    if (result.diagnostics.length === 0) catalog = result.tools;
+  }
+  const lintOptions = catalog === undefined ? {} : { catalog };
+  const diagnostics = lintPolicies({ ...load, diagnostics: [...load.diagnostics, ...extra] }, lintOptions);
+  return toLintReport(diagnostics, load.files);
+}
+
+/**
+ * The paths to load: those given, or `policies/` when it exists in `cwd`.
+ * @returns paths as the user would have written them
+ */
+export function defaultPaths(paths: readonly string[], cwd: string): string[] {
+  if (paths.length > 0) return [...paths];
+  return existsSync(resolve(cwd, 'policies')) ? ['policies'] : [];
+}
+
+/** Reads a `--tools` catalog file; an unreadable or invalid one yields diagnostics, never a throw. */
+export async function readCatalog(
+  file: string,
+): Promise<{ tools: ToolCatalogEntry[]; diagnostics: Diagnostic[] }> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why =
+      code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a folder' : (error as Error).message;
+    return {
+      tools: [],
+      diagnostics: [
+        { code: 'io', severity: 'error', message: `cannot read catalog \`${file}\`: ${why}`, file, path: [] },
+      ],
+    };
+  }
+  return parseCatalog(text, file);
+}
+
+const spec: CommandSpec = {
+  name: 'lint',
+  summary: 'validate policies, run their inline tests and report findings',
+  usage:
+    'lint [PATH...] [--tools CATALOG] [--format stylish|json|sarif|github] [--max-warnings N] [--no-builtin]',
+  description: [
+    'Loads the built-in plan policy, then each PATH in order (a folder contributes its *.yaml, *.yml and',
+    '*.json files, sorted, not recursively; without PATH, policies/ in the current folder). Reports syntax and',
+    'schema errors, unknown keys (with a did-you-mean), lint findings and failing inline tests.',
+    '',
+    'With --tools, CATALOG is a JSON file: an array of {name, annotations?} or an MCP tools/list result',
+    '{tools: [...]}; lint then flags rules that match no tool and tools that only a default decides.',
+    '',
+    'Exit codes: 0 no errors (and warnings within --max-warnings); 1 errors, or too many warnings;',
+    '2 usage errors, or a path or catalog that cannot be read.',
+  ].join('\n'),
+  options: [
+    { name: 'tools', type: 'string', value: 'CATALOG', description: 'a tool catalog (JSON) to lint against' },
+    {
+      name: 'format',
+      type: 'string',
+      value: 'NAME',
+      choices: Object.keys(lintFormatters),
+      description: 'output format, default stylish',
+    },
+    {
+      name: 'max-warnings',
+      type: 'string',
+      value: 'N',
+      description: 'fail when there are more than N warnings',
+    },
+    { name: 'no-builtin', type: 'boolean', description: 'do not load the built-in plan policy' },
+  ],
+  examples: [
+    'lint',
+    'lint policies/ ops/review.yaml --format json',
+    'lint --tools tools.json --max-warnings 0',
+  ],
+};
+
+/** The command-line adapter of `lint`. */
+export const command: CliCommand = {
+  spec,
+  async execute(args, env) {
+    const format = (args.options.get('format') ?? 'stylish') as LintFormatName;
+    const maxWarnings = parseMaxWarnings(args.options.get('max-warnings'));
+    const catalog = args.options.get('tools');
+    const report = await runLint({
+      paths: args.positionals,
+      ...(typeof catalog === 'string' ? { catalog } : {}),
+      builtin: !args.options.has('no-builtin'),
+      cwd: env.cwd,
+    });
+    const stdout = lintFormatters[format](report, { color: env.color && format === 'stylish' });
+    if (report.diagnostics.some((d) => IO_CODES.has(d.code))) return { kind: 'io', stdout };
+    if (report.errorCount > 0) return { kind: 'findings', stdout };
+    if (maxWarnings !== undefined && report.warningCount > maxWarnings) {
+      return {
+        kind: 'findings',
+        stdout,
+        stderr: `error: ${report.warningCount} warnings: more than the maximum of ${maxWarnings} (--max-warnings)\n`,
+      };
+    }
+    return { kind: 'ok', stdout };
+  },
+};
+
+function parseMaxWarnings(value: string | true | undefined): number | undefined {
+  if (value === undefined || value === true) return undefined;
+  if (!/^\d+$/.test(value)) {
+    throw new UsageError(`option \`--max-warnings\` needs a whole number, not \`${value}\``);
+  }
+  return Number(value);
+}

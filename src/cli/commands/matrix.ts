@@ -1,0 +1,127 @@
+/**
+ * `dsh-mode matrix [PATH...]`: the modes × tools grid of decisions, the picture an operator wants before reading
+ * rules. Which tools are shown is described in `../decision-grid.ts`. `runMatrix` returns a report and prints
+ * nothing; the adapter formats it.
+ * @module
+ */
+import type { CliCommand, CommandSpec } from '../command.js';
+import { collectToolRows, decideCell } from '../decision-grid.js';
+import { formatStylish } from '../formatters/stylish.js';
+import { formatMatrixJson, formatMatrixMarkdown, formatMatrixText } from '../formatters/matrix.js';
+import type { LoadFailedReport, MatrixReport } from '../grid-report.js';
+import { loadSide, loadToolSet } from '../grid-load.js';
+import { toLintReport } from '../report.js';
+import { defaultPaths } from './lint.js';
+
+/** Options of {@link runMatrix}. */
+export interface RunMatrixOptions {
+  /** Policy files, folders or `git:REV:path` sources; empty means `policies/` in `cwd` when it exists. */
+  paths: readonly string[];
+  /** A tool catalog file (`--tools`); without it, the reference host's built-in tools. */
+  catalog?: string;
+  builtin?: boolean;
+  cwd: string;
+}
+
+/**
+ * Builds the grid.
+ * @param options sources, catalog, built-in and working folder
+ * @returns the grid, or why there is none
+ */
+export async function runMatrix(options: RunMatrixOptions): Promise<MatrixReport | LoadFailedReport> {
+  const toolSet = await loadToolSet(options.catalog);
+  if ('kind' in toolSet) return toolSet;
+  const side = await loadSide(defaultPaths(options.paths, options.cwd), {
+    builtin: options.builtin !== false,
+    cwd: options.cwd,
+  });
+  if ('kind' in side) return side;
+  const rows = collectToolRows([side.load.documents], toolSet.tools, toolSet.toolSet);
+  const modes = [...side.policies.modes.values()];
+  return {
+    kind: 'matrix',
+    modes: modes.map((p) => ({ name: p.mode, description: p.description ?? null })),
+    tools: rows.map(({ name, label, source }) => ({ name, label, source })),
+    cells: modes.map((policy) => rows.map((row) => decideCell(policy, row))),
+    toolSet: toolSet.toolSet,
+    files: side.load.files,
+  };
+}
+
+const FORMATS = ['text', 'markdown', 'json'] as const;
+
+const spec: CommandSpec = {
+  name: 'matrix',
+  summary: 'show the decision of every mode for every tool as a grid',
+  usage: 'matrix [PATH...] [--tools CATALOG] [--format text|markdown|json] [--no-builtin]',
+  description: [
+    'Loads policies as lint does (the built-in plan first, then each PATH; without PATH, policies/ in the',
+    'current folder; a PATH may also be git:REV:path) and prints a grid: one row per tool, one column per mode.',
+    '',
+    'Rows: the tools of CATALOG (without --tools, the reference host built-in tools and exit_plan_mode), every',
+    'name a rule mentions, one sample name per glob (the row shows the glob), and two probes for tools nobody',
+    'named: (other tool) and (other read-only tool). Decisions are coloured on a terminal.',
+    '',
+    'Exit codes: 0 the grid was printed; 1 a policy that cannot load; 2 usage errors, or a path or catalog',
+    'that cannot be read.',
+  ].join('\n'),
+  options: [
+    {
+      name: 'tools',
+      type: 'string',
+      value: 'CATALOG',
+      description: 'a tool catalog (JSON): the rows to show',
+    },
+    {
+      name: 'format',
+      type: 'string',
+      value: 'NAME',
+      choices: FORMATS,
+      description: 'output format, default text',
+    },
+    { name: 'no-builtin', type: 'boolean', description: 'do not load the built-in plan policy' },
+  ],
+  examples: ['matrix', 'matrix policies/ --format markdown', 'matrix --tools tools.json --format json'],
+};
+
+/** The command-line adapter of `matrix`. */
+export const command: CliCommand = {
+  spec,
+  async execute(args, env) {
+    const catalog = args.options.get('tools');
+    const report = await runMatrix({
+      paths: args.positionals,
+      ...(typeof catalog === 'string' ? { catalog } : {}),
+      builtin: !args.options.has('no-builtin'),
+      cwd: env.cwd,
+    });
+    if (report.kind === 'load-failed') return loadFailedOutcome(report, 'no grid is shown');
+    const format = args.options.get('format') ?? 'text';
+    const stdout =
+      format === 'json'
+        ? formatMatrixJson(report)
+        : format === 'markdown'
+          ? formatMatrixMarkdown(report)
+          : formatMatrixText(report, env);
+    return { kind: 'ok', stdout };
+  },
+};
+
+/**
+ * The outcome for inputs that cannot load: their diagnostics on stderr, exit 2 for unreadable inputs, else 1.
+ * @param report the failure
+ * @param consequence what is not done, for the last line
+ * @returns the outcome
+ */
+export function loadFailedOutcome(
+  report: LoadFailedReport,
+  consequence: string,
+): { kind: 'io' | 'load-failed'; stderr: string } {
+  const side = report.side ? ` (${report.side.toUpperCase()})` : '';
+  return {
+    kind: report.io ? 'io' : 'load-failed',
+    stderr:
+      `${formatStylish(toLintReport(report.diagnostics, []), { color: false })}\n` +
+      `error: policies${side} cannot load, so ${consequence}\n`,
+  };
+}

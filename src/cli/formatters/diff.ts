@@ -1,0 +1,131 @@
+/**
+ * The formats of `dsh-mode diff`: `text` for a terminal, `markdown` sized for a pull-request comment (a summary
+ * line, a table of the changed decisions with escalations first, and the deciding rule after the change), and
+ * `json` (the report itself). Only changed rows are listed in text and Markdown; JSON has every row.
+ * Pure: report in, text out.
+ * @module
+ */
+import type { ChangeKind, DiffReport, DiffRow } from '../grid-report.js';
+import type { FormatOptions } from '../report.js';
+import { describeRule, mdCode, mdRule, mdText, paintDecision } from './cells.js';
+
+const ORDER: Record<ChangeKind, number> = { escalation: 0, narrowing: 1, 'rule-changed': 2, unchanged: 3 };
+const MARK: Record<ChangeKind, string> = {
+  escalation: '↑',
+  narrowing: '↓',
+  'rule-changed': '~',
+  unchanged: ' ',
+};
+
+/**
+ * The changed rows, escalations first, then by mode and tool order.
+ * @returns the rows to show
+ */
+export function changedRows(report: DiffReport): DiffRow[] {
+  return report.rows
+    .map((row, index) => ({ row, index }))
+    .filter(({ row }) => row.change !== 'unchanged')
+    .sort((a, b) => ORDER[a.row.change] - ORDER[b.row.change] || a.index - b.index)
+    .map(({ row }) => row);
+}
+
+/**
+ * One line naming an escalation and the rule that caused it, for `--fail-on-escalation` messages.
+ * @returns the line
+ */
+export function describeEscalation(row: DiffRow): string {
+  return (
+    `mode \`${row.mode}\`, tool \`${row.tool.label}\`: ${row.before.decision} → ${row.after.decision}` +
+    ` by ${describeRule(row.after.rule)}`
+  );
+}
+
+/**
+ * The diff for a terminal.
+ * @param report the diff
+ * @param options `color` for ANSI colours
+ * @returns the text
+ */
+export function formatDiffText(report: DiffReport, options: FormatOptions): string {
+  const lines = [`${report.old.source} → ${report.new.source}: ${summary(report)}`];
+  const rows = changedRows(report);
+  if (rows.length === 0) return lines.join('\n') + '\n';
+  const modeWidth = Math.max(...rows.map((r) => r.mode.length));
+  const toolWidth = Math.max(...rows.map((r) => r.tool.label.length));
+  lines.push('');
+  for (const row of rows) {
+    const change = `${paintDecision(row.before.decision, options.color)} → ${paintDecision(row.after.decision, options.color)}`;
+    const pad = ' '.repeat(Math.max(0, 13 - row.before.decision.length - row.after.decision.length));
+    const was =
+      row.change === 'unchanged' || row.before.rule.selector === row.after.rule.selector
+        ? ''
+        : ` (was ${describeRule(row.before.rule)})`;
+    lines.push(
+      `${MARK[row.change]} ${row.mode.padEnd(modeWidth)}  ${row.tool.label.padEnd(toolWidth)}  ${change}${pad}` +
+        `  ${describeRule(row.after.rule)}${was}`,
+    );
+  }
+  return lines.join('\n') + '\n';
+}
+
+/**
+ * The diff as a pull-request comment.
+ * @param report the diff
+ * @returns the Markdown
+ */
+export function formatDiffMarkdown(report: DiffReport): string {
+  const title = `### dsh-mode policy diff: ${mdCode(report.old.source)} → ${mdCode(report.new.source)}`;
+  const rows = changedRows(report);
+  const lines = [title, '', summaryMarkdown(report)];
+  if (rows.length > 0) {
+    lines.push(
+      '',
+      '| | mode | tool | before | after | deciding rule now | before, by |',
+      '|---|---|---|---|---|---|---|',
+    );
+    for (const row of rows) {
+      const badge =
+        row.change === 'escalation' ? '⚠️ escalation' : row.change === 'narrowing' ? 'narrowing' : 'rule';
+      const after = row.change === 'escalation' ? `**${row.after.decision}**` : row.after.decision;
+      const tool = row.tool.source === 'probe' ? `_${mdText(row.tool.label)}_` : mdCode(row.tool.label);
+      lines.push(
+        `| ${badge} | ${mdCode(row.mode)} | ${tool} | ${row.before.decision} | ${after} | ` +
+          `${mdRule(row.after.rule)} | ${mdRule(row.before.rule)} |`,
+      );
+    }
+  }
+  const added = report.new.modes.filter((m) => !report.old.modes.includes(m));
+  const removed = report.old.modes.filter((m) => !report.new.modes.includes(m));
+  if (added.length > 0) lines.push('', `Modes added: ${added.map(mdCode).join(', ')}.`);
+  if (removed.length > 0) lines.push('', `Modes removed: ${removed.map(mdCode).join(', ')}.`);
+  return lines.join('\n') + '\n';
+}
+
+/**
+ * The report as JSON (`--format json`).
+ * @param report the diff
+ * @returns pretty-printed JSON with a final newline
+ */
+export function formatDiffJson(report: DiffReport): string {
+  return JSON.stringify(report, null, 2) + '\n';
+}
+
+function summary(report: DiffReport): string {
+  const { escalation, narrowing } = report.counts;
+  const rule = report.counts['rule-changed'];
+  if (escalation + narrowing + rule === 0)
+    return `no decision changed (${report.rows.length} mode × tool pairs)`;
+  return [
+    `${escalation} escalation${escalation === 1 ? '' : 's'}`,
+    `${narrowing} narrowing${narrowing === 1 ? '' : 's'}`,
+    `${rule} rule change${rule === 1 ? '' : 's'}`,
+  ].join(', ');
+}
+
+function summaryMarkdown(report: DiffReport): string {
+  const { escalation } = report.counts;
+  if (escalation > 0) {
+    return `**⚠️ ${summary(report)}.** An escalation moves a decision towards allow; it needs a human review.`;
+  }
+  return `${summary(report).replace(/^./, (c) => c.toUpperCase())}.`;
+}

@@ -1,0 +1,160 @@
+/**
+ * `dsh-mode lint --format sarif`: a SARIF 2.1.0 log, the format GitHub code scanning (and most CI dashboards)
+ * ingest, so policy findings show inline on pull requests.
+ *
+ * One run; `tool.driver.rules` lists every code lint can report (from the rule registry and the load codes, see
+ * `sarif-rules.ts`) with short and full descriptions, help text and markdown, a `helpUri` and the default level;
+ * each result names its rule by `ruleId` and `ruleIndex`. Locations are relative URIs with `uriBaseId`
+ * `%SRCROOT%` (the folder the command ran in, given in `originalUriBaseIds`) for files inside it, absolute
+ * `file:` URIs otherwise; regions are 1-based with an exclusive end column, exactly as SARIF defines them, and
+ * columns count UTF-16 code units (JavaScript string offsets). Severity: error → `error`, warning → `warning`,
+ * info → `note`. Pure: `(report, options) => string`; a test validates the output against the SARIF schema.
+ * @module
+ */
+import { readFileSync } from 'node:fs';
+import type { Diagnostic, Severity } from '../../compile/types.js';
+import type { FormatOptions } from '../report.js';
+import type { DiagnosticsReport } from './github.js';
+import { artifactLocation, folderUri, SRCROOT } from './paths.js';
+import { listRuleMetadata, ruleHelpUri, type RuleMetadata } from './sarif-rules.js';
+
+/** The schema URI written into the log (the OASIS 2.1.0 schema). */
+export const SARIF_SCHEMA_URI =
+  'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
+
+/** Options of {@link formatSarif}; `color` is accepted (formatters share options) and ignored. */
+export interface SarifFormatOptions extends Partial<FormatOptions> {
+  /** The folder relative URIs are based on; default the current folder. */
+  cwd?: string;
+  /** The tool version written into the log; default the package's version. */
+  version?: string;
+}
+
+type Level = 'error' | 'warning' | 'note';
+const LEVEL: Record<Severity, Level> = { error: 'error', warning: 'warning', info: 'note' };
+
+/** A SARIF `reportingDescriptor`, as far as we fill it. */
+interface SarifRule {
+  id: string;
+  name: string;
+  shortDescription: { text: string };
+  fullDescription: { text: string };
+  help: { text: string; markdown: string };
+  helpUri: string;
+  defaultConfiguration: { level: Level };
+  properties: { tags: string[] };
+}
+
+/**
+ * Renders a lint report as a SARIF 2.1.0 log.
+ * @param report the lint report (its `diagnostics`)
+ * @param options base folder and version
+ * @returns the log as pretty-printed JSON with a final newline
+ */
+export function formatSarif(report: DiagnosticsReport, options: SarifFormatOptions = {}): string {
+  const cwd = options.cwd ?? process.cwd();
+  const metadata = listRuleMetadata();
+  for (const d of report.diagnostics) {
+    if (!metadata.some((m) => m.id === d.code)) metadata.push(unknownCode(d));
+  }
+  const index = new Map(metadata.map((m, i) => [m.id, i]));
+  const log = {
+    $schema: SARIF_SCHEMA_URI,
+    version: '2.1.0',
+    runs: [
+      {
+        tool: {
+          driver: {
+            name: 'dsh-mode',
+            semanticVersion: options.version ?? packageVersion(),
+            informationUri: 'https://dsh-mode.dev',
+            rules: metadata.map(sarifRule),
+          },
+        },
+        originalUriBaseIds: { [SRCROOT]: { uri: folderUri(cwd) } },
+        columnKind: 'utf16CodeUnits',
+        results: report.diagnostics.map((d) => sarifResult(d, index.get(d.code)!, cwd)),
+      },
+    ],
+  };
+  return JSON.stringify(log, null, 2) + '\n';
+}
+
+function sarifRule(m: RuleMetadata): SarifRule {
+  const full = `${capitalize(m.description)}. ${m.fix}`;
+  const examples = m.examples
+    ? `\n\nReported:\n\n\`\`\`yaml\n${m.examples.failing}\`\`\`\n\nFixed:\n\n\`\`\`yaml\n${m.examples.passing}\`\`\``
+    : '';
+  return {
+    id: m.id,
+    name: pascalCase(m.id),
+    shortDescription: { text: capitalize(m.description) },
+    fullDescription: { text: full },
+    help: { text: m.fix, markdown: `**${m.id}**: ${m.description}.\n\n${m.fix}${examples}` },
+    helpUri: ruleHelpUri(m.id),
+    defaultConfiguration: { level: LEVEL[m.severity] },
+    properties: { tags: m.blocksLoading ? ['policy', 'load'] : ['policy', 'lint'] },
+  };
+}
+
+function sarifResult(d: Diagnostic, ruleIndex: number, cwd: string): Record<string, unknown> {
+  const result: Record<string, unknown> = {
+    ruleId: d.code,
+    ruleIndex,
+    level: LEVEL[d.severity],
+    message: { text: d.help ? `${d.message}\nhelp: ${d.help}` : d.message },
+  };
+  if (d.file !== null) {
+    const region = d.range
+      ? {
+          startLine: d.range.start.line,
+          startColumn: d.range.start.column,
+          endLine: d.range.end.line,
+          endColumn: d.range.end.column,
+        }
+      : { startLine: 1 };
+    result.locations = [{ physicalLocation: { artifactLocation: artifactLocation(d.file, cwd), region } }];
+  }
+  if (d.path.length > 0) result.properties = { path: d.path };
+  return result;
+}
+
+/** Metadata for a code nobody registered, so the log stays self-consistent. */
+function unknownCode(d: Diagnostic): RuleMetadata {
+  return {
+    id: d.code,
+    description: `\`${d.code}\` finding`,
+    fix: 'See the message.',
+    severity: d.severity,
+    blocksLoading: false,
+  };
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function pascalCase(id: string): string {
+  return id
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map(capitalize)
+    .join('');
+}
+
+let cachedVersion: string | undefined;
+/** The package version, read once from package.json (two folders above this module in src/ and dist/). */
+function packageVersion(): string {
+  if (cachedVersion === undefined) {
+    try {
+      const url = new URL('../../../package.json', import.meta.url);
+      cachedVersion = String(
+        (JSON.parse(readFileSync(url, 'utf8')) as { version?: unknown }).version ?? '0.0.0',
+      );
+    } catch {
+      // a relocated bundle without package.json still produces a valid log
+      cachedVersion = '0.0.0';
+    }
+  }
+  return cachedVersion;
+}

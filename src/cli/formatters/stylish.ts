@@ -1,0 +1,55 @@
+/**
+ * The human format of `lint` (ESLint's `stylish`): findings grouped by file, one line each with
+ * `line:column  severity  message  rule`, the help indented below, and a summary line. Colours only when asked
+ * (`main.ts` asks on a TTY without `NO_COLOR`). Pure: a report in, text out.
+ * @module
+ */
+import type { Diagnostic, Severity } from '../../compile/types.js';
+import type { FormatOptions, LintReport } from '../report.js';
+
+const CODES = { red: 31, yellow: 33, cyan: 36, dim: 2, bold: 1, underline: 4, green: 32 } as const;
+type Style = keyof typeof CODES;
+
+const SEVERITY_STYLE: Record<Severity, Style> = { error: 'red', warning: 'yellow', info: 'cyan' };
+
+/**
+ * Formats a lint report for people.
+ * @param report the report
+ * @param options `color` to emit ANSI colours
+ * @returns the text (empty when there is nothing to report)
+ */
+export function formatStylish(report: LintReport, options: FormatOptions): string {
+  const paint = (style: Style, text: string) =>
+    options.color ? `\u001b[${CODES[style]}m${text}\u001b[0m` : text;
+  if (report.diagnostics.length === 0) return '';
+  const groups = new Map<string, Diagnostic[]>();
+  for (const d of report.diagnostics) {
+    const key = d.file ?? '<inline>';
+    const list = groups.get(key) ?? [];
+    list.push(d);
+    groups.set(key, list);
+  }
+  const lines: string[] = [];
+  for (const [file, list] of groups) {
+    lines.push('', paint('underline', file));
+    const rows = list.map((d) => {
+      const at = d.range ? `${d.range.start.line}:${d.range.start.column}` : '1:1';
+      return { d, at };
+    });
+    const atWidth = Math.max(...rows.map((r) => r.at.length));
+    for (const { d, at } of rows) {
+      const severity = paint(SEVERITY_STYLE[d.severity], d.severity.padEnd(7));
+      lines.push(`  ${paint('dim', at.padEnd(atWidth))}  ${severity}  ${d.message}  ${paint('dim', d.code)}`);
+      if (d.help) lines.push(`  ${' '.repeat(atWidth)}  ${paint('dim', `help: ${d.help}`)}`);
+    }
+  }
+  const { errorCount: e, warningCount: w, infoCount: i } = report;
+  const total = e + w + i;
+  const summary = `${e > 0 ? '✖' : '!'} ${plural(total, 'problem')} (${plural(e, 'error')}, ${plural(w, 'warning')}, ${i} info)`;
+  lines.push('', paint(e > 0 ? 'red' : w > 0 ? 'yellow' : 'cyan', paint('bold', summary)), '');
+  return lines.join('\n');
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}

@@ -1,0 +1,71 @@
+/**
+ * The reports of `dsh-mode matrix` and `dsh-mode diff` (data, never text). They are also the `--format json`
+ * output, printed as they are: public API, fields only ever added.
+ * @module
+ */
+import type { Diagnostic } from '../compile/types.js';
+import type { Cell, ToolSource } from './decision-grid.js';
+
+/** One tool of a report. `name` is what was decided; `label` is what people see (a glob for a sample). */
+export interface ReportTool {
+  name: string;
+  label: string;
+  source: ToolSource;
+}
+
+/** What `matrix` found: every mode's decision for every tool. */
+export interface MatrixReport {
+  kind: 'matrix';
+  /** The modes, in load order, with their descriptions. */
+  modes: { name: string; description: string | null }[];
+  tools: ReportTool[];
+  /** `cells[m][t]` is mode `modes[m]`'s decision for `tools[t]`. */
+  cells: Cell[][];
+  /** Whether the tools came from `--tools` or the reference host's built-ins. */
+  toolSet: 'catalog' | 'builtin';
+  files: string[];
+}
+
+/** How a decision changed from OLD to NEW. */
+export type ChangeKind = 'escalation' | 'narrowing' | 'rule-changed' | 'unchanged';
+
+/** One mode and tool of a diff. */
+export interface DiffRow {
+  mode: string;
+  tool: ReportTool;
+  before: Cell;
+  after: Cell;
+  /**
+   * `escalation`: towards allow (deny → ask, deny → allow, ask → allow; the tool may become visible);
+   * `narrowing`: towards deny; `rule-changed`: the same decision from another selector or with another reason.
+   */
+  change: ChangeKind;
+}
+
+/** One side of a diff. */
+export interface DiffSide {
+  /** As the user wrote it (a path or `git:REV:path`). */
+  source: string;
+  files: string[];
+  modes: string[];
+}
+
+/** What `diff` found. `rows` holds every mode × tool, changed or not. */
+export interface DiffReport {
+  kind: 'diff';
+  old: DiffSide;
+  new: DiffSide;
+  toolSet: 'catalog' | 'builtin';
+  rows: DiffRow[];
+  counts: Record<ChangeKind, number>;
+}
+
+/** Why `matrix` or `diff` could not compare: a side that does not load (fail closed). */
+export interface LoadFailedReport {
+  kind: 'load-failed';
+  /** Which side failed, for diff. */
+  side?: 'old' | 'new';
+  diagnostics: Diagnostic[];
+  /** True when a path, revision or catalog could not be read at all (exit 2 rather than 1). */
+  io: boolean;
+}

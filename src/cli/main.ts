@@ -1,0 +1,120 @@
+/**
+ * The `dsh-mode` command line: `main(argv)` parses the command, lazily imports its module (so `lint` never loads
+ * the code of `chat` or `acp`), runs it, writes its output and returns the exit code. This is the one place that
+ * maps outcomes to exit codes and the one place that writes to stdout and stderr.
+ *
+ * Exit codes: 0 success; 1 findings (lint errors, warnings over `--max-warnings`), an unknown mode or a policy
+ * file that cannot load (`check`); 2 usage errors, unreadable inputs and internal errors.
+ * @module
+ */
+import { readFileSync } from 'node:fs';
+import { parseArgv } from './argv.js';
+import type { CliEnv, OutcomeKind } from './command.js';
+import { commands } from './commands/index.js';
+import { UsageError } from './errors.js';
+import { renderCommandHelp, renderMainHelp } from './help.js';
+import { suggest } from '../compile/suggest.js';
+
+/** The exit code of each outcome: the only table of exit codes. */
+export const EXIT_CODES: Readonly<Record<OutcomeKind | 'internal', number>> = {
+  ok: 0,
+  findings: 1,
+  'unknown-mode': 1,
+  'load-failed': 1,
+  io: 2,
+  usage: 2,
+  internal: 2,
+};
+
+/** Where `main` writes; defaults to the process streams. */
+export interface MainIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  env: CliEnv;
+}
+
+/**
+ * Runs the command line.
+ * @param argv the arguments after `node dsh-mode`
+ * @param io streams and environment (tests pass their own)
+ * @returns the exit code
+ */
+export async function main(argv: string[], io: MainIo = processIo()): Promise<number> {
+  const [name, ...rest] = argv;
+  try {
+    if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+      io.stdout(renderMainHelp());
+      return name === undefined ? EXIT_CODES.usage : EXIT_CODES.ok;
+    }
+    if (name === '--version' || name === '-v') {
+      io.stdout(`${version()}\n`);
+      return EXIT_CODES.ok;
+    }
+    const entry = Object.hasOwn(commands, name) ? commands[name] : undefined;
+    if (entry === undefined) {
+      const near = suggest(name, Object.keys(commands));
+      throw new UsageError(
+        name.startsWith('-') ? `unknown option \`${name}\`` : `unknown command \`${name}\``,
+        near.length > 0 ? `did you mean \`${near[0]}\`?` : 'run `dsh-mode --help` for the commands',
+      );
+    }
+    const command = await entry.load();
+    try {
+      const args = parseArgv(rest, command.spec.options);
+      if (args.options.has('help')) {
+        io.stdout(renderCommandHelp(command.spec));
+        return EXIT_CODES.ok;
+      }
+      const outcome = await command.execute(args, io.env);
+      if (outcome.stdout) io.stdout(outcome.stdout);
+      if (outcome.stderr) io.stderr(outcome.stderr);
+      return EXIT_CODES[outcome.kind];
+    } catch (error) {
+      if (error instanceof UsageError) {
+        io.stderr(
+          usageText(
+            error,
+            `usage: dsh-mode ${command.spec.usage}\nrun \`dsh-mode ${name} --help\` for details`,
+          ),
+        );
+        return EXIT_CODES.usage;
+      }
+      throw error;
+    }
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr(usageText(error));
+      return EXIT_CODES.usage;
+    }
+    const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    io.stderr(
+      `internal error: ${detail}\nthis is a bug in dsh-mode: please report it with the command you ran\n`,
+    );
+    return EXIT_CODES.internal;
+  }
+}
+
+function usageText(error: UsageError, usage?: string): string {
+  return [`error: ${error.message}`, error.help ? `help: ${error.help}` : '', usage ?? '']
+    .filter((l) => l.length > 0)
+    .join('\n')
+    .concat('\n');
+}
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
+  return pkg.version;
+}
+
+function processIo(): MainIo {
+  return {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    env: {
+      cwd: process.cwd(),
+      color: process.stdout.isTTY === true && !process.env.NO_COLOR && process.env.TERM !== 'dumb',
+    },
+  };
+}

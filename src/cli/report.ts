@@ -1,0 +1,54 @@
+/**
+ * The reports commands return (data, never text). Formatters turn them into output; `main.ts` turns their
+ * outcome into an exit code. These types, and the JSON shapes in `formatters/json.ts`, are public API.
+ * @module
+ */
+import type { Decision, Diagnostic, RuleRef } from '../compile/types.js';
+
+/** What `dsh-mode lint` found. */
+export interface LintReport {
+  /** Every finding, sorted by file, position and code. */
+  diagnostics: Diagnostic[];
+  errorCount: number;
+  warningCount: number;
+  infoCount: number;
+  /** The policy files that were read, in load order. */
+  files: string[];
+}
+
+/** What `dsh-mode check` answered, or why it could not. */
+export type CheckReport =
+  | {
+      kind: 'decided';
+      mode: string;
+      tool: string;
+      decision: Decision;
+      visible: boolean;
+      reason: string | null;
+      rule: RuleRef;
+    }
+  | { kind: 'unknown-mode'; mode: string; modes: string[] }
+  | { kind: 'load-failed'; diagnostics: Diagnostic[] };
+
+/** Options every formatter receives. */
+export interface FormatOptions {
+  /** Emit ANSI colours. */
+  color: boolean;
+}
+
+/**
+ * Counts diagnostics by severity into a lint report.
+ * @param diagnostics sorted diagnostics
+ * @param files the files read
+ * @returns the report
+ */
+export function toLintReport(diagnostics: Diagnostic[], files: string[]): LintReport {
+  const count = (s: Diagnostic['severity']) => diagnostics.filter((d) => d.severity === s).length;
+  return {
+    diagnostics,
+    errorCount: count('error'),
+    warningCount: count('warning'),
+    infoCount: count('info'),
+    files,
+  };
+}

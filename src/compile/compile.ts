@@ -1,0 +1,157 @@
+/**
+ * Compiling validated documents into one {@link CompiledPolicy} per mode (DESIGN.md section 2).
+ *
+ * Composition is a ceiling: per tool, every document of the mode resolves on its own (or abstains) and the most
+ * restrictive decision wins; among equal decisions the first in load order is reported. `override: true` drops
+ * every earlier document of its mode (rules, section, description). When no document decides, the tool is denied
+ * by the built-in default rule `{selector: 'default', file: null, line: null, column: null}`.
+ *
+ * `decide()` is memoised in `Map`s per (name, effective hints): a repeated decision is one map lookup, and tool
+ * names such as `__proto__` behave like any other. Nothing on the decision path does I/O.
+ * @module
+ */
+import { compareRestrictiveness, compileDocument, effectiveHints, resolveInDocument } from './document.js';
+import type {
+  CompiledDocument,
+  CompiledPolicy,
+  DecideResult,
+  EffectiveHints,
+  Hints,
+  RuleRef,
+  SourceDocument,
+} from './types.js';
+
+/** Every compiled mode of one load. */
+export interface CompiledPolicySet {
+  readonly modes: ReadonlyMap<string, CompiledPolicy>;
+  get(mode: string): CompiledPolicy | undefined;
+}
+
+/** The rule reported when no document of the mode decides. */
+export const DEFAULT_DENY_RULE: RuleRef = Object.freeze({
+  selector: 'default',
+  file: null,
+  line: null,
+  column: null,
+});
+const DEFAULT_DENY: DecideResult = Object.freeze({ decision: 'deny', rule: DEFAULT_DENY_RULE });
+
+/** Memo tables are dropped when they reach this many names, so hallucinated names cannot grow memory forever. */
+export const MEMO_LIMIT = 65_536;
+
+/**
+ * Compiles documents, in load order, into one policy per mode.
+ * @returns the policies by mode name (in order of first appearance)
+ */
+export function compilePolicies(documents: readonly SourceDocument[]): CompiledPolicySet {
+  const byMode = new Map<string, CompiledDocument[]>();
+  for (const source of documents) {
+    const doc = compileDocument(source);
+    const list = byMode.get(doc.mode);
+    // INVARIANT: `override: true` discards everything before it for that mode.
+    if (!list || doc.override) byMode.set(doc.mode, [doc]);
+    else list.push(doc);
+  }
+  const modes = new Map<string, CompiledPolicy>();
+  for (const [mode, docs] of byMode) modes.set(mode, composePolicy(mode, docs));
+  return { modes, get: (mode) => modes.get(mode) };
+}
+
+/**
+ * Composes already compiled documents of one mode (no `override` handling: pass what should compose).
+ * @returns the memoised policy
+ */
+export function composePolicy(mode: string, documents: readonly CompiledDocument[]): CompiledPolicy {
+  return new MemoPolicy(mode, documents);
+}
+
+/**
+ * The ceiling over documents, without memoisation.
+ * @returns the most restrictive decision, the first in load order among equals, or the default deny
+ */
+export function resolveComposed(
+  documents: readonly CompiledDocument[],
+  name: string,
+  hints?: Hints,
+): DecideResult {
+  const h = effectiveHints(hints);
+  let best: DecideResult | undefined;
+  for (const doc of documents) {
+    const r = resolveInDocument(doc, name, h);
+    if (r && (!best || compareRestrictiveness(r.decision, best.decision) > 0)) best = r;
+  }
+  return best ?? DEFAULT_DENY;
+}
+
+const BIT: Readonly<Record<keyof EffectiveHints, number>> = {
+  readOnly: 1,
+  destructive: 2,
+  idempotent: 4,
+  openWorld: 8,
+};
+/** The key of "no hints declared": destructive and open-world by MCP's defaults. */
+const NO_HINTS = BIT.destructive | BIT.openWorld;
+
+function hintKey(hints: Hints): number {
+  const h = effectiveHints(hints);
+  return (
+    (h.readOnly ? BIT.readOnly : 0) |
+    (h.destructive ? BIT.destructive : 0) |
+    (h.idempotent ? BIT.idempotent : 0) |
+    (h.openWorld ? BIT.openWorld : 0)
+  );
+}
+
+function hintsOf(key: number): EffectiveHints {
+  return {
+    readOnly: (key & BIT.readOnly) !== 0,
+    destructive: (key & BIT.destructive) !== 0,
+    idempotent: (key & BIT.idempotent) !== 0,
+    openWorld: (key & BIT.openWorld) !== 0,
+  };
+}
+
+class MemoPolicy implements CompiledPolicy {
+  readonly mode: string;
+  readonly description?: string;
+  readonly section: string;
+  readonly documents: readonly CompiledDocument[];
+  /** The no-hints table, kept apart so the common call is one lookup. */
+  private readonly plain = new Map<string, DecideResult>();
+  /** One table per effective-hints key (16 combinations). */
+  private readonly tables: Map<string, DecideResult>[] = [];
+
+  constructor(mode: string, documents: readonly CompiledDocument[]) {
+    this.mode = mode;
+    this.documents = Object.freeze([...documents]);
+    const description = documents.find((d) => d.source.document.description !== undefined);
+    if (description) this.description = description.source.document.description;
+    this.section = documents
+      .map((d) => (d.source.document.section ?? '').trimEnd())
+      .filter((s) => s.length > 0)
+      .join('\n\n');
+    for (let k = 0; k < 16; k++) this.tables.push(k === NO_HINTS ? this.plain : new Map());
+  }
+
+  decide(name: string, hints?: Hints): DecideResult {
+    if (hints === undefined) {
+      const hit = this.plain.get(name);
+      return hit === undefined ? this.miss(this.plain, name, NO_HINTS) : hit;
+    }
+    const key = hintKey(hints);
+    const table = this.tables[key]!;
+    const hit = table.get(name);
+    return hit === undefined ? this.miss(table, name, key) : hit;
+  }
+
+  visible(name: string, hints?: Hints): boolean {
+    return this.decide(name, hints).decision !== 'deny';
+  }
+
+  private miss(table: Map<string, DecideResult>, name: string, key: number): DecideResult {
+    const result = Object.freeze(resolveComposed(this.documents, String(name), hintsOf(key)));
+    if (table.size >= MEMO_LIMIT) table.clear();
+    table.set(name, result);
+    return result;
+  }
+}

@@ -1,0 +1,283 @@
+/**
+ * Can two tool-name globs match the same name? If so, which name?
+ *
+ * Lint needs this for `conflicting-globs` (two equal-specificity globs that disagree) and `no-op-rule` (probing
+ * the names a glob shares with other selectors). The answer is a *witness*: a concrete name that both patterns
+ * match, verified with the real matchers, so a finding always comes with an example a user can check.
+ *
+ * Method: each pattern (one brace alternative) is tokenised into literals, `?`, `[...]` classes and `*` runs,
+ * and a breadth-first search walks the product of the two token sequences, choosing for each step a character
+ * both tokens accept. Characters are drawn from printable ASCII plus every character the patterns mention, so
+ * any overlap that needs a character outside that set is missed (a witness is never wrong, only possibly
+ * absent). Extglobs, negation and globstars are not tool-name syntax (see `glob.ts`: they are literals). A class
+ * the tokenizer cannot sample falls back to testing each pattern's example names against the other matcher.
+ * The search is bounded by the product of the pattern lengths (4 KiB each at most by `glob.ts`).
+ * @module
+ */
+
+/** A selector alternative as the glob parser produces it: the pattern and its matcher. */
+export interface MatchablePattern {
+  pattern: string;
+  match(name: string): boolean;
+}
+
+const MAX_STATES = 250_000;
+
+/** A pattern element: one character (a literal, `?` or a class) or a `*` run. `literal` is set for plain characters. */
+type Token =
+  { kind: 'char'; test: (c: string) => boolean; sample: string; literal?: string } | { kind: 'star' };
+
+// Letters first, so witnesses read like tool names (`mcp__x`), then the rest of printable ASCII.
+const PRINTABLE = [
+  ...'xabcdefghijklmnopqrstuvwyz0123456789_-ABCDEFGHIJKLMNOPQRSTUVWXYZ',
+  ...Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)),
+].filter((c, i, all) => all.indexOf(c) === i);
+const PRINTABLE_SET = new Set(PRINTABLE);
+
+/**
+ * Returns a name both patterns match, or undefined when the search finds none.
+ * @param a one pattern and its matcher
+ * @param b the other
+ * @returns a witness name, verified with both matchers
+ */
+export function findCommonName(a: MatchablePattern, b: MatchablePattern): string | undefined {
+  const ta = tokensOf(a.pattern);
+  const tb = tokensOf(b.pattern);
+  // Hostile lengths would make the product search slow: sample instead.
+  if (ta === undefined || tb === undefined || ta.length * tb.length > MAX_STATES) {
+    return [...exampleNames(a.pattern), ...exampleNames(b.pattern)].find((n) => a.match(n) && b.match(n));
+  }
+  if (!affixesAgree(ta, tb)) return undefined;
+  const extra = [...a.pattern, ...b.pattern].filter((c) => !PRINTABLE_SET.has(c));
+  const witness = search(ta, tb, extra.length === 0 ? PRINTABLE : [...PRINTABLE, ...new Set(extra)]);
+  return witness !== undefined && a.match(witness) && b.match(witness) ? witness : undefined;
+}
+
+/**
+ * A cheap necessary condition for a name to match `pattern`: its literal prefix and suffix (up to the first and
+ * after the last wildcard). Use it before a matcher call in loops over many names.
+ * @returns a predicate that is false only for names the pattern cannot match
+ */
+export function affixFilter(pattern: string): (name: string) => boolean {
+  const tokens = tokensOf(pattern);
+  if (tokens === undefined) return () => true;
+  const prefix = literalRun(tokens);
+  const suffix = literalRun([...tokens].reverse())
+    .split('')
+    .reverse()
+    .join('');
+  return (name) => name.startsWith(prefix) && name.endsWith(suffix);
+}
+
+/** The literal characters at the start of a token list, joined. */
+function literalRun(tokens: readonly Token[]): string {
+  let out = '';
+  for (const t of tokens) {
+    if (t.kind !== 'char' || t.literal === undefined) break;
+    out += t.literal;
+  }
+  return out;
+}
+
+/** False when the patterns' leading or trailing literal characters differ: no name can match both. */
+function affixesAgree(ta: readonly Token[], tb: readonly Token[]): boolean {
+  const agree = (x: readonly Token[], y: readonly Token[]) => {
+    for (let i = 0; i < x.length && i < y.length; i++) {
+      const p = x[i]!;
+      const q = y[i]!;
+      if (p.kind !== 'char' || q.kind !== 'char' || p.literal === undefined || q.literal === undefined)
+        return true;
+      if (p.literal !== q.literal) return false;
+    }
+    return true;
+  };
+  return agree(ta, tb) && agree([...ta].reverse(), [...tb].reverse());
+}
+
+const tokenCache = new Map<string, Token[] | undefined>();
+
+/** Tokenises with a bounded cache: lint compares the same patterns many times. */
+function tokensOf(pattern: string): Token[] | undefined {
+  if (tokenCache.has(pattern)) return tokenCache.get(pattern);
+  if (tokenCache.size >= 10_000) tokenCache.clear();
+  const tokens = tokenize(pattern);
+  tokenCache.set(pattern, tokens);
+  return tokens;
+}
+
+/**
+ * A few names a pattern matches (its literal skeleton with `*` as nothing and as `x`), for probing.
+ * @param pattern one brace alternative
+ * @returns candidate names; callers verify them with the matcher
+ */
+export function exampleNames(pattern: string): string[] {
+  const tokens = tokensOf(pattern);
+  if (tokens === undefined) return [pattern.replace(/[*?]/g, '')];
+  const skeleton = (star: string) => tokens.map((t) => (t.kind === 'star' ? star : t.sample)).join('');
+  return [...new Set([skeleton(''), skeleton('x')])];
+}
+
+/**
+ * Breadth-first search over (position in a, position in b, whether a character was consumed); returns the first
+ * accepted non-empty string (tool names are never empty, and minimatch matches no empty name).
+ */
+function search(ta: Token[], tb: Token[], alphabet: string[]): string | undefined {
+  const width = tb.length + 1;
+  const seen = new Map<number, { from: number; char: string }>();
+  const queue: number[] = [0];
+  seen.set(0, { from: -1, char: '' });
+  const visit = (i: number, j: number, nonEmpty: boolean, from: number, char: string) => {
+    const state = (i * width + j) * 2 + (nonEmpty ? 1 : 0);
+    if (seen.has(state)) return;
+    seen.set(state, { from, char });
+    queue.push(state);
+  };
+  for (let head = 0; head < queue.length; head++) {
+    const state = queue[head]!;
+    const nonEmpty = state % 2 === 1;
+    const i = Math.floor(state / 2 / width);
+    const j = Math.floor(state / 2) % width;
+    if (nonEmpty && i === ta.length && j === tb.length) return rebuild(seen, state);
+    const x = ta[i];
+    const y = tb[j];
+    // A star may match nothing: step past it without consuming a character.
+    if (x?.kind === 'star') visit(i + 1, j, nonEmpty, state, '');
+    if (y?.kind === 'star') visit(i, j + 1, nonEmpty, state, '');
+    if (x === undefined || y === undefined) continue;
+    const c = commonChar(x, y, alphabet);
+    if (c === undefined) continue;
+    visit(x.kind === 'star' ? i : i + 1, y.kind === 'star' ? j : j + 1, true, state, c);
+  }
+  return undefined;
+}
+
+/** A character both tokens accept; a literal on either side is the only candidate, so most steps are O(1). */
+function commonChar(x: Token, y: Token, alphabet: string[]): string | undefined {
+  const only = (x.kind === 'char' && x.literal) || (y.kind === 'char' && y.literal);
+  if (only) return accepts(x, only) && accepts(y, only) ? only : undefined;
+  return alphabet.find((ch) => accepts(x, ch) && accepts(y, ch));
+}
+
+function accepts(token: Token, c: string): boolean {
+  return token.kind === 'star' || token.test(c);
+}
+
+function rebuild(seen: Map<number, { from: number; char: string }>, end: number): string {
+  const chars: string[] = [];
+  for (let s = end; s !== 0;) {
+    const step = seen.get(s)!;
+    chars.push(step.char);
+    s = step.from;
+  }
+  return chars.reverse().join('');
+}
+
+/** Tokenises one brace-free pattern; undefined for syntax this module does not model (extglobs). */
+function tokenize(pattern: string): Token[] | undefined {
+  const tokens: Token[] = [];
+  const chars = [...pattern];
+  for (let i = 0; i < chars.length; i++) {
+    const c = chars[i]!;
+    const next = chars[i + 1];
+    if (c === '\\' && next !== undefined) {
+      tokens.push(literal(next));
+      i++;
+    } else if (c === '*') {
+      if (tokens.at(-1)?.kind !== 'star') tokens.push({ kind: 'star' });
+    } else if (c === '?') {
+      tokens.push({ kind: 'char', test: () => true, sample: 'x' });
+    } else if (c === '[') {
+      const end = classEnd(chars, i);
+      if (end === undefined) {
+        tokens.push(literal(c));
+        continue;
+      }
+      const cls = classTest(chars.slice(i + 1, end).join(''));
+      const sample = [...PRINTABLE, ...chars].find(cls);
+      if (sample === undefined) return undefined;
+      tokens.push({ kind: 'char', test: cls, sample });
+      i = end;
+    } else {
+      tokens.push(literal(c));
+    }
+  }
+  return tokens;
+}
+
+function literal(c: string): Token {
+  return { kind: 'char', test: (x) => x === c, sample: c, literal: c };
+}
+
+/** Index of the `]` that closes the class opened at `start`, as minimatch reads it. */
+function classEnd(chars: string[], start: number): number | undefined {
+  let i = start + 1;
+  if (chars[i] === '!' || chars[i] === '^') i++;
+  if (chars[i] === ']') i++;
+  for (; i < chars.length; i++) {
+    if (chars[i] === '\\') i++;
+    else if (chars[i] === '[' && chars[i + 1] === ':') {
+      const close = chars.indexOf(']', i + 2);
+      if (close === -1) return undefined;
+      i = close;
+    } else if (chars[i] === ']') return i;
+  }
+  return undefined;
+}
+
+/** A character test for a class body such as `a-z_`, `!0-9` or `[:alpha:]`. */
+function classTest(body: string): (c: string) => boolean {
+  let negate = false;
+  let rest = body;
+  if (rest.startsWith('!') || rest.startsWith('^')) {
+    negate = true;
+    rest = rest.slice(1);
+  }
+  const parts: ((c: string) => boolean)[] = [];
+  const chars = [...rest];
+  for (let i = 0; i < chars.length; i++) {
+    let c = chars[i]!;
+    if (c === '[' && chars[i + 1] === ':') {
+      const close = rest.indexOf(':]', i);
+      const name = chars.slice(i + 2, close === -1 ? chars.length : close).join('');
+      parts.push(posixClass(name));
+      i = close === -1 ? chars.length : close + 1;
+      continue;
+    }
+    if (c === '\\' && i + 1 < chars.length) c = chars[++i]!;
+    if (chars[i + 1] === '-' && i + 2 < chars.length) {
+      let hi = chars[i + 2]!;
+      if (hi === '\\' && i + 3 < chars.length) {
+        hi = chars[i + 3]!;
+        i++;
+      }
+      const lo = c;
+      parts.push((x) => x >= lo && x <= hi);
+      i += 2;
+    } else {
+      const lit = c;
+      parts.push((x) => x === lit);
+    }
+  }
+  return (x) => parts.some((p) => p(x)) !== negate;
+}
+
+function posixClass(name: string): (c: string) => boolean {
+  const tests: Record<string, RegExp> = {
+    alnum: /[\p{L}\p{Nl}\p{Nd}]/u,
+    alpha: /[\p{L}\p{Nl}]/u,
+    ascii: /[\x00-\x7f]/,
+    blank: /[\p{Zs}\t]/u,
+    cntrl: /\p{Cc}/u,
+    digit: /\p{Nd}/u,
+    graph: /[^\p{Z}\p{C}]/u,
+    lower: /\p{Ll}/u,
+    print: /[^\p{C}]/u,
+    punct: /\p{P}/u,
+    space: /[\p{Z}\t\r\n\v\f]/u,
+    upper: /\p{Lu}/u,
+    word: /[\p{L}\p{Nl}\p{Nd}\p{Pc}]/u,
+    xdigit: /[A-Fa-f0-9]/,
+  };
+  const re = tests[name];
+  return re === undefined ? () => false : (c) => re.test(c);
+}

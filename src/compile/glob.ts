@@ -1,0 +1,266 @@
+/**
+ * Tool-name selectors: exact names and minimatch globs (`*`, `?`, `[..]`, `{a,b}`), per DESIGN.md section 2.
+ *
+ * Tool names are plain strings, not paths: `*` also matches `/` and `.`, matching is case-sensitive, and there
+ * is no negation, comment, extglob or globstar syntax (`**` is `*`). Braces are expanded here, not by minimatch
+ * (its expansion is slow and silently gives up), bounded at {@link MAX_BRACE_ALTERNATIVES}; each alternative is a
+ * selector of its own with its own specificity = its count of literal characters. Invalid syntax never throws:
+ * it is reported in `error`, and the selector keeps what minimatch would still match (nothing when it cannot).
+ * @module
+ */
+import { Minimatch, unescape } from 'minimatch';
+
+/** Most alternatives one selector may expand into. */
+export const MAX_BRACE_ALTERNATIVES = 64;
+/** Longest selector accepted (minimatch throws beyond 64 KiB). */
+export const MAX_SELECTOR_LENGTH = 4096;
+
+/** One alternative of a selector after brace expansion. */
+export interface SelectorAlternative {
+  /** The pattern after brace expansion, as minimatch sees it. */
+  pattern: string;
+  /** Count of literal characters: `*`, `?` and `[...]` count 0, an escaped character counts 1. */
+  specificity: number;
+  /** False for a plain name (after unescaping), which is matched by equality with {@link name}. */
+  isGlob: boolean;
+  /** The exact tool name when `isGlob` is false. */
+  name?: string;
+  match(name: string): boolean;
+}
+
+/** A parsed selector: its alternatives and, when the syntax is invalid, why. */
+export interface ParsedSelector {
+  selector: string;
+  alternatives: SelectorAlternative[];
+  error?: string;
+}
+
+const OPTIONS = {
+  nobrace: true,
+  noext: true,
+  nonegate: true,
+  nocomment: true,
+  noglobstar: true,
+  dot: true,
+  nocase: false,
+  optimizationLevel: 1,
+} as const;
+
+const SPECIAL = /[*?[\]{}\\]/;
+
+// minimatch splits on `/`; tool names are not paths. Both sides map `/` to a noncharacter so `*` spans it.
+const SLASH = '\uffff';
+
+/**
+ * Parses one selector as written under `tools:`.
+ * @returns its alternatives (possibly empty) and an error message when the syntax is invalid
+ */
+export function parseSelector(selector: string): ParsedSelector {
+  if (selector.length === 0) return { selector, alternatives: [], error: 'empty selector' };
+  if (selector.length > MAX_SELECTOR_LENGTH) {
+    return {
+      selector,
+      alternatives: [],
+      error: `selector is ${selector.length} characters: the limit is ${MAX_SELECTOR_LENGTH}`,
+    };
+  }
+  if (!SPECIAL.test(selector)) {
+    // The common case, a plain tool name: no expansion, no escapes, no matcher to build.
+    return {
+      selector,
+      alternatives: [
+        {
+          pattern: selector,
+          specificity: selector.length,
+          isGlob: false,
+          name: selector,
+          match: (n) => n === selector,
+        },
+      ],
+    };
+  }
+  const expanded = expandBraces(selector);
+  if (expanded === undefined) {
+    return {
+      selector,
+      alternatives: [],
+      error: `braces expand to more than ${MAX_BRACE_ALTERNATIVES} alternatives`,
+    };
+  }
+  const error = syntaxError(selector);
+  const alternatives = expanded.map(compileAlternative);
+  return error ? { selector, alternatives, error } : { selector, alternatives };
+}
+
+function compileAlternative(pattern: string): SelectorAlternative {
+  const specificity = countLiterals(pattern);
+  const shape = literalShape(pattern);
+  if (!shape.magic) {
+    const name = unescape(pattern);
+    return { pattern, specificity, isGlob: false, name, match: (n) => n === name };
+  }
+  const { prefix, suffix } = shape;
+  const min = prefix.length + suffix.length;
+  // Built on first use: minimatch's constructor costs tens of µs, and the literal prefix/suffix test below rejects
+  // most names without it (1,000 glob rules stay cheap to compile and to scan).
+  let mm: Minimatch | undefined;
+  return {
+    pattern,
+    specificity,
+    isGlob: true,
+    match: (n) => {
+      if (n.length < min || !n.startsWith(prefix) || !n.endsWith(suffix)) return false;
+      mm ??= new Minimatch(pattern.replaceAll('/', SLASH), OPTIONS);
+      return mm.match(n.includes('/') ? n.replaceAll('/', SLASH) : n);
+    },
+  };
+}
+
+/**
+ * Whether a brace-free pattern has glob syntax (`*`, `?` or a closed `[...]` class: minimatch's `hasMagic` under
+ * our options), and its literal (unescaped) text before the first and after the last glob character.
+ */
+function literalShape(pattern: string): { magic: boolean; prefix: string; suffix: string } {
+  let prefix = '';
+  let suffix = '';
+  let magic = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    let literal: string | undefined;
+    if (c === '\\') literal = pattern[++i] ?? '';
+    else if (c === '*' || c === '?') literal = undefined;
+    else if (c === '[') {
+      const close = classEnd(pattern, i);
+      if (close === -1) literal = c;
+      else i = close;
+    } else literal = c;
+    if (literal === undefined) {
+      magic = true;
+      suffix = '';
+    } else if (magic) suffix += literal;
+    else prefix += literal;
+  }
+  return { magic, prefix, suffix };
+}
+
+/**
+ * Counts literal characters of a brace-free pattern.
+ * @returns the specificity
+ */
+export function countLiterals(pattern: string): number {
+  let count = 0;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === '\\') {
+      if (i + 1 < pattern.length) i++;
+      count++;
+    } else if (c === '*' || c === '?') {
+      continue;
+    } else if (c === '[') {
+      const close = classEnd(pattern, i);
+      if (close === -1) count++;
+      else i = close;
+    } else {
+      count++;
+    }
+  }
+  return count;
+}
+
+/** Index of the `]` closing the class opened at `open`, or -1 when it is not a class. */
+function classEnd(pattern: string, open: number): number {
+  let i = open + 1;
+  if (pattern[i] === '!' || pattern[i] === '^') i++;
+  if (pattern[i] === ']') i++;
+  for (; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === '\\') i++;
+    else if (c === '[' && pattern[i + 1] === ':') {
+      const end = pattern.indexOf(':]', i + 2);
+      if (end !== -1) i = end + 1;
+    } else if (c === ']') return i;
+  }
+  return -1;
+}
+
+/** Syntax problems minimatch would silently read as literals: unclosed classes, unbalanced braces, a final `\`. */
+function syntaxError(selector: string): string | undefined {
+  let depth = 0;
+  for (let i = 0; i < selector.length; i++) {
+    const c = selector[i];
+    if (c === '\\') {
+      if (i + 1 === selector.length) return 'selector ends with a lone `\\`';
+      i++;
+    } else if (c === '[') {
+      const close = classEnd(selector, i);
+      if (close === -1) return `unclosed \`[\` at column ${i + 1}`;
+      i = close;
+    } else if (c === '{') depth++;
+    else if (c === '}') {
+      if (depth === 0) return `unmatched \`}\` at column ${i + 1}`;
+      depth--;
+    }
+  }
+  return depth > 0 ? 'unclosed `{`' : undefined;
+}
+
+/**
+ * Expands `{a,b}` alternatives (nested, escapes and classes respected; `{a}` with no comma stays literal).
+ * @returns the alternatives, or undefined when there would be more than {@link MAX_BRACE_ALTERNATIVES}
+ */
+export function expandBraces(pattern: string): string[] | undefined {
+  const out: string[] = [];
+  const work = [pattern];
+  // INVARIANT: leaves are counted before de-duplication, so `{a,a}` repeated cannot loop for long unnoticed.
+  let leaves = 0;
+  while (work.length > 0) {
+    const p = work.pop()!;
+    const group = firstGroup(p);
+    if (!group) {
+      if (++leaves > MAX_BRACE_ALTERNATIVES) return undefined;
+      if (!out.includes(p)) out.push(p);
+      continue;
+    }
+    const [start, end, parts] = group;
+    const prefix = p.slice(0, start);
+    const suffix = p.slice(end + 1);
+    // Reversed so the stack pops alternatives in written order.
+    for (let k = parts.length - 1; k >= 0; k--) work.push(prefix + parts[k] + suffix);
+  }
+  return out;
+}
+
+/** The first `{...}` with a top-level comma: [open index, close index, parts]. */
+function firstGroup(p: string): [number, number, string[]] | undefined {
+  for (let i = 0; i < p.length; i++) {
+    const c = p[i];
+    if (c === '\\') {
+      i++;
+      continue;
+    }
+    if (c === '[') {
+      const close = classEnd(p, i);
+      if (close !== -1) i = close;
+      continue;
+    }
+    if (c !== '{') continue;
+    const parts: string[] = [];
+    let depth = 0;
+    let from = i + 1;
+    for (let j = i + 1; j < p.length; j++) {
+      const d = p[j];
+      if (d === '\\') j++;
+      else if (d === '{') depth++;
+      else if (d === '}' && depth > 0) depth--;
+      else if (d === ',' && depth === 0) {
+        parts.push(p.slice(from, j));
+        from = j + 1;
+      } else if (d === '}') {
+        if (parts.length === 0) break; // `{a}`: literal braces, keep looking
+        parts.push(p.slice(from, j));
+        return [i, j, parts];
+      }
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,216 @@
+/**
+ * Builds the {@link RuleContext} each lint rule receives: the document, its mode's other documents, parsed
+ * selectors and lazily compiled compositions. This is lint's only seam to the loader, glob parser and compiler,
+ * so rules never import them directly.
+ *
+ * Compositions follow DESIGN.md section 2: a document's mode "up to and including" it is the composition of the
+ * documents that name that mode, in load order, up to it (from the last `override: true` on). "Without a rule"
+ * is the ceiling of the earlier documents' (memoised) decision and this document's decision with one entry
+ * skipped (`resolveInDocument`'s `skip`), so probing a rule costs no recompilation. Each document is compiled
+ * once per lint run.
+ * @module
+ */
+import { composePolicy, DEFAULT_DENY_RULE } from './compile.js';
+import { compareRestrictiveness, compileDocument, HINT_NAMES, resolveInDocument } from './document.js';
+import { affixFilter } from './glob-overlap.js';
+import type { SelectorAlternative } from './glob.js';
+import { BUILTIN_PLAN_PATH } from './load.js';
+import type { ToolCatalogEntry } from './catalog.js';
+import type { RuleContext } from './rules/define.js';
+import type {
+  CompiledDocument,
+  CompiledRule,
+  CompiledPolicy,
+  Decision,
+  DecideResult,
+  Hints,
+  JsonPath,
+  RuleRef,
+  SourceDocument,
+} from './types.js';
+
+/** A loaded, valid document as lint sees it. */
+export type LintDocument = SourceDocument;
+export type { SelectorAlternative };
+
+/** One `tools` rule of a document: its selector, decision, reason, path and parsed brace alternatives. */
+export interface SelectorRule {
+  selector: string;
+  decision: Decision;
+  reason?: string;
+  path: JsonPath;
+  alternatives: readonly SelectorAlternative[];
+  /** Set when the selector's syntax is invalid or it has too many brace alternatives. */
+  error?: string;
+}
+
+/**
+ * The hint sets worth probing for documents: only `effects` read hints, so every combination of the hints the
+ * documents' `effects` name (the others false), and a single set when there are no effects.
+ * @param documents the documents whose `effects` matter
+ * @returns explicit hint sets (no MCP defaults involved)
+ */
+export function hintProbes(documents: readonly SourceDocument[]): Hints[] {
+  const used = HINT_NAMES.filter((h) => documents.some((d) => d.document.effects?.[h] !== undefined));
+  return Array.from({ length: 1 << used.length }, (_, bits) => {
+    const hints: Hints = { readOnly: false, destructive: false, idempotent: false, openWorld: false };
+    used.forEach((h, k) => (hints[h] = (bits & (1 << k)) !== 0));
+    return hints;
+  });
+}
+
+/** A tool name no reasonable selector matches, to probe what `effects` and `default` decide. */
+export const UNMATCHED_PROBE = '\u2063dsh-mode-probe\u2063';
+
+/**
+ * Creates the contexts for one lint run, one per document, sharing caches.
+ * @param documents every loaded document, in load order
+ * @param catalog the tool catalog, if any
+ * @returns one context per document, in the same order
+ */
+export function createRuleContexts(
+  documents: readonly LintDocument[],
+  catalog: readonly ToolCatalogEntry[] | undefined,
+): RuleContext[] {
+  const byMode = new Map<string, LintDocument[]>();
+  for (const d of documents) {
+    const list = byMode.get(d.document.mode) ?? [];
+    list.push(d);
+    byMode.set(d.document.mode, list);
+  }
+  const compiledDocs = new Map<LintDocument, CompiledDocument>();
+  const compiled = (doc: LintDocument): CompiledDocument => {
+    let c = compiledDocs.get(doc);
+    if (c === undefined) compiledDocs.set(doc, (c = compileDocument(doc)));
+    return c;
+  };
+  const parsedSelectors = new Map<LintDocument, SelectorRule[]>();
+  const selectorsOf = (doc: LintDocument): SelectorRule[] => {
+    let list = parsedSelectors.get(doc);
+    if (list === undefined) parsedSelectors.set(doc, (list = readSelectors(compiled(doc))));
+    return list;
+  };
+  const wholeModes = new Map<string, CompiledPolicy>();
+  return documents.map((source) => {
+    const mode = source.document.mode;
+    const modeDocuments = byMode.get(mode)!;
+    const position = modeDocuments.indexOf(source);
+    /** The compiled documents that compose "up to and including" `source`: from the last override on. */
+    const prefix = (end: number): CompiledDocument[] => {
+      let from = 0;
+      for (let i = 0; i < end; i++) if (modeDocuments[i]!.document.override === true) from = i;
+      return modeDocuments.slice(from, end).map(compiled);
+    };
+    let probes: Hints[] | undefined;
+    let upTo: CompiledPolicy | undefined;
+    let alone: CompiledPolicy | undefined;
+    const composedUpTo = () => (upTo ??= composePolicy(mode, prefix(position + 1)));
+    const composedMode = (): CompiledPolicy => {
+      let policy = wholeModes.get(mode);
+      if (policy === undefined)
+        wholeModes.set(mode, (policy = composePolicy(mode, prefix(modeDocuments.length))));
+      return policy;
+    };
+    let prior: CompiledPolicy | null | undefined;
+    /** The composition of the documents before this one (null when there are none, or this one overrides). */
+    const priorPolicy = (): CompiledPolicy | null => {
+      if (prior === undefined) {
+        const before = source.document.override === true ? [] : prefix(position);
+        prior = before.length === 0 ? null : composePolicy(mode, before);
+      }
+      return prior;
+    };
+    const decideInDocument = (name: string, hints: Hints | undefined, without?: JsonPath) =>
+      resolveInDocument(
+        compiled(source),
+        name,
+        hints,
+        without ? { skip: (e) => samePath(e.path, without) } : {},
+      );
+    const decideUpTo = (name: string, hints: Hints | undefined, without?: JsonPath): DecideResult => {
+      if (without === undefined) return composedUpTo().decide(name, hints);
+      // The ceiling of `resolveComposed`: the earlier documents' decision, then this one's without the entry.
+      const own = decideInDocument(name, hints, without);
+      const earlier = priorPolicy()?.decide(name, hints);
+      const before = earlier === undefined || earlier.rule === DEFAULT_DENY_RULE ? undefined : earlier;
+      if (own === undefined) return before ?? { decision: 'deny', rule: DEFAULT_DENY_RULE };
+      if (before === undefined) return own;
+      return compareRestrictiveness(own.decision, before.decision) > 0 ? own : before;
+    };
+    return {
+      source,
+      documents,
+      modeDocuments,
+      isLastOfMode: position === modeDocuments.length - 1,
+      isBuiltin: source.file === BUILTIN_PLAN_PATH,
+      catalog,
+      selectors: () => selectorsOf(source),
+      selectorsOf,
+      composedUpTo,
+      composedMode,
+      decideUpTo,
+      decideInDocument,
+      decideAlone: (name: string, hints?: Hints): DecideResult =>
+        (alone ??= composePolicy(mode, [compiled(source)])).decide(name, hints),
+      pathOf: (ref: RuleRef) => pathOfRule(source, ref),
+      hintProbes: () => (probes ??= hintProbes(modeDocuments)),
+    } satisfies RuleContext;
+  });
+}
+
+function samePath(a: JsonPath, b: JsonPath): boolean {
+  return a.length === b.length && a.every((seg, i) => seg === b[i]);
+}
+
+/**
+ * The JSON path, in `source`, of the rule a decision names; undefined when the rule is from another document or
+ * no document decided.
+ */
+function pathOfRule(source: LintDocument, ref: RuleRef): JsonPath | undefined {
+  if (ref.file !== source.file || ref.line === null) return undefined;
+  const { document } = source;
+  const candidates: JsonPath[] = [];
+  if (document.tools && Object.hasOwn(document.tools, ref.selector)) candidates.push(['tools', ref.selector]);
+  if (ref.selector.startsWith('effects.'))
+    candidates.push(['effects', ref.selector.slice('effects.'.length)]);
+  if (ref.selector === 'default') candidates.push(['default']);
+  return candidates.find((path) => {
+    const at = source.keyRange?.(path) ?? source.locate(path);
+    return at?.start.line === ref.line;
+  });
+}
+
+/** The `tools` rules of a compiled document, grouped back by selector (the compiler parsed them already). */
+function readSelectors(doc: CompiledDocument): SelectorRule[] {
+  const names = new Map<CompiledRule, string>();
+  for (const [name, list] of doc.exact) for (const r of list) names.set(r, name);
+  const errors = new Map(doc.selectorErrors.map((e) => [e.selector, e.error]));
+  const bySelector = new Map<string, SelectorRule>();
+  for (const selector of Object.keys(doc.source.document.tools ?? {})) {
+    const value = doc.source.document.tools![selector]!;
+    const rule: SelectorRule = {
+      selector,
+      decision: typeof value === 'string' ? value : value.decision,
+      path: ['tools', selector],
+      alternatives: [],
+    };
+    if (typeof value !== 'string' && value.reason !== undefined) rule.reason = value.reason;
+    const error = errors.get(selector);
+    if (error !== undefined) rule.error = error;
+    bySelector.set(selector, rule);
+  }
+  for (const r of doc.rules) {
+    const name = names.get(r);
+    // The affix filter skips most matcher calls when lint probes many names against many globs.
+    const could = r.isGlob ? affixFilter(r.pattern) : undefined;
+    const alternative: SelectorAlternative = {
+      pattern: r.pattern,
+      specificity: r.specificity,
+      isGlob: r.isGlob,
+      match: could ? (n) => could(n) && r.match(n) : r.match,
+    };
+    if (name !== undefined) alternative.name = name;
+    (bySelector.get(r.selector)!.alternatives as SelectorAlternative[]).push(alternative);
+  }
+  return [...bySelector.values()];
+}

@@ -1,0 +1,253 @@
+/**
+ * Parsing policy text (YAML or JSON, both through `yaml`) with source positions.
+ *
+ * Contract: `parsePolicyText` never throws. Syntax errors, duplicate keys and hostile-input limits (size, nesting
+ * depth, alias expansion, NUL or control bytes) become error diagnostics with 1-based positions (end exclusive),
+ * and `data` is then `undefined` when nothing trustworthy could be built. `locate(path)` maps a JSON path to the
+ * range of its node (the closest existing parent when the path does not exist); `keyRange(path)` gives the key's.
+ * @module
+ */
+import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import { makeDiagnostic, sortDiagnostics, type LoadDiagnostic } from './diagnostics.js';
+import type { JsonPath, Range } from './types.js';
+
+/** Largest policy text accepted, in UTF-8 bytes. */
+export const MAX_POLICY_BYTES = 1024 * 1024;
+/** Deepest nesting of maps and sequences accepted (a policy needs four). */
+export const MAX_DEPTH = 64;
+/** Most alias expansions accepted when building data (alias bombs). */
+export const MAX_ALIAS_COUNT = 100;
+
+/** A parsed policy text: the data, its findings, and position lookups into the source. */
+export interface ParsedDocument {
+  file: string | null;
+  text: string;
+  /** The plain data, or `undefined` when the text could not be parsed safely. */
+  data: unknown;
+  diagnostics: LoadDiagnostic[];
+  /** The range of the value at `path`, or of its closest existing parent. */
+  locate(path: JsonPath): Range | undefined;
+  /** The range of the key at `path` (its last segment), falling back to `locate`. */
+  keyRange(path: JsonPath): Range | undefined;
+}
+
+// C0 controls other than tab, LF and CR, plus DEL: YAML forbids them, and they mean a binary file.
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+
+/**
+ * Parses one policy text. `file` is the path as the user gave it (null for inline documents).
+ * @returns the parsed document; check `diagnostics` for errors
+ */
+export function parsePolicyText(text: string, file: string | null): ParsedDocument {
+  const lines = new LineCounter();
+  let doc: Document.Parsed | undefined;
+  const result: ParsedDocument = {
+    file,
+    text,
+    data: undefined,
+    diagnostics: [],
+    locate: (path) => (doc ? locateNode(doc, lines, path, false) : undefined),
+    keyRange: (path) => (doc ? locateNode(doc, lines, path, true) : undefined),
+  };
+  const fail = (code: LoadDiagnostic['code'], message: string, offset = 0, help?: string) => {
+    result.diagnostics.push(makeDiagnostic(code, 'error', message, file, [], pointRange(text, offset), help));
+    return result;
+  };
+
+  const bytes = text.length * 3 > MAX_POLICY_BYTES ? Buffer.byteLength(text, 'utf8') : text.length;
+  if (bytes > MAX_POLICY_BYTES) {
+    return fail(
+      'too-large',
+      `policy is ${bytes} bytes: the limit is ${MAX_POLICY_BYTES} bytes (1 MiB)`,
+      0,
+      'split the policy into several files of the same mode',
+    );
+  }
+  const control = CONTROL.exec(text);
+  if (control) {
+    const hex = control[0].charCodeAt(0).toString(16).padStart(2, '0');
+    return fail(
+      'syntax',
+      `control character \`\\x${hex}\` in policy text: this is not a YAML or JSON file`,
+      control.index,
+    );
+  }
+  try {
+    doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false });
+  } catch (error) {
+    return fail('syntax', `cannot parse policy: ${firstLine(error)}`);
+  }
+  const at = (offset: number) => rangeOf(lines, [offset, offset + 1]);
+  for (const e of doc.errors) {
+    if (e.code === 'RESOURCE_EXHAUSTION') {
+      doc = undefined;
+      result.diagnostics = [];
+      return fail('too-deep', `policy nests too deeply: the limit is ${MAX_DEPTH} levels`, e.pos[0]);
+    }
+    if (e.code === 'DUPLICATE_KEY') {
+      const key = keyAt(text, e.pos[0]);
+      const range = rangeOf(lines, [e.pos[0], e.pos[0] + Math.max(1, key.length)]);
+      const message = key ? `duplicate key \`${unquote(key)}\`` : 'duplicate key';
+      result.diagnostics.push(
+        makeDiagnostic(
+          'duplicate-key',
+          'error',
+          message,
+          file,
+          [],
+          range,
+          'each key may appear once per mapping',
+        ),
+      );
+      continue;
+    }
+    result.diagnostics.push(
+      makeDiagnostic('syntax', 'error', lowerFirst(firstLine(e)), file, [], rangeOf(lines, e.pos)),
+    );
+  }
+  for (const w of doc.warnings) {
+    result.diagnostics.push(
+      makeDiagnostic('syntax', 'warning', lowerFirst(firstLine(w)), file, [], at(w.pos[0])),
+    );
+  }
+  const deep = findTooDeep(doc.contents);
+  if (deep) {
+    result.diagnostics.push(
+      makeDiagnostic(
+        'too-deep',
+        'error',
+        `policy nests too deeply: the limit is ${MAX_DEPTH} levels`,
+        file,
+        [],
+        at(deep),
+      ),
+    );
+    return result;
+  }
+  // Duplicate keys leave a well-formed tree: keep going so schema findings are reported too (the file is
+  // refused either way). After real syntax errors the tree is a guess: stop.
+  if (result.diagnostics.some((d) => d.severity === 'error' && d.code !== 'duplicate-key')) {
+    result.diagnostics = sortDiagnostics(result.diagnostics);
+    return result;
+  }
+  try {
+    result.data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (error) {
+    const message = firstLine(error);
+    const code = /alias/i.test(message) ? 'alias-limit' : 'syntax';
+    return fail(
+      code,
+      code === 'alias-limit'
+        ? `policy expands too many aliases: the limit is ${MAX_ALIAS_COUNT}`
+        : `cannot build policy data: ${lowerFirst(message)}`,
+    );
+  }
+  result.diagnostics = sortDiagnostics(result.diagnostics);
+  return result;
+}
+
+/** The source text of the key starting at `offset` (quoted or plain), as far as its `:`. */
+function keyAt(text: string, offset: number): string {
+  const m = /^("(?:[^"\\\n]|\\.)*"|'(?:[^'\n]|'')*'|[^:\n#,{}[\]]*?)\s*:/.exec(
+    text.slice(offset, offset + 1024),
+  );
+  return m?.[1]?.trim() ?? '';
+}
+
+function unquote(key: string): string {
+  return key.length > 1 && (key[0] === '"' || key[0] === "'") ? key.slice(1, -1) : key;
+}
+
+/** Finds a node deeper than MAX_DEPTH without recursion; returns its offset. */
+function findTooDeep(root: unknown): number | undefined {
+  const stack: [unknown, number][] = [[root, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (!isMap(node) && !isSeq(node)) continue;
+    if (depth > MAX_DEPTH) return node.range?.[0] ?? 0;
+    for (const item of node.items as unknown[]) {
+      if (isPair(item)) stack.push([item.value, depth + 1], [item.key, depth + 1]);
+      else stack.push([item, depth + 1]);
+    }
+  }
+  return undefined;
+}
+
+function locateNode(
+  doc: Document.Parsed,
+  lines: LineCounter,
+  path: JsonPath,
+  wantKey: boolean,
+): Range | undefined {
+  let node: unknown = doc.contents;
+  let keyNode: Node | undefined;
+  for (let i = 0; i < path.length; i++) {
+    const seg = path[i];
+    let next: unknown;
+    let nextKey: Node | undefined;
+    if (isMap(node)) {
+      const pair = node.items.find((p) => keyOf(p.key) === String(seg));
+      if (pair) {
+        nextKey = isScalar(pair.key) ? pair.key : undefined;
+        // An empty value (`tools:` and nothing) has a zero-width range: point at its key instead.
+        next = isEmpty(pair.value) && i === path.length - 1 ? pair.key : (pair.value ?? pair.key);
+      }
+    } else if (isSeq(node) && typeof seg === 'number') {
+      next = node.items[seg];
+    }
+    if (next === undefined || next === null) {
+      // INVARIANT: a missing key points at the closest existing parent (its key when we have one).
+      const parent = keyNode && wantKey ? keyNode : (node as Node | null);
+      return nodeRange(lines, parent) ?? nodeRange(lines, keyNode);
+    }
+    node = next;
+    keyNode = nextKey;
+  }
+  if (wantKey && keyNode) return nodeRange(lines, keyNode);
+  return nodeRange(lines, node as Node) ?? nodeRange(lines, keyNode);
+}
+
+function isEmpty(node: unknown): boolean {
+  const r = (node as { range?: [number, number, number] } | null)?.range;
+  return !r || r[1] <= r[0];
+}
+
+function keyOf(key: unknown): string | undefined {
+  if (isScalar(key)) return String(key.value);
+  return undefined;
+}
+
+function nodeRange(lines: LineCounter, node: Node | null | undefined): Range | undefined {
+  const r = node && (node as { range?: [number, number, number] }).range;
+  if (!r) return undefined;
+  const start = lines.linePos(r[0]);
+  const end = lines.linePos(Math.max(r[1], r[0]));
+  return { start: { line: start.line, column: start.col }, end: { line: end.line, column: end.col } };
+}
+
+function rangeOf(lines: LineCounter, pos: readonly [number, number]): Range {
+  const start = lines.linePos(pos[0]);
+  const end = lines.linePos(Math.max(pos[1], pos[0]));
+  return { start: { line: start.line, column: start.col }, end: { line: end.line, column: end.col } };
+}
+
+/** A one-character range at `offset`, computed from the raw text (before any parser ran). */
+function pointRange(text: string, offset: number): Range {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
+    line++;
+    lineStart = i + 1;
+  }
+  const column = offset - lineStart + 1;
+  return { start: { line, column }, end: { line, column: column + 1 } };
+}
+
+function firstLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return (message.split('\n')[0] ?? '').replace(/ at line \d+, column \d+:?$/, '').replace(/\.$/, '');
+}
+
+function lowerFirst(s: string): string {
+  return s.charAt(0).toLowerCase() + s.slice(1);
+}

@@ -1,0 +1,100 @@
+/**
+ * The shape of a lint rule and the context it runs in.
+ *
+ * A rule is one file, `rules/<id>.ts`, default-exporting `defineRule({ id, meta, check })` (the ESLint
+ * model): `meta.messages` holds the wording by message id, `check(context, report)` inspects one loaded document
+ * and reports JSON paths, never ranges. The runner (`../lint.ts`) maps each path to a range through the
+ * document's `locate`, fills `{{slots}}` in the message and help, and sorts and dedupes the result.
+ *
+ * Rules never throw on user input and never do I/O; everything they need is on the context.
+ * @module
+ */
+import type { CompiledPolicy, DecideResult, Hints, JsonPath, RuleRef, Severity } from '../types.js';
+import type { ToolCatalogEntry } from '../catalog.js';
+import type { LintDocument, SelectorRule } from '../lint-context.js';
+
+/** One message template. Text follows Cedar's rules: one lowercase sentence, no final period, values in backticks. */
+export interface MessageTemplate {
+  /** The finding, with `{{name}}` slots. */
+  text: string;
+  /** How to fix it, with `{{name}}` slots. */
+  help?: string;
+}
+
+/** Documentation of a rule: one failing and one passing example, and how to fix a finding. */
+export interface RuleDocs {
+  /** A policy (YAML) that this rule reports. */
+  failing: string;
+  /** The same policy, fixed. */
+  passing: string;
+  /** How to fix a finding, in a sentence or two. */
+  fix: string;
+}
+
+/** What a rule reports: a message id, the slot values and the JSON path of the node concerned. */
+export interface RuleReport<M extends string = string> {
+  messageId: M;
+  data?: Record<string, string | number>;
+  path: JsonPath;
+}
+
+/** Everything a rule may look at while it checks one document. Values are computed lazily and cached per lint run. */
+export interface RuleContext {
+  /** The document under check, with its file and position lookup. */
+  readonly source: LintDocument;
+  /** Every loaded document, in load order (the built-in plan first unless disabled). */
+  readonly documents: readonly LintDocument[];
+  /** The documents that name this document's mode, in load order. */
+  readonly modeDocuments: readonly LintDocument[];
+  /** True when this is the last document of its mode: mode-level rules report once, here. */
+  readonly isLastOfMode: boolean;
+  /** True for the built-in `plan.yaml`, which users cannot edit (catalog findings skip it). */
+  readonly isBuiltin: boolean;
+  /** The catalog given with `--tools`, if any. */
+  readonly catalog: readonly ToolCatalogEntry[] | undefined;
+  /** The `tools` rules of this document, each selector parsed into its brace alternatives. */
+  selectors(): readonly SelectorRule[];
+  /** The same for another loaded document (for mode-level rules). */
+  selectorsOf(document: LintDocument): readonly SelectorRule[];
+  /** The mode composed from its documents up to and including this one, in load order. */
+  composedUpTo(): CompiledPolicy;
+  /** The mode composed from all its documents. */
+  composedMode(): CompiledPolicy;
+  /**
+   * The mode's decision for a tool, composed up to and including this document, as it would be if this document
+   * had `without` removed (a `tools` selector or an `effects` key), or unchanged when `without` is omitted.
+   */
+  decideUpTo(name: string, hints: Hints | undefined, without?: JsonPath): DecideResult;
+  /** This document's own decision (undefined when it abstains), optionally with one entry removed. */
+  decideInDocument(name: string, hints: Hints | undefined, without?: JsonPath): DecideResult | undefined;
+  /** The decision of this document alone (its mode compiled from it only). */
+  decideAlone(name: string, hints?: Hints): DecideResult;
+  /** The JSON path in this document of the rule a decision names, or undefined when it is not in this document. */
+  pathOf(rule: RuleRef): JsonPath | undefined;
+  /** The hint sets to probe this mode with: every combination of the hints its `effects` read. */
+  hintProbes(): readonly Hints[];
+}
+
+/** A lint rule. `M` is the union of its message ids, so `report({ messageId })` is checked at compile time. */
+export interface RuleDefinition<M extends string = string> {
+  /** Stable kebab-case id, equal to the file name and the docs anchor. */
+  id: string;
+  meta: {
+    /** One line: what the rule finds. */
+    description: string;
+    severity: Severity;
+    messages: Record<M, MessageTemplate>;
+    docs: RuleDocs;
+  };
+  /** Inspects one document and reports findings; called once per loaded document. */
+  check(context: RuleContext, report: (finding: RuleReport<M>) => void): void;
+}
+
+/**
+ * Declares a rule with its message ids inferred from `meta.messages`.
+ * @param rule the rule
+ * @returns the same rule, typed
+ */
+export function defineRule<M extends string>(rule: RuleDefinition<M>): RuleDefinition<M> {
+  return rule;
+}

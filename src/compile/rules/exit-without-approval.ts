@@ -1,0 +1,38 @@
+/**
+ * `exit-without-approval`: a document that allows `exit_plan_mode` outright (by name, glob, effect or default).
+ * The exit is the approval moment: allowed, the agent leaves the mode on its own and no human sees the plan.
+ * @module
+ */
+import { defineRule } from './define.js';
+
+const EXIT_TOOL = 'exit_plan_mode';
+
+export default defineRule({
+  id: 'exit-without-approval',
+  meta: {
+    description: '`exit_plan_mode` is allowed without asking',
+    severity: 'warning',
+    messages: {
+      allowed: {
+        text: '`exit_plan_mode` is allowed by `{{selector}}`: the agent can leave mode `{{mode}}` without approval',
+        help: 'add `exit_plan_mode: ask` so a human approves the plan, or `exit_plan_mode: deny` to offer no exit',
+      },
+    },
+    docs: {
+      failing: 'mode: plan\ntools:\n  exit_plan_mode: allow\n',
+      passing: 'mode: plan\ntools:\n  exit_plan_mode: ask\n',
+      fix: 'Decide `exit_plan_mode` with `ask` (approval) or `deny` (no exit), never `allow`.',
+    },
+  },
+  check(context, report) {
+    const result = context.decideAlone(EXIT_TOOL);
+    if (result.decision !== 'allow') return;
+    const path = context.pathOf(result.rule);
+    if (path === undefined) return;
+    report({
+      messageId: 'allowed',
+      data: { selector: result.rule.selector, mode: context.source.document.mode },
+      path,
+    });
+  },
+});

@@ -1,0 +1,30 @@
+/**
+ * The registry of lint rules: an explicit map from rule id to rule, in sorted key order (a meta-test checks it
+ * against the folder, the docs and the tests). To add a rule, see CONTRIBUTING.md.
+ * @module
+ */
+import conflictingGlobs from './conflicting-globs.js';
+import defaultDecided from './default-decided.js';
+import type { RuleDefinition } from './define.js';
+import exitWithoutApproval from './exit-without-approval.js';
+import failingTest from './failing-test.js';
+import invalidGlob from './invalid-glob.js';
+import noOpRule from './no-op-rule.js';
+import override from './override.js';
+import tooManyAlternatives from './too-many-alternatives.js';
+import trapMode from './trap-mode.js';
+import unmatchedRule from './unmatched-rule.js';
+
+/** Every lint rule by id, sorted by id. */
+export const rules: Readonly<Record<string, RuleDefinition>> = {
+  'conflicting-globs': conflictingGlobs,
+  'default-decided': defaultDecided,
+  'exit-without-approval': exitWithoutApproval,
+  'failing-test': failingTest,
+  'invalid-glob': invalidGlob,
+  'no-op-rule': noOpRule,
+  override: override,
+  'too-many-alternatives': tooManyAlternatives,
+  'trap-mode': trapMode,
+  'unmatched-rule': unmatchedRule,
+};

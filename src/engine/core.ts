@@ -1,0 +1,135 @@
+/**
+ * The engine's state for one plugin instance: the resolved modes, the per-session fold, the pending intents, and
+ * the one judgement both layers use (`judge`), so the assemble filter and the gate always come from the same table
+ * (DESIGN.md section 2: visibility = the decision is not deny).
+ *
+ * Nothing here is module-global: disposing the plugin drops this object, and a reload starts clean.
+ * @module
+ */
+import type { CompiledPolicy, DecideResult, Hints } from '../compile/types.js';
+import type { Session, Tool, ToolAnnotations } from '../host/types.js';
+import type { ResolvedModes } from './config.js';
+import { ModeFoldCache } from './fold.js';
+import { DEFAULT_MODE, EXIT_PLAN_MODE } from './vocabulary.js';
+
+/** A flip waiting for the next boundary. `narrate` is false for the tool-driven exit (its result narrates it). */
+export interface Intent {
+  readonly mode: string;
+  readonly narrate: boolean;
+}
+
+/** How a tool fares in a mode. */
+export type Judgement =
+  /** The default mode: no policy at all (only `exit_plan_mode` is out of place there). */
+  | { kind: 'default' }
+  /** A folded mode the configuration does not define: everything is denied (invariant 9). */
+  | { kind: 'undefined-mode' }
+  /** A configured mode: the compiled decision. */
+  | ({ kind: 'policy'; policy: CompiledPolicy } & DecideResult);
+
+/** Finds a registered tool by name (`ctx.tools.get`), for its annotations. */
+export type ToolLookup = (name: string) => Tool | undefined;
+
+/** The state of one engine instance. */
+export class ModeCore {
+  /** The landed mode per session. */
+  readonly folds = new ModeFoldCache();
+  readonly #intents = new WeakMap<Session, Intent>();
+  #disposed = false;
+
+  /**
+   * @param modes the resolved configuration
+   * @param lookup finds registered tools, for their hints
+   */
+  constructor(
+    readonly modes: ResolvedModes,
+    private readonly lookup: ToolLookup,
+  ) {}
+
+  /** True once the plugin is being disposed: nothing may flip a mode any more. */
+  get disposed(): boolean {
+    return this.#disposed;
+  }
+
+  /** Marks the instance disposed (the plugin's last effect). */
+  dispose(): void {
+    this.#disposed = true;
+  }
+
+  /**
+   * @param session a session
+   * @returns its landed mode (the fold; never a pending intent)
+   */
+  mode(session: Session): string {
+    return this.folds.mode(session);
+  }
+
+  /**
+   * @param mode a mode name
+   * @returns whether the deployment can run it: `default`, or a configured mode
+   */
+  isDefined(mode: string): boolean {
+    return mode === DEFAULT_MODE || this.modes.get(mode) !== undefined;
+  }
+
+  /** The pending intent of a session, if any. */
+  pending(session: Session): Intent | undefined {
+    return this.#intents.get(session);
+  }
+
+  /** Parks (or replaces) the session's pending intent. */
+  park(session: Session, intent: Intent): void {
+    this.#intents.set(session, intent);
+  }
+
+  /** Clears the session's pending intent if it is still `intent` (a newer one set meanwhile stays). */
+  settle(session: Session, intent: Intent): void {
+    if (this.#intents.get(session) === intent) this.#intents.delete(session);
+  }
+
+  /**
+   * Judges a tool in a mode, with the registered tool's annotations as hints (a tool no one registered, such as
+   * a hallucinated or foreign-added name, gets MCP's default hints).
+   * @param mode the mode to judge in (the landed one, for the gate and the filter)
+   * @param name the tool name
+   * @returns the judgement
+   */
+  judge(mode: string, name: string): Judgement {
+    if (mode === DEFAULT_MODE) return { kind: 'default' };
+    const policy = this.modes.get(mode);
+    if (!policy) return { kind: 'undefined-mode' };
+    return { kind: 'policy', policy, ...policy.decide(name, hintsOf(this.lookup(name)?.annotations)) };
+  }
+
+  /**
+   * Visibility, the soft layer's rule: in default every tool but `exit_plan_mode`; in an undefined mode none;
+   * otherwise the tools whose decision is not deny.
+   */
+  visible(mode: string, name: string): boolean {
+    const judgement = this.judge(mode, name);
+    switch (judgement.kind) {
+      case 'default':
+        return name !== EXIT_PLAN_MODE;
+      case 'undefined-mode':
+        return false;
+      case 'policy':
+        return judgement.decision !== 'deny';
+    }
+  }
+}
+
+/**
+ * Maps MCP `ToolAnnotations` to the policy language's short hint names; absent hints stay absent, so the compiler
+ * applies MCP's defaults.
+ * @param annotations the tool's annotations, if any
+ * @returns the hints, or undefined when the tool declares none
+ */
+export function hintsOf(annotations: ToolAnnotations | undefined): Hints | undefined {
+  if (!annotations) return undefined;
+  const hints: Hints = {};
+  if (annotations.readOnlyHint !== undefined) hints.readOnly = annotations.readOnlyHint;
+  if (annotations.destructiveHint !== undefined) hints.destructive = annotations.destructiveHint;
+  if (annotations.idempotentHint !== undefined) hints.idempotent = annotations.idempotentHint;
+  if (annotations.openWorldHint !== undefined) hints.openWorld = annotations.openWorldHint;
+  return hints;
+}

@@ -1,0 +1,86 @@
+/**
+ * The mode fold (DESIGN.md invariant 1): the active mode is a pure function of the session log, the last
+ * `mode/set {mode}` wins, none means `default`. Resume and fork restore it with no extra mechanism because they
+ * restore the log.
+ *
+ * {@link ModeFoldCache} keeps the fold per session with a lazy cursor (the RFC's `foldRequestHeader` idiom): a read
+ * folds only the events appended since the previous read, so it costs O(new events). It never needs invalidating:
+ * the log is append-only and `mode/set` is not a surface event, so nothing rewrites it. Alongside the mode it keeps
+ * the mode that was active when the last request header (`request/header` or `request/header-delta`) was logged,
+ * which is what narration compares a landed user flip with (invariant 6).
+ * @module
+ */
+import type { SessionEvent } from '../host/types.js';
+import { DEFAULT_MODE } from './vocabulary.js';
+
+/**
+ * Folds the active mode of a log.
+ * @param events the session's events, in `seq` order
+ * @param end how many leading events to fold (exclusive index; default all). Since `seq` starts at 1 and grows by
+ *   one, `foldMode(events, event.seq - 1)` is the mode just before `event`.
+ * @returns the mode of the last `mode/set` before `end`, or `default`
+ */
+export function foldMode(events: readonly SessionEvent[], end: number = events.length): string {
+  for (let i = Math.min(end, events.length) - 1; i >= 0; i--) {
+    const event = events[i]!;
+    if (event.type === 'mode/set') return (event.data as { mode: string }).mode;
+  }
+  return DEFAULT_MODE;
+}
+
+/** What the cache knows about one session's log, as of `cursor` events. */
+export interface ModeFold {
+  /** The active (landed) mode. */
+  readonly mode: string;
+  /** The mode active when the last request header or header delta was logged; undefined before the first. */
+  readonly headerMode: string | undefined;
+  /** How many events have been folded. */
+  readonly cursor: number;
+}
+
+/** Anything with a growing event list (a `Session`). */
+export interface EventSource {
+  readonly events: readonly SessionEvent[];
+}
+
+interface MutableFold {
+  mode: string;
+  headerMode: string | undefined;
+  cursor: number;
+}
+
+/** The per-session fold with a lazy cursor, in a `WeakMap` keyed by the session: O(new events) per read. */
+export class ModeFoldCache {
+  readonly #folds = new WeakMap<EventSource, MutableFold>();
+
+  /**
+   * Brings the session's fold up to date and returns it.
+   * @param session the session (its `events` only ever grow)
+   * @returns the fold as of the session's last event; do not keep it across appends
+   */
+  read(session: EventSource): ModeFold {
+    let fold = this.#folds.get(session);
+    if (!fold) {
+      fold = { mode: DEFAULT_MODE, headerMode: undefined, cursor: 0 };
+      this.#folds.set(session, fold);
+    }
+    const events = session.events;
+    for (let i = fold.cursor; i < events.length; i++) {
+      const event = events[i]!;
+      if (event.type === 'mode/set') fold.mode = (event.data as { mode: string }).mode;
+      else if (event.type === 'request/header' || event.type === 'request/header-delta')
+        fold.headerMode = fold.mode;
+    }
+    fold.cursor = events.length;
+    return fold;
+  }
+
+  /**
+   * The landed mode of a session.
+   * @param session the session
+   * @returns the folded mode
+   */
+  mode(session: EventSource): string {
+    return this.read(session).mode;
+  }
+}

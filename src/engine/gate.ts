@@ -1,0 +1,91 @@
+/**
+ * The hard layer: what may run (DESIGN.md invariant 4). A `tools/pre-execute` listener, registered outermost, that
+ * judges every call by the *landed* mode of its agent's session (the fold, never a pending intent), so enforcement
+ * matches the request header the model was sent. A registered, hallucinated or foreign-added tool is judged the
+ * same way: the filter alone cannot stop a call by name.
+ *
+ * Verdicts: no agent → `next()` (no session to fold); allow → `next()` (inner listeners still apply); ask →
+ * `{kind: 'ask', reason}` unless an inner listener denies (the tool runtime routes an ask to `ctx.approval`);
+ * deny → `{kind: 'deny', reason}` with a reason that names the mode, points at `exit_plan_mode` where that tool is
+ * available, or carries the rule's own reason. A folded mode this deployment does not define denies everything
+ * (invariant 9).
+ * @module
+ */
+import type { PreExecuteResult, ToolExec } from '../host/types.js';
+import type { ModeCore } from './core.js';
+import { DEFAULT_MODE, EXIT_PLAN_MODE } from './vocabulary.js';
+
+/** The `tools/pre-execute` waterfall listener signature (the host's contract). */
+export type PreExecuteListener = (
+  exec: ToolExec,
+  next: () => Promise<PreExecuteResult>,
+) => Promise<PreExecuteResult>;
+
+/**
+ * The deny reason for `name` in `mode`.
+ * @param core the engine state
+ * @param mode the landed mode
+ * @param name the tool
+ * @param ruleReason the deciding rule's own reason, if it has one
+ * @returns the reason given to the model
+ */
+export function denyReason(core: ModeCore, mode: string, name: string, ruleReason?: string): string {
+  const head = `tool "${name}" is not available in ${mode} mode`;
+  if (mode === DEFAULT_MODE) return `${head}: there is no plan to approve outside a planning mode`;
+  if (!core.isDefined(mode)) {
+    const why = `this deployment does not define ${mode} mode, so every tool is denied`;
+    return `${head}: ${why}; ask the user to switch mode`;
+  }
+  if (ruleReason) return `${head}: ${ruleReason}`;
+  if (name !== EXIT_PLAN_MODE && core.visible(mode, EXIT_PLAN_MODE)) {
+    return `${head}; keep planning and present your plan with ${EXIT_PLAN_MODE} when ready`;
+  }
+  return head;
+}
+
+/**
+ * The ask reason for `name` in `mode`.
+ * @param mode the landed mode
+ * @param name the tool
+ * @param ruleReason the deciding rule's own reason, if it has one
+ * @returns the reason shown with the approval question
+ */
+export function askReason(mode: string, name: string, ruleReason?: string): string {
+  if (ruleReason) return ruleReason;
+  if (name === EXIT_PLAN_MODE) return `approve the plan to leave ${mode} mode`;
+  return `tool "${name}" needs approval in ${mode} mode`;
+}
+
+/**
+ * Builds the gate.
+ * @param core the engine state
+ * @returns the listener to register with `{ prepend: true }`
+ */
+export function createGate(core: ModeCore): PreExecuteListener {
+  return async (exec, next) => {
+    if (!exec.agent) return next();
+    const mode = core.mode(exec.agent.session);
+    const judgement = core.judge(mode, exec.name);
+    switch (judgement.kind) {
+      case 'default':
+        return exec.name === EXIT_PLAN_MODE
+          ? { kind: 'deny', reason: denyReason(core, mode, exec.name) }
+          : next();
+      case 'undefined-mode':
+        return { kind: 'deny', reason: denyReason(core, mode, exec.name) };
+      case 'policy':
+        switch (judgement.decision) {
+          case 'allow':
+            return next();
+          case 'ask': {
+            // Inner listeners still get their say: a deny from inside outranks our question (a ceiling).
+            const inner = await next();
+            if (inner.kind === 'deny') return inner;
+            return { kind: 'ask', reason: askReason(mode, exec.name, judgement.reason) };
+          }
+          case 'deny':
+            return { kind: 'deny', reason: denyReason(core, mode, exec.name, judgement.reason) };
+        }
+    }
+  };
+}

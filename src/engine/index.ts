@@ -1,0 +1,45 @@
+/**
+ * The mode engine (DESIGN.md section 3; the RFC with the policy language in place of plain allowlists): the
+ * journaled `mode/set` vocabulary and its fold, `ctx.modes`, the soft layer (section + assemble filter), the hard
+ * layer (the pre-execute gate), `exit_plan_mode`, and the configuration that compiles policies for them.
+ *
+ * Default mode is the absence of policy: with the plugin loaded, a session that never saw a `mode/set` sends the
+ * model byte-identical requests to a deployment without it. See README.md in this folder.
+ * @module
+ */
+export { DEFAULT_MODE, EXIT_PLAN_MODE, MODE_SECTION, MODE_SECTION_ORDER, PLAN_MODE } from './vocabulary.js';
+export { foldMode, ModeFoldCache, type EventSource, type ModeFold } from './fold.js';
+export {
+  DEFAULT_MODE_DESCRIPTION,
+  formatDiagnostics,
+  resolveModeConfig,
+  type ConfigSource,
+  type ModeConfig,
+  type ModeListEntry,
+  type ResolvedModes,
+  type ResolveResult,
+} from './config.js';
+export { hintsOf, ModeCore, type Intent, type Judgement, type ToolLookup } from './core.js';
+export {
+  ModesService,
+  requestFlip,
+  UnknownModeError,
+  type ModeInfo,
+  type ModeState,
+  type ModeSubject,
+} from './service.js';
+export { createBoundaryListener, narration, type SessionEventListener } from './boundary.js';
+export {
+  createAssembleFilter,
+  createModeSection,
+  undefinedModeSection,
+  type AssembleListener,
+} from './soft-layer.js';
+export { askReason, createGate, denyReason, type PreExecuteListener } from './gate.js';
+export {
+  createExitPlanModeTool,
+  exitDeniedText,
+  planTitle,
+  type ExitPlanModeArgs,
+} from './exit-plan-mode.js';
+export { apply, inject, ModeConfigError, ModePlugin, name } from './plugin.js';

@@ -1,0 +1,69 @@
+/**
+ * `ctx.approval`: the approval seam. `request(req)` runs the `approval/request` waterfall; its innermost step
+ * answers `unavailable`, so a deployment without an answerer fails closed. A throwing answerer or a malformed
+ * answer also yields `unavailable`; an abort of the request's signal while waiting yields `cancelled`.
+ * @module
+ */
+import { Service, type Context } from 'cordis';
+import { warn, waterfall } from './contain.js';
+import type { ApprovalOutcome, ApprovalRequest } from './types.js';
+
+declare module 'cordis' {
+  interface Context {
+    approval: ApprovalService;
+  }
+  interface Events {
+    /** Answers an approval question; call `next()` to pass it on (innermost: unavailable). */
+    'approval/request'(
+      request: ApprovalRequest,
+      next: () => Promise<ApprovalOutcome>,
+    ): Promise<ApprovalOutcome>;
+  }
+}
+
+const OUTCOMES = new Set(['allowed-once', 'rejected', 'cancelled', 'unavailable']);
+
+/** The `ctx.approval` service. */
+export class ApprovalService extends Service {
+  constructor(ctx: Context) {
+    super(ctx, 'approval');
+  }
+
+  /** Asks whoever answers; never rejects. */
+  async request(request: ApprovalRequest): Promise<ApprovalOutcome> {
+    const { signal } = request;
+    if (signal?.aborted) return { outcome: 'cancelled' };
+    // Listening for the abort before asking: an answerer may abort synchronously.
+    let onAbort = (): void => {};
+    const aborted = new Promise<ApprovalOutcome>((resolve) => {
+      onAbort = () => resolve({ outcome: 'cancelled' });
+      signal?.addEventListener('abort', onAbort, { once: true });
+    });
+    const asked = (async (): Promise<ApprovalOutcome> => {
+      try {
+        const answer = await waterfall(this.ctx, 'approval/request', request, async () => ({
+          outcome: 'unavailable',
+        }));
+        return normalize(answer);
+      } catch (error) {
+        warn(this.ctx, `an approval/request listener failed; answering unavailable`, error);
+        return { outcome: 'unavailable' };
+      }
+    })();
+    try {
+      return await Promise.race(signal ? [asked, aborted] : [asked]);
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+}
+
+function normalize(answer: unknown): ApprovalOutcome {
+  const outcome = (answer as { outcome?: unknown } | null)?.outcome;
+  if (typeof outcome !== 'string' || !OUTCOMES.has(outcome)) return { outcome: 'unavailable' };
+  if (outcome === 'rejected') {
+    const feedback = (answer as { feedback?: unknown }).feedback;
+    return typeof feedback === 'string' && feedback !== '' ? { outcome, feedback } : { outcome };
+  }
+  return { outcome } as ApprovalOutcome;
+}

@@ -1,0 +1,203 @@
+/**
+ * The agent loop: one `prompt()` is one turn. It appends `turn/start` and `user/message`, then runs steps:
+ * `step/start`, assemble (`system-prompt/assemble` with `{agent}`), log the header (full at the agent's first
+ * request, `resume` when the session came from an earlier run; then a delta, a `fallback` full header, or
+ * nothing), the model request with the transcript rebuilt from surface events, `assistant/message`, each call of
+ * the batch in order as `tool/call` + `tool/result`, `step/end`. The turn ends (`turn/end`) `done` when the model
+ * answers without tool calls, `max-steps` at the step limit, `cancelled` on abort (a running tool gets the
+ * signal; calls not yet run get a cancelled result, so every call has its result), `error` when the assembly or
+ * the model fails. Every step that started is closed with `step/end`.
+ * @module
+ */
+import type { Context } from 'cordis';
+import { describeError } from './contain.js';
+import { applyDelta, planHeaderLog } from './headers.js';
+import { buildTranscript } from './transcript.js';
+import type {
+  Agent,
+  AgentOptions,
+  Model,
+  ModelChunk,
+  ModelMessage,
+  ModelResponse,
+  RequestHeader,
+  Session,
+  SessionEventMap,
+  ToolCallRequest,
+  TurnOutcome,
+} from './types.js';
+
+/** Default upper bound on model requests in one turn. */
+export const DEFAULT_MAX_STEPS = 25;
+
+type EndReason = SessionEventMap['turn/end']['reason'];
+
+/** What the loop needs beyond the public `Agent` fields. */
+export interface LoopAgentInit {
+  id: string;
+  session: Session;
+  model: Model;
+  options: AgentOptions;
+  workspace?: string;
+  /** Streamed answer text, as it arrives (a UI prints it). */
+  onChunk?: (chunk: ModelChunk) => void;
+}
+
+/** An agent running the reference loop. */
+export class LoopAgent implements Agent {
+  readonly id: string;
+  readonly session: Session;
+  readonly options: AgentOptions;
+  readonly workspace?: string;
+  readonly model: Model;
+  onChunk?: (chunk: ModelChunk) => void;
+  /** Whether this agent has logged a header yet (its first one is always full). */
+  #headerLogged = false;
+  /** The header in effect in the log, folded incrementally: deltas are computed against it, as replay does. */
+  #logged: RequestHeader | null = null;
+  #headerCursor = 0;
+  #running = false;
+  readonly #transcript: ModelMessage[] = [];
+  #cursor = 0;
+  // Resolved once: a cordis context property lookup costs tens of microseconds, paid per step otherwise. An agent
+  // lives within its host, so the services cannot change under it.
+  readonly #systemPrompt: Context['systemPrompt'];
+  readonly #tools: Context['tools'];
+
+  constructor(ctx: Context, init: LoopAgentInit) {
+    this.id = init.id;
+    this.session = init.session;
+    this.options = init.options;
+    this.model = init.model;
+    if (init.workspace !== undefined) this.workspace = init.workspace;
+    if (init.onChunk) this.onChunk = init.onChunk;
+    this.#systemPrompt = ctx.systemPrompt;
+    this.#tools = ctx.tools;
+  }
+
+  /** True while a turn runs. */
+  get running(): boolean {
+    return this.#running;
+  }
+
+  async prompt(text: string, options: { signal?: AbortSignal } = {}): Promise<TurnOutcome> {
+    if (this.#running) throw new Error(`agent ${this.id} is already running a turn`);
+    this.#running = true;
+    try {
+      return await this.turn(text, options.signal);
+    } finally {
+      this.#running = false;
+    }
+  }
+
+  private async turn(text: string, signal: AbortSignal | undefined): Promise<TurnOutcome> {
+    const { session } = this;
+    const turn = session.events.filter((event) => event.type === 'turn/start').length + 1;
+    await session.append('turn/start', { turn });
+    let last = '';
+    let reason: EndReason = 'max-steps';
+    let error: string | undefined;
+    try {
+      await session.append('user/message', { text });
+      const maxSteps = this.options.maxSteps ?? DEFAULT_MAX_STEPS;
+      for (let step = 1; step <= maxSteps; step++) {
+        if (signal?.aborted) {
+          reason = 'cancelled';
+          break;
+        }
+        const outcome = await this.step(turn, step, signal);
+        if (outcome.text !== undefined) last = outcome.text;
+        if (outcome.end) {
+          reason = outcome.end;
+          error = outcome.error;
+          break;
+        }
+      }
+    } catch (failure) {
+      reason = 'error';
+      error = describeError(failure);
+    }
+    await session.append('turn/end', { turn, reason, ...(error !== undefined ? { error } : {}) });
+    return { reason, text: last };
+  }
+
+  /** One step; returns how the turn ends after it, if it does. */
+  private async step(
+    turn: number,
+    step: number,
+    signal: AbortSignal | undefined,
+  ): Promise<{ end?: EndReason; error?: string; text?: string }> {
+    const { session } = this;
+    await session.append('step/start', { step });
+    try {
+      const { header } = await this.#systemPrompt.assemble({ agent: this });
+      await this.logHeader(header);
+      let response: ModelResponse;
+      try {
+        response = await this.model.complete({ header, messages: this.messages(), signal }, this.onChunk);
+      } catch (failure) {
+        if (signal?.aborted) return { end: 'cancelled' };
+        return { end: 'error', error: `model ${this.model.name}: ${describeError(failure)}` };
+      }
+      const calls: ToolCallRequest[] = response.toolCalls.map((call, index) => ({
+        callId: `call_${turn}_${step}_${index + 1}`,
+        name: call.name,
+        arguments: call.arguments,
+      }));
+      await session.append('assistant/message', { text: response.text, toolCalls: calls });
+      for (const call of calls) {
+        await session.append('tool/call', call);
+        const result = signal?.aborted
+          ? { content: `Error: \`${call.name}\` was cancelled before it ran`, isError: true }
+          : await this.#tools.execute({ ...call, agent: this, signal });
+        await session.append('tool/result', {
+          callId: call.callId,
+          name: call.name,
+          content: result.content,
+          isError: result.isError === true,
+        });
+      }
+      if (signal?.aborted) return { end: 'cancelled', text: response.text };
+      return calls.length === 0 ? { end: 'done', text: response.text } : { text: response.text };
+    } catch (failure) {
+      if (signal?.aborted) return { end: 'cancelled' };
+      return { end: 'error', error: describeError(failure) };
+    } finally {
+      await session.append('step/end', { step });
+    }
+  }
+
+  private async logHeader(header: RequestHeader): Promise<void> {
+    const { session } = this;
+    const previous = this.#headerLogged ? this.foldLogged() : null;
+    const resumed = !this.#headerLogged && (session.resumed === true || this.foldLogged() !== null);
+    const plan = planHeaderLog(previous, header, resumed);
+    if (plan.kind === 'delta') await session.append('request/header-delta', plan.delta);
+    if (plan.kind === 'full') await session.append('request/header', { header, reason: plan.reason });
+    this.#headerLogged = true;
+  }
+
+  /** The last header the log states (what replay yields at this point). */
+  private foldLogged(): RequestHeader | null {
+    const events = this.session.events;
+    for (; this.#headerCursor < events.length; this.#headerCursor++) {
+      const event = events[this.#headerCursor]!;
+      if (event.type === 'request/header') {
+        this.#logged = (event.data as SessionEventMap['request/header']).header;
+      } else if (event.type === 'request/header-delta' && this.#logged) {
+        this.#logged = applyDelta(this.#logged, event.data as SessionEventMap['request/header-delta']);
+      }
+    }
+    return this.#logged;
+  }
+
+  /** The transcript so far, extended incrementally (surface events are append-only). */
+  private messages(): ModelMessage[] {
+    const events = this.session.events;
+    if (this.#cursor < events.length) {
+      this.#transcript.push(...buildTranscript(events.slice(this.#cursor)));
+      this.#cursor = events.length;
+    }
+    return [...this.#transcript];
+  }
+}

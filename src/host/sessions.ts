@@ -1,0 +1,157 @@
+/**
+ * `ctx.sessions`: creates, resumes and forks session journals. Logs live at `<workspace>/.dsh/sessions/<id>.jsonl`
+ * by default (DESIGN.md section 7: only logs carry that extension; the lock is `<id>.lock`); the basename is the
+ * id. A resumed log that ends inside an open turn (the process died mid-turn) gets that turn closed with
+ * `turn/end {reason: 'error'}` so the journal stays well-formed. Fork copies a prefix that ends on `turn/end`.
+ * @module
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync } from 'node:fs';
+import { basename, isAbsolute, join, resolve } from 'node:path';
+import { Service, type Context } from 'cordis';
+import { warn } from './contain.js';
+import { acquireLock, JournalWriter, readJournal } from './journal-file.js';
+import { JournalSession, openTurn } from './session.js';
+import type { Session, SessionEvent } from './types.js';
+
+declare module 'cordis' {
+  interface Context {
+    sessions: SessionsService;
+  }
+  interface Events {
+    /** After each append, awaited by `session.append()`; listeners may append re-entrantly. Contained. */
+    'session/event'(session: Session, event: SessionEvent, next: () => Promise<void>): Promise<void>;
+  }
+}
+
+/** Config of `ctx.sessions`. */
+export interface SessionsConfig {
+  /** The workspace root; relative session paths resolve from it. */
+  workspace: string;
+  /** Where logs go; default `<workspace>/.dsh/sessions`. */
+  dir?: string;
+}
+
+/** Options of `create()` and `fork()`. */
+export interface CreateSessionOptions {
+  /** The id (file basename); default a sortable time stamp plus random suffix. */
+  id?: string;
+  /** The folder of the log; default the service's. */
+  dir?: string;
+  /** Keep the session in memory only (`file: null`): for tests and throwaway agents. */
+  inMemory?: boolean;
+}
+
+const ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+
+/** The `ctx.sessions` service. */
+export class SessionsService extends Service {
+  readonly workspace: string;
+  readonly dir: string;
+
+  constructor(ctx: Context, config: SessionsConfig) {
+    super(ctx, 'sessions');
+    if (!config || typeof config.workspace !== 'string')
+      throw new Error('ctx.sessions needs a `workspace` path');
+    this.workspace = resolve(config.workspace);
+    this.dir = resolve(this.workspace, config.dir ?? join('.dsh', 'sessions'));
+  }
+
+  /** A new, empty session (its log file is created now and locked). */
+  create(options: CreateSessionOptions = {}): JournalSession {
+    return this.open(options, []);
+  }
+
+  /**
+   * Reopens a session from its log to continue it: `target` is an id (looked up in the sessions folder) or a path
+   * to a `.jsonl` file. Takes the lock; drops a torn last line with a warning; closes a turn left open.
+   */
+  async resume(target: string): Promise<JournalSession> {
+    const file = this.locate(target);
+    if (!existsSync(file)) throw new Error(`no session journal at ${file}`);
+    const release = acquireLock(file, (message) => warn(this.ctx, message));
+    try {
+      const read = readJournal(file);
+      if (read.tornLine !== undefined) {
+        warn(this.ctx, `${file}:${read.tornLine}: dropped a torn last line (the writer died mid-write)`);
+      }
+      const writer = new JournalWriter(file, read.validBytes, read.needsNewline);
+      const id = basename(file).replace(/\.jsonl$/, '');
+      const session = new JournalSession(this.ctx, id, file, read.events, { writer, release }, true);
+      const turn = openTurn(read.events);
+      if (turn !== null) {
+        warn(this.ctx, `${file}: turn ${turn} was left open; closing it as interrupted`);
+        await session.append('turn/end', {
+          turn,
+          reason: 'error',
+          error: 'interrupted: the process ended mid-turn',
+        });
+      }
+      return session;
+    } catch (error) {
+      release();
+      throw error;
+    }
+  }
+
+  /** The events of a session log, read without taking the lock (for viewers and `fork`). */
+  read(target: string): SessionEvent[] {
+    return readJournal(this.locate(target)).events;
+  }
+
+  /**
+   * A new session seeded with `source`'s events up to and including `endSeq`, which must be a `turn/end`
+   * (a fork inside an open turn is refused). Default `endSeq`: the source's last event.
+   */
+  fork(source: Session | string, endSeq?: number, options: CreateSessionOptions = {}): JournalSession {
+    const events = typeof source === 'string' ? this.read(source) : source.events;
+    const end = endSeq ?? events.length;
+    const at = events[end - 1];
+    if (!Number.isInteger(end) || end < 1 || !at) {
+      throw new Error(`cannot fork at seq ${end}: the source has ${events.length} events`);
+    }
+    if (at.type !== 'turn/end') {
+      throw new Error(`cannot fork at seq ${end} (${at.type}): a fork must end on a turn/end`);
+    }
+    return this.open(
+      options,
+      events.slice(0, end).map((event) => ({ ...event })),
+    );
+  }
+
+  private open(options: CreateSessionOptions, seed: SessionEvent[]): JournalSession {
+    const id = options.id ?? newId();
+    if (!ID.test(id)) throw new Error(`invalid session id \`${id}\`: use letters, digits, '.', '_' and '-'`);
+    if (options.inMemory) return new JournalSession(this.ctx, id, null, seed, null, seed.length > 0);
+    const dir = resolve(this.workspace, options.dir ?? this.dir);
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, `${id}.jsonl`);
+    const release = acquireLock(file, (message) => warn(this.ctx, message));
+    try {
+      const writer = new JournalWriter(file, null, false);
+      if (seed.length > 0) {
+        writer.write(seed.map((event) => JSON.stringify(event) + '\n').join(''));
+        writer.sync();
+      }
+      return new JournalSession(this.ctx, id, file, seed, { writer, release }, seed.length > 0);
+    } catch (error) {
+      release();
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST')
+        throw new Error(`session ${file} already exists`);
+      throw error;
+    }
+  }
+
+  private locate(target: string): string {
+    if (target.endsWith('.jsonl') || target.includes('/') || isAbsolute(target))
+      return resolve(this.workspace, target);
+    if (!ID.test(target)) throw new Error(`invalid session id \`${target}\``);
+    return join(this.dir, `${target}.jsonl`);
+  }
+}
+
+/** A sortable, collision-resistant id: `20261130-064501-1a2b3c`. */
+export function newId(now = new Date()): string {
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  return `${stamp}-${randomBytes(3).toString('hex')}`;
+}

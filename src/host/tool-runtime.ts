@@ -1,0 +1,199 @@
+/**
+ * `ctx.tools`: the tool registry and runtime. `execute()` never throws; every failure is an error result the
+ * model can read: unknown name (naming the available tools), arguments that fail the tool's JSON Schema (ajv),
+ * a `deny` verdict of the `tools/pre-execute` waterfall (`Error: <reason>`), an `ask` verdict not answered
+ * `allowed-once`, a throwing pre-execute listener (fail closed), or a throwing tool. An `ask` appends
+ * `approval/asked` before asking and `approval/decided` when answered, when the call has an agent whose session
+ * has an open turn.
+ * @module
+ */
+import { Ajv, type ValidateFunction } from 'ajv';
+import { Service, type Context } from 'cordis';
+import { describeError, warn, waterfall } from './contain.js';
+import type { ApprovalOutcome, PreExecuteResult, Tool, ToolExec, ToolResult, ToolSchema } from './types.js';
+
+declare module 'cordis' {
+  interface Context {
+    tools: ToolsService;
+  }
+  interface Events {
+    /** Judges a call before it runs; innermost: allow. */
+    'tools/pre-execute'(exec: ToolExec, next: () => Promise<PreExecuteResult>): Promise<PreExecuteResult>;
+  }
+}
+
+/** Config of `ctx.tools`. */
+export interface ToolsConfig {
+  /** The workspace root handed to tools when the call's agent names none. */
+  workspace: string;
+}
+
+const never = new AbortController().signal;
+
+/** The `ctx.tools` service. */
+export class ToolsService extends Service {
+  private readonly registry = new Map<
+    string,
+    { tool: Tool<never>; validate: ValidateFunction; schema: string }
+  >();
+  private readonly ajv = new Ajv({ allErrors: true, strict: false });
+  readonly workspace: string;
+
+  constructor(ctx: Context, config: ToolsConfig) {
+    super(ctx, 'tools');
+    if (!config || typeof config.workspace !== 'string')
+      throw new Error('ctx.tools needs a `workspace` path');
+    this.workspace = config.workspace;
+  }
+
+  /**
+   * Registers a tool for as long as the calling plugin lives.
+   * @returns a disposer that unregisters it
+   * @throws on a duplicate name or a parameters schema ajv cannot compile
+   */
+  register<A>(tool: Tool<A>): () => void {
+    if (typeof tool.name !== 'string' || !/^[A-Za-z0-9_.:-]{1,64}$/.test(tool.name)) {
+      throw new Error(`invalid tool name ${JSON.stringify(tool.name)}`);
+    }
+    let validate: ValidateFunction;
+    try {
+      validate = this.ajv.compile(tool.parameters);
+    } catch (failure) {
+      throw new Error(
+        `the parameters schema of tool \`${tool.name}\` does not compile: ${describeError(failure)}`,
+      );
+    }
+    return this.ctx.effect(
+      () => {
+        if (this.registry.has(tool.name)) throw new Error(`tool \`${tool.name}\` is already registered`);
+        // The schema as sent, serialised once: schemas() hands out fresh parses, so no listener can mutate the registry.
+        const schema = JSON.stringify({
+          name: tool.name,
+          description: tool.description,
+          parameters: tool.parameters,
+        });
+        const entry = { tool: tool as Tool<never>, validate, schema };
+        this.registry.set(tool.name, entry);
+        return () => {
+          if (this.registry.get(tool.name) === entry) this.registry.delete(tool.name);
+          // A schema with an $id stays in ajv's cache otherwise, and registering the tool again would collide.
+          this.ajv.removeSchema(tool.parameters);
+        };
+      },
+      `tools.register(${JSON.stringify(tool.name)})`,
+    );
+  }
+
+  /** The registered tool of that name. */
+  get(name: string): Tool | undefined {
+    return this.registry.get(name)?.tool as Tool | undefined;
+  }
+
+  /** Registered names in registration order. */
+  names(): string[] {
+    return [...this.registry.keys()];
+  }
+
+  /** The schemas as sent to the model, in registration order (fresh copies). */
+  schemas(): ToolSchema[] {
+    return JSON.parse(
+      `[${[...this.registry.values()].map((entry) => entry.schema).join(',')}]`,
+    ) as ToolSchema[];
+  }
+
+  /** Validates, judges and runs one call. Never rejects. */
+  async execute(exec: ToolExec): Promise<ToolResult> {
+    const entry = this.registry.get(exec.name);
+    if (!entry) {
+      const names = this.names();
+      return error(
+        `unknown tool \`${exec.name}\`; available tools: ${names.length ? names.join(', ') : '(none)'}`,
+      );
+    }
+    if (!entry.validate(exec.arguments)) {
+      const problems = (entry.validate.errors ?? []).map(
+        (e) => `${e.instancePath || '(arguments)'} ${e.message}`,
+      );
+      return error(`invalid arguments for \`${exec.name}\`: ${problems.join('; ')}`);
+    }
+    let verdict: PreExecuteResult;
+    try {
+      verdict = await waterfall(this.ctx, 'tools/pre-execute', exec, async () => ({ kind: 'allow' }));
+    } catch (failure) {
+      warn(this.ctx, `a tools/pre-execute listener failed; denying \`${exec.name}\``, failure);
+      return error(
+        `the pre-execute check of \`${exec.name}\` failed, so the call is denied: ${describeError(failure)}`,
+      );
+    }
+    const kind = (verdict as { kind?: unknown } | null)?.kind;
+    if (kind === 'deny')
+      return error((verdict as { reason?: string }).reason || `\`${exec.name}\` is denied`);
+    if (kind === 'ask') {
+      const outcome = await this.ask(exec, (verdict as { reason?: string }).reason);
+      if (outcome.outcome !== 'allowed-once') {
+        return (
+          entry.tool.onDenied?.(outcome, exec.arguments as never) ?? error(denialText(exec.name, outcome))
+        );
+      }
+    } else if (kind !== 'allow') {
+      return error(`the pre-execute check of \`${exec.name}\` gave no verdict, so the call is denied`);
+    }
+    if (exec.signal?.aborted) return error(`\`${exec.name}\` was cancelled before it ran`);
+    const workspace = exec.agent?.workspace ?? this.workspace;
+    try {
+      const result = await entry.tool.execute(exec.arguments as never, {
+        callId: exec.callId,
+        agent: exec.agent,
+        signal: exec.signal ?? never,
+        workspace,
+      });
+      if (typeof result?.content !== 'string') return error(`\`${exec.name}\` returned no content`);
+      return result.isError ? { content: result.content, isError: true } : { content: result.content };
+    } catch (failure) {
+      return error(describeError(failure));
+    }
+  }
+
+  private async ask(exec: ToolExec, reason: string | undefined): Promise<ApprovalOutcome> {
+    const session = exec.agent?.session;
+    const audit = session?.turnOpen ? session : undefined;
+    await audit?.append('approval/asked', {
+      callId: exec.callId,
+      toolName: exec.name,
+      ...(reason ? { reason } : {}),
+    });
+    const approval = this.ctx.get('approval');
+    const outcome: ApprovalOutcome = approval
+      ? await approval.request({
+          agent: exec.agent,
+          toolName: exec.name,
+          callId: exec.callId,
+          reason,
+          arguments: exec.arguments,
+          signal: exec.signal,
+        })
+      : { outcome: 'unavailable' };
+    const feedback = outcome.outcome === 'rejected' && outcome.feedback ? { feedback: outcome.feedback } : {};
+    await audit?.append('approval/decided', { callId: exec.callId, outcome: outcome.outcome, ...feedback });
+    return outcome;
+  }
+}
+
+/** The error result text for a call the approval did not allow. */
+export function denialText(
+  name: string,
+  outcome: Exclude<ApprovalOutcome, { outcome: 'allowed-once' }>,
+): string {
+  switch (outcome.outcome) {
+    case 'rejected':
+      return `the user rejected \`${name}\`${outcome.feedback ? `: ${outcome.feedback}` : ''}`;
+    case 'cancelled':
+      return `the approval of \`${name}\` was cancelled, so it did not run`;
+    case 'unavailable':
+      return `\`${name}\` needs approval and no one can answer here, so it did not run`;
+  }
+}
+
+function error(message: string): ToolResult {
+  return { content: `Error: ${message}`, isError: true };
+}

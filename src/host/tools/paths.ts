@@ -1,0 +1,62 @@
+/**
+ * Workspace confinement for the file tools. A path is resolved against the workspace root and refused when it
+ * leaves it: `..` segments that climb out, absolute paths elsewhere, and symlinks whose target is outside
+ * (checked with realpath on the path, or on its deepest existing ancestor for a path that does not exist yet).
+ * @module
+ */
+import { realpathSync } from 'node:fs';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+
+/** A path inside the workspace: `absolute` for fs calls, `display` relative to the root for messages. */
+export interface WorkspacePath {
+  absolute: string;
+  display: string;
+}
+
+function inside(root: string, target: string): boolean {
+  const rel = relative(root, target);
+  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
+}
+
+/** The realpath of `target`, or of its deepest existing ancestor joined with the rest. */
+function realish(target: string): string {
+  let current = target;
+  const rest: string[] = [];
+  for (;;) {
+    try {
+      return resolve(realpathSync(current), ...rest);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
+      const parent = dirname(current);
+      if (parent === current) return target;
+      rest.unshift(current.slice(parent.length + (parent.endsWith(sep) ? 0 : 1)));
+      current = parent;
+    }
+  }
+}
+
+/**
+ * Resolves `path` inside `workspace`.
+ * @throws an error naming the path when it leaves the workspace (directly or through a symlink)
+ */
+export function confine(workspace: string, path: string): WorkspacePath {
+  if (typeof path !== 'string' || path === '') throw new Error('a path is required');
+  if (path.includes('\u0000')) throw new Error('a path must not contain NUL');
+  const root = resolve(workspace);
+  const absolute = resolve(root, path);
+  if (!inside(root, absolute)) throw new Error(`\`${path}\` is outside the workspace`);
+  const realRoot = realish(root);
+  if (!inside(realRoot, realish(absolute))) {
+    throw new Error(`\`${path}\` leaves the workspace through a symbolic link`);
+  }
+  return { absolute, display: relative(root, absolute) || '.' };
+}
+
+/** Rewrites a missing-file error as one naming the workspace path (not the absolute one). */
+export function explainMissing(error: unknown, display: string): never {
+  const code = (error as NodeJS.ErrnoException)?.code;
+  if (code === 'ENOENT') throw new Error(`\`${display}\` does not exist`);
+  if (code === 'ENOTDIR') throw new Error(`\`${display}\` is not a folder`);
+  throw error;
+}

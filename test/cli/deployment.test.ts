@@ -1,0 +1,182 @@
+/**
+ * The deployment loader (src/cli/deployment*.ts): cordis.yml parsed with positions, each entry mapped to a known
+ * plugin, every problem reported as file:line:column before anything starts, and the real deployments (the
+ * repository's cordis.yml, the embedded default) started on a real cordis Context. The CLI refuses a bad file with
+ * exit code 2 (chat and acp, the real binary).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseDeployment } from '../../src/cli/deployment-parse.js';
+import {
+  DeploymentError,
+  embeddedDeployment,
+  planDeployment,
+  startDeployment,
+} from '../../src/cli/deployment.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), 'dsh-deploy-'));
+}
+
+function issuesOf(text: string): string[] {
+  return parseDeployment(text, 'cordis.yml', '/base').issues.map((i) => `${i.line}:${i.column} ${i.message}`);
+}
+
+/** Starts a deployment written to a temp cordis.yml; returns the issues it was refused with, or [] and disposes. */
+async function startIssues(text: string, files: Record<string, string> = {}): Promise<string[]> {
+  const dir = tempDir();
+  for (const [name, body] of Object.entries(files)) writeFileSync(join(dir, name), body);
+  writeFileSync(join(dir, 'cordis.yml'), text);
+  try {
+    const runtime = await startDeployment(planDeployment({ cwd: dir }), { workspace: dir, log: () => {} });
+    await runtime.dispose();
+    return [];
+  } catch (error) {
+    if (!(error instanceof DeploymentError)) throw error;
+    return error.issues.map(
+      (i) =>
+        `${i.file === join(dir, 'cordis.yml') ? 'cordis.yml' : i.file}:${i.line}:${i.column} ${i.message}`,
+    );
+  }
+}
+
+describe('parseDeployment', () => {
+  it('maps each entry to a known plugin and resolves declared paths from the file folder', () => {
+    const parsed = parseDeployment(
+      '- name: host\n- id: m\n  name: scripted\n  config: { script: s.yaml }\n',
+      'x.yml',
+      '/base',
+    );
+    expect(parsed.issues).toEqual([]);
+    expect(parsed.entries.map((e) => [e.id, e.name])).toEqual([
+      ['host', 'host'],
+      ['m', 'scripted'],
+    ]);
+    expect(parsed.entries[1]!.config.script).toBe('/base/s.yaml');
+  });
+
+  it('reports an unknown plugin with a did-you-mean at its position', () => {
+    expect(issuesOf('- name: host\n- name: mdoe\n')).toEqual([
+      '2:9 unknown plugin `mdoe`: did you mean `mode`? (known: `demo`, `host`, `mode`, `openai`, `scripted`)',
+    ]);
+  });
+
+  it('reports unknown entry keys, duplicate ids, a missing name and a config that is not a mapping', () => {
+    expect(
+      issuesOf('- name: host\n  confg: {}\n- name: host\n- config: {}\n- name: mode\n  config: [1]\n'),
+    ).toEqual([
+      '2:3 unknown key `confg` in a plugin entry (expected `id`, `name`, `config`)',
+      '3:9 duplicate plugin id `host` (give one of them an `id`)',
+      '4:3 a plugin entry needs a `name` (a string)',
+      '6:11 the config of `mode` must be a mapping',
+    ]);
+  });
+
+  it('refuses YAML errors, duplicate keys and a document that is not a list', () => {
+    expect(issuesOf('- name: host\n  name: mode\n')[0]).toMatch(/^2:3 yaml: map keys must be unique/);
+    expect(issuesOf('- name: [host\n')[0]).toMatch(/^\d+:\d+ yaml: /);
+    expect(issuesOf('name: host\n')).toEqual([
+      '1:1 a deployment must be a list of plugin entries (`- name: …`)',
+    ]);
+  });
+
+  it('refuses an alias bomb instead of expanding it', () => {
+    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x, x]'];
+    for (let i = 0; i < 8; i++)
+      bomb.push(
+        `${'bcdefghij'[i]}: &${'bcdefghij'[i]} [${Array(10)
+          .fill(`*${i === 0 ? 'a' : 'bcdefghij'[i - 1]}`)
+          .join(', ')}]`,
+      );
+    const text = `- name: host\n  config:\n${bomb.map((l) => `    ${l}`).join('\n')}\n`;
+    expect(issuesOf(text)[0]).toMatch(/yaml: .*alias/i);
+  });
+});
+
+describe('startDeployment', () => {
+  it('checks every entry before starting: config keys, a missing host and model, a second model', async () => {
+    expect(await startIssues('- name: mode\n- name: demo\n  config: { speed: 2 }\n- name: openai\n')).toEqual(
+      [
+        'cordis.yml:1:1 the deployment has no `host` entry (add `- name: host`)',
+        'cordis.yml:4:9 a deployment has one model; `openai` is a second one',
+        'cordis.yml:3:13 unknown config key `speed` of `demo` (it takes no config)',
+      ],
+    );
+    expect(await startIssues('- name: host\n  config: { builtinTools: "yes" }\n')).toEqual([
+      'cordis.yml:1:1 the deployment has no model (add `- name: openai` or `- name: scripted`)',
+      'cordis.yml:2:27 `builtinTools` of `host` must be a boolean',
+    ]);
+  });
+
+  it('reports mode policy errors inside cordis.yml at their line and column', async () => {
+    const issues = await startIssues(
+      '- name: host\n- name: mode\n  config:\n    modes:\n      review:\n        tools: { write: alow }\n- name: demo\n',
+    );
+    expect(issues).toHaveLength(1);
+    expect(issues[0]).toMatch(/^cordis\.yml:6:25 mode: .*`alow`/);
+  });
+
+  it('reports a policy file that cannot be read', async () => {
+    const issues = await startIssues(
+      '- name: host\n- name: mode\n  config: { policies: [missing.yaml] }\n- name: demo\n',
+    );
+    expect(issues).toHaveLength(1);
+    expect(issues[0]).toContain('missing.yaml');
+  });
+
+  it('starts the repository cordis.yml: the host, plan and review modes, the demo model', async () => {
+    const before = statSync(join(ROOT, 'cordis.yml')).mtimeMs;
+    const text = readFileSync(join(ROOT, 'cordis.yml'), 'utf8');
+    const dir = tempDir();
+    const runtime = await startDeployment(planDeployment({ cwd: ROOT }), { workspace: dir, log: () => {} });
+    try {
+      expect(runtime.modes?.list().map((m) => m.name)).toEqual(['default', 'plan', 'review']);
+      expect(runtime.model.name).toBe('demo');
+      expect(runtime.startMode).toBe('plan');
+      expect(runtime.ctx.tools.names()).toEqual(expect.arrayContaining(['read', 'write', 'exit_plan_mode']));
+    } finally {
+      await runtime.dispose();
+    }
+    // Read-only: the loader never writes the file.
+    expect(readFileSync(join(ROOT, 'cordis.yml'), 'utf8')).toBe(text);
+    expect(statSync(join(ROOT, 'cordis.yml')).mtimeMs).toBe(before);
+  });
+
+  it('uses the demo model by default and the OpenAI model when DEEPSEEK_API_KEY is set', () => {
+    expect(embeddedDeployment({}).entries.map((e) => e.name)).toEqual(['host', 'mode', 'demo']);
+    expect(embeddedDeployment({ DEEPSEEK_API_KEY: 'k' }).entries.map((e) => e.name)).toEqual([
+      'host',
+      'mode',
+      'openai',
+    ]);
+  });
+});
+
+describe('a bad deployment on the command line', () => {
+  for (const command of ['chat', 'acp']) {
+    it(`dsh-mode ${command} exits 2 with file:line:column and nothing on stdout for acp`, () => {
+      const dir = tempDir();
+      writeFileSync(join(dir, 'bad.yml'), '- name: host\n- name: hots\n');
+      const env = { ...process.env };
+      delete env.DEEPSEEK_API_KEY;
+      const run = spawnSync(
+        process.execPath,
+        [join(ROOT, 'bin/dsh-mode.mjs'), command, '--config', 'bad.yml'],
+        {
+          cwd: dir,
+          encoding: 'utf8',
+          input: '',
+          env,
+        },
+      );
+      expect(run.status).toBe(2);
+      expect(run.stderr).toContain('bad.yml:2:9: unknown plugin `hots`: did you mean `host`?');
+      if (command === 'acp') expect(run.stdout).toBe('');
+    });
+  }
+});

@@ -1,0 +1,140 @@
+/**
+ * `dsh-mode lint`, end to end: the built binary as a child process, in temp folders built from inline objects.
+ * Pins the exit codes (0 clean, 1 errors or too many warnings, 2 usage or I/O) and the `--format json` contract.
+ */
+import { describe, expect, it } from 'vitest';
+import { dshMode, json, makeTree, ROOT } from './run.js';
+
+const REVIEW = 'mode: review\ntools:\n  read: allow\n  exit_plan_mode: ask\ndefault: deny\n';
+const JSON_KEYS = ['file', 'line', 'column', 'endLine', 'endColumn', 'severity', 'rule', 'message'];
+
+describe('dsh-mode lint', () => {
+  it('exits 0 on the repository policies, from the repository root', () => {
+    const result = dshMode(['lint'], ROOT);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+  });
+
+  it('exits 0 on the repository examples too', () => {
+    expect(dshMode(['lint', 'policies', 'policies/examples'], ROOT).code).toBe(0);
+  });
+
+  it('exits 0 and prints nothing for a clean folder', () => {
+    const dir = makeTree({ 'policies/review.yaml': REVIEW });
+    const result = dshMode(['lint'], dir);
+    expect(result).toEqual({ code: 0, stdout: '', stderr: '' });
+  });
+
+  it('reports a misspelt key with a did-you-mean at its line (`tool:` for `tools:`)', () => {
+    const dir = makeTree({ 'policies/review.yaml': 'mode: review\ndescription: x\ntool:\n  read: allow\n' });
+    const result = dshMode(['lint'], dir);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toContain('policies/review.yaml');
+    expect(result.stdout).toMatch(/ {2}3:1 {2}error {4}unknown key `tool`: did you mean `tools`\? {2}unknown-key/);
+    expect(result.stdout).toContain('✖ 1 problem (1 error, 0 warnings, 0 info)');
+    expect(result.stdout).not.toContain('\u001b[');
+  });
+
+  it('prints the JSON contract exactly', () => {
+    const dir = makeTree({ 'a.yaml': 'mode: review\ntool:\n  read: allow\n' });
+    const out = json(dshMode(['lint', 'a.yaml', '--format', 'json'], dir));
+    expect(Object.keys(out).slice(0, 3)).toEqual(['diagnostics', 'errorCount', 'warningCount']);
+    expect(out.errorCount).toBe(1);
+    expect(out.warningCount).toBe(0);
+    const [d] = out.diagnostics as Record<string, unknown>[];
+    expect(Object.keys(d!).slice(0, JSON_KEYS.length)).toEqual(JSON_KEYS);
+    expect(d).toMatchObject({
+      file: 'a.yaml',
+      line: 2,
+      column: 1,
+      endLine: 2,
+      endColumn: 5,
+      severity: 'error',
+      rule: 'unknown-key',
+      message: 'unknown key `tool`: did you mean `tools`?',
+    });
+  });
+
+  it('reports lint findings with their rule ids and positions in JSON', () => {
+    const dir = makeTree({
+      'p.yaml': 'mode: review\ntools:\n  "mcp__*": deny\n  "*_read": allow\n  exit_plan_mode: allow\ntests:\n  - { tool: read, expect: allow }\n',
+    });
+    const out = json(dshMode(['lint', 'p.yaml', '--format', 'json', '--no-builtin'], dir));
+    const rows = (out.diagnostics as Record<string, unknown>[]).map((d) => [d.rule, d.severity, d.line, d.column]);
+    expect(rows).toEqual([
+      ['conflicting-globs', 'error', 4, 3],
+      ['exit-without-approval', 'warning', 5, 3],
+      ['failing-test', 'error', 7, 5],
+    ]);
+    expect(out.errorCount).toBe(2);
+    expect(out.warningCount).toBe(1);
+  });
+
+  it('fails on warnings only over --max-warnings', () => {
+    const dir = makeTree({ 'p.yaml': 'mode: auto\ntools:\n  read: allow\n  exit_plan_mode: allow\n' });
+    expect(dshMode(['lint', 'p.yaml'], dir).code).toBe(0);
+    expect(dshMode(['lint', 'p.yaml', '--max-warnings', '1'], dir).code).toBe(0);
+    const over = dshMode(['lint', 'p.yaml', '--max-warnings', '0'], dir);
+    expect(over.code).toBe(1);
+    expect(over.stderr).toContain('more than the maximum of 0');
+  });
+
+  it('loads the built-in plan first, unless --no-builtin', () => {
+    const dir = makeTree({ 'p.yaml': 'mode: plan\ntests:\n  - { tool: read, expect: allow }\n' });
+    expect(dshMode(['lint', 'p.yaml'], dir).code).toBe(0);
+    const alone = dshMode(['lint', 'p.yaml', '--no-builtin', '--format', 'json'], dir);
+    expect(alone.code).toBe(1);
+    // Alone, the document denies everything: its test fails, and the mode is a trap.
+    expect(json(alone).diagnostics).toMatchObject([
+      { rule: 'trap-mode', line: 1, column: 1 },
+      { rule: 'failing-test', line: 3, column: 5 },
+    ]);
+  });
+
+  it('lints against an MCP tools/list catalog with --tools', () => {
+    const dir = makeTree({
+      'p.yaml': 'mode: review\ntools:\n  raed: allow\n  exit_plan_mode: ask\ndefault: deny\n',
+      'tools.json': { tools: [{ name: 'read', annotations: { readOnlyHint: true } }, { name: 'write' }] },
+    });
+    const out = json(dshMode(['lint', 'p.yaml', '--tools', 'tools.json', '--format', 'json', '--no-builtin'], dir));
+    expect(out.diagnostics).toEqual([
+      expect.objectContaining({ rule: 'unmatched-rule', severity: 'warning', line: 3, help: 'did you mean `read`?' }),
+      expect.objectContaining({ rule: 'default-decided', severity: 'info', line: 5 }),
+      expect.objectContaining({ rule: 'default-decided', severity: 'info', line: 5 }),
+    ]);
+  });
+
+  it('exits 2 for a path that does not exist', () => {
+    const dir = makeTree({});
+    const result = dshMode(['lint', 'nope.yaml'], dir);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toContain('cannot read `nope.yaml`: no such file or folder');
+  });
+
+  it('exits 2 for a catalog that cannot be read or is not a catalog', () => {
+    const dir = makeTree({ 'p.yaml': REVIEW, 'bad.json': { tools: 'no' } });
+    expect(dshMode(['lint', 'p.yaml', '--tools', 'missing.json'], dir).code).toBe(2);
+    const bad = dshMode(['lint', 'p.yaml', '--tools', 'bad.json'], dir);
+    expect(bad.code).toBe(2);
+    expect(bad.stdout).toContain('invalid-catalog');
+  });
+
+  it('exits 2 with a clear message on usage errors', () => {
+    const dir = makeTree({ 'p.yaml': REVIEW });
+    const unknown = dshMode(['lint', '--fromat', 'json'], dir);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('error: unknown option `--fromat`');
+    expect(unknown.stderr).toContain('help: did you mean `--format`?');
+    expect(unknown.stderr).toContain('usage: dsh-mode lint');
+    const format = dshMode(['lint', '--format', 'xml'], dir);
+    expect(format.code).toBe(2);
+    expect(format.stderr).toContain('option `--format` does not accept `xml`');
+    expect(dshMode(['lint', '--max-warnings', 'many'], dir).code).toBe(2);
+    expect(dshMode(['lint', '--tools'], dir).code).toBe(2);
+  });
+
+  it('colours stylish output only on request: never in a pipe', () => {
+    const dir = makeTree({ 'a.yaml': 'mode: review\ntool: {}\n' });
+    expect(dshMode(['lint', 'a.yaml'], dir, { FORCE_COLOR: '1' }).stdout).not.toContain('\u001b[');
+  });
+});

@@ -1,0 +1,196 @@
+/**
+ * `dsh-mode matrix`, end to end: the built binary as a child process in temp folders (text, Markdown, JSON,
+ * exit codes); the colour test calls `main()` in-process with a colour-capable environment. The tool rows are
+ * unit-tested through `collectToolRows` and `sampleName`.
+ */
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { collectToolRows, sampleName } from '../../src/cli/decision-grid.js';
+import { loadPolicyText } from '../../src/compile/load.js';
+import { main } from '../../src/cli/main.js';
+import { dshMode, json, makeTree, ROOT } from './run.js';
+
+const REVIEW = [
+  'mode: review',
+  'description: Read and comment.',
+  'tools:',
+  '  read: allow',
+  '  "mcp__*": ask',
+  '  "{web_search,web_fetch}": allow',
+  'default: deny',
+  '',
+].join('\n');
+
+type Matrix = {
+  modes: { name: string; description: string | null }[];
+  tools: { name: string; label: string; source: string }[];
+  cells: {
+    decision: string;
+    visible: boolean;
+    rule: { selector: string; file: string | null; line: number | null };
+  }[][];
+  toolSet: string;
+};
+
+function cell(out: Matrix, mode: string, label: string) {
+  const m = out.modes.findIndex((x) => x.name === mode);
+  const t = out.tools.findIndex((x) => x.label === label);
+  expect(m, mode).toBeGreaterThanOrEqual(0);
+  expect(t, label).toBeGreaterThanOrEqual(0);
+  return out.cells[m]![t]!;
+}
+
+describe('dsh-mode matrix', () => {
+  it('prints the built-in plan as a grid of the host tools, without colour off a terminal', () => {
+    const dir = makeTree({});
+    const result = dshMode(['matrix'], dir);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
+    const lines = result.stdout.split('\n');
+    expect(lines[0]).toMatch(/^tool +plan$/);
+    expect(result.stdout).toMatch(/^read +allow$/m);
+    expect(result.stdout).toMatch(/^write +deny$/m);
+    expect(result.stdout).toMatch(/^bash +deny$/m);
+    expect(result.stdout).toMatch(/^exit_plan_mode +ask$/m);
+    expect(result.stdout).toMatch(/^\(other tool\) +deny$/m);
+    expect(result.stdout).toMatch(/^\(other read-only tool\) +allow$/m);
+    expect(result.stdout).not.toContain('\u001b[');
+  });
+
+  it('colours decisions when the terminal takes colour', async () => {
+    let stdout = '';
+    const dir = makeTree({ 'policies/review.yaml': REVIEW });
+    // Paths resolve from the process's folder (as in every command), so this in-process run names the folder in full.
+    const code = await main(['matrix', join(dir, 'policies')], {
+      stdout: (t) => (stdout += t),
+      stderr: () => {},
+      env: { cwd: dir, color: true },
+    });
+    expect(code).toBe(0);
+    expect(stdout.split('\n')[0]).toMatch(/^tool +plan +review$/);
+    expect(stdout).toContain('\u001b[32mallow\u001b[0m');
+    expect(stdout).toContain('\u001b[31mdeny\u001b[0m');
+    expect(stdout).toContain('\u001b[33mask\u001b[0m');
+  });
+
+  it('reports every mode × tool in JSON with the deciding rule, glob rows decided for a sample name', () => {
+    const dir = makeTree({ 'policies/review.yaml': REVIEW });
+    const out = json(dshMode(['matrix', '--format', 'json'], dir)) as unknown as Matrix;
+    expect(out.modes).toEqual([
+      { name: 'plan', description: expect.any(String) },
+      { name: 'review', description: 'Read and comment.' },
+    ]);
+    expect(out.toolSet).toBe('builtin');
+    expect(cell(out, 'review', 'read')).toMatchObject({
+      decision: 'allow',
+      visible: true,
+      rule: { selector: 'read', file: 'policies/review.yaml', line: 4 },
+    });
+    expect(out.tools.find((t) => t.label === 'mcp__*')).toEqual({
+      name: 'mcp__x',
+      label: 'mcp__*',
+      source: 'glob',
+    });
+    expect(cell(out, 'review', 'mcp__*')).toMatchObject({
+      decision: 'ask',
+      rule: { selector: 'mcp__*', line: 5 },
+    });
+    expect(cell(out, 'plan', 'mcp__*')).toMatchObject({ decision: 'deny', rule: { selector: 'default' } });
+    // Brace alternatives are literal names of their own.
+    expect(cell(out, 'review', 'web_fetch')).toMatchObject({
+      decision: 'allow',
+      rule: { selector: '{web_search,web_fetch}' },
+    });
+    expect(out.cells.every((row) => row.length === out.tools.length)).toBe(true);
+  });
+
+  it('renders a Markdown table with one column per mode and the deciding rules', () => {
+    const dir = makeTree({ 'policies/review.yaml': REVIEW });
+    const out = dshMode(['matrix', '--format', 'markdown'], dir).stdout;
+    expect(out).toContain('| tool | `plan` | `review` |');
+    expect(out).toContain('| `write` | deny | deny |');
+    expect(out).toContain('| `mcp__*` | deny | **ask** |');
+    expect(out).toContain('- `read`: allow — `read` at `policies/review.yaml:4:3`');
+  });
+
+  it('uses the catalog’s tools and hints with --tools', () => {
+    const dir = makeTree({
+      'policies/review.yaml': REVIEW,
+      'tools.json': { tools: [{ name: 'lookup', annotations: { readOnlyHint: true } }, { name: 'deploy' }] },
+    });
+    const out = json(
+      dshMode(['matrix', '--tools', 'tools.json', '--format', 'json'], dir),
+    ) as unknown as Matrix;
+    expect(out.toolSet).toBe('catalog');
+    expect(out.tools.slice(0, 2).map((t) => t.label)).toEqual(['lookup', 'deploy']);
+    expect(out.tools.map((t) => t.label)).not.toContain('bash');
+    expect(cell(out, 'plan', 'lookup')).toMatchObject({
+      decision: 'allow',
+      rule: { selector: 'effects.readOnly' },
+    });
+    expect(cell(out, 'plan', 'deploy').decision).toBe('deny');
+  });
+
+  it('exits 1 for a policy that does not load and 2 for a path or catalog that cannot be read', () => {
+    const dir = makeTree({ 'bad.yaml': 'mode: review\ntool: {}\n' });
+    const bad = dshMode(['matrix', 'bad.yaml'], dir);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('error: policies cannot load, so no grid is shown');
+    expect(dshMode(['matrix', 'missing/'], dir).code).toBe(2);
+    expect(dshMode(['matrix', '--tools', 'missing.json'], dir).code).toBe(2);
+    expect(dshMode(['matrix', '--format', 'html'], dir).code).toBe(2);
+  });
+
+  it('reads policies from a git revision', () => {
+    const dir = makeTree({ 'policies/review.yaml': REVIEW });
+    const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8' });
+    git('init', '-q');
+    git('-c', 'user.email=t@example.com', '-c', 'user.name=t', 'add', '.');
+    git('-c', 'user.email=t@example.com', '-c', 'user.name=t', 'commit', '-qm', 'review');
+    writeFileSync(join(dir, 'policies/review.yaml'), REVIEW.replace('  read: allow', '  read: deny'));
+    const out = json(dshMode(['matrix', 'git:HEAD:policies', '--format', 'json'], dir)) as unknown as Matrix;
+    expect(cell(out, 'review', 'read')).toMatchObject({
+      decision: 'allow',
+      rule: { selector: 'read', file: 'git:HEAD:policies/review.yaml', line: 4 },
+    });
+  });
+
+  it('reads the repository policies from the repository root', () => {
+    const result = dshMode(['matrix', 'policies', 'policies/examples'], ROOT);
+    expect(result.code).toBe(0);
+    expect(result.stdout.split('\n')[0]).toMatch(/^tool +plan +\S+/);
+  });
+});
+
+describe('collectToolRows', () => {
+  it('orders catalog tools, rule names, glob samples, then the two probes, each name once', () => {
+    const { documents } = loadPolicyText(
+      'mode: x\ntools:\n  b: allow\n  a: deny\n  "a*": ask\n  "z?": ask\n  c: allow\n',
+      'x.yaml',
+    );
+    const rows = collectToolRows([documents], [{ name: 'c' }], 'catalog');
+    expect(rows.map((r) => [r.label, r.source])).toEqual([
+      ['c', 'catalog'],
+      ['a', 'rule'],
+      ['b', 'rule'],
+      ['z?', 'glob'],
+      ['(other tool)', 'probe'],
+      ['(other read-only tool)', 'probe'],
+    ]);
+    expect(rows[4]!.hints).toBeUndefined();
+    expect(rows[5]!.hints).toEqual({ readOnly: true });
+  });
+});
+
+describe('sampleName', () => {
+  it('builds a name each glob matches', () => {
+    expect(sampleName('mcp__*')).toBe('mcp__x');
+    expect(sampleName('a?c')).toBe('axc');
+    expect(sampleName('[ab]_tool')).toBe('a_tool');
+    expect(sampleName('[!x]y')).toBe('yy');
+    expect(sampleName('lit\\*')).toBe('lit*');
+    expect(sampleName('open[')).toBeUndefined();
+  });
+});

@@ -1,0 +1,218 @@
+/**
+ * Invariants 4 and 9: the hard layer. Real: cordis Context, the host's tool runtime (`ctx.tools.execute` runs the
+ * `tools/pre-execute` waterfall), approval seam, agents and loop with the scripted model. Where a test needs a
+ * verdict for a name no one registered, it runs the real waterfall directly, as the runtime does.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Context } from 'cordis';
+import type { Agent, PreExecuteResult, Tool } from '../../src/host/index.js';
+import { ModePlugin } from '../../src/engine/index.js';
+import { agentOf, answerApprovals, eventsOf, resultOf, setup } from './setup.js';
+
+const PLAN_WRITE_DENIED =
+  'tool "write" is not available in plan mode; keep planning and present your plan with exit_plan_mode when ready';
+
+/** An agent whose session has landed `mode` (through the real loop). */
+async function agentIn(ctx: Context, mode: string): Promise<Agent> {
+  const { agent } = agentOf(ctx, [{ text: 'ok' }], { mode });
+  await agent.prompt('land');
+  return agent;
+}
+
+/** The verdict of the real pre-execute waterfall for a call. */
+function verdict(ctx: Context, name: string, agent?: Agent): Promise<PreExecuteResult> {
+  return ctx.waterfall(
+    'tools/pre-execute',
+    { callId: 'c1', name, arguments: {}, ...(agent ? { agent } : {}) },
+    async () => ({
+      kind: 'allow',
+    }),
+  );
+}
+
+const REVIEW = {
+  modes: {
+    review: {
+      description: 'Read and comment; no changes, no MCP servers.',
+      tools: {
+        read: 'allow',
+        'mcp__*': { decision: 'deny', reason: 'Review mode does not call MCP servers.' },
+        write: 'ask',
+      },
+      default: 'deny',
+    },
+  },
+} as const;
+
+describe('invariant 4: the gate judges the landed mode only', () => {
+  it('denies write in plan mode with the pinned reason, on the real loop', async () => {
+    const { ctx, workspace } = await setup();
+    const { agent } = agentOf(
+      ctx,
+      [
+        { text: 'Writing.', tool_calls: [{ name: 'write', arguments: { path: 'x.txt', content: 'x' } }] },
+        { text: 'Ok.' },
+      ],
+      { mode: 'plan' },
+    );
+    await agent.prompt('write x');
+    expect(resultOf(agent.session.events, 'write')).toEqual({
+      callId: 'call_1_1_1',
+      name: 'write',
+      content: `Error: ${PLAN_WRITE_DENIED}`,
+      isError: true,
+    });
+    const { existsSync } = await import('node:fs');
+    expect(existsSync(`${workspace}/x.txt`)).toBe(false);
+  });
+
+  it('judges a pending intent not at all: a flip parked mid-step does not change the verdicts of that step', async () => {
+    const { ctx } = await setup();
+    const agent = await agentIn(ctx, 'default');
+    ctx.modes.set(agent, 'plan');
+    expect(ctx.modes.get(agent)).toEqual({ current: 'default', pending: 'plan', defined: true });
+    expect(await verdict(ctx, 'write', agent)).toEqual({ kind: 'allow' });
+    const planned = await agentIn(ctx, 'plan');
+    ctx.modes.set(planned, 'default');
+    expect(await verdict(ctx, 'write', planned)).toEqual({ kind: 'deny', reason: PLAN_WRITE_DENIED });
+  });
+
+  it('passes agent-less calls through (no session to fold)', async () => {
+    const { ctx } = await setup();
+    expect(await verdict(ctx, 'write')).toEqual({ kind: 'allow' });
+    expect(await verdict(ctx, 'anything')).toEqual({ kind: 'allow' });
+  });
+
+  it('judges registered, hallucinated and foreign names alike, by the same table', async () => {
+    const { ctx } = await setup();
+    const agent = await agentIn(ctx, 'plan');
+    expect(await verdict(ctx, 'read', agent)).toEqual({ kind: 'allow' });
+    expect(await verdict(ctx, 'no_such_tool', agent)).toEqual({
+      kind: 'deny',
+      reason:
+        'tool "no_such_tool" is not available in plan mode; keep planning and present your plan with exit_plan_mode when ready',
+    });
+    expect((await verdict(ctx, 'mcp__gh__create_issue', agent)).kind).toBe('deny');
+    // A foreign tool registered later, declaring read-only, is allowed by plan's effects rule.
+    ctx.tools.register({
+      name: 'mcp__gh__list_issues',
+      description: 'List issues.',
+      parameters: { type: 'object' },
+      annotations: { readOnlyHint: true },
+      execute: () => ({ content: '[]' }),
+    } satisfies Tool);
+    expect(await verdict(ctx, 'mcp__gh__list_issues', agent)).toEqual({ kind: 'allow' });
+  });
+
+  it('allow passes to inner listeners, which still apply', async () => {
+    const { ctx } = await setup();
+    const agent = await agentIn(ctx, 'plan');
+    ctx.on('tools/pre-execute', async (exec, next) =>
+      exec.name === 'read' ? { kind: 'deny', reason: 'reads are off today' } : next(),
+    );
+    expect(await verdict(ctx, 'read', agent)).toEqual({ kind: 'deny', reason: 'reads are off today' });
+  });
+
+  it('ask goes to the approval seam (exit_plan_mode in plan), with the rule reason', async () => {
+    const { ctx } = await setup();
+    const agent = await agentIn(ctx, 'plan');
+    expect(await verdict(ctx, 'exit_plan_mode', agent)).toEqual({
+      kind: 'ask',
+      reason: "Leaving plan mode needs the user's approval of the plan.",
+    });
+  });
+
+  it('in other modes the reason names the mode, or carries the rule reason', async () => {
+    const { ctx } = await setup({ config: REVIEW });
+    const agent = await agentIn(ctx, 'review');
+    expect(await verdict(ctx, 'bash', agent)).toEqual({
+      kind: 'deny',
+      reason: 'tool "bash" is not available in review mode',
+    });
+    expect(await verdict(ctx, 'mcp__gh__list_issues', agent)).toEqual({
+      kind: 'deny',
+      reason:
+        'tool "mcp__gh__list_issues" is not available in review mode: Review mode does not call MCP servers.',
+    });
+    expect(await verdict(ctx, 'write', agent)).toEqual({
+      kind: 'ask',
+      reason: 'tool "write" needs approval in review mode',
+    });
+    expect(await verdict(ctx, 'exit_plan_mode', agent)).toEqual({
+      kind: 'deny',
+      reason: 'tool "exit_plan_mode" is not available in review mode',
+    });
+  });
+
+  it('an ask in a mode is answered by ctx.approval: allowed-once runs the tool, anything else does not', async () => {
+    const { ctx, workspace } = await setup({ config: REVIEW });
+    const asked = answerApprovals(ctx, { outcome: 'allowed-once' });
+    const { agent } = agentOf(
+      ctx,
+      [
+        { text: 'W.', tool_calls: [{ name: 'write', arguments: { path: 'w.txt', content: 'w' } }] },
+        { text: 'Ok.' },
+      ],
+      { mode: 'review' },
+    );
+    await agent.prompt('write');
+    expect(asked.map((request) => [request.toolName, request.reason])).toEqual([
+      ['write', 'tool "write" needs approval in review mode'],
+    ]);
+    expect(resultOf(agent.session.events, 'write')?.isError).toBe(false);
+    const { readFileSync } = await import('node:fs');
+    expect(readFileSync(`${workspace}/w.txt`, 'utf8')).toBe('w');
+  });
+
+  it('exit_plan_mode is denied in default mode', async () => {
+    const { ctx } = await setup();
+    const agent = await agentIn(ctx, 'default');
+    expect(await verdict(ctx, 'exit_plan_mode', agent)).toEqual({
+      kind: 'deny',
+      reason:
+        'tool "exit_plan_mode" is not available in default mode: there is no plan to approve outside a planning mode',
+    });
+  });
+});
+
+describe('invariant 9: a folded mode the configuration no longer defines fails closed', () => {
+  const GHOST_DENIED = (tool: string) =>
+    `tool "${tool}" is not available in review mode: this deployment does not define review mode, so every tool is denied; ask the user to switch mode`;
+
+  it('after a reload without the mode: everything is denied, nothing is visible, the section says why, get() says so', async () => {
+    const { ctx, fiber } = await setup({ config: REVIEW });
+    const agent = await agentIn(ctx, 'review');
+    await fiber!.dispose();
+    await ctx.plugin(ModePlugin, {});
+    expect(ctx.modes.get(agent)).toEqual({ current: 'review', defined: false });
+    for (const tool of ['read', 'write', 'exit_plan_mode', 'no_such_tool']) {
+      expect(await verdict(ctx, tool, agent)).toEqual({ kind: 'deny', reason: GHOST_DENIED(tool) });
+    }
+    const { header } = await ctx.systemPrompt.assemble({ agent });
+    expect(header.tools).toEqual([]);
+    expect(header.system).toBe(
+      'This session is in review mode, which this deployment does not define, so every tool is denied. Ask the user to switch mode (for example to default) before doing anything else.',
+    );
+    // The way out is a user flip; default is always valid.
+    ctx.modes.set(agent, 'default');
+    const next = agentOf(ctx, [{ text: 'ok' }], {}, agent.session);
+    await next.agent.prompt('back');
+    expect(ctx.modes.get(agent)).toEqual({ current: 'default', defined: true });
+  });
+
+  it('an unknown seeded mode is reported loudly and fails closed instead of running unrestricted', async () => {
+    const { ctx, warnings } = await setup();
+    const { agent } = agentOf(
+      ctx,
+      [{ text: 'W.', tool_calls: [{ name: 'read', arguments: { path: 'x' } }] }, { text: 'Ok.' }],
+      { mode: 'ghost' },
+    );
+    expect(warnings.some((w) => w.includes('unknown mode `ghost`'))).toBe(true);
+    await agent.prompt('go');
+    expect(eventsOf(agent.session.events, 'mode/set').map((e) => e.data.mode)).toEqual(['ghost']);
+    expect(ctx.modes.get(agent)).toEqual({ current: 'ghost', defined: false });
+    expect(resultOf(agent.session.events, 'read')?.content).toBe(
+      'Error: tool "read" is not available in ghost mode: this deployment does not define ghost mode, so every tool is denied; ask the user to switch mode',
+    );
+  });
+});

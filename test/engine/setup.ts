@@ -1,0 +1,92 @@
+/**
+ * Shared engine test setup: a real cordis Context with the real host plugins (sessions, prompt assembly, tool
+ * runtime, approval seam, agents, built-in tools) on a fresh temporary workspace, the real mode plugin on top,
+ * and a logger exporter that collects warnings and errors. Nothing is faked but the model (the host's scripted
+ * model) and, where a test says so, the approval answerer (a real `approval/request` listener).
+ */
+import { mkdtempSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Context, type Fiber } from 'cordis';
+import { ModePlugin, type ModeConfig } from '../../src/engine/index.js';
+import {
+  applyHost,
+  scriptedModel,
+  type AgentOptions,
+  type ApprovalOutcome,
+  type ApprovalRequest,
+  type ScriptEntry,
+  type SessionEvent,
+  type Session,
+} from '../../src/host/index.js';
+
+export interface EngineSetup {
+  ctx: Context;
+  workspace: string;
+  warnings: string[];
+  /** The mode plugin's fiber (undefined with `plugin: false`). */
+  fiber: Fiber | undefined;
+}
+
+/** A temporary folder (realpath, so paths compare like with like). */
+export function tempDir(prefix = 'dsh-engine-'): string {
+  return realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+}
+
+/**
+ * The host, and the mode plugin unless `plugin: false`.
+ * @param options `config` of the mode plugin; `plugin: false` for a deployment without it
+ */
+export async function setup(
+  options: { config?: ModeConfig; plugin?: boolean; workspace?: string } = {},
+): Promise<EngineSetup> {
+  const workspace = options.workspace ?? tempDir();
+  const ctx = new Context();
+  const warnings: string[] = [];
+  ctx.logger.exporter({
+    export(message) {
+      if (message.type === 'warn' || message.type === 'error')
+        warnings.push(message.args.map(String).join(' '));
+    },
+  });
+  await applyHost(ctx, { workspace });
+  const fiber = options.plugin === false ? undefined : await ctx.plugin(ModePlugin, options.config ?? {});
+  return { ctx, workspace, warnings, fiber };
+}
+
+/** A new agent on an in-memory session (or the given one) with a scripted model. */
+export function agentOf(ctx: Context, script: ScriptEntry[], options: AgentOptions = {}, session?: Session) {
+  const model = scriptedModel(script);
+  const agent = ctx.agents.create({
+    session: session ?? ctx.sessions.create({ inMemory: true }),
+    model,
+    options,
+  });
+  return { agent, model };
+}
+
+/** Answers every approval question with `outcome`, recording the requests. */
+export function answerApprovals(ctx: Context, outcome: ApprovalOutcome): ApprovalRequest[] {
+  const asked: ApprovalRequest[] = [];
+  ctx.on('approval/request', async (request) => {
+    asked.push(request);
+    return outcome;
+  });
+  return asked;
+}
+
+/** The event types of a log. */
+export const types = (events: readonly SessionEvent[]): string[] => events.map((event) => event.type);
+
+/** The events of one type. */
+export function eventsOf<K extends SessionEvent['type']>(
+  events: readonly SessionEvent[],
+  type: K,
+): SessionEvent<K>[] {
+  return events.filter((event): event is SessionEvent<K> => event.type === type);
+}
+
+/** The tool result of a call, by tool name and occurrence. */
+export function resultOf(events: readonly SessionEvent[], name: string, nth = 0) {
+  return eventsOf(events, 'tool/result').filter((event) => event.data.name === name)[nth]?.data;
+}

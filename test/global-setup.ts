@@ -1,0 +1,36 @@
+/**
+ * Vitest global setup: builds `dist/` once before the run (`tsc -p tsconfig.build.json`), because the CLI tests run
+ * the real binary (`bin/dsh-mode.mjs` → `dist/cli/main.js`) as a child process. Skipped when every `src/**.ts` has
+ * a newer `dist/**.js` (a repeated run costs nothing). Type errors do not stop the run (`npm run typecheck` owns
+ * them, and other areas may be mid-change); a build that emits no `dist/cli/main.js` does.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname, '..');
+
+/** True when some source file is newer than its built output (or has none). */
+function stale(): boolean {
+  const src = join(root, 'src');
+  for (const file of readdirSync(src, { recursive: true }).map(String)) {
+    if (!file.endsWith('.ts') || file.endsWith('.d.ts')) continue;
+    const out = join(root, 'dist', file.replace(/\.ts$/, '.js'));
+    if (!existsSync(out) || statSync(out).mtimeMs < statSync(join(src, file)).mtimeMs) return true;
+  }
+  return false;
+}
+
+export default function setup(): void {
+  if (!stale()) return;
+  try {
+    execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
+      cwd: root,
+      stdio: 'pipe',
+    });
+  } catch (error) {
+    const out = String((error as { stdout?: Buffer }).stdout ?? '');
+    process.stderr.write(`global-setup: tsc reported errors (the build still emits):\n${out.slice(0, 2000)}\n`);
+  }
+  if (!existsSync(join(root, 'dist/cli/main.js'))) throw new Error('global-setup: the build emitted no dist/cli/main.js');
+}

@@ -1,0 +1,220 @@
+/**
+ * The tool runtime and the approval seam on the real host: allow, deny, ask with each approval outcome (and the
+ * audit events), bad arguments, throwing tools and listeners, unknown tools, registration as an effect.
+ */
+import { describe, expect, it } from 'vitest';
+import { scriptedModel, type ApprovalOutcome, type Tool, type ToolExec } from '../../src/host/index.js';
+import { setup } from './setup.js';
+
+const add: Tool<{ a: number; b: number }> = {
+  name: 'add',
+  description: 'Adds.',
+  parameters: {
+    type: 'object',
+    properties: { a: { type: 'number' }, b: { type: 'number' } },
+    required: ['a', 'b'],
+    additionalProperties: false,
+  },
+  execute: (args) => ({ content: String(args.a + args.b) }),
+};
+
+const exec = (partial: Partial<ToolExec> = {}): ToolExec => ({
+  callId: 'c1',
+  name: 'add',
+  arguments: { a: 1, b: 2 },
+  ...partial,
+});
+
+async function host() {
+  const base = await setup({ builtinTools: false });
+  base.ctx.tools.register(add);
+  return base;
+}
+
+describe('ctx.tools.execute()', () => {
+  it('runs an allowed call', async () => {
+    const { ctx } = await host();
+    expect(await ctx.tools.execute(exec())).toEqual({ content: '3' });
+  });
+
+  it('returns Error: <reason> for a deny verdict without running the tool', async () => {
+    const { ctx } = await host();
+    let ran = false;
+    ctx.tools.register({ ...add, name: 'flag', execute: () => ((ran = true), { content: 'ran' }) });
+    ctx.on('tools/pre-execute', async () => ({ kind: 'deny', reason: 'plan mode: no writes' }));
+    expect(await ctx.tools.execute(exec({ name: 'flag' }))).toEqual({
+      content: 'Error: plan mode: no writes',
+      isError: true,
+    });
+    expect(ran).toBe(false);
+  });
+
+  it('names the available tools for an unknown one, including odd names like __proto__', async () => {
+    const { ctx } = await host();
+    for (const name of ['nope', '__proto__', 'constructor']) {
+      const result = await ctx.tools.execute(exec({ name }));
+      expect(result).toEqual({
+        content: `Error: unknown tool \`${name}\`; available tools: add`,
+        isError: true,
+      });
+    }
+  });
+
+  it('explains arguments that fail the schema, never throwing', async () => {
+    const { ctx } = await host();
+    const result = await ctx.tools.execute(exec({ arguments: { a: 'one', c: 3 } }));
+    expect(result.isError).toBe(true);
+    expect(result.content).toMatch(/^Error: invalid arguments for `add`: /);
+    expect(result.content).toContain('/a must be number');
+    expect(result.content).toContain("must have required property 'b'");
+    expect((await ctx.tools.execute(exec({ arguments: 'not json' }))).content).toMatch(/must be object/);
+    const proto = JSON.parse('{"a":1,"b":2,"__proto__":{"x":1}}');
+    expect((await ctx.tools.execute(exec({ arguments: proto }))).content).toMatch(
+      /must NOT have additional properties/,
+    );
+  });
+
+  it('turns a throwing tool into an error result', async () => {
+    const { ctx } = await host();
+    ctx.tools.register({
+      ...add,
+      name: 'boom',
+      execute: () => {
+        throw new Error('disk on fire');
+      },
+    });
+    expect(await ctx.tools.execute(exec({ name: 'boom' }))).toEqual({
+      content: 'Error: disk on fire',
+      isError: true,
+    });
+  });
+
+  it('denies when a pre-execute listener throws (fail closed)', async () => {
+    const { ctx } = await host();
+    ctx.on('tools/pre-execute', () => {
+      throw new Error('policy bug');
+    });
+    const result = await ctx.tools.execute(exec());
+    expect(result.isError).toBe(true);
+    expect(result.content).toMatch(/pre-execute check of `add` failed.*policy bug/);
+  });
+
+  it('keeps registrations as effects of the registering plugin, and refuses duplicates', async () => {
+    const { ctx } = await host();
+    expect(() => ctx.tools.register(add)).toThrow(/already registered/);
+    const fiber = await ctx.plugin({
+      inject: ['tools'],
+      apply: (child) => void child.tools.register({ ...add, name: 'temp' }),
+    });
+    expect(ctx.tools.names()).toEqual(['add', 'temp']);
+    await fiber.dispose();
+    expect(ctx.tools.names()).toEqual(['add']);
+  });
+
+  it('refuses a schema that does not compile, and re-registers a schema with an $id after dispose', async () => {
+    const { ctx } = await host();
+    expect(() => ctx.tools.register({ ...add, name: 'broken', parameters: { type: 'nonsense' } })).toThrow(
+      /parameters schema of tool `broken` does not compile/,
+    );
+    const withId = () => ({
+      ...add,
+      name: 'ided',
+      parameters: { $id: 'https://example.com/ided.json', type: 'object' },
+    });
+    ctx.tools.register(withId())();
+    ctx.tools.register(withId());
+    expect(ctx.tools.names()).toContain('ided');
+  });
+});
+
+describe('ask verdicts and ctx.approval', () => {
+  async function asking(answer?: (request: unknown) => Promise<ApprovalOutcome>) {
+    const base = await host();
+    let runs = 0;
+    base.ctx.tools.register({ ...add, name: 'guarded', execute: () => ((runs += 1), { content: 'ran' }) });
+    base.ctx.on('tools/pre-execute', async (call, next) =>
+      call.name === 'guarded' ? { kind: 'ask', reason: 'writes' } : next(),
+    );
+    if (answer) base.ctx.on('approval/request', async (request) => answer(request));
+    const session = base.ctx.sessions.create({ inMemory: true });
+    const agent = base.ctx.agents.create({ session, model: scriptedModel([]) });
+    await session.append('turn/start', { turn: 1 });
+    const run = () => base.ctx.tools.execute(exec({ name: 'guarded', agent }));
+    return { ...base, session, run, runs: () => runs };
+  }
+
+  it('runs only on allowed-once, with approval/asked before and approval/decided after', async () => {
+    const seen: unknown[] = [];
+    const t = await asking(async (request) => (seen.push(request), { outcome: 'allowed-once' }));
+    expect(await t.run()).toEqual({ content: 'ran' });
+    expect(t.runs()).toBe(1);
+    expect(seen[0]).toMatchObject({
+      toolName: 'guarded',
+      callId: 'c1',
+      reason: 'writes',
+      arguments: { a: 1, b: 2 },
+    });
+    expect(t.session.events.slice(1).map((event) => [event.type, event.data])).toEqual([
+      ['approval/asked', { callId: 'c1', toolName: 'guarded', reason: 'writes' }],
+      ['approval/decided', { callId: 'c1', outcome: 'allowed-once' }],
+    ]);
+  });
+
+  it('does not run on rejected, and carries the feedback', async () => {
+    const t = await asking(async () => ({ outcome: 'rejected', feedback: 'smaller steps' }));
+    expect(await t.run()).toEqual({
+      content: 'Error: the user rejected `guarded`: smaller steps',
+      isError: true,
+    });
+    expect(t.runs()).toBe(0);
+    expect(t.session.events.at(-1)!.data).toEqual({
+      callId: 'c1',
+      outcome: 'rejected',
+      feedback: 'smaller steps',
+    });
+  });
+
+  it('does not run on cancelled', async () => {
+    const t = await asking(async () => ({ outcome: 'cancelled' }));
+    expect((await t.run()).content).toMatch(/cancelled, so it did not run/);
+    expect(t.runs()).toBe(0);
+  });
+
+  it('answers unavailable without an answerer, and for a throwing or malformed one', async () => {
+    for (const answer of [
+      undefined,
+      async () => {
+        throw new Error('ui crashed');
+      },
+      async () => ({ outcome: 'yes' }) as never,
+    ]) {
+      const t = await asking(answer);
+      expect((await t.run()).content).toMatch(/needs approval and no one can answer here/);
+      expect(t.runs()).toBe(0);
+      expect(t.session.events.at(-1)!.data).toMatchObject({ outcome: 'unavailable' });
+    }
+  });
+
+  it("uses the tool's onDenied result when it has one", async () => {
+    const t = await asking(async () => ({ outcome: 'rejected' }));
+    t.ctx.tools.register({
+      ...add,
+      name: 'polite',
+      onDenied: (outcome) => ({ content: `Error: not now (${outcome.outcome})`, isError: true }),
+    });
+    t.ctx.on('tools/pre-execute', async () => ({ kind: 'ask' }), { prepend: true });
+    expect(await t.ctx.tools.execute(exec({ name: 'polite' }))).toEqual({
+      content: 'Error: not now (rejected)',
+      isError: true,
+    });
+  });
+
+  it('answers cancelled when the call is aborted while the question is open', async () => {
+    const { ctx } = await setup({ builtinTools: false });
+    const controller = new AbortController();
+    ctx.on('approval/request', () => new Promise(() => controller.abort()));
+    expect(await ctx.approval.request({ toolName: 'x', callId: 'c', signal: controller.signal })).toEqual({
+      outcome: 'cancelled',
+    });
+  });
+});
