@@ -24,13 +24,20 @@ function stale(): boolean {
 export default function setup(): void {
   if (!stale()) return;
   try {
-    execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
-      cwd: root,
-      stdio: 'pipe',
-    });
+    execFileSync(
+      process.execPath,
+      [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
+      {
+        cwd: root,
+        stdio: 'pipe',
+      },
+    );
   } catch (error) {
     const out = String((error as { stdout?: Buffer }).stdout ?? '');
-    process.stderr.write(`global-setup: tsc reported errors (the build still emits):\n${out.slice(0, 2000)}\n`);
+    process.stderr.write(
+      `global-setup: tsc reported errors (the build still emits):\n${out.slice(0, 2000)}\n`,
+    );
   }
-  if (!existsSync(join(root, 'dist/cli/main.js'))) throw new Error('global-setup: the build emitted no dist/cli/main.js');
+  if (!existsSync(join(root, 'dist/cli/main.js')))
+    throw new Error('global-setup: the build emitted no dist/cli/main.js');
 }

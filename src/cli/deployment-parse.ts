@@ -10,6 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
+import { suggest } from '../compile/suggest.js';
 import { PLUGIN_NAMES, type PluginSpec } from './plugin-names.js';
 
 /** One problem found while reading or starting a deployment, positioned in its file. */
@@ -256,27 +257,7 @@ function firstLine(message: string): string {
   return line.charAt(0).toLowerCase() + line.slice(1).replace(/\.$/, '');
 }
 
-/** The closest known name within edit distance 2, if any. */
+/** The closest known name, if any is near (the policy compiler's did-you-mean). */
 export function didYouMean(name: string, known: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = 3;
-  for (const candidate of known) {
-    const d = distance(name, candidate);
-    if (d < bestDistance) [best, bestDistance] = [candidate, d];
-  }
-  return best;
-}
-
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let previous = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const current = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
-      previous = current;
-    }
-  }
-  return row[b.length]!;
+  return suggest(name, known)[0];
 }

@@ -77,6 +77,8 @@ export function embeddedDeployment(env: NodeJS.ProcessEnv): DeploymentPlan {
 export interface StartOptions {
   /** The workspace (`--workspace`, or the current folder); used where the file names none. */
   workspace: string;
+  /** The workspace was chosen on the command line (`--workspace`, the demo): it wins over the file's. */
+  forceWorkspace?: boolean;
   /** `--model-script`: replace the deployment's model with the scripted model on this file. */
   modelScript?: string;
   /** The host's sessions folder, overriding the default `<workspace>/.dsh/sessions`. */
@@ -149,7 +151,11 @@ export async function startDeployment(plan: DeploymentPlan, options: StartOption
   for (const entry of plugins) {
     const config =
       entry.spec.kind === 'plugin' && entry.spec.prepare ? entry.spec.prepare(entry) : { ...entry.config };
-    if (entry.spec.kind === 'plugin' && entry.spec.workspace && config.workspace === undefined) {
+    if (
+      entry.spec.kind === 'plugin' &&
+      entry.spec.workspace &&
+      (options.forceWorkspace || config.workspace === undefined)
+    ) {
       config.workspace = options.workspace;
     }
     if (entry.name === 'host' && options.sessionsDir !== undefined) config.sessionsDir = options.sessionsDir;
@@ -163,7 +169,8 @@ export async function startDeployment(plan: DeploymentPlan, options: StartOption
       ]);
     }
   }
-  const workspace = resolve(options.workspace);
+  // The host's own workspace: the file's `host.workspace` when it names one and the CLI did not.
+  const workspace = resolve(ctx.get('tools')?.workspace ?? options.workspace);
   return {
     ctx,
     workspace,

@@ -8,8 +8,7 @@
  * the deployment file's folder.
  * @module
  */
-import type { Context, Plugin } from 'cordis';
-import type { HostConfig } from '../host/host.js';
+import type { Plugin } from 'cordis';
 import type { Model } from '../host/types.js';
 import type { DeploymentEntry, DeploymentIssue } from './deployment-parse.js';
 
@@ -64,15 +63,7 @@ export const PLUGIN_NAMES: Readonly<Record<string, PluginSpec>> = {
       return checkKeys(entry, { workspace: 'string', sessionsDir: 'string', builtinTools: 'boolean' });
     },
     async load() {
-      const { applyHost } = await import('../host/host.js');
-      // apply resolves to nothing: cordis takes an apply's return value as an effect disposer, and the host's
-      // child plugins are disposed with this fiber anyway.
-      return {
-        name: 'host',
-        async apply(ctx: Context, config: HostConfig) {
-          await applyHost(ctx, config);
-        },
-      } as Plugin;
+      return (await import('../host/host.js')).HostPlugin as Plugin;
     },
   },
   mode: {

@@ -93,12 +93,15 @@ const BIT: Readonly<Record<keyof EffectiveHints, number>> = {
 const NO_HINTS = BIT.destructive | BIT.openWorld;
 
 function hintKey(hints: Hints): number {
-  const h = effectiveHints(hints);
+  // effectiveHints() inlined without allocating: this runs on every decide() call that passes hints.
+  const readOnly = hints.readOnly === true;
+  const destructive = typeof hints.destructive === 'boolean' ? hints.destructive : !readOnly;
+  const openWorld = typeof hints.openWorld === 'boolean' ? hints.openWorld : true;
   return (
-    (h.readOnly ? BIT.readOnly : 0) |
-    (h.destructive ? BIT.destructive : 0) |
-    (h.idempotent ? BIT.idempotent : 0) |
-    (h.openWorld ? BIT.openWorld : 0)
+    (readOnly ? BIT.readOnly : 0) |
+    (destructive ? BIT.destructive : 0) |
+    (hints.idempotent === true ? BIT.idempotent : 0) |
+    (openWorld ? BIT.openWorld : 0)
   );
 }
 

@@ -80,6 +80,7 @@ export function compileDocument(source: SourceDocument): CompiledDocument {
         reason,
         alt.specificity,
         alt.isGlob,
+        alt.prefix ?? '',
         order,
         path,
         alt.match,
@@ -95,6 +96,13 @@ export function compileDocument(source: SourceDocument): CompiledDocument {
   const globs = rules
     .filter((r) => r.isGlob)
     .sort((a, b) => b.specificity - a.specificity || a.order - b.order);
+  const globsByPrefix = new Map<string, CompiledRule[]>();
+  for (const rule of globs) {
+    const list = globsByPrefix.get(rule.prefix);
+    if (list) list.push(rule);
+    else globsByPrefix.set(rule.prefix, [rule]);
+  }
+  const prefixLengths = [...new Set([...globsByPrefix.keys()].map((k) => k.length))].sort((a, b) => a - b);
   const effects: CompiledEffect[] = [];
   for (const hint of HINT_NAMES) {
     const value = doc.effects?.[hint];
@@ -110,6 +118,8 @@ export function compileDocument(source: SourceDocument): CompiledDocument {
     rules,
     exact,
     globs,
+    globsByPrefix,
+    prefixLengths,
     effects,
     selectorErrors,
   };
@@ -164,6 +174,7 @@ class ToolEntry extends Entry implements CompiledRule {
     reason: string | undefined,
     readonly specificity: number,
     readonly isGlob: boolean,
+    readonly prefix: string,
     readonly order: number,
     path: JsonPath,
     readonly match: (name: string) => boolean,
@@ -220,11 +231,16 @@ export function resolveInDocument(
     const winner = pick(skip ? exact.filter((r) => !skip(r)) : exact);
     if (winner) return result(winner);
   }
+  // Only globs whose literal prefix starts the name can match: one map lookup per distinct prefix length.
   let best: CompiledRule | undefined;
-  for (const rule of doc.globs) {
-    if (best && rule.specificity < best.specificity) break;
-    if (skip?.(rule) || !rule.match(name)) continue;
-    if (!best || compareRestrictiveness(rule.decision, best.decision) > 0) best = rule;
+  for (const length of doc.prefixLengths) {
+    if (length > name.length) break;
+    const candidates = doc.globsByPrefix.get(length === name.length ? name : name.slice(0, length));
+    if (!candidates) continue;
+    for (const rule of candidates) {
+      if ((best && !outranks(rule, best)) || skip?.(rule) || !rule.match(name)) continue;
+      best = rule;
+    }
   }
   if (best) return result(best);
   const h = effectiveHints(hints);
@@ -236,6 +252,13 @@ export function resolveInDocument(
   if (effect) return result(effect);
   if (doc.default && !skip?.(doc.default)) return { decision: doc.default.decision, rule: doc.default.ref };
   return undefined;
+}
+
+/** Whether glob `a` beats `b`: more specific; then more restrictive; then first in document order. */
+function outranks(a: CompiledRule, b: CompiledRule): boolean {
+  if (a.specificity !== b.specificity) return a.specificity > b.specificity;
+  const r = compareRestrictiveness(a.decision, b.decision);
+  return r !== 0 ? r > 0 : a.order < b.order;
 }
 
 /** The most restrictive entry; the first in the list among equals. */

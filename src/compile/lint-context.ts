@@ -5,9 +5,8 @@
  *
  * Compositions follow DESIGN.md section 2: a document's mode "up to and including" it is the composition of the
  * documents that name that mode, in load order, up to it (from the last `override: true` on). "Without a rule"
- * is the ceiling of the earlier documents' (memoised) decision and this document's decision with one entry
- * skipped (`resolveInDocument`'s `skip`), so probing a rule costs no recompilation. Each document is compiled
- * once per lint run.
+ * is the same ceiling with one entry of this document skipped (`resolveInDocument`'s `skip`), so probing a rule
+ * costs no recompilation. Each document is compiled once per lint run.
  * @module
  */
 import { composePolicy, DEFAULT_DENY_RULE } from './compile.js';
@@ -96,10 +95,15 @@ export function createRuleContexts(
     const modeDocuments = byMode.get(mode)!;
     const position = modeDocuments.indexOf(source);
     /** The compiled documents that compose "up to and including" `source`: from the last override on. */
+    const prefixes = new Map<number, CompiledDocument[]>();
     const prefix = (end: number): CompiledDocument[] => {
-      let from = 0;
-      for (let i = 0; i < end; i++) if (modeDocuments[i]!.document.override === true) from = i;
-      return modeDocuments.slice(from, end).map(compiled);
+      let list = prefixes.get(end);
+      if (list === undefined) {
+        let from = 0;
+        for (let i = 0; i < end; i++) if (modeDocuments[i]!.document.override === true) from = i;
+        prefixes.set(end, (list = modeDocuments.slice(from, end).map(compiled)));
+      }
+      return list;
     };
     let probes: Hints[] | undefined;
     let upTo: CompiledPolicy | undefined;
@@ -111,15 +115,6 @@ export function createRuleContexts(
         wholeModes.set(mode, (policy = composePolicy(mode, prefix(modeDocuments.length))));
       return policy;
     };
-    let prior: CompiledPolicy | null | undefined;
-    /** The composition of the documents before this one (null when there are none, or this one overrides). */
-    const priorPolicy = (): CompiledPolicy | null => {
-      if (prior === undefined) {
-        const before = source.document.override === true ? [] : prefix(position);
-        prior = before.length === 0 ? null : composePolicy(mode, before);
-      }
-      return prior;
-    };
     const decideInDocument = (name: string, hints: Hints | undefined, without?: JsonPath) =>
       resolveInDocument(
         compiled(source),
@@ -128,14 +123,21 @@ export function createRuleContexts(
         without ? { skip: (e) => samePath(e.path, without) } : {},
       );
     const decideUpTo = (name: string, hints: Hints | undefined, without?: JsonPath): DecideResult => {
-      if (without === undefined) return composedUpTo().decide(name, hints);
-      // The ceiling of `resolveComposed`: the earlier documents' decision, then this one's without the entry.
-      const own = decideInDocument(name, hints, without);
-      const earlier = priorPolicy()?.decide(name, hints);
-      const before = earlier === undefined || earlier.rule === DEFAULT_DENY_RULE ? undefined : earlier;
-      if (own === undefined) return before ?? { decision: 'deny', rule: DEFAULT_DENY_RULE };
-      if (before === undefined) return own;
-      return compareRestrictiveness(own.decision, before.decision) > 0 ? own : before;
+      // The ceiling of `resolveComposed` with one entry of this document skipped. It stops at the first `deny`
+      // (nothing later can win over it, and ties report the first), so a mode whose first document has
+      // `default: deny` costs one resolution per probe however many documents follow.
+      const own = compiled(source);
+      let best: DecideResult | undefined;
+      for (const doc of prefix(position + 1)) {
+        const skip =
+          doc === own && without !== undefined
+            ? (e: { path: JsonPath }) => samePath(e.path, without)
+            : undefined;
+        const r = resolveInDocument(doc, name, hints, skip ? { skip } : {});
+        if (r && (!best || compareRestrictiveness(r.decision, best.decision) > 0)) best = r;
+        if (best?.decision === 'deny') break;
+      }
+      return best ?? { decision: 'deny', rule: DEFAULT_DENY_RULE };
     };
     return {
       source,

@@ -37,6 +37,7 @@ export function editDistance(a: string, b: string): number {
  * @returns up to `limit` candidates, nearest first (ties in the candidates' order)
  */
 export function suggest(word: string, candidates: readonly string[], limit = 1): string[] {
+  if (word.length >= 256) return [];
   const lower = word.toLowerCase();
   const budget = Math.max(2, Math.floor(word.length / 3));
   return candidates
@@ -45,7 +46,7 @@ export function suggest(word: string, candidates: readonly string[], limit = 1):
       index,
       d: c.toLowerCase() === lower ? 0 : editDistance(lower, c.toLowerCase()),
     }))
-    .filter((x) => x.d <= budget && x.c !== word && word.length < 256)
+    .filter((x) => x.d <= budget && x.c !== word)
     .sort((x, y) => x.d - y.d || x.index - y.index)
     .slice(0, limit)
     .map((x) => x.c);

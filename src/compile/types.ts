@@ -118,6 +118,8 @@ export interface CompiledRule {
   readonly reason?: string;
   readonly specificity: number;
   readonly isGlob: boolean;
+  /** The literal text every matching name starts with. */
+  readonly prefix: string;
   /** Position among the document's `tools` entries (document order). */
   readonly order: number;
   /** `['tools', selector]`. */
@@ -160,6 +162,10 @@ export interface CompiledDocument {
   readonly exact: ReadonlyMap<string, readonly CompiledRule[]>;
   /** Glob alternatives, most specific first, then in document order. */
   readonly globs: readonly CompiledRule[];
+  /** Glob alternatives by their literal prefix: a name can only match those under one of its own prefixes. */
+  readonly globsByPrefix: ReadonlyMap<string, readonly CompiledRule[]>;
+  /** The distinct lengths of those prefixes, ascending. */
+  readonly prefixLengths: readonly number[];
   /** In canonical hint order. */
   readonly effects: readonly CompiledEffect[];
   readonly default?: CompiledDefault;

@@ -99,7 +99,7 @@ function toDiagnostic(error: ErrorObject, parsed: ParsedDocument): LoadDiagnosti
   const parent = error.parentSchema as { title?: string; properties?: Record<string, unknown> } | undefined;
   if (error.propertyName !== undefined) {
     const key = error.propertyName;
-    const why = error.keyword === 'minLength' ? 'must not be empty' : (error.message ?? 'is invalid');
+    const why = error.keyword === 'minLength' ? 'must not be empty' : String(error.message);
     return at(
       'schema',
       `key \`${key}\`${where ? ` in ${where}` : ''} ${why}`,
@@ -160,18 +160,18 @@ function toDiagnostic(error: ErrorObject, parsed: ParsedDocument): LoadDiagnosti
             : 'use `allow`, `deny`, `ask` or `{ decision, reason }`',
         );
       }
-      return at('schema', `${where || 'document'} ${error.message ?? 'is invalid'}`);
+      return at('schema', `${where || 'document'} ${String(error.message)}`);
     }
     case 'type': {
-      const type = (error.params as { type: string | string[] }).type;
-      const expected = Array.isArray(type) ? type.join(' or ') : type;
+      // The schema has no union types, so ajv names exactly one.
+      const expected = String((error.params as { type: string }).type);
       return at(
         'invalid-type',
         `${where || 'document'} must be ${article(expected)}: got ${kindOf(error.data)}`,
       );
     }
     default:
-      return at('schema', `${where || 'document'} ${error.message ?? 'is invalid'}`);
+      return at('schema', `${where || 'document'} ${String(error.message)}`);
   }
 }
 

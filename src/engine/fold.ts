@@ -8,10 +8,30 @@
  * the log is append-only and `mode/set` is not a surface event, so nothing rewrites it. Alongside the mode it keeps
  * the mode that was active when the last request header (`request/header` or `request/header-delta`) was logged,
  * which is what narration compares a landed user flip with (invariant 6).
+ *
+ * A `mode/set` whose payload is malformed (no data, or a `mode` that is not a string: a hand-edited or corrupted
+ * log) folds to {@link MALFORMED_MODE}, a name no configuration can define, so it fails closed (invariant 9)
+ * instead of crashing the fold or reading as `default`.
  * @module
  */
 import type { SessionEvent } from '../host/types.js';
 import { DEFAULT_MODE } from './vocabulary.js';
+
+/**
+ * The mode a malformed `mode/set` folds to. Not a valid mode name (`^[a-z][a-z0-9-]*$`), so no policy can define
+ * it: the session fails closed (everything denied, `get()` says `defined: false`) until a valid flip lands.
+ */
+export const MALFORMED_MODE = '<malformed mode/set>';
+
+/**
+ * The mode a `mode/set` payload names.
+ * @param data the event's data, untrusted (a log may have been edited by hand)
+ * @returns its `mode` when that is a string, else {@link MALFORMED_MODE}
+ */
+export function modeOfSet(data: unknown): string {
+  const mode = typeof data === 'object' && data !== null ? (data as { mode?: unknown }).mode : undefined;
+  return typeof mode === 'string' ? mode : MALFORMED_MODE;
+}
 
 /**
  * Folds the active mode of a log.
@@ -23,7 +43,7 @@ import { DEFAULT_MODE } from './vocabulary.js';
 export function foldMode(events: readonly SessionEvent[], end: number = events.length): string {
   for (let i = Math.min(end, events.length) - 1; i >= 0; i--) {
     const event = events[i]!;
-    if (event.type === 'mode/set') return (event.data as { mode: string }).mode;
+    if (event.type === 'mode/set') return modeOfSet(event.data);
   }
   return DEFAULT_MODE;
 }
@@ -67,7 +87,7 @@ export class ModeFoldCache {
     const events = session.events;
     for (let i = fold.cursor; i < events.length; i++) {
       const event = events[i]!;
-      if (event.type === 'mode/set') fold.mode = (event.data as { mode: string }).mode;
+      if (event.type === 'mode/set') fold.mode = modeOfSet(event.data);
       else if (event.type === 'request/header' || event.type === 'request/header-delta')
         fold.headerMode = fold.mode;
     }

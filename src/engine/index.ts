@@ -8,7 +8,14 @@
  * @module
  */
 export { DEFAULT_MODE, EXIT_PLAN_MODE, MODE_SECTION, MODE_SECTION_ORDER, PLAN_MODE } from './vocabulary.js';
-export { foldMode, ModeFoldCache, type EventSource, type ModeFold } from './fold.js';
+export {
+  foldMode,
+  MALFORMED_MODE,
+  ModeFoldCache,
+  modeOfSet,
+  type EventSource,
+  type ModeFold,
+} from './fold.js';
 export {
   DEFAULT_MODE_DESCRIPTION,
   formatDiagnostics,

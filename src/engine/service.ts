@@ -5,8 +5,9 @@
  * - `list()`: `default` first, then the configured modes in load order (plan first), each with its description.
  * - `get(agent)`: the landed mode (the fold), any pending intent, and whether the landed mode is defined here.
  * - `set(agent, mode)`: validates the name (unknown → {@link UnknownModeError} listing the available modes;
- *   `default` is always valid), drops a no-op (target equal to `pending ?? current`), otherwise parks a pending
- *   intent that lands as `mode/set` at the next `turn/start` or `step/end` (invariant 5). A user flip is narrated
+ *   `default` is always valid), drops a no-op (target equal to `pending ?? current`), clears the pending intent
+ *   when the target is the landed mode, otherwise parks a pending intent that lands as `mode/set` at the next
+ *   `turn/start` or `step/end` (invariant 5). A user flip is narrated
  *   when it lands if the model last saw another mode (invariant 6).
  * @module
  */
@@ -107,16 +108,19 @@ export class ModesService extends Service {
 }
 
 /**
- * The pending-intent rule shared by `set()` and seeding: a target equal to `pending ?? current` is dropped,
- * otherwise it replaces any pending intent as a narrated user flip.
+ * The pending-intent rule shared by `set()` and seeding: a target equal to `pending ?? current` is dropped; a
+ * target equal to the landed mode clears the pending intent (nothing is left to land, as a net-zero sequence
+ * should be); anything else replaces the pending intent as a narrated user flip.
  * @param core the engine state
  * @param session the session to flip
  * @param mode the target (not validated here)
- * @returns whether an intent was parked
+ * @returns whether the pending intent changed
  */
 export function requestFlip(core: ModeCore, session: Session, mode: string): boolean {
-  const effective = core.pending(session)?.mode ?? core.mode(session);
-  if (mode === effective) return false;
-  core.park(session, { mode, narrate: true });
+  const current = core.mode(session);
+  const pending = core.pending(session);
+  if (mode === (pending?.mode ?? current)) return false;
+  if (mode === current) core.settle(session, pending!);
+  else core.park(session, { mode, narrate: true });
   return true;
 }

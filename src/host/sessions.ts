@@ -6,7 +6,7 @@
  * @module
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import { Service, type Context } from 'cordis';
 import { warn } from './contain.js';
@@ -92,6 +92,15 @@ export class SessionsService extends Service {
       release();
       throw error;
     }
+  }
+
+  /** The ids of the session logs in the sessions folder (only `*.jsonl` files), sorted (ids sort by time). */
+  list(): string[] {
+    if (!existsSync(this.dir)) return [];
+    return readdirSync(this.dir)
+      .filter((name) => name.endsWith('.jsonl') && ID.test(name.slice(0, -6)))
+      .map((name) => name.slice(0, -6))
+      .sort();
   }
 
   /** The events of a session log, read without taking the lock (for viewers and `fork`). */

@@ -106,9 +106,10 @@ export class ToolsService extends Service {
     const entry = this.registry.get(exec.name);
     if (!entry) {
       const names = this.names();
-      return error(
-        `unknown tool \`${exec.name}\`; available tools: ${names.length ? names.join(', ') : '(none)'}`,
-      );
+      // A hallucinated name is quoted at most 200 characters long: the model may send megabytes.
+      const name = String(exec.name);
+      const shown = name.length > 200 ? `${name.slice(0, 200)}…` : name;
+      return error(`unknown tool \`${shown}\`; available tools: ${names.length ? names.join(', ') : '(none)'}`);
     }
     if (!entry.validate(exec.arguments)) {
       const problems = (entry.validate.errors ?? []).map(

@@ -48,15 +48,27 @@ describe('dsh-mode check', () => {
   });
 
   it('applies --annotations: a read-only MCP tool is allowed by `effects.readOnly`', () => {
-    const out = json(dshMode(['check', 'plan', 'mcp__gh__list', '--annotations', 'readOnly', '--format', 'json'], ROOT));
-    expect(out).toMatchObject({ decision: 'allow', rule: { selector: 'effects.readOnly', line: planLine('  readOnly:') } });
-    const off = json(dshMode(['check', 'plan', 'mcp__gh__list', '--annotations', 'readOnly=false', '--format', 'json'], ROOT));
+    const out = json(
+      dshMode(['check', 'plan', 'mcp__gh__list', '--annotations', 'readOnly', '--format', 'json'], ROOT),
+    );
+    expect(out).toMatchObject({
+      decision: 'allow',
+      rule: { selector: 'effects.readOnly', line: planLine('  readOnly:') },
+    });
+    const off = json(
+      dshMode(
+        ['check', 'plan', 'mcp__gh__list', '--annotations', 'readOnly=false', '--format', 'json'],
+        ROOT,
+      ),
+    );
     expect(off).toMatchObject({ decision: 'deny', rule: { selector: 'default' } });
   });
 
   it('reports null positions when no document decides', () => {
     const dir = makeTree({ 'p.yaml': 'mode: review\ntools:\n  read: allow\n' });
-    const out = json(dshMode(['check', 'review', 'write', 'p.yaml', '--no-builtin', '--format', 'json'], dir));
+    const out = json(
+      dshMode(['check', 'review', 'write', 'p.yaml', '--no-builtin', '--format', 'json'], dir),
+    );
     expect(out).toEqual({
       mode: 'review',
       tool: 'write',
@@ -68,9 +80,15 @@ describe('dsh-mode check', () => {
   });
 
   it('reads PATHs in order, composing as a ceiling over the built-in plan', () => {
-    const dir = makeTree({ 'offline.yaml': 'mode: plan\ntools:\n  "web_*": { decision: deny, reason: Offline. }\n' });
+    const dir = makeTree({
+      'offline.yaml': 'mode: plan\ntools:\n  "web_*": { decision: deny, reason: Offline. }\n',
+    });
     const out = json(dshMode(['check', 'plan', 'web_fetch', 'offline.yaml', '--format', 'json'], dir));
-    expect(out).toMatchObject({ decision: 'deny', reason: 'Offline.', rule: { selector: 'web_*', file: 'offline.yaml', line: 3, column: 3 } });
+    expect(out).toMatchObject({
+      decision: 'deny',
+      reason: 'Offline.',
+      rule: { selector: 'web_*', file: 'offline.yaml', line: 3, column: 3 },
+    });
   });
 
   it('exits 1 for an unknown mode, listing the modes that exist', () => {

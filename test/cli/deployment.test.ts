@@ -147,6 +147,23 @@ describe('startDeployment', () => {
     expect(statSync(join(ROOT, 'cordis.yml')).mtimeMs).toBe(before);
   });
 
+  it('takes the workspace from the file (relative to it) unless the command line forces one', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'cordis.yml'), '- name: host\n  config: { workspace: sandbox }\n- name: demo\n');
+    const plan = planDeployment({ cwd: dir });
+    const fromFile = await startDeployment(plan, { workspace: '/elsewhere', log: () => {} });
+    expect(fromFile.workspace).toBe(join(dir, 'sandbox'));
+    expect(fromFile.ctx.sessions.dir).toBe(join(dir, 'sandbox', '.dsh', 'sessions'));
+    await fromFile.dispose();
+    const forced = await startDeployment(plan, {
+      workspace: join(dir, 'cli'),
+      forceWorkspace: true,
+      log: () => {},
+    });
+    expect(forced.workspace).toBe(join(dir, 'cli'));
+    await forced.dispose();
+  });
+
   it('uses the demo model by default and the OpenAI model when DEEPSEEK_API_KEY is set', () => {
     expect(embeddedDeployment({}).entries.map((e) => e.name)).toEqual(['host', 'mode', 'demo']);
     expect(embeddedDeployment({ DEEPSEEK_API_KEY: 'k' }).entries.map((e) => e.name)).toEqual([

@@ -30,7 +30,9 @@ describe('dsh-mode lint', () => {
     const result = dshMode(['lint'], dir);
     expect(result.code).toBe(1);
     expect(result.stdout).toContain('policies/review.yaml');
-    expect(result.stdout).toMatch(/ {2}3:1 {2}error {4}unknown key `tool`: did you mean `tools`\? {2}unknown-key/);
+    expect(result.stdout).toMatch(
+      / {2}3:1 {2}error {4}unknown key `tool`: did you mean `tools`\? {2}unknown-key/,
+    );
     expect(result.stdout).toContain('✖ 1 problem (1 error, 0 warnings, 0 info)');
     expect(result.stdout).not.toContain('\u001b[');
   });
@@ -57,10 +59,16 @@ describe('dsh-mode lint', () => {
 
   it('reports lint findings with their rule ids and positions in JSON', () => {
     const dir = makeTree({
-      'p.yaml': 'mode: review\ntools:\n  "mcp__*": deny\n  "*_read": allow\n  exit_plan_mode: allow\ntests:\n  - { tool: read, expect: allow }\n',
+      'p.yaml':
+        'mode: review\ntools:\n  "mcp__*": deny\n  "*_read": allow\n  exit_plan_mode: allow\ntests:\n  - { tool: read, expect: allow }\n',
     });
     const out = json(dshMode(['lint', 'p.yaml', '--format', 'json', '--no-builtin'], dir));
-    const rows = (out.diagnostics as Record<string, unknown>[]).map((d) => [d.rule, d.severity, d.line, d.column]);
+    const rows = (out.diagnostics as Record<string, unknown>[]).map((d) => [
+      d.rule,
+      d.severity,
+      d.line,
+      d.column,
+    ]);
     expect(rows).toEqual([
       ['conflicting-globs', 'error', 4, 3],
       ['exit-without-approval', 'warning', 5, 3],
@@ -96,9 +104,16 @@ describe('dsh-mode lint', () => {
       'p.yaml': 'mode: review\ntools:\n  raed: allow\n  exit_plan_mode: ask\ndefault: deny\n',
       'tools.json': { tools: [{ name: 'read', annotations: { readOnlyHint: true } }, { name: 'write' }] },
     });
-    const out = json(dshMode(['lint', 'p.yaml', '--tools', 'tools.json', '--format', 'json', '--no-builtin'], dir));
+    const out = json(
+      dshMode(['lint', 'p.yaml', '--tools', 'tools.json', '--format', 'json', '--no-builtin'], dir),
+    );
     expect(out.diagnostics).toEqual([
-      expect.objectContaining({ rule: 'unmatched-rule', severity: 'warning', line: 3, help: 'did you mean `read`?' }),
+      expect.objectContaining({
+        rule: 'unmatched-rule',
+        severity: 'warning',
+        line: 3,
+        help: 'did you mean `read`?',
+      }),
       expect.objectContaining({ rule: 'default-decided', severity: 'info', line: 5 }),
       expect.objectContaining({ rule: 'default-decided', severity: 'info', line: 5 }),
     ]);

@@ -12,7 +12,8 @@ describe('dsh-mode', () => {
   it('--help lists every command and exits 0', () => {
     const result = dshMode(['--help'], ROOT);
     expect(result.code).toBe(0);
-    for (const name of ['lint', 'check', 'schema']) expect(result.stdout).toMatch(new RegExp(`^  ${name} `, 'm'));
+    for (const name of ['lint', 'check', 'schema'])
+      expect(result.stdout).toMatch(new RegExp(`^  ${name} `, 'm'));
   });
 
   it('<command> --help prints the command help beside its definition and exits 0', () => {
@@ -57,7 +58,9 @@ describe('dsh-mode schema', () => {
   it('prints the policy schema as shipped', () => {
     const result = dshMode(['schema'], ROOT);
     expect(result.code).toBe(0);
-    expect(result.stdout.trimEnd()).toBe(readFileSync(join(ROOT, 'schema/policy.schema.json'), 'utf8').trimEnd());
+    expect(result.stdout.trimEnd()).toBe(
+      readFileSync(join(ROOT, 'schema/policy.schema.json'), 'utf8').trimEnd(),
+    );
     expect(json(result).$id).toEqual(expect.any(String));
   });
 
@@ -65,7 +68,9 @@ describe('dsh-mode schema', () => {
     const dir = makeTree({});
     const result = dshMode(['schema', '--out', 'schemas'], dir);
     expect(result.code).toBe(0);
-    const shipped = readdirSync(join(ROOT, 'schema')).filter((f) => f.endsWith('.json')).sort();
+    const shipped = readdirSync(join(ROOT, 'schema'))
+      .filter((f) => f.endsWith('.json'))
+      .sort();
     expect(readdirSync(join(dir, 'schemas')).sort()).toEqual(shipped);
     expect(result.stdout).toContain(`wrote ${join('schemas', 'policy.schema.json')}`);
   });

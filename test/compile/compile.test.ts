@@ -7,6 +7,7 @@ import {
   effectiveHints,
   resolveInDocument,
 } from '../../src/compile/index.js';
+import { MEMO_LIMIT } from '../../src/compile/compile.js';
 import { doc, policy } from './helpers.js';
 
 describe('DESIGN §2 resolution: exact name → most specific glob → effects → default', () => {
@@ -216,6 +217,14 @@ describe('CompiledPolicy.decide and visible', () => {
     expect(p.decide('读文件').decision).toBe('allow');
     expect(p.decide('x'.repeat(10_000)).decision).toBe('deny');
     expect(p.decide('🙂').decision).toBe('deny');
+  });
+
+  it('keeps deciding correctly after the memo table is dropped at its limit', () => {
+    const p = policy('m', 'mode: m\ntools: { "a*": allow }\ndefault: ask\n');
+    const first = p.decide('a0');
+    for (let i = 0; i <= MEMO_LIMIT; i++) p.decide(`b${i}`);
+    expect(p.decide('a0')).toEqual(first);
+    expect(p.decide('b1').decision).toBe('ask');
   });
 
   it('gives visible = not deny, for every hint combination', () => {

@@ -1,4 +1,6 @@
 // parseSelector: minimatch over plain tool names, our brace expansion, specificity.
+import fc from 'fast-check';
+import { Minimatch } from 'minimatch';
 import { describe, expect, it } from 'vitest';
 import {
   countLiterals,
@@ -25,6 +27,8 @@ describe('parseSelector', () => {
     expect(matches('a/*', 'a/b/c')).toBe(true);
     expect(matches('a/b', 'a/b')).toBe(true);
     expect(matches('**', 'x/y')).toBe(true);
+    expect(matches('*', '.')).toBe(true);
+    expect(matches('?', '.')).toBe(true);
   });
 
   it('is case-sensitive and anchored', () => {
@@ -116,5 +120,60 @@ describe('parseSelector: the literal pre-filter agrees with minimatch', () => {
     expect(matches('a[bc]d*e', 'acdxe')).toBe(true);
     expect(matches('a[bc]d*e', 'acdx')).toBe(false);
     expect(matches('[ab', '[abx')).toBe(false);
+  });
+});
+
+describe('parseSelector agrees with minimatch (property)', () => {
+  const OPTIONS = {
+    nobrace: true,
+    noext: true,
+    nonegate: true,
+    nocomment: true,
+    noglobstar: true,
+    dot: true,
+  };
+  const SLASH = '\uffff';
+  const reference = (pattern: string, name: string) =>
+    name.length > 0 &&
+    new Minimatch(pattern.replaceAll('/', SLASH), OPTIONS).match(name.replaceAll('/', SLASH));
+
+  it('on patterns of `*`, `?`, escapes, classes and awkward characters', () => {
+    const piece = fc.constantFrom(
+      'a',
+      'b',
+      '/',
+      '.',
+      '*',
+      '?',
+      '\\*',
+      '\\?',
+      '\\a',
+      '-',
+      '$',
+      '(',
+      '|',
+      '😀',
+      'é',
+      '[ab]',
+      '[!a]',
+      '^',
+      '+',
+    );
+    const char = fc.constantFrom('a', 'b', '/', '.', '*', '?', '-', '$', '(', '|', '😀', 'é', '^', '+', '\\');
+    fc.assert(
+      fc.property(
+        fc.array(piece, { minLength: 1, maxLength: 6 }),
+        fc.array(char, { maxLength: 8 }),
+        (pieces, chars) => {
+          const pattern = pieces.join('');
+          const name = chars.join('');
+          // minimatch never lets `*`/`?` match the path segments `.` and `..`; tool names are not paths.
+          fc.pre(name !== '.' && name !== '..');
+          const ours = parseSelector(pattern).alternatives.some((a) => a.match(name));
+          expect(ours).toBe(reference(pattern, name));
+        },
+      ),
+      { numRuns: 3000 },
+    );
   });
 });

@@ -104,3 +104,32 @@ describe('interpolate', () => {
     expect(interpolate('{{constructor}}', {})).toBe('{{constructor}}');
   });
 });
+
+describe('createRuleContexts', () => {
+  it("decideUpTo() agrees with the compiler's composition, and removing a key is the same as not writing it", async () => {
+    const { createRuleContexts } = await import('../../src/compile/lint-context.js');
+    const texts = [
+      'mode: m\ntools:\n  "a*": allow\n  ab: ask\neffects:\n  readOnly: allow\n',
+      'mode: m\ntools:\n  "*b": deny\n  c: allow\ndefault: ask\n',
+      'mode: m\noverride: true\ntools:\n  "a?": ask\n  c: deny\neffects:\n  destructive: deny\n',
+      'mode: m\ntools:\n  ab: allow\n  "{c,d}": allow\n',
+    ];
+    const docs = texts.flatMap((t, i) => loadPolicyText(t, `${i}.yaml`).documents);
+    const withoutC = loadPolicyText('mode: m\ntools:\n  "*b": deny\ndefault: ask\n', '1.yaml').documents;
+    const contexts = createRuleContexts(docs, undefined);
+    const altered = createRuleContexts([docs[0]!, withoutC[0]!, docs[2]!, docs[3]!], undefined);
+    for (const [i, context] of contexts.entries()) {
+      for (const name of ['a', 'ab', 'ax', 'b', 'cb', 'c', 'd', 'zz']) {
+        for (const hints of [undefined, { readOnly: true }, { destructive: false }]) {
+          const expected = context.composedUpTo().decide(name, hints);
+          expect(context.decideUpTo(name, hints).decision).toBe(expected.decision);
+          expect(context.decideUpTo(name, hints, ['tools', 'nope']).decision).toBe(expected.decision);
+          if (i === 1) {
+            const removed = context.decideUpTo(name, hints, ['tools', 'c']).decision;
+            expect(removed).toBe(altered[1]!.composedUpTo().decide(name, hints).decision);
+          }
+        }
+      }
+    }
+  });
+});

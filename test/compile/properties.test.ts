@@ -9,6 +9,7 @@ import {
   DEFAULT_DENY_RULE,
   policyValidator,
   resolveComposed,
+  resolveInDocument,
   type Decision,
   type Hints,
   type PolicyDocument,
@@ -167,6 +168,26 @@ describe('DESIGN §2 ceiling (property)', () => {
         // minimatch's `*` needs at least one character: the empty name falls to the default.
         expect(r.decision).toBe(name.startsWith('a') ? 'allow' : name === '' ? 'deny' : 'ask');
         expect(p.decide(name)).toBe(r);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe('resolveInDocument: the prefix index (property)', () => {
+  it('picks the same glob as a scan of every glob', () => {
+    fc.assert(
+      fc.property(documentArb, fc.constantFrom(...NAMES, 'abx', 'b/ab', 'wébx', 'zz'), (d, name) => {
+        const compiled = compileDocument(source({ ...d, effects: {}, default: 'deny' }));
+        if (compiled.exact.has(name)) return;
+        const matching = compiled.globs.filter((g) => g.match(name));
+        const top = Math.max(...matching.map((g) => g.specificity));
+        const best = matching
+          .filter((g) => g.specificity === top)
+          .sort((a, b) => compareRestrictiveness(b.decision, a.decision) || a.order - b.order)[0];
+        const r = resolveInDocument(compiled, name)!;
+        expect(r.rule.selector).toBe(best ? best.selector : 'default');
+        expect(r.decision).toBe(best ? best.decision : 'deny');
       }),
       { numRuns: 500 },
     );

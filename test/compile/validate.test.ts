@@ -223,7 +223,11 @@ describe('validatePolicy: the remaining shapes', () => {
 
 describe('validatePolicy: messages for every shape of value', () => {
   it.each([
-    ['mode: x\ntools:\n  a: { reason: why }\n', 'missing-key', 'missing required key `decision` in `tools.a`'],
+    [
+      'mode: x\ntools:\n  a: { reason: why }\n',
+      'missing-key',
+      'missing required key `decision` in `tools.a`',
+    ],
     ['mode: x\ntests: {}\n', 'invalid-type', '`tests` must be a list: got a mapping'],
     ['mode: x\ndescription: 5\n', 'invalid-type', '`description` must be a string: got number `5`'],
     ['mode: x\ntests:\n  - 5\n', 'invalid-type', '`tests[0]` must be a mapping: got number `5`'],

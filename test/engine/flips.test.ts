@@ -119,7 +119,7 @@ describe('invariant 5: user flips land at the next boundary', () => {
     const { agent } = agentOf(ctx, [{ text: 'ok' }, { text: 'ok' }]);
     await agent.prompt('first');
     expect(ctx.modes.set(agent, 'plan').pending).toBe('plan');
-    ctx.modes.set(agent, 'default');
+    expect(ctx.modes.set(agent, 'default')).toEqual({ current: 'default', defined: true });
     await agent.prompt('second');
     expect(flips(agent.session.events)).toEqual([]);
     expect(ctx.modes.get(agent)).toEqual({ current: 'default', defined: true });

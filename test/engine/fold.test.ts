@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { SURFACE_EVENT_TYPES, buildTranscript, type SessionEvent } from '../../src/host/index.js';
-import { DEFAULT_MODE, foldMode, ModeFoldCache } from '../../src/engine/index.js';
+import { DEFAULT_MODE, foldMode, MALFORMED_MODE, ModeFoldCache, modeOfSet } from '../../src/engine/index.js';
 import { agentOf, eventsOf, setup } from './setup.js';
 
 let seq = 0;
@@ -58,6 +58,17 @@ describe('invariant 1: the active mode is a pure fold of the session log', () =>
     const b = { events: [ev('turn/start')] };
     expect(cache.mode(a)).toBe('plan');
     expect(cache.mode(b)).toBe('default');
+  });
+
+  it('a malformed mode/set (a hand-edited or corrupted log) folds to a mode no config defines, so it fails closed', async () => {
+    for (const data of [null, {}, { mode: 3 }, 'plan']) expect(modeOfSet(data)).toBe(MALFORMED_MODE);
+    expect(modeOfSet({ mode: 'plan' })).toBe('plan');
+    const events = [ev('turn/start'), ev('mode/set', { mode: 42 })];
+    expect(foldMode(events)).toBe(MALFORMED_MODE);
+    expect(new ModeFoldCache().mode({ events })).toBe(MALFORMED_MODE);
+    const { ctx } = await setup();
+    const session = { events } as unknown as Parameters<typeof ctx.modes.get>[0]['session'];
+    expect(ctx.modes.get({ session })).toEqual({ current: MALFORMED_MODE, defined: false });
   });
 
   it('mode/set is log-only and non-surface: it never reaches the model transcript', async () => {

@@ -54,6 +54,16 @@ describe('ctx.sessions.create()', () => {
     expect(existsSync(join(workspace, '.dsh'))).toBe(false);
   });
 
+  it('lists the session ids of the folder, logs only', async () => {
+    const { ctx } = await setup();
+    expect(ctx.sessions.list()).toEqual([]);
+    const b = ctx.sessions.create({ id: 'b' });
+    const a = ctx.sessions.create({ id: 'a' });
+    expect(ctx.sessions.list()).toEqual(['a', 'b']);
+    a.close();
+    b.close();
+  });
+
   it('rejects ids that could name a path', async () => {
     const { ctx } = await setup();
     expect(() => ctx.sessions.create({ id: '../escape' })).toThrow(/invalid session id/);

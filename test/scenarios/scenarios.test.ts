@@ -1,7 +1,7 @@
 /**
  * Recorded ACP scenarios (issue 5, DESIGN.md section 7): every folder under test/scenarios/ with an input.json
  * runs against the real built `dsh-mode acp` child process (see runner.ts). Each run is compared with its
- * goldens (traffic.golden.json, session.golden.jsonl; refresh with `npm run scenarios -- --update`), and each
+ * goldens (traffic.golden.jsonl, session.golden.jsonl; refresh with `npm run scenarios -- --update`), and each
  * scenario's key facts are also asserted directly, so a wrong golden cannot pass silently.
  */
 import { existsSync, readdirSync } from 'node:fs';
@@ -128,6 +128,20 @@ const checks: Record<string, (r: ScenarioResult) => void> = {
     expect(write?.data.isError).toBe(false);
     expect(updates(r).some((u) => u.sessionUpdate === 'current_mode_update')).toBe(false);
   },
+  'user-flip'(r) {
+    expect(
+      updates(r)
+        .filter((u) => u.sessionUpdate === 'current_mode_update')
+        .map((u) => u.currentModeId),
+    ).toEqual(['plan', 'default']);
+    expect(modeSets(r)).toEqual(['plan', 'default']);
+    const writes = events(r).filter((e) => e.type === 'tool/result' && e.data.name === 'write');
+    expect(writes.map((e) => e.data.isError)).toEqual([false, true, false]);
+    expect(events(r).filter((e) => e.type === 'context/message')).toHaveLength(2);
+    const deltas = events(r).filter((e) => e.type === 'request/header-delta');
+    expect(deltas.map((e) => JSON.stringify(e.data.removed ?? []).includes('"write"'))).toContain(true);
+    expect(deltas.map((e) => JSON.stringify(e.data.added ?? []).includes('"write"'))).toContain(true);
+  },
   'cancel-approval'(r) {
     expect(responseTo(r, 'session/prompt')[0]!.result?.stopReason).toBe('cancelled');
     expect(events(r).find((e) => e.type === 'approval/decided')?.data.outcome).toBe('cancelled');
@@ -154,8 +168,9 @@ describe('recorded ACP scenarios', () => {
         const gap = nextRequest === -1 ? later : later.slice(0, nextRequest);
         expect(gap.filter((t) => (t.message as Message).method === 'session/update')).toEqual([]);
       }
-      await expect(`${JSON.stringify(result.traffic, null, 2)}\n`).toMatchFileSnapshot(
-        join(HERE, name, 'traffic.golden.json'),
+      // JSON Lines, one message per line: stable under prettier, and a diff names the message that changed.
+      await expect(result.traffic.map((t) => JSON.stringify(t)).join('\n') + '\n').toMatchFileSnapshot(
+        join(HERE, name, 'traffic.golden.jsonl'),
       );
       await expect(result.session).toMatchFileSnapshot(join(HERE, name, 'session.golden.jsonl'));
     });

@@ -13,6 +13,7 @@
  * - an `ask` becomes `session/request_permission` (see `permission.ts`).
  * @module
  */
+import { join } from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
 import type { Session, SessionEvent, SessionEventMap } from '../../host/types.js';
 import type { Runtime } from '../runtime-types.js';
@@ -54,7 +55,7 @@ export function createAcpAgent(runtime: Runtime, version: string): { app: acp.Ag
   disposers.push(
     ctx.on('approval/request', async (request, next) => {
       const state = [...sessions.values()].find((s) => s.agent === request.agent);
-      return state ? askClient(client(), state, request, tools) : next();
+      return state ? askClient(state, request, tools) : next();
     }),
   );
 
@@ -68,12 +69,6 @@ export function createAcpAgent(runtime: Runtime, version: string): { app: acp.Ag
     for (const update of updatesFor(event, tools, state.streamedStep)) state.send(update);
     if (event.type === 'assistant/message') state.streamedStep = false;
   }
-
-  let connection: acp.AgentContext | null = null;
-  const client = (): acp.AgentContext => {
-    if (!connection) throw new Error('no client connection');
-    return connection;
-  };
 
   function modeState(state: AcpSession): acp.SessionModeState | undefined {
     const modes = runtime.modes;
@@ -129,9 +124,6 @@ export function createAcpAgent(runtime: Runtime, version: string): { app: acp.Ag
 
   const app = acp
     .agent({ name: 'dsh-mode' })
-    .onConnect((conn) => {
-      connection = conn.client;
-    })
     .onRequest(acp.methods.agent.initialize, () => ({
       protocolVersion: acp.PROTOCOL_VERSION,
       agentCapabilities: { loadSession: true, promptCapabilities: {} },
@@ -145,11 +137,16 @@ export function createAcpAgent(runtime: Runtime, version: string): { app: acp.Ag
       return { sessionId: session.id, ...(modes ? { modes } : {}) };
     })
     .onRequest(acp.methods.agent.session.load, async ({ params, client: c }) => {
+      if (!SESSION_ID.test(params.sessionId)) {
+        throw acp.RequestError.invalidParams({ sessionId: params.sessionId }, 'not a dsh-mode session id');
+      }
       const existing = sessions.get(params.sessionId);
       if (existing) close(existing);
       let session: Session;
       try {
-        session = await runtime.ctx.sessions.resume(`${sessionsDir(params.cwd)}/${params.sessionId}.jsonl`);
+        session = await runtime.ctx.sessions.resume(
+          join(sessionsDir(params.cwd), `${params.sessionId}.jsonl`),
+        );
       } catch (error) {
         throw acp.RequestError.invalidParams({ sessionId: params.sessionId }, (error as Error).message);
       }
@@ -211,8 +208,11 @@ export function createAcpAgent(runtime: Runtime, version: string): { app: acp.Ag
 
 /** Where an ACP session's journal lives: under its `cwd`. */
 function sessionsDir(cwd: string): string {
-  return `${cwd.replace(/\/+$/, '')}/.dsh/sessions`;
+  return join(cwd, '.dsh', 'sessions');
 }
+
+/** A journal id (the host's rule): no path separators, so a loaded id never names a file elsewhere. */
+const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 
 /** The user's text of a prompt: text blocks joined, links and resources named by their URI. */
 export function promptText(blocks: readonly acp.ContentBlock[]): string {

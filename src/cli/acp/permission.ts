@@ -6,7 +6,7 @@
  * `_meta.feedback` (ACP itself has no field for it).
  * @module
  */
-import type { AgentContext, PermissionOption, ToolCallUpdate } from '@agentclientprotocol/sdk';
+import type { PermissionOption, ToolCallUpdate } from '@agentclientprotocol/sdk';
 import type { ApprovalOutcome, ApprovalRequest } from '../../host/types.js';
 import type { AcpSession } from './session-state.js';
 import { presentCall, type ToolLookup } from './updates.js';
@@ -28,13 +28,11 @@ export function permissionOptions(toolName: string): PermissionOption[] {
 
 /**
  * Asks the client about one call and maps the answer to an approval outcome.
- * @param client the connection
- * @param session the ACP session the call belongs to
+ * @param session the ACP session the call belongs to (and its client connection)
  * @param request the approval question
  * @param tools lookup for the call's card
  */
 export async function askClient(
-  client: AgentContext,
   session: AcpSession,
   request: ApprovalRequest,
   tools: ToolLookup,
@@ -54,7 +52,7 @@ export async function askClient(
   try {
     // No cancellation signal on the request: a client that sends session/cancel answers its pending permission
     // requests `cancelled` itself (ACP), and the approval seam already stops waiting when the turn is aborted.
-    const response = await client.request('session/request_permission', {
+    const response = await session.client.request('session/request_permission', {
       sessionId: session.id,
       toolCall,
       options: permissionOptions(request.toolName),

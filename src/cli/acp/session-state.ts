@@ -23,13 +23,13 @@ export class AcpSession {
    * @param id the ACP session id (the journal's id)
    * @param cwd the session's workspace
    * @param agent the agent on the host
-   * @param client the connection to the client
+   * @param client the connection to the client (updates and permission requests)
    */
   constructor(
     readonly id: string,
     readonly cwd: string,
     readonly agent: LoopAgent,
-    private readonly client: AgentContext,
+    readonly client: AgentContext,
   ) {}
 
   /** Queues one update behind the ones before it. */

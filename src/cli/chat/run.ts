@@ -70,6 +70,7 @@ export async function runChat(options: ChatOptions, io: ChatIo): Promise<number>
     const plan = planDeployment({ cwd: options.cwd, embedded: options.demo, config: options.config });
     runtime = await startDeployment(plan, {
       workspace,
+      forceWorkspace: options.workspace !== undefined || options.demo === true,
       ...(options.modelScript !== undefined
         ? { modelScript: resolve(options.cwd, options.modelScript) }
         : {}),
@@ -119,7 +120,7 @@ export async function runChat(options: ChatOptions, io: ChatIo): Promise<number>
     ];
     printer.line(`dsh-mode chat · session ${session.id}${options.resume !== undefined ? ' (resumed)' : ''}`);
     printer.line(`  log: ${session.file ?? '(in memory)'}`);
-    printer.line(`  workspace: ${workspace} · model: ${runtime.model.name}`);
+    printer.line(`  workspace: ${runtime.workspace} · model: ${runtime.model.name}`);
     if (modes) {
       const state = modes.get(agent);
       printer.line(

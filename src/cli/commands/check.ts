@@ -91,7 +91,7 @@ const spec: CommandSpec = {
   usage: 'check MODE TOOL [PATH...] [--annotations HINTS] [--format text|json] [--no-builtin]',
   description: [
     'Loads policies as lint does (the built-in plan first, then each PATH; without PATH, policies/ in the',
-    'current folder) and prints the decision for TOOL in MODE: allow, ask or deny, whether the model sees the',
+    'current folder if it exists) and prints the decision for TOOL in MODE: allow, ask or deny, whether the model sees the',
     'tool, the rule reason, and the deciding rule with its file:line:column. When no document decides, the',
     'rule is `default` with no location and the tool is denied.',
     '',

@@ -88,8 +88,8 @@ const spec: CommandSpec = {
     'lint [PATH...] [--tools CATALOG] [--format stylish|json|sarif|github] [--max-warnings N] [--no-builtin]',
   description: [
     'Loads the built-in plan policy, then each PATH in order (a folder contributes its *.yaml, *.yml and',
-    '*.json files, sorted, not recursively; without PATH, policies/ in the current folder). Reports syntax and',
-    'schema errors, unknown keys (with a did-you-mean), lint findings and failing inline tests.',
+    '*.json files, sorted, not recursively; without PATH, policies/ in the current folder if it exists). Reports',
+    'syntax and schema errors, unknown keys (with a did-you-mean), lint findings and failing inline tests.',
     '',
     'With --tools, CATALOG is a JSON file: an array of {name, annotations?} or an MCP tools/list result',
     '{tools: [...]}; lint then flags rules that match no tool and tools that only a default decides.',

@@ -63,6 +63,7 @@ export interface RuleContext {
   /**
    * The mode's decision for a tool, composed up to and including this document, as it would be if this document
    * had `without` removed (a `tools` selector or an `effects` key), or unchanged when `without` is omitted.
+   * Not memoised: for probing many names once each (rules that ask a name once use `composedUpTo()`).
    */
   decideUpTo(name: string, hints: Hints | undefined, without?: JsonPath): DecideResult;
   /** This document's own decision (undefined when it abstains), optionally with one entry removed. */

@@ -28,7 +28,7 @@ export default defineRule({
     const { document } = context.source;
     for (const [index, test] of (document.tests ?? []).entries()) {
       const hints: Hints | undefined = test.annotations;
-      const actual = context.decideUpTo(test.tool, hints);
+      const actual = context.composedUpTo().decide(test.tool, hints);
       if (actual.decision === test.expect) continue;
       const { rule } = actual;
       report({

@@ -13,6 +13,7 @@ import { confine, explainMissing } from './paths.js';
 const SKIP = new Set(['.git', 'node_modules', '.dsh']);
 const MAX_MATCHES = 200;
 const MAX_FILE = 1024 * 1024;
+const MAX_PATTERN = 4096;
 
 /** The `grep` tool: read-only, idempotent, closed-world. */
 export const grepTool: Tool<{ pattern: string; path?: string; ignoreCase?: boolean }> = {
@@ -31,6 +32,11 @@ export const grepTool: Tool<{ pattern: string; path?: string; ignoreCase?: boole
   },
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   async execute(args, context) {
+    // V8 quotes the whole pattern in its syntax errors: a huge one would come back to the model whole.
+    if (args.pattern.length > MAX_PATTERN) {
+      const why = `a pattern of ${args.pattern.length} characters is longer than the limit of ${MAX_PATTERN}`;
+      return { content: `Error: ${why}`, isError: true };
+    }
     let regex: RegExp;
     try {
       regex = new RegExp(args.pattern, args.ignoreCase ? 'i' : '');

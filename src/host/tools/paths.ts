@@ -7,6 +7,9 @@
 import { realpathSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 
+/** The longest path the file tools accept (Linux's PATH_MAX). */
+export const MAX_PATH_LENGTH = 4096;
+
 /** A path inside the workspace: `absolute` for fs calls, `display` relative to the root for messages. */
 export interface WorkspacePath {
   absolute: string;
@@ -43,6 +46,11 @@ function realish(target: string): string {
 export function confine(workspace: string, path: string): WorkspacePath {
   if (typeof path !== 'string' || path === '') throw new Error('a path is required');
   if (path.includes('\u0000')) throw new Error('a path must not contain NUL');
+  // Linux's PATH_MAX: longer paths fail in realpath with an error that quotes them whole (a 10 MB path would come
+  // back to the model as a 10 MB error).
+  if (path.length > MAX_PATH_LENGTH) {
+    throw new Error(`a path of ${path.length} characters is longer than the limit of ${MAX_PATH_LENGTH}`);
+  }
   const root = resolve(workspace);
   const absolute = resolve(root, path);
   if (!inside(root, absolute)) throw new Error(`\`${path}\` is outside the workspace`);

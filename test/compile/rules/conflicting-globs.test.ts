@@ -4,7 +4,10 @@ import { testRule } from './rule-tester.js';
 testRule(rule, {
   valid: [
     { name: 'agreeing globs', policy: 'mode: review\ntools:\n  "mcp__*": deny\n  "*_read": deny\n' },
-    { name: 'different specificity', policy: 'mode: review\ntools:\n  "mcp__*": deny\n  "mcp__*_read": allow\n' },
+    {
+      name: 'different specificity',
+      policy: 'mode: review\ntools:\n  "mcp__*": deny\n  "mcp__*_read": allow\n',
+    },
     { name: 'disjoint globs', policy: 'mode: review\ntools:\n  "mcp__*": deny\n  "web_*": allow\n' },
     { name: 'disjoint classes', policy: 'mode: review\ntools:\n  "t[ab]": deny\n  "t[cd]": allow\n' },
     { name: 'exact names never conflict', policy: 'mode: review\ntools:\n  read: allow\n  "rea?": deny\n' },

@@ -1,14 +1,26 @@
+import { readFileSync } from 'node:fs';
+import { BUILTIN_PLAN_PATH } from '../../../src/compile/load.js';
 import rule from '../../../src/compile/rules/default-decided.js';
 import { testRule } from './rule-tester.js';
 
-const catalog = [{ name: 'read' }, { name: 'write' }, { name: 'mcp__gh__list_issues', hints: { readOnly: true } }];
+/** The line of the built-in plan's `default:` key. */
+const PLAN_DEFAULT_LINE =
+  readFileSync(BUILTIN_PLAN_PATH, 'utf8')
+    .split('\n')
+    .findIndex((l) => l.startsWith('default:')) + 1;
+const catalog = [
+  { name: 'read' },
+  { name: 'write' },
+  { name: 'mcp__gh__list_issues', hints: { readOnly: true } },
+];
 
 testRule(rule, {
   valid: [
     { name: 'without a catalog', policy: 'mode: review\ndefault: deny\n' },
     {
       name: 'every tool decided by a rule or an effect',
-      policy: 'mode: review\ntools:\n  read: allow\n  write: deny\neffects:\n  readOnly: allow\ndefault: deny\n',
+      policy:
+        'mode: review\ntools:\n  read: allow\n  write: deny\neffects:\n  readOnly: allow\ndefault: deny\n',
       catalog,
     },
   ],
@@ -44,7 +56,7 @@ testRule(rule, {
       builtin: true,
       policy: 'mode: plan\ntools:\n  read: deny\n',
       catalog: [{ name: 'write' }],
-      errors: [{ messageId: 'byDefault', line: 33, column: 1, file: process.cwd() + '/policies/plan.yaml' }],
+      errors: [{ messageId: 'byDefault', line: PLAN_DEFAULT_LINE, column: 1, file: BUILTIN_PLAN_PATH }],
     },
   ],
 });

@@ -11,13 +11,17 @@ testRule(rule, {
     },
     {
       name: 'a later document cannot fail an earlier one',
-      policy: ['mode: review\ndefault: allow\ntests:\n  - { tool: bash, expect: allow }\n', 'mode: review\ntools:\n  bash: deny\n'],
+      policy: [
+        'mode: review\ndefault: allow\ntests:\n  - { tool: bash, expect: allow }\n',
+        'mode: review\ntools:\n  bash: deny\n',
+      ],
     },
   ],
   invalid: [
     {
       name: 'a wrong expectation',
-      policy: 'mode: review\ntools:\n  write: allow\ntests:\n  - { tool: read, expect: deny }\n  - { name: no writes, tool: write, expect: deny }\n',
+      policy:
+        'mode: review\ntools:\n  write: allow\ntests:\n  - { tool: read, expect: deny }\n  - { name: no writes, tool: write, expect: deny }\n',
       errors: [
         {
           messageId: 'failing',

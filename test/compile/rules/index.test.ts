@@ -24,7 +24,9 @@ describe('rules/index.ts', () => {
   });
 
   it('has a test table for every rule', () => {
-    const tests = readdirSync(import.meta.dirname).filter((f) => f.endsWith('.test.ts') && f !== 'index.test.ts');
+    const tests = readdirSync(import.meta.dirname).filter(
+      (f) => f.endsWith('.test.ts') && f !== 'index.test.ts',
+    );
     expect(tests.map((f) => f.replace(/\.test\.ts$/, '')).sort()).toEqual(ruleFiles);
   });
 

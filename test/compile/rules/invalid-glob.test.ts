@@ -23,7 +23,12 @@ testRule(rule, {
       name: 'unbalanced braces',
       policy: 'mode: review\ntools:\n  "{a,b": deny\n  "c}": allow\n',
       errors: [
-        { messageId: 'invalid', line: 3, column: 3, message: 'selector `{a,b` is not a valid glob: unclosed `{`' },
+        {
+          messageId: 'invalid',
+          line: 3,
+          column: 3,
+          message: 'selector `{a,b` is not a valid glob: unclosed `{`',
+        },
         { messageId: 'invalid', line: 4, column: 3 },
       ],
     },

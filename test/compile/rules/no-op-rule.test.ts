@@ -4,10 +4,19 @@ import { testRule } from './rule-tester.js';
 testRule(rule, {
   valid: [
     { name: 'the built-in plan', policy: 'mode: plan\n', builtin: true },
-    { name: 'every rule matters', policy: 'mode: review\ntools:\n  read: allow\n  bash: ask\ndefault: deny\n' },
+    {
+      name: 'every rule matters',
+      policy: 'mode: review\ntools:\n  read: allow\n  bash: ask\ndefault: deny\n',
+    },
+    {
+      name: 'an effect with a reason',
+      policy:
+        'mode: review\ntools:\n  read: allow\neffects:\n  destructive: { decision: deny, reason: No changes. }\ndefault: deny\n',
+    },
     {
       name: 'a reason documents intent',
-      policy: 'mode: review\ntools:\n  write: { decision: deny, reason: Reviews do not write. }\ndefault: deny\n',
+      policy:
+        'mode: review\ntools:\n  write: { decision: deny, reason: Reviews do not write. }\ndefault: deny\n',
     },
     {
       name: 'a glob that beats an effect for read-only tools',
@@ -69,7 +78,8 @@ testRule(rule, {
           messageId: 'noEffect',
           line: 5,
           column: 3,
-          message: 'rule `effects.destructive: deny` changes nothing: mode `review` decides the same without it',
+          message:
+            'rule `effects.destructive: deny` changes nothing: mode `review` decides the same without it',
         },
       ],
     },

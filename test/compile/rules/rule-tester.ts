@@ -53,11 +53,17 @@ export function loadCase(c: Case): SourceDocument[] {
  */
 export function runRule(rule: RuleDefinition, c: Case): Diagnostic[] {
   const documents = loadCase(c);
-  return lintPolicies({ documents, diagnostics: [] }, { rules: [rule], ...(c.catalog ? { catalog: c.catalog } : {}) });
+  return lintPolicies(
+    { documents, diagnostics: [] },
+    { rules: [rule], ...(c.catalog ? { catalog: c.catalog } : {}) },
+  );
 }
 
 /** Registers the valid and invalid cases of a rule as vitest tests. */
-export function testRule(rule: RuleDefinition, cases: { valid: Case[]; invalid: (Case & { errors: Expected[] })[] }): void {
+export function testRule(
+  rule: RuleDefinition,
+  cases: { valid: Case[]; invalid: (Case & { errors: Expected[] })[] },
+): void {
   describe(rule.id, () => {
     it('has at least one valid and one invalid case', () => {
       expect(cases.valid.length).toBeGreaterThan(0);
@@ -78,7 +84,9 @@ export function testRule(rule: RuleDefinition, cases: { valid: Case[]; invalid: 
             file: d.file,
             line: d.range?.start.line,
             column: d.range?.start.column,
-            ...(e?.endLine !== undefined ? { endLine: d.range?.end.line, endColumn: d.range?.end.column } : {}),
+            ...(e?.endLine !== undefined
+              ? { endLine: d.range?.end.line, endColumn: d.range?.end.column }
+              : {}),
             ...(e?.message !== undefined ? { message: d.message } : {}),
           };
         });

@@ -15,7 +15,8 @@ testRule(rule, {
           messageId: 'tooMany',
           line: 4,
           column: 3,
-          message: 'selector `{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}` expands to more than 64 alternatives and matches nothing',
+          message:
+            'selector `{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}` expands to more than 64 alternatives and matches nothing',
         },
       ],
     },

@@ -5,7 +5,10 @@ testRule(rule, {
   valid: [
     { name: 'the built-in plan', policy: 'mode: plan\n', builtin: true },
     { name: 'one allowed tool', policy: 'mode: locked\ntools:\n  read: allow\ndefault: deny\n' },
-    { name: 'read-only tools by effect', policy: 'mode: locked\neffects:\n  readOnly: allow\ndefault: deny\n' },
+    {
+      name: 'read-only tools by effect',
+      policy: 'mode: locked\neffects:\n  readOnly: allow\ndefault: deny\n',
+    },
     { name: 'an exit', policy: 'mode: locked\ntools:\n  exit_plan_mode: ask\ndefault: deny\n' },
   ],
   invalid: [
@@ -22,6 +25,12 @@ testRule(rule, {
           message: 'mode `locked` denies every tool and offers no exit',
         },
       ],
+    },
+    {
+      name: 'catalogued tools are probed too',
+      policy: 'mode: locked\ntools:\n  "*": deny\n',
+      catalog: [{ name: 'read', hints: { readOnly: true } }],
+      errors: [{ messageId: 'trap', line: 1, column: 1 }],
     },
     {
       name: 'a later document closes the last door, reported on it',

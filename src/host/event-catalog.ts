@@ -1,0 +1,174 @@
+/**
+ * The host's session events as data: what each `SessionEventMap` entry means, whether it is surface (part of the
+ * model transcript) or log-only, and who writes and reads it. Types are erased at run time, so this catalogue is
+ * what `docs/reference/session-events.md` and UIs read.
+ *
+ * Contract: one entry per event type the host declares in `types.ts`, keyed by the type, with `type` equal to the
+ * key (tsc enforces both, see `satisfies` below and the complete catalogue in `src/engine/event-catalog.ts`);
+ * `payload` is the declared payload type as written in `types.ts`, and `surface` agrees with
+ * `SURFACE_EVENT_TYPES` (test/docs/event-catalog.test.ts checks both).
+ * @module
+ */
+import type { SessionEventType } from './types.js';
+
+/** What the catalogue says about one session event type. */
+export interface SessionEventDoc<K extends SessionEventType = SessionEventType> {
+  /** The event type: equal to its key in the catalogue. */
+  readonly type: K;
+  /** `surface` events form the model transcript; `log-only` events never reach the model. */
+  readonly surface: 'surface' | 'log-only';
+  /** The payload type as declared in `SessionEventMap` (TypeScript syntax). */
+  readonly payload: string;
+  /** The module (and function) that appends it. */
+  readonly writer: string;
+  /** The modules that read it, each with what for. */
+  readonly readers: readonly string[];
+  /** What the event records, in a sentence or two. */
+  readonly description: string;
+}
+
+/** A partial catalogue: only types of the map, each entry naming its own key. */
+export type SessionEventCatalog = { readonly [K in SessionEventType]?: SessionEventDoc<K> };
+
+/** The events the host declares, in the order of `SessionEventMap`. */
+export const HOST_EVENT_CATALOG = {
+  'turn/start': {
+    type: 'turn/start',
+    surface: 'log-only',
+    payload: '{ turn: number }',
+    writer: 'src/host/loop.ts (`agent.prompt()`, first event of each turn)',
+    readers: [
+      'src/host/session.ts: opens the turn (events outside a turn are refused)',
+      'src/engine/boundary.ts: lands a pending mode intent right after it',
+    ],
+    description: 'Opens a turn; `turn` counts from 1 per session.',
+  },
+  'turn/end': {
+    type: 'turn/end',
+    surface: 'log-only',
+    payload: "{ turn: number; reason: 'done' | 'max-steps' | 'cancelled' | 'error'; error?: string }",
+    writer:
+      'src/host/loop.ts (`agent.prompt()`); src/host/sessions.ts (`resume()` closes a turn a dead process left open, reason `error`)',
+    readers: [
+      'src/host/session.ts: closes the turn',
+      'src/host/journal-file.ts: fsyncs the log',
+      'src/host/sessions.ts: `fork()` must end on one',
+      'src/cli/acp, src/cli/chat: stop reason and error text',
+    ],
+    description: 'Closes a turn and says why it ended.',
+  },
+  'step/start': {
+    type: 'step/start',
+    surface: 'log-only',
+    payload: '{ step: number }',
+    writer: 'src/host/loop.ts (before each model request)',
+    readers: ['log viewers (no listener in this package)'],
+    description: 'Opens a step: one model request and the tool calls it asks for.',
+  },
+  'step/end': {
+    type: 'step/end',
+    surface: 'log-only',
+    payload: '{ step: number }',
+    writer: 'src/host/loop.ts (after the step’s tool results)',
+    readers: ['src/engine/boundary.ts: lands a pending mode intent (an approved plan exit) right after it'],
+    description: 'Closes a step, after every tool call of its assistant batch has its result.',
+  },
+  'user/message': {
+    type: 'user/message',
+    surface: 'surface',
+    payload: '{ text: string }',
+    writer: 'src/host/loop.ts (`agent.prompt(text)`)',
+    readers: ['src/host/transcript.ts: a user-role message', 'src/cli/acp: replayed when a session is loaded'],
+    description: 'What the user said.',
+  },
+  'assistant/message': {
+    type: 'assistant/message',
+    surface: 'surface',
+    payload: '{ text: string; toolCalls: ToolCallRequest[] }',
+    writer: 'src/host/loop.ts (the model’s answer)',
+    readers: [
+      'src/host/transcript.ts: an assistant-role message with its tool calls',
+      'src/host/headers.ts: `replayHeaders()` yields one header per answer',
+      'src/cli/acp: agent message chunks',
+    ],
+    description: 'The model’s answer: its text and the tool calls it asks for, in order.',
+  },
+  'tool/call': {
+    type: 'tool/call',
+    surface: 'log-only',
+    payload: '{ callId: string; name: string; arguments: unknown }',
+    writer: 'src/host/loop.ts (before each call of the batch runs)',
+    readers: ['src/cli/acp: `tool_call` updates', 'src/cli/chat: the call line'],
+    description: 'A call about to be judged and run (the transcript carries it inside `assistant/message`).',
+  },
+  'tool/result': {
+    type: 'tool/result',
+    surface: 'surface',
+    payload: '{ callId: string; name: string; content: string; isError: boolean }',
+    writer: 'src/host/loop.ts (the tool runtime’s result, a denial included)',
+    readers: [
+      'src/host/transcript.ts: a tool-role message',
+      'src/cli/acp: `tool_call_update`',
+      'src/cli/chat: the result',
+    ],
+    description: 'What the call returned; a gate denial or a rejected approval is an error result.',
+  },
+  'context/message': {
+    type: 'context/message',
+    surface: 'surface',
+    payload: '{ text: string }',
+    writer: 'src/engine/boundary.ts (the notice of a landed user mode flip); any plugin',
+    readers: ['src/host/transcript.ts: a user-role message with its text as written'],
+    description: 'Text the host or a plugin tells the model between messages (not typed by the user).',
+  },
+  'request/header': {
+    type: 'request/header',
+    surface: 'log-only',
+    payload: "{ header: RequestHeader; reason: 'initial' | 'resume' | 'fallback' }",
+    writer: 'src/host/loop.ts (an agent’s first request; `fallback` when a delta cannot say the change)',
+    readers: [
+      'src/host/headers.ts: `replayHeaders()` rebuilds every request byte for byte',
+      'src/host/loop.ts: the header the log states',
+      'src/engine/fold.ts: the mode the model last saw (narration)',
+    ],
+    description: 'The full request header (system text and tool schemas) exactly as sent to the model.',
+  },
+  'request/header-delta': {
+    type: 'request/header-delta',
+    surface: 'log-only',
+    payload: 'RequestHeaderDelta',
+    writer: 'src/host/loop.ts (a request whose header differs from the one the log states)',
+    readers: [
+      'src/host/headers.ts: `applyDelta()` in the replay',
+      'src/host/loop.ts: the header the log states',
+      'src/engine/fold.ts: the mode the model last saw (narration)',
+    ],
+    description: 'Only what changed since the previous header; nothing is logged when nothing changed.',
+  },
+  'todo/write': {
+    type: 'todo/write',
+    surface: 'log-only',
+    payload: '{ todos: TodoItem[] }',
+    writer: 'src/host/tools/todo-write.ts (the `todo_write` tool)',
+    readers: ['log viewers (the last one is the current list)'],
+    description: 'The agent’s whole todo list, replaced.',
+  },
+  'approval/asked': {
+    type: 'approval/asked',
+    surface: 'log-only',
+    payload: '{ callId: string; toolName: string; reason?: string }',
+    writer: 'src/host/tool-runtime.ts (an `ask` verdict, before `ctx.approval.request()`)',
+    readers: ['log viewers and audits'],
+    description: 'A question was put to the user about this call.',
+  },
+  'approval/decided': {
+    type: 'approval/decided',
+    surface: 'log-only',
+    payload: "{ callId: string; outcome: ApprovalOutcome['outcome']; feedback?: string }",
+    writer:
+      'src/host/tool-runtime.ts (when the answer arrives: before the tool runs and before any `mode/set` it causes)',
+    readers: ['log viewers and audits'],
+    description:
+      'The answer: `allowed-once`, `rejected` (with the user’s feedback), `cancelled` or `unavailable`.',
+  },
+} as const satisfies SessionEventCatalog;

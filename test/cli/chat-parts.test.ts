@@ -1,0 +1,66 @@
+/**
+ * The chat's parts (src/cli/chat/): the answer grammar of approval questions, the tool line, and the piped
+ * terminal's one queue of lines over real streams. The whole chat is driven as a process in chat.test.ts.
+ */
+import { PassThrough } from 'node:stream';
+import { describe, expect, it } from 'vitest';
+import { parseAnswer } from '../../src/cli/chat/answerer.js';
+import { toolLine } from '../../src/cli/chat/render.js';
+import { openTerminal } from '../../src/cli/chat/terminal.js';
+
+describe('parseAnswer', () => {
+  it('approves on y/yes, rejects on n/no/empty, sends other text as feedback, cancels at end of input', () => {
+    expect(parseAnswer('y')).toEqual({ outcome: 'allowed-once' });
+    expect(parseAnswer(' YES ')).toEqual({ outcome: 'allowed-once' });
+    expect(parseAnswer('n')).toEqual({ outcome: 'rejected' });
+    expect(parseAnswer('No')).toEqual({ outcome: 'rejected' });
+    expect(parseAnswer('  ')).toEqual({ outcome: 'rejected' });
+    expect(parseAnswer('  add tests  ')).toEqual({ outcome: 'rejected', feedback: 'add tests' });
+    expect(parseAnswer(null)).toEqual({ outcome: 'cancelled' });
+  });
+});
+
+describe('toolLine', () => {
+  const result = (isError: boolean, content: string) => ({ callId: 'c', name: 'write', content, isError });
+  it('marks gate denials, unapproved calls and plain errors differently', () => {
+    expect(toolLine(result(true, 'Error: not in plan mode'), { path: 'a' }, 'deny')).toBe(
+      '  ✗ write a — DENIED: not in plan mode',
+    );
+    expect(toolLine(result(true, 'Error: rejected'), { path: 'a' }, 'ask')).toBe(
+      '  ✗ write a — NOT APPROVED: rejected',
+    );
+    expect(toolLine(result(true, 'Error: disk full'), { path: 'a' }, 'allow')).toBe(
+      '  ✗ write a — error: disk full',
+    );
+    expect(toolLine(result(false, 'one\ntwo'), { path: 'a' }, 'allow')).toBe('  ✓ write a — ok (2 lines)');
+  });
+});
+
+describe('openTerminal (no TTY)', () => {
+  it('shares one queue of lines between questions, in order, echoing each answer, then answers null at the end', async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    let shown = '';
+    output.on('data', (chunk: Buffer) => (shown += chunk.toString()));
+    const terminal = openTerminal(input, output, false);
+    input.write('first\nsecond\n');
+    input.end();
+    const answers = await Promise.all([terminal.ask('a> '), terminal.ask('b> '), terminal.ask('c> ')]);
+    expect(answers).toEqual(['first', 'second', null]);
+    expect(shown).toBe('a> first\nb> second\nc> \n');
+    terminal.close();
+  });
+
+  it('gives the line to the next question when an asked question is aborted', async () => {
+    const input = new PassThrough();
+    const terminal = openTerminal(input, new PassThrough(), false);
+    const controller = new AbortController();
+    const aborted = terminal.ask('approve? ', controller.signal);
+    controller.abort();
+    expect(await aborted).toBeNull();
+    const next = terminal.ask('> ');
+    input.write('hello\n');
+    expect(await next).toBe('hello');
+    terminal.close();
+  });
+});

@@ -1,0 +1,51 @@
+// schema/policy.schema.json: the editor-facing contract (draft-07, stable $id, strict, documented everywhere).
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { policySchema } from '../../src/compile/index.js';
+
+type Node = Record<string, unknown>;
+
+function* objects(node: unknown, path = '#'): Generator<[string, Node]> {
+  if (node === null || typeof node !== 'object') return;
+  if (Array.isArray(node)) {
+    for (const [i, item] of node.entries()) yield* objects(item, `${path}/${i}`);
+    return;
+  }
+  yield [path, node as Node];
+  for (const [k, v] of Object.entries(node)) {
+    if (k === 'examples' || k === 'defaultSnippets' || k === 'default') continue;
+    yield* objects(v, `${path}/${k}`);
+  }
+}
+
+describe('schema/policy.schema.json', () => {
+  it('is draft-07 with a stable $id, and the generated constant matches the file', async () => {
+    const file = JSON.parse(await readFile('schema/policy.schema.json', 'utf8'));
+    expect(file.$schema).toBe('http://json-schema.org/draft-07/schema#');
+    expect(file.$id).toBe('https://dsh-mode.dev/schema/policy.schema.json');
+    expect(policySchema).toEqual(file);
+  });
+
+  it('closes every object and documents every property twice', () => {
+    for (const [path, node] of objects(policySchema)) {
+      if (node.type === 'object' && !path.endsWith('/toolRules')) {
+        expect(node.additionalProperties, path).toBe(false);
+      }
+      for (const [name, prop] of Object.entries(
+        (node.properties as Record<string, Node> | undefined) ?? {},
+      )) {
+        expect(typeof prop.description, `${path}/properties/${name}`).toBe('string');
+        expect(typeof prop.markdownDescription, `${path}/properties/${name}`).toBe('string');
+      }
+    }
+  });
+
+  it('offers snippets for a rule and a test case, and examples', () => {
+    const defs = policySchema.definitions;
+    expect(defs.toolRules.defaultSnippets[0].body).toBeDefined();
+    expect(policySchema.properties.tests.defaultSnippets[0].body).toBeDefined();
+    expect(policySchema.examples.length).toBeGreaterThan(0);
+    expect(defs.decision.enum).toEqual(['allow', 'deny', 'ask']);
+    expect(defs.modeName.not).toEqual({ const: 'default' });
+  });
+});

@@ -1,0 +1,101 @@
+/**
+ * A raw-bytes ACP client for the hostile tests: spawns the built `node bin/dsh-mode.mjs acp` in a workspace,
+ * writes arbitrary bytes to its stdin, and reads stdout as newline-delimited JSON (asserting that every stdout
+ * line is JSON: stdout carries protocol only). Requests from the agent (permission questions) are collected and
+ * can be answered by hand.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+const BIN = resolve(import.meta.dirname, '../../bin/dsh-mode.mjs');
+
+export interface RpcMessage {
+  jsonrpc?: string;
+  id?: number | string | null;
+  method?: string;
+  params?: Record<string, unknown>;
+  result?: Record<string, unknown>;
+  error?: { code: number; message: string; data?: unknown };
+}
+
+export class RawAcpClient {
+  readonly child: ChildProcessWithoutNullStreams;
+  readonly received: RpcMessage[] = [];
+  /** stdout lines that were not JSON (must stay empty). */
+  readonly noise: string[] = [];
+  stderr = '';
+  #buffer = '';
+  #waiters: { test: (m: RpcMessage) => boolean; resolve: (m: RpcMessage) => void }[] = [];
+  #next = 1000;
+  readonly exited: Promise<number | null>;
+
+  constructor(workspace: string, script: unknown[]) {
+    const scriptFile = join(workspace, '.hostile-script.json');
+    writeFileSync(scriptFile, JSON.stringify(script));
+    const env = { ...process.env };
+    delete env.DEEPSEEK_API_KEY;
+    this.child = spawn(process.execPath, [BIN, 'acp', '--model-script', scriptFile], {
+      cwd: workspace,
+      env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    this.child.stderr.setEncoding('utf8').on('data', (text: string) => (this.stderr += text));
+    this.child.stdout.setEncoding('utf8').on('data', (text: string) => this.#read(text));
+    this.exited = new Promise((done) => this.child.on('close', (code) => done(code)));
+  }
+
+  #read(text: string): void {
+    this.#buffer += text;
+    const lines = this.#buffer.split('\n');
+    this.#buffer = lines.pop()!;
+    for (const line of lines) {
+      if (line.trim() === '') continue;
+      let message: RpcMessage;
+      try {
+        message = JSON.parse(line) as RpcMessage;
+      } catch {
+        this.noise.push(line);
+        continue;
+      }
+      this.received.push(message);
+      this.#waiters = this.#waiters.filter((w) => (w.test(message) ? (w.resolve(message), false) : true));
+    }
+  }
+
+  /** Writes raw text (a newline is not added). */
+  write(raw: string | Buffer): void {
+    this.child.stdin.write(raw);
+  }
+
+  /** Resolves with the first message (already received or future) that passes `test`. */
+  waitFor(test: (m: RpcMessage) => boolean, timeoutMs = 20_000): Promise<RpcMessage> {
+    const seen = this.received.find(test);
+    if (seen) return Promise.resolve(seen);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`no matching message within ${timeoutMs} ms; stderr: ${this.stderr.slice(-2000)}`)),
+        timeoutMs,
+      );
+      this.#waiters.push({ test, resolve: (m) => (clearTimeout(timer), resolve(m)) });
+    });
+  }
+
+  /** Sends a request and resolves with its response (result or error). */
+  request(method: string, params: unknown): Promise<RpcMessage> {
+    const id = this.#next++;
+    this.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
+    return this.waitFor((m) => m.id === id && m.method === undefined);
+  }
+
+  /** Sends a notification. */
+  notify(method: string, params: unknown): void {
+    this.write(JSON.stringify({ jsonrpc: '2.0', method, params }) + '\n');
+  }
+
+  /** Closes stdin and waits for the exit code. */
+  async close(): Promise<number | null> {
+    this.child.stdin.end();
+    return this.exited;
+  }
+}
