@@ -3,11 +3,12 @@
 //    that scans the rules with minimatch on every call;
 //  - the cold (first-seen name) decision with 1,000 glob rules;
 //  - the visibility filter over 30 tools (target < 5 µs);
-//  - load (parse + validate) and compile time for 1,000 documents of 100 rules each (+ lint when built).
+//  - parse, parse + validate, compile and lint of 1,000 documents of 100 rules each (10 modes of 100 documents),
+//    per document, against parse alone.
 // Imports dist/: run `npm run build` first (`npm run bench` does).
-import { existsSync } from 'node:fs';
 import { Minimatch } from 'minimatch';
-import { compilePolicies, loadPolicyText, loadPolicySources } from '../dist/compile/index.js';
+import { compilePolicies, lintPolicies, loadPolicyText, loadPolicySources } from '../dist/compile/index.js';
+import { parsePolicyText } from '../dist/compile/parse.js';
 import { formatNs, report, timeOnce, timePerCall } from './lib.mjs';
 
 const RANK = { allow: 0, ask: 1, deny: 2 };
@@ -193,6 +194,12 @@ export default async function run() {
     lines.push('default: deny');
     texts.push(lines.join('\n'));
   }
+  // Parse alone is the same-run baseline: compile and lint are reported per document against it.
+  let parsed = 0;
+  const parseMs = await timeOnce(() => {
+    for (let i = 0; i < texts.length; i++) parsed += parsePolicyText(texts[i], `doc${i}.yaml`).data ? 1 : 0;
+  });
+  if (parsed !== texts.length) throw new Error('bench documents did not parse');
   let docs = [];
   const loadMs = await timeOnce(() => {
     docs = texts.flatMap((t, i) => loadPolicyText(t, `doc${i}.yaml`).documents);
@@ -203,25 +210,27 @@ export default async function run() {
     set = compilePolicies(docs);
   });
   sink ^= set.modes.size;
-  console.log('  1,000 documents × 100 rules:');
-  report('parse + validate', { text: `${loadMs.toFixed(0)} ms` });
-  report('compile', { text: `${compileMs.toFixed(0)} ms` });
-  // Lint re-composes modes per rule, so it is measured on the first 100 documents unless BENCH_FULL_LINT=1.
-  const lintPath = new URL('../dist/compile/lint.js', import.meta.url);
-  if (existsSync(lintPath)) {
-    const full = process.env.BENCH_FULL_LINT === '1';
-    const lintDocs = full ? docs : docs.slice(0, 100);
-    try {
-      const { lintPolicies } = await import(lintPath.href);
-      const lintMs = await timeOnce(() => {
-        sink ^= lintPolicies({ documents: lintDocs, diagnostics: [], files: [] }).length;
-      });
-      report(`lint (${lintDocs.length} documents${full ? '' : '; BENCH_FULL_LINT=1 for all'})`, {
-        text: `${lintMs.toFixed(0)} ms`,
-      });
-    } catch (error) {
-      report('lint', { text: `failed: ${error.message}` });
-    }
+  let lintMs;
+  try {
+    lintMs = await timeOnce(() => {
+      sink ^= lintPolicies({ documents: docs, diagnostics: [] }).length;
+    });
+  } catch (error) {
+    report('lint', { text: `failed: ${error.message}` });
+  }
+  const perDoc = (ms) => ({
+    text: `${((ms * 1000) / docs.length).toFixed(0)} µs/doc`,
+    valueOf: () => ms,
+    label: 'parse',
+  });
+  const parse = perDoc(parseMs);
+  console.log('  1,000 documents × 100 rules (10 modes of 100 documents), per document:');
+  report('parse (baseline)', parse);
+  report('parse + validate', perDoc(loadMs), { baseline: parse });
+  report('compile', perDoc(compileMs), { baseline: parse });
+  if (lintMs !== undefined) {
+    report('lint (all 1,000 documents)', perDoc(lintMs), { baseline: parse });
+    report('compile + lint', perDoc(compileMs + lintMs), { baseline: parse });
   }
   if (sink === 0.5) console.log(sink);
 }

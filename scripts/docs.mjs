@@ -36,9 +36,12 @@ if (check) {
 } else {
   mkdirSync(dir, { recursive: true });
   for (const name of existing) if (!pages.has(name)) rmSync(join(dir, name));
+  let changed = 0;
   for (const [name, text] of pages) {
     const file = join(dir, name);
-    if (!existsSync(file) || readFileSync(file, 'utf8') !== text) writeFileSync(file, text);
+    if (existsSync(file) && readFileSync(file, 'utf8') === text) continue;
+    writeFileSync(file, text);
+    changed++;
   }
-  process.stdout.write(`${REFERENCE_DIR}: wrote ${pages.size} pages\n`);
+  process.stdout.write(`${REFERENCE_DIR}: ${pages.size} pages, ${changed} changed\n`);
 }

@@ -52,7 +52,8 @@ function ruleSection(rule) {
   }
   if (found.length === 0) throw new Error(`rule ${rule.id}: its failing example reports nothing`);
   const passing = lintExample(rule, docs.passing, withCatalog);
-  if (passing.length > 0) throw new Error(`rule ${rule.id}: its passing example reports ${passing[0]?.message}`);
+  if (passing.length > 0)
+    throw new Error(`rule ${rule.id}: its passing example reports ${passing[0]?.message}`);
   const command = withCatalog
     ? `dsh-mode lint --no-builtin --tools tools.json ${EXAMPLE_FILE}`
     : `dsh-mode lint --no-builtin ${EXAMPLE_FILE}`;
@@ -62,12 +63,22 @@ function ruleSection(rule) {
   return [
     `### ${rule.id}`,
     `${capitalize(rule.meta.description)}.`,
-    [`- Severity: **${rule.meta.severity}**`, '- Blocks loading: no (lint reports it; the policy still compiles)'].join('\n'),
+    [
+      `- Severity: **${rule.meta.severity}**`,
+      '- Blocks loading: no (lint reports it; the policy still compiles)',
+    ].join('\n'),
     `Messages (by message id; \`{{slots}}\` are filled in):\n\n${messages.join('\n')}`,
     `**Failing example** (${code(EXAMPLE_FILE)}):\n\n${fence('yaml', docs.failing)}`,
-    withCatalog ? `This rule needs a tool catalog; here \`tools.json\` is ${code(JSON.stringify(DOCS_CATALOG))}.` : '',
-    `${code(command)} reports (its default `stylish` output):\n\n${fence('text', formatStylish(toLintReport(found, [EXAMPLE_FILE]), { color: false }).trimEnd())}`,
-    `**Passing example**, which it does not report:\n\n${fence('yaml', docs.passing)}`,
+    withCatalog
+      ? `This rule needs a tool catalog; here \`tools.json\` is ${code(JSON.stringify(DOCS_CATALOG))}.`
+      : '',
+    `${code(command)} reports this finding (\`stylish\` format, other rules’ findings left out):\n\n${fence(
+      'text',
+      formatStylish(toLintReport(found, [EXAMPLE_FILE]), { color: false })
+        .replace(/^\n+/, '')
+        .trimEnd(),
+    )}`,
+    `**Passing example**, which this rule does not report:\n\n${fence('yaml', docs.passing)}`,
     `**How to fix:** ${docs.fix}`,
   ]
     .filter((b) => b.length > 0)

@@ -79,3 +79,12 @@ export function generatedNotice(source) {
 export function page(blocks) {
   return `${blocks.filter((b) => typeof b === 'string' && b.length > 0).join('\n\n')}\n`;
 }
+
+/**
+ * Plain text made safe for Markdown prose: `<` and `&` would otherwise start HTML.
+ * @param {string} text
+ * @returns {string}
+ */
+export function plain(text) {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+}

@@ -9,7 +9,8 @@
 export const RESOLUTION_EXAMPLES = [
   {
     title: 'An exact name beats every glob',
-    intro: '`web_fetch` is named exactly, so the broader `web_*` does not decide it; a tool nothing matches falls to `default`.',
+    intro:
+      '`web_fetch` is named exactly, so the broader `web_*` does not decide it; a tool nothing matches falls to `default`.',
     mode: 'research',
     docs: [
       {
@@ -21,7 +22,8 @@ export const RESOLUTION_EXAMPLES = [
   },
   {
     title: 'The most specific glob wins',
-    intro: 'Specificity is the count of literal characters, so `mcp__github__get_*` (18) beats `mcp__github__*` (13), which beats `mcp__*` (5), whatever their order in the file.',
+    intro:
+      'Specificity is the count of literal characters, so `mcp__github__get_*` (18) beats `mcp__github__*` (13), which beats `mcp__*` (5), whatever their order in the file.',
     mode: 'triage',
     docs: [
       {
@@ -29,11 +31,16 @@ export const RESOLUTION_EXAMPLES = [
         text: 'mode: triage\ntools:\n  "mcp__github__get_*": allow\n  "mcp__*": deny\n  "mcp__github__*": ask\ndefault: deny\n',
       },
     ],
-    queries: [{ tool: 'mcp__github__get_issue' }, { tool: 'mcp__github__create_issue' }, { tool: 'mcp__slack__post' }],
+    queries: [
+      { tool: 'mcp__github__get_issue' },
+      { tool: 'mcp__github__create_issue' },
+      { tool: 'mcp__slack__post' },
+    ],
   },
   {
     title: 'Equal globs that disagree: the most restrictive, and a lint error',
-    intro: '`read_*` and `*_file` both have five literal characters and both match `read_file`: the more restrictive decision applies, and lint reports the conflict so you can resolve it.',
+    intro:
+      '`read_*` and `*_file` both have five literal characters and both match `read_file`: the more restrictive decision applies, and lint reports the conflict so you can resolve it.',
     mode: 'files',
     docs: [
       {
@@ -45,7 +52,8 @@ export const RESOLUTION_EXAMPLES = [
   },
   {
     title: 'Effects decide by declared hints, the most restrictive first',
-    intro: 'For tools no name or glob matches, `effects` applies the most restrictive decision among the hints that are true for the tool, with MCP defaults for hints it does not declare (`openWorld` true, `destructive` true unless read-only).',
+    intro:
+      'For tools no name or glob matches, `effects` applies the most restrictive decision among the hints that are true for the tool, with MCP defaults for hints it does not declare (`openWorld` true, `destructive` true unless read-only).',
     mode: 'careful',
     docs: [
       {
@@ -62,7 +70,8 @@ export const RESOLUTION_EXAMPLES = [
   },
   {
     title: 'A name or glob beats effects',
-    intro: 'Hints are consulted only when no `tools` selector matches: an MCP tool declaring itself read-only is still denied by `mcp__*`.',
+    intro:
+      'Hints are consulted only when no `tools` selector matches: an MCP tool declaring itself read-only is still denied by `mcp__*`.',
     mode: 'review',
     docs: [
       {
@@ -82,7 +91,8 @@ export const RESOLUTION_EXAMPLES = [
 export const COMPOSITION_EXAMPLES = [
   {
     title: 'A document without default narrows plan',
-    intro: 'This team document has no `default`, so it abstains on every tool it does not name: plan keeps deciding those, and only the web tools become stricter.',
+    intro:
+      'This team document has no `default`, so it abstains on every tool it does not name: plan keeps deciding those, and only the web tools become stricter.',
     builtin: true,
     mode: 'plan',
     docs: [
@@ -95,7 +105,8 @@ export const COMPOSITION_EXAMPLES = [
   },
   {
     title: 'A document cannot widen plan',
-    intro: 'Composition is a ceiling: plan denies `write` and `bash`, so allowing them in a second document changes nothing. Lint points at such rules (below).',
+    intro:
+      'Composition is a ceiling: plan denies `write` and `bash`, so allowing them in a second document changes nothing. Lint points at such rules (below).',
     builtin: true,
     mode: 'plan',
     docs: [{ file: 'team/plan-wider.yaml', text: 'mode: plan\ntools:\n  write: allow\n  bash: ask\n' }],
@@ -103,7 +114,8 @@ export const COMPOSITION_EXAMPLES = [
   },
   {
     title: 'override: true replaces the mode',
-    intro: 'The one way to widen a mode is to replace it: this document drops the built-in plan rules entirely (its section too), and lint reports the override so a reviewer sees it.',
+    intro:
+      'The one way to widen a mode is to replace it: this document drops the built-in plan rules entirely (its section too), and lint reports the override so a reviewer sees it.',
     builtin: true,
     mode: 'plan',
     docs: [
@@ -116,14 +128,16 @@ export const COMPOSITION_EXAMPLES = [
   },
   {
     title: 'A tool no document decides is denied',
-    intro: 'Without any `default`, tools the documents do not match are denied by the built-in rule, which has no file.',
+    intro:
+      'Without any `default`, tools the documents do not match are denied by the built-in rule, which has no file.',
     mode: 'notes',
     docs: [{ file: 'notes.yaml', text: 'mode: notes\ntools:\n  read: allow\n  todo_write: allow\n' }],
     queries: [{ tool: 'read' }, { tool: 'write' }],
   },
   {
     title: 'Ties are reported from the first document',
-    intro: 'Both documents deny `bash`; the decision is the same, and the rule reported is the first in load order (here the built-in plan’s `default`, so this document’s reason is not the one shown).',
+    intro:
+      'Both documents deny `bash`; the decision is the same, and the rule reported is the first in load order (here the built-in plan’s `default`, so this document’s reason is not the one shown).',
     builtin: true,
     mode: 'plan',
     docs: [

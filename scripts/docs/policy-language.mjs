@@ -78,20 +78,30 @@ function exampleOf(root, key, s) {
  */
 function keySection(root, key, s, required) {
   const value = exampleOf(root, key, s);
-  const doc = key === 'mode' ? { mode: value } : key === '$schema' ? { $schema: value, mode: 'review' } : { mode: 'review', [key]: value };
+  const doc =
+    key === 'mode'
+      ? { mode: value }
+      : key === '$schema'
+        ? { $schema: value, mode: 'review' }
+        : { mode: 'review', [key]: value };
   const yaml = stringify(doc, { lineWidth: 0 });
   const load = loadPolicyText(yaml, 'example.yaml');
   if (load.documents.length !== 1) {
-    throw new Error(`policy schema: the example of \`${key}\` does not load: ${JSON.stringify(load.diagnostics)}`);
+    throw new Error(
+      `policy schema: the example of \`${key}\` does not load: ${JSON.stringify(load.diagnostics)}`,
+    );
   }
   const facts = [
     `- Type: ${typeText(root, s)}`,
     `- Required: ${required ? 'yes' : 'no'}`,
     `- Default: ${s.default !== undefined ? code(JSON.stringify(s.default)) : key === 'default' ? 'none (the document abstains)' : 'none'}`,
   ];
-  return [`### ${key}`, s.markdownDescription ?? s.description, facts.join('\n'), `Example:\n\n${fence('yaml', yaml)}`].join(
-    '\n\n',
-  );
+  return [
+    `### ${key}`,
+    s.markdownDescription ?? s.description,
+    facts.join('\n'),
+    `Example:\n\n${fence('yaml', yaml)}`,
+  ].join('\n\n');
 }
 
 /**
@@ -114,7 +124,8 @@ function definitionSection(root, def) {
   } else {
     parts.push(`Type: ${typeText(root, { ...def, title: undefined })}.`);
   }
-  if (def.examples?.length) parts.push(`Example:\n\n${fence('yaml', stringify(def.examples[0], { lineWidth: 0 }))}`);
+  if (def.examples?.length)
+    parts.push(`Example:\n\n${fence('yaml', stringify(def.examples[0], { lineWidth: 0 }))}`);
   return parts.join('\n\n');
 }
 
@@ -127,7 +138,12 @@ export function policyLanguagePage(schema) {
   const keys = Object.entries(schema.properties);
   const summary = table(
     ['Key', 'Type', 'Required', 'Description'],
-    keys.map(([k, s]) => [`[${code(k)}](#${slug(k)})`, typeText(schema, s), required.has(k) ? 'yes' : 'no', cell(s.description ?? '')]),
+    keys.map(([k, s]) => [
+      `[${code(k)}](#${slug(k)})`,
+      typeText(schema, s),
+      required.has(k) ? 'yes' : 'no',
+      cell(s.description ?? ''),
+    ]),
   );
   const full = schema.examples?.[0];
   return page([

@@ -6,12 +6,14 @@
  * Compositions follow DESIGN.md section 2: a document's mode "up to and including" it is the composition of the
  * documents that name that mode, in load order, up to it (from the last `override: true` on). "Without a rule"
  * is the same ceiling with one entry of this document skipped (`resolveInDocument`'s `skip`), so probing a rule
- * costs no recompilation. Each document is compiled once per lint run.
+ * costs no recompilation. Each document is compiled once per lint run, and each mode is indexed once
+ * (`ModeCompositions`), so a composition's answer costs the same for the 1st and the 1,000th document of a mode.
  * @module
  */
 import { composePolicy, DEFAULT_DENY_RULE } from './compile.js';
-import { compareRestrictiveness, compileDocument, HINT_NAMES, resolveInDocument } from './document.js';
+import { compileDocument, HINT_NAMES, resolveInDocument } from './document.js';
 import { affixFilter } from './glob-overlap.js';
+import { ModeCompositions } from './lint-compose.js';
 import type { SelectorAlternative } from './glob.js';
 import { BUILTIN_PLAN_PATH } from './load.js';
 import type { ToolCatalogEntry } from './catalog.js';
@@ -89,32 +91,21 @@ export function createRuleContexts(
     if (list === undefined) parsedSelectors.set(doc, (list = readSelectors(compiled(doc))));
     return list;
   };
-  const wholeModes = new Map<string, CompiledPolicy>();
+  const compositions = new Map<string, ModeCompositions>();
+  const compositionsOf = (mode: string): ModeCompositions => {
+    let c = compositions.get(mode);
+    if (c === undefined)
+      compositions.set(mode, (c = new ModeCompositions(mode, byMode.get(mode)!.map(compiled))));
+    return c;
+  };
   return documents.map((source) => {
     const mode = source.document.mode;
     const modeDocuments = byMode.get(mode)!;
     const position = modeDocuments.indexOf(source);
-    /** The compiled documents that compose "up to and including" `source`: from the last override on. */
-    const prefixes = new Map<number, CompiledDocument[]>();
-    const prefix = (end: number): CompiledDocument[] => {
-      let list = prefixes.get(end);
-      if (list === undefined) {
-        let from = 0;
-        for (let i = 0; i < end; i++) if (modeDocuments[i]!.document.override === true) from = i;
-        prefixes.set(end, (list = modeDocuments.slice(from, end).map(compiled)));
-      }
-      return list;
-    };
     let probes: Hints[] | undefined;
-    let upTo: CompiledPolicy | undefined;
     let alone: CompiledPolicy | undefined;
-    const composedUpTo = () => (upTo ??= composePolicy(mode, prefix(position + 1)));
-    const composedMode = (): CompiledPolicy => {
-      let policy = wholeModes.get(mode);
-      if (policy === undefined)
-        wholeModes.set(mode, (policy = composePolicy(mode, prefix(modeDocuments.length))));
-      return policy;
-    };
+    const composedUpTo = () => compositionsOf(mode).policy(position + 1);
+    const composedMode = () => compositionsOf(mode).policy(modeDocuments.length);
     const decideInDocument = (name: string, hints: Hints | undefined, without?: JsonPath) =>
       resolveInDocument(
         compiled(source),
@@ -123,21 +114,16 @@ export function createRuleContexts(
         without ? { skip: (e) => samePath(e.path, without) } : {},
       );
     const decideUpTo = (name: string, hints: Hints | undefined, without?: JsonPath): DecideResult => {
-      // The ceiling of `resolveComposed` with one entry of this document skipped. It stops at the first `deny`
-      // (nothing later can win over it, and ties report the first), so a mode whose first document has
-      // `default: deny` costs one resolution per probe however many documents follow.
-      const own = compiled(source);
-      let best: DecideResult | undefined;
-      for (const doc of prefix(position + 1)) {
-        const skip =
-          doc === own && without !== undefined
-            ? (e: { path: JsonPath }) => samePath(e.path, without)
-            : undefined;
-        const r = resolveInDocument(doc, name, hints, skip ? { skip } : {});
-        if (r && (!best || compareRestrictiveness(r.decision, best.decision) > 0)) best = r;
-        if (best?.decision === 'deny') break;
-      }
-      return best ?? { decision: 'deny', rule: DEFAULT_DENY_RULE };
+      // Without `without`, the prefix's memoised policy answers. With it, the ceiling is resolved through the
+      // mode's index with this document's entry skipped (see lint-compose.ts): no cost per earlier document.
+      if (without === undefined) return composedUpTo().decide(name, hints);
+      const skip = (e: { path: JsonPath }) => samePath(e.path, without);
+      return (
+        compositionsOf(mode).resolve(position + 1, name, hints, { position, skip }) ?? {
+          decision: 'deny',
+          rule: DEFAULT_DENY_RULE,
+        }
+      );
     };
     return {
       source,

@@ -7,7 +7,18 @@
  * range of its node (the closest existing parent when the path does not exist); `keyRange(path)` gives the key's.
  * @module
  */
-import { isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import {
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  LineCounter,
+  parseDocument,
+  type Document,
+  type Node,
+  type Pair,
+  type YAMLMap,
+} from 'yaml';
 import { makeDiagnostic, sortDiagnostics, type LoadDiagnostic } from './diagnostics.js';
 import type { JsonPath, Range } from './types.js';
 
@@ -40,14 +51,15 @@ const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
  */
 export function parsePolicyText(text: string, file: string | null): ParsedDocument {
   const lines = new LineCounter();
+  const keys: KeyIndex = new WeakMap();
   let doc: Document.Parsed | undefined;
   const result: ParsedDocument = {
     file,
     text,
     data: undefined,
     diagnostics: [],
-    locate: (path) => (doc ? locateNode(doc, lines, path, false) : undefined),
-    keyRange: (path) => (doc ? locateNode(doc, lines, path, true) : undefined),
+    locate: (path) => (doc ? locateNode(doc, lines, path, false, keys) : undefined),
+    keyRange: (path) => (doc ? locateNode(doc, lines, path, true, keys) : undefined),
   };
   const fail = (code: LoadDiagnostic['code'], message: string, offset = 0, help?: string) => {
     result.diagnostics.push(makeDiagnostic(code, 'error', message, file, [], pointRange(text, offset), help));
@@ -173,11 +185,36 @@ function findTooDeep(root: unknown): number | undefined {
   return undefined;
 }
 
+/** Per mapping node, its pairs by key (the first pair of each key), built on first lookup. */
+type KeyIndex = WeakMap<YAMLMap, Map<string, Pair>>;
+
+/** Mappings this small are searched directly: building an index costs more than it saves. */
+const INDEX_MIN_ITEMS = 16;
+
+/** The first pair of `map` whose scalar key is `key`, as `items.find` would return it. */
+function pairOf(map: YAMLMap, key: string, keys: KeyIndex): Pair | undefined {
+  const items = map.items as Pair[];
+  if (items.length < INDEX_MIN_ITEMS) return items.find((p) => keyOf(p.key) === key);
+  // Lint locates every finding and every rule reference: a linear scan per lookup made 100-rule documents
+  // quadratic. Positions are read-only after parsing, so the index never goes stale.
+  let index = keys.get(map);
+  if (index === undefined) {
+    index = new Map();
+    for (const p of items) {
+      const k = keyOf(p.key);
+      if (k !== undefined && !index.has(k)) index.set(k, p);
+    }
+    keys.set(map, index);
+  }
+  return index.get(key);
+}
+
 function locateNode(
   doc: Document.Parsed,
   lines: LineCounter,
   path: JsonPath,
   wantKey: boolean,
+  keys: KeyIndex,
 ): Range | undefined {
   let node: unknown = doc.contents;
   let keyNode: Node | undefined;
@@ -186,7 +223,7 @@ function locateNode(
     let next: unknown;
     let nextKey: Node | undefined;
     if (isMap(node)) {
-      const pair = node.items.find((p) => keyOf(p.key) === String(seg));
+      const pair = pairOf(node, String(seg), keys);
       if (pair) {
         nextKey = isScalar(pair.key) ? pair.key : undefined;
         // An empty value (`tools:` and nothing) has a zero-width range: point at its key instead.

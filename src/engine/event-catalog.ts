@@ -9,11 +9,7 @@
  * @module
  */
 import type { SessionEventType } from '../host/types.js';
-import {
-  HOST_EVENT_CATALOG,
-  type SessionEventCatalog,
-  type SessionEventDoc,
-} from '../host/event-catalog.js';
+import { HOST_EVENT_CATALOG, type SessionEventCatalog, type SessionEventDoc } from '../host/event-catalog.js';
 import './vocabulary.js';
 
 /** The events the engine declares (`vocabulary.ts`). */

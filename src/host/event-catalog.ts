@@ -78,7 +78,10 @@ export const HOST_EVENT_CATALOG = {
     surface: 'surface',
     payload: '{ text: string }',
     writer: 'src/host/loop.ts (`agent.prompt(text)`)',
-    readers: ['src/host/transcript.ts: a user-role message', 'src/cli/acp: replayed when a session is loaded'],
+    readers: [
+      'src/host/transcript.ts: a user-role message',
+      'src/cli/acp: replayed when a session is loaded',
+    ],
     description: 'What the user said.',
   },
   'assistant/message': {

@@ -109,7 +109,9 @@ export class ToolsService extends Service {
       // A hallucinated name is quoted at most 200 characters long: the model may send megabytes.
       const name = String(exec.name);
       const shown = name.length > 200 ? `${name.slice(0, 200)}…` : name;
-      return error(`unknown tool \`${shown}\`; available tools: ${names.length ? names.join(', ') : '(none)'}`);
+      return error(
+        `unknown tool \`${shown}\`; available tools: ${names.length ? names.join(', ') : '(none)'}`,
+      );
     }
     if (!entry.validate(exec.arguments)) {
       const problems = (entry.validate.errors ?? []).map(

@@ -74,7 +74,10 @@ export class RawAcpClient {
     if (seen) return Promise.resolve(seen);
     return new Promise((resolve, reject) => {
       const timer = setTimeout(
-        () => reject(new Error(`no matching message within ${timeoutMs} ms; stderr: ${this.stderr.slice(-2000)}`)),
+        () =>
+          reject(
+            new Error(`no matching message within ${timeoutMs} ms; stderr: ${this.stderr.slice(-2000)}`),
+          ),
         timeoutMs,
       );
       this.#waiters.push({ test, resolve: (m) => (clearTimeout(timer), resolve(m)) });

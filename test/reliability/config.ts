@@ -107,7 +107,15 @@ export async function measured(
     record({ area, name, seed, ms: performance.now() - started, ...result });
   } catch (error) {
     // A failed assertion is a violation: record it before the test fails, so the report never shows it as held.
-    record({ area, name, seed, ms: performance.now() - started, runs: 0, violations: 1, notes: String(error) });
+    record({
+      area,
+      name,
+      seed,
+      ms: performance.now() - started,
+      runs: 0,
+      violations: 1,
+      notes: String(error),
+    });
     throw error;
   }
 }

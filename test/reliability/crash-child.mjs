@@ -1,13 +1,16 @@
-// Child process of the crash test: a scripted plan-mode session on the built host and engine (dist/), run turn
+// Child process of the crash test: a scripted plan-mode session on the built host and engine (build.ts), run turn
 // after turn until it is killed with SIGKILL. Every event is acknowledged on stdout once its append has written
 // it (`ev <seq> <type>`, printed from a session/event listener, after the line is in the file), every landed
 // mode as `mode <seq> <mode>`, every finished turn as `turn <seq>`.
-// argv: <workspace> <session id> <seed>
+// argv: <built folder (see build.ts)> <workspace> <session id> <seed>
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Context } from 'cordis';
-import { applyHost, scriptedModel } from '../../dist/host/index.js';
-import { ModePlugin } from '../../dist/engine/index.js';
 
-const [workspace, id, seedText] = process.argv.slice(2);
+const [built, workspace, id, seedText] = process.argv.slice(2);
+const { applyHost, scriptedModel } = await import(pathToFileURL(join(built, 'host/index.js')).href);
+const { ModePlugin } = await import(pathToFileURL(join(built, 'engine/index.js')).href);
 let state = Number(seedText) >>> 0;
 const random = () => {
   state = (state + 0x6d2b79f5) >>> 0;
@@ -44,12 +47,19 @@ ctx.on('session/event', async (_session, event, next) => {
 const script = [];
 for (let i = 0; i < 20_000; i++) {
   script.push({ text: 'looking', tool_calls: [{ name: 'look' }, { name: 'change' }] });
-  script.push({ text: 'proposing', tool_calls: [{ name: 'exit_plan_mode', arguments: { plan: '# Plan\nchange it' } }, { name: 'change' }] });
+  script.push({
+    text: 'proposing',
+    tool_calls: [{ name: 'exit_plan_mode', arguments: { plan: '# Plan\nchange it' } }, { name: 'change' }],
+  });
   script.push({ text: 'working', tool_calls: [{ name: 'change' }] });
   script.push({ text: 'done' });
 }
-const session = ctx.sessions.create({ id });
-const agent = ctx.agents.create({ session, model: scriptedModel(script, { record: false }), options: { mode: 'plan' } });
+// A session that an earlier (killed) child left behind is resumed and continued: crashes accumulate in one log.
+const resuming = existsSync(join(workspace, '.dsh', 'sessions', `${id}.jsonl`));
+const session = resuming ? await ctx.sessions.resume(id) : ctx.sessions.create({ id });
+const model = scriptedModel(script, { record: false });
+const agent = ctx.agents.create({ session, model, options: resuming ? {} : { mode: 'plan' } });
+if (ctx.modes.get(agent).current !== 'plan') ctx.modes.set(agent, 'plan');
 for (;;) {
   await agent.prompt(`task ${'q'.repeat(Math.floor(random() * 50_000))}`);
   out(`turn ${session.events.length}`);

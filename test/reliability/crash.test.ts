@@ -1,20 +1,30 @@
 /**
- * Item 2, crash safety: a child process runs a scripted plan-mode session on the built host and engine (approvals
+ * Item 2, crash safety: a child process runs a scripted plan-mode session on a private build of the host and engine (approvals
  * answered by a scripted answerer) and is killed with SIGKILL at a random point, many times (CI 10, long 200).
+ * Kills come in chains: the next child resumes the log the killed one left and goes on, so crashes accumulate in
+ * one log (each check also sees that everything earlier runs left is unchanged).
  * After each kill the session is resumed in this process with the real host and engine, and: the log is a valid
  * prefix (it parses, `seq` is contiguous); every event the child acknowledged is there with the acknowledged type;
  * every acknowledged landed mode is what the log folds to at that seq; and the engine's mode after resume equals
  * `foldMode` of the resumed log (and the gate uses it: a non-read-only tool runs only in default).
  */
 import { spawn } from 'node:child_process';
-import { describe, expect, it } from 'vitest';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { foldMode } from '../../src/engine/index.js';
 import type { Tool } from '../../src/host/index.js';
 import { agentOf, setup, tempDir } from '../engine/setup.js';
+import { buildEngine } from './build.js';
 import { measured, rng, scale, seedOf } from './config.js';
+import { unapprovedExits } from './invariants.js';
 
 const child = join(import.meta.dirname, 'crash-child.mjs');
+let built = '';
+beforeAll(() => {
+  built = buildEngine();
+}, 180_000);
+afterAll(() => rmSync(dirname(built), { recursive: true, force: true }));
 
 interface Acks {
   events: Map<number, string>;
@@ -26,7 +36,9 @@ interface Acks {
 /** Runs the child until it has acknowledged `killAfter` events, then SIGKILLs it; returns what it acknowledged. */
 function runAndKill(workspace: string, id: string, seed: number, killAfter: number): Promise<Acks> {
   const acks: Acks = { events: new Map(), modes: new Map(), turns: [], stderr: '' };
-  const proc = spawn(process.execPath, [child, workspace, id, String(seed)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [child, built, workspace, id, String(seed)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let buffer = '';
   let killed = false;
   return new Promise((resolve, reject) => {
@@ -61,8 +73,15 @@ describe('crash safety: SIGKILL at random points of a plan-mode session', () => 
       const random = rng(seed);
       let maxEvents = 0;
       let torn = 0;
+      // Crashes accumulate: each chain is one session log that `chain` children in a row continue and get killed.
+      const chain = scale(5, 10);
+      let workspace = '';
+      let before: string[] = [];
       for (let k = 0; k < kills; k++) {
-        const workspace = tempDir('dsh-crash-');
+        if (k % chain === 0) {
+          workspace = tempDir('dsh-crash-');
+          before = [];
+        }
         const killAfter = 1 + Math.floor(random() * 300);
         const acks = await runAndKill(workspace, 'crashy', Math.floor(random() * 2 ** 31), killAfter);
         const { ctx, warnings } = await setup({ workspace });
@@ -79,20 +98,26 @@ describe('crash safety: SIGKILL at random points of a plan-mode session', () => 
         const events = session.events;
         maxEvents = Math.max(maxEvents, events.length);
         events.forEach((e, i) => expect(e.seq).toBe(i + 1));
-        for (const [seq, type] of acks.events) expect(events[seq - 1]?.type, `acknowledged seq ${seq}`).toBe(type);
+        // Everything that earlier runs left (checked then) is still there, unchanged.
+        expect(events.slice(0, before.length).map((e) => JSON.stringify(e))).toEqual(before);
+        for (const [seq, type] of acks.events)
+          expect(events[seq - 1]?.type, `acknowledged seq ${seq}`).toBe(type);
         for (const [seq, mode] of acks.modes) expect(foldMode(events, seq), `mode at seq ${seq}`).toBe(mode);
         for (const seq of acks.turns) expect(events[seq - 1]?.type).toBe('turn/end');
+        // The children's user flips only go into plan: every exit from plan must be an approved exit_plan_mode.
+        expect(unapprovedExits(events)).toEqual([]);
         const { agent } = agentOf(ctx, [{ tool_calls: [{ name: 'change' }] }, { text: 'ok' }], {}, session);
         const landed = ctx.modes.get(agent).current;
         expect(landed).toBe(foldMode(events));
         await agent.prompt('after the crash');
         expect(ran.length, `change after resume in ${landed}`).toBe(landed === 'default' ? 1 : 0);
+        before = session.events.map((e) => JSON.stringify(e));
         session.close();
       }
       return {
         runs: kills,
         violations: 0,
-        notes: `kill after 1–300 acknowledged events; logs up to ${maxEvents} events; ${torn} torn tails dropped`,
+        notes: `chains of ${chain} kills on one log (each child resumes the log the last one left); kill after 1–300 acknowledged events; logs up to ${maxEvents} events; ${torn} torn tails dropped`,
       };
     });
   }, 1_800_000);

@@ -45,10 +45,22 @@ const modePayload = fc.oneof(
 );
 
 const eventBody = fc.oneof(
-  { weight: 3, arbitrary: fc.record({ type: fc.constant('user/message'), data: fc.record({ text: fc.string() }) }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({ type: fc.constant('user/message'), data: fc.record({ text: fc.string() }) }),
+  },
   { weight: 3, arbitrary: fc.record({ type: fc.constant('mode/set'), data: modePayload }) },
-  { weight: 1, arbitrary: fc.record({ type: fc.constantFrom('x/unknown', 'mode/get', 'Mode/Set', 'mode/set '), data: fc.object({ maxDepth: 1 }) }) },
-  { weight: 1, arbitrary: fc.record({ type: fc.constant('context/message'), data: fc.record({ text: fc.string() }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      type: fc.constantFrom('x/unknown', 'mode/get', 'Mode/Set', 'mode/set '),
+      data: fc.object({ maxDepth: 1 }),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({ type: fc.constant('context/message'), data: fc.record({ text: fc.string() }) }),
+  },
 );
 
 /** Turns of events with seq and time, as the host writes them. */
@@ -66,12 +78,24 @@ const logArb = fc
     return events;
   });
 
-type Damage = { kind: 'none' } | { kind: 'torn'; cut: number } | { kind: 'middle'; line: number; text: string };
+type Damage =
+  { kind: 'none' } | { kind: 'torn'; cut: number } | { kind: 'middle'; line: number; text: string };
 const damageArb: fc.Arbitrary<Damage> = fc.oneof(
   fc.constant<Damage>({ kind: 'none' }),
   fc.nat().map<Damage>((cut) => ({ kind: 'torn', cut })),
   fc
-    .tuple(fc.nat(), fc.constantFrom('', 'not json', '{"seq":1}', 'null', '[]', '{"seq":999,"type":"x","data":{},"time":""}', '{"seq":2,"type":"mode/set","data":null,"time":"t"}'))
+    .tuple(
+      fc.nat(),
+      fc.constantFrom(
+        '',
+        'not json',
+        '{"seq":1}',
+        'null',
+        '[]',
+        '{"seq":999,"type":"x","data":{},"time":""}',
+        '{"seq":2,"type":"mode/set","data":null,"time":"t"}',
+      ),
+    )
     .map<Damage>(([line, text]) => ({ kind: 'middle', line, text })),
 );
 
@@ -131,6 +155,12 @@ describe('fuzz: session logs', () => {
         expect(got.slice(0, intact).map((e) => JSON.stringify(e))).toEqual(
           events.slice(0, intact).map((e) => JSON.stringify(e)),
         );
+        // Fork at every turn/end: the fork's mode is the fold of that prefix, with no extra mechanism.
+        got.forEach((e, i) => {
+          if (e.type !== 'turn/end') return;
+          const fork = ctx.sessions.fork(session!, e.seq, { inMemory: true });
+          expect(ctx.modes.get({ session: fork }).current).toBe(referenceFold(got.slice(0, i + 1)));
+        });
         const mode = referenceFold(got);
         expect(foldMode(got)).toBe(mode);
         const { agent } = agentOf(ctx, [{ tool_calls: [{ name: 'probe' }] }, { text: 'done' }], {}, session);
@@ -143,7 +173,7 @@ describe('fuzz: session logs', () => {
         session.close();
       }),
       [150, 3_000],
-      'turns of user/context messages, mode/set with 11 payload shapes, unknown types; torn tails, bad middle lines',
+      'turns of user/context messages, mode/set with 11 payload shapes, unknown types; torn tails, bad middle lines; a fork at every turn/end',
     );
   });
 
@@ -154,7 +184,12 @@ describe('fuzz: session logs', () => {
       fc.property(
         fc.oneof(
           fc.string({ unit: 'binary', maxLength: 300 }),
-          fc.array(fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify(v)), { maxLength: 5 }).map((l) => l.join('\n')),
+          fc
+            .array(
+              fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify(v)),
+              { maxLength: 5 },
+            )
+            .map((l) => l.join('\n')),
         ),
         (text) => {
           try {

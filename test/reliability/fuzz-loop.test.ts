@@ -14,17 +14,27 @@ import { EXIT_PLAN_MODE, foldMode } from '../../src/engine/index.js';
 import type { ApprovalOutcome, ScriptEntry, SessionEvent, Tool } from '../../src/host/index.js';
 import { agentOf, setup } from '../engine/setup.js';
 import { check } from './config.js';
+import { unapprovedExits } from './invariants.js';
 
 const MODES = ['default', 'plan', 'review'] as const;
 const TOOLS = ['probe_ro', 'probe_rw', 'probe_ask', EXIT_PLAN_MODE, 'no_such_tool', 'bad_args'] as const;
 type ToolName = (typeof TOOLS)[number];
-const ANSWERS = ['allowed-once', 'rejected', 'cancelled', 'unavailable', 'throw', 'garbage', 'abort'] as const;
+const ANSWERS = [
+  'allowed-once',
+  'rejected',
+  'cancelled',
+  'unavailable',
+  'throw',
+  'garbage',
+  'abort',
+] as const;
 
 /** What each mode decides for the probes (plan: the built-in policy; review: the inline config below). */
 function decision(mode: string, tool: string): 'allow' | 'ask' | 'deny' {
   if (mode === 'default') return tool === EXIT_PLAN_MODE ? 'deny' : 'allow';
   if (mode === 'plan') return tool === 'probe_ro' ? 'allow' : tool === EXIT_PLAN_MODE ? 'ask' : 'deny';
-  if (mode === 'review') return tool === 'probe_ro' ? 'allow' : tool === 'probe_ask' || tool === EXIT_PLAN_MODE ? 'ask' : 'deny';
+  if (mode === 'review')
+    return tool === 'probe_ro' ? 'allow' : tool === 'probe_ask' || tool === EXIT_PLAN_MODE ? 'ask' : 'deny';
   return 'deny';
 }
 
@@ -89,7 +99,10 @@ describe('fuzz: random interleavings over the real loop', () => {
           for (const s of t.steps) {
             script.push({
               text: 's',
-              tool_calls: s.calls.map((c) => ({ name: c.tool, arguments: c.tool === EXIT_PLAN_MODE ? { plan: '# P\ndo it' } : {} })),
+              tool_calls: s.calls.map((c) => ({
+                name: c.tool,
+                arguments: c.tool === EXIT_PLAN_MODE ? { plan: '# P\ndo it' } : {},
+              })),
             });
             callFlips.push(...s.calls.map((c) => c.flip));
             stepFlips.push(s.flips);
@@ -151,56 +164,37 @@ describe('fuzz: random interleavings over the real loop', () => {
           if (e.type === 'tool/call') index.set((e.data as { callId: string }).callId, i);
         });
         const decided = (callId: string) =>
-          events.find((e) => e.type === 'approval/decided' && (e.data as { callId: string }).callId === callId);
+          events.find(
+            (e) => e.type === 'approval/decided' && (e.data as { callId: string }).callId === callId,
+          );
         // (1) the gate: every run happened in a mode that does not deny it, and matches the log's fold.
         for (const run of runs) {
           const i = index.get(run.callId)!;
           expect(foldMode(events, i), run.callId).toBe(run.landed);
           const d = decision(run.landed, run.tool);
           expect(d, `${run.tool} ran in ${run.landed}`).not.toBe('deny');
-          if (d === 'ask') expect((decided(run.callId)?.data as { outcome?: string })?.outcome).toBe('allowed-once');
+          if (d === 'ask')
+            expect((decided(run.callId)?.data as { outcome?: string })?.outcome).toBe('allowed-once');
         }
         // Conversely, the calls the landed mode allows outright did run (the gate is not just closed).
         for (const [callId, i] of index) {
           const data = events[i]!.data as { name: ToolName };
           const landed = foldMode(events, i);
-          const result = events.find((e) => e.type === 'tool/result' && (e.data as { callId: string }).callId === callId);
+          const result = events.find(
+            (e) => e.type === 'tool/result' && (e.data as { callId: string }).callId === callId,
+          );
           const cancelled = (result?.data as { content?: string })?.content?.includes('cancelled');
           if (data.name.startsWith('probe') && decision(landed, data.name) === 'allow' && !cancelled) {
-            expect(runs.some((r) => r.callId === callId), `${data.name} allowed in ${landed}`).toBe(true);
+            expect(
+              runs.some((r) => r.callId === callId),
+              `${data.name} allowed in ${landed}`,
+            ).toBe(true);
           }
         }
-        // (2) every exit from plan: a user flip requested since the previous landing, or an approved exit.
-        let previous = 0;
-        events.forEach((e, i) => {
-          if (e.type !== 'mode/set') return;
-          const from = foldMode(events, i);
-          const to = (e.data as { mode: string }).mode;
-          if (from === 'plan' && to !== 'plan') {
-            const byUser = flips.some((f) => f.at >= previous && f.at <= i && f.target === to);
-            const byExit =
-              to === 'default' &&
-              events.slice(previous, i).some((x) => {
-                if (x.type !== 'tool/result') return false;
-                const r = x.data as { name: string; isError: boolean; callId: string };
-                if (r.name !== EXIT_PLAN_MODE || r.isError) return false;
-                const d = decided(r.callId);
-                return d !== undefined && d.seq < x.seq && (d.data as { outcome: string }).outcome === 'allowed-once';
-              });
-            expect(byUser || byExit, `mode/set ${to} at seq ${e.seq} leaves plan unapproved`).toBe(true);
-          }
-          previous = i;
-        });
-        // (3) a successful exit_plan_mode always had its allowed-once first.
-        for (const e of events) {
-          if (e.type !== 'tool/result') continue;
-          const r = e.data as { name: string; isError: boolean; callId: string };
-          if (r.name === EXIT_PLAN_MODE && !r.isError) {
-            expect((decided(r.callId)?.data as { outcome?: string })?.outcome).toBe('allowed-once');
-          }
-        }
+        // (2) every exit from plan is a user flip or an approved exit; (3) every successful exit was approved.
+        expect(unapprovedExits(events, flips)).toEqual([]);
       }),
-      [60, 2_000],
+      [60, 3_000],
       'seeded plan or default; 1–4 turns of ≤3 steps of 1–3 calls; flips at 4 kinds of points; 7 answer kinds; cancels',
     );
   });

@@ -62,7 +62,12 @@ describe('fuzz: policy documents', () => {
               const got = policy!.decide(name, hints);
               const want = decideReference(plain, mode, name, hints);
               expect(
-                { decision: got.decision, selector: got.rule.selector, file: got.rule.file, reason: got.reason },
+                {
+                  decision: got.decision,
+                  selector: got.rule.selector,
+                  file: got.rule.file,
+                  reason: got.reason,
+                },
                 `${mode} ${JSON.stringify(name)} ${JSON.stringify(hints)}`,
               ).toEqual({
                 decision: want.decision,
@@ -92,7 +97,10 @@ describe('fuzz: policy documents', () => {
         docs.forEach((doc, i) => {
           const failing = (doc.tests ?? [])
             .map((t, index) => ({ t, index }))
-            .filter(({ t }) => decideReference(plain.slice(0, i + 1), doc.mode, t.tool, t.annotations).decision !== t.expect)
+            .filter(
+              ({ t }) =>
+                decideReference(plain.slice(0, i + 1), doc.mode, t.tool, t.annotations).decision !== t.expect,
+            )
             .map(({ index }) => index);
           const reported = findings
             .filter((d) => d.code === 'failing-test' && d.file === `doc${i}.yaml`)
@@ -156,9 +164,48 @@ describe('fuzz: policy documents', () => {
 const yamlSoup = fc
   .array(
     fc.constantFrom(
-      'mode', 'tools', 'effects', 'default', ':', ': ', '- ', '\n', '\n  ', '  ', '&a ', '*a', '<<: *a',
-      '!!str ', '!!binary ', '!custom ', '{', '}', '[', ']', ',', '"', "'", '#', '---\n', '...\n', '%YAML 1.2\n',
-      '? ', '|', '>', 'plan', 'deny', 'allow', 'ask', '~', 'null', '0x1F', '.inf', '\t', '\\', '\u00e9', '\ufeff',
+      'mode',
+      'tools',
+      'effects',
+      'default',
+      ':',
+      ': ',
+      '- ',
+      '\n',
+      '\n  ',
+      '  ',
+      '&a ',
+      '*a',
+      '<<: *a',
+      '!!str ',
+      '!!binary ',
+      '!custom ',
+      '{',
+      '}',
+      '[',
+      ']',
+      ',',
+      '"',
+      "'",
+      '#',
+      '---\n',
+      '...\n',
+      '%YAML 1.2\n',
+      '? ',
+      '|',
+      '>',
+      'plan',
+      'deny',
+      'allow',
+      'ask',
+      '~',
+      'null',
+      '0x1F',
+      '.inf',
+      '\t',
+      '\\',
+      '\u00e9',
+      '\ufeff',
     ),
     { maxLength: 60 },
   )

@@ -14,36 +14,122 @@ import { measured } from './config.js';
 
 const TEN_MB = 'x'.repeat(10 * 1024 * 1024);
 
-function battery(outside: string): { name: string; call: { name: string; arguments?: Record<string, unknown> }; error: RegExp }[] {
+function battery(
+  outside: string,
+): { name: string; call: { name: string; arguments?: Record<string, unknown> }; error: RegExp }[] {
   const secret = join(outside, 'secret.txt');
   return [
-    { name: 'read with a number path', call: { name: 'read', arguments: { path: 42 } }, error: /invalid arguments for `read`/ },
-    { name: 'read with an object path', call: { name: 'read', arguments: { path: { toString: 'x' } } }, error: /invalid arguments/ },
-    { name: 'write without content', call: { name: 'write', arguments: { path: 'a.txt' } }, error: /invalid arguments for `write`/ },
-    { name: 'todo_write with a string', call: { name: 'todo_write', arguments: { todos: 'all of them' } }, error: /invalid arguments/ },
-    { name: 'unknown tool', call: { name: 'rm_rf', arguments: {} }, error: /unknown tool `rm_rf`; available tools: / },
+    {
+      name: 'read with a number path',
+      call: { name: 'read', arguments: { path: 42 } },
+      error: /invalid arguments for `read`/,
+    },
+    {
+      name: 'read with an object path',
+      call: { name: 'read', arguments: { path: { toString: 'x' } } },
+      error: /invalid arguments/,
+    },
+    {
+      name: 'write without content',
+      call: { name: 'write', arguments: { path: 'a.txt' } },
+      error: /invalid arguments for `write`/,
+    },
+    {
+      name: 'todo_write with a string',
+      call: { name: 'todo_write', arguments: { todos: 'all of them' } },
+      error: /invalid arguments/,
+    },
+    {
+      name: 'unknown tool',
+      call: { name: 'rm_rf', arguments: {} },
+      error: /unknown tool `rm_rf`; available tools: /,
+    },
     { name: '__proto__ tool', call: { name: '__proto__', arguments: {} }, error: /unknown tool `__proto__`/ },
-    { name: 'constructor tool', call: { name: 'constructor', arguments: {} }, error: /unknown tool `constructor`/ },
+    {
+      name: 'constructor tool',
+      call: { name: 'constructor', arguments: {} },
+      error: /unknown tool `constructor`/,
+    },
     { name: 'hasOwnProperty tool', call: { name: 'hasOwnProperty', arguments: {} }, error: /unknown tool/ },
     { name: 'empty tool name', call: { name: '', arguments: {} }, error: /unknown tool/ },
-    { name: 'exit_plan_mode in default', call: { name: 'exit_plan_mode', arguments: { plan: '# p' } }, error: /not available in default mode/ },
-    { name: 'read through ..', call: { name: 'read', arguments: { path: '../secret.txt' } }, error: /outside the workspace/ },
-    { name: 'read deep ..', call: { name: 'read', arguments: { path: 'a/../../../../../../etc/passwd' } }, error: /outside the workspace/ },
-    { name: 'read an absolute path', call: { name: 'read', arguments: { path: secret } }, error: /outside the workspace/ },
-    { name: 'read /etc/passwd', call: { name: 'read', arguments: { path: '/etc/passwd' } }, error: /outside the workspace/ },
+    {
+      name: 'exit_plan_mode in default',
+      call: { name: 'exit_plan_mode', arguments: { plan: '# p' } },
+      error: /not available in default mode/,
+    },
+    {
+      name: 'read through ..',
+      call: { name: 'read', arguments: { path: '../secret.txt' } },
+      error: /outside the workspace/,
+    },
+    {
+      name: 'read deep ..',
+      call: { name: 'read', arguments: { path: 'a/../../../../../../etc/passwd' } },
+      error: /outside the workspace/,
+    },
+    {
+      name: 'read an absolute path',
+      call: { name: 'read', arguments: { path: secret } },
+      error: /outside the workspace/,
+    },
+    {
+      name: 'read /etc/passwd',
+      call: { name: 'read', arguments: { path: '/etc/passwd' } },
+      error: /outside the workspace/,
+    },
     { name: 'read a NUL path', call: { name: 'read', arguments: { path: 'a\u0000b' } }, error: /NUL/ },
-    { name: 'read a file symlink out', call: { name: 'read', arguments: { path: 'file-link' } }, error: /symbolic link/ },
-    { name: 'read through a folder symlink', call: { name: 'read', arguments: { path: 'dir-link/secret.txt' } }, error: /symbolic link/ },
-    { name: 'write through a file symlink', call: { name: 'write', arguments: { path: 'file-link', content: 'pwned' } }, error: /symbolic link/ },
-    { name: 'write into a folder symlink', call: { name: 'write', arguments: { path: 'dir-link/new.txt', content: 'pwned' } }, error: /symbolic link/ },
-    { name: 'write through ..', call: { name: 'write', arguments: { path: '../new.txt', content: 'pwned' } }, error: /outside the workspace/ },
-    { name: 'edit through a symlink', call: { name: 'edit', arguments: { path: 'file-link', old_string: 'secret', new_string: 'pwned' } }, error: /symbolic link/ },
-    { name: 'list a folder symlink', call: { name: 'list', arguments: { path: 'dir-link' } }, error: /symbolic link/ },
-    { name: 'list the parent', call: { name: 'list', arguments: { path: '..' } }, error: /outside the workspace/ },
-    { name: 'grep outside', call: { name: 'grep', arguments: { pattern: 'secret', path: '..' } }, error: /outside the workspace/ },
+    {
+      name: 'read a file symlink out',
+      call: { name: 'read', arguments: { path: 'file-link' } },
+      error: /symbolic link/,
+    },
+    {
+      name: 'read through a folder symlink',
+      call: { name: 'read', arguments: { path: 'dir-link/secret.txt' } },
+      error: /symbolic link/,
+    },
+    {
+      name: 'write through a file symlink',
+      call: { name: 'write', arguments: { path: 'file-link', content: 'pwned' } },
+      error: /symbolic link/,
+    },
+    {
+      name: 'write into a folder symlink',
+      call: { name: 'write', arguments: { path: 'dir-link/new.txt', content: 'pwned' } },
+      error: /symbolic link/,
+    },
+    {
+      name: 'write through ..',
+      call: { name: 'write', arguments: { path: '../new.txt', content: 'pwned' } },
+      error: /outside the workspace/,
+    },
+    {
+      name: 'edit through a symlink',
+      call: { name: 'edit', arguments: { path: 'file-link', old_string: 'secret', new_string: 'pwned' } },
+      error: /symbolic link/,
+    },
+    {
+      name: 'list a folder symlink',
+      call: { name: 'list', arguments: { path: 'dir-link' } },
+      error: /symbolic link/,
+    },
+    {
+      name: 'list the parent',
+      call: { name: 'list', arguments: { path: '..' } },
+      error: /outside the workspace/,
+    },
+    {
+      name: 'grep outside',
+      call: { name: 'grep', arguments: { pattern: 'secret', path: '..' } },
+      error: /outside the workspace/,
+    },
     { name: '10 MB path', call: { name: 'read', arguments: { path: TEN_MB } }, error: /Error: / },
     { name: '10 MB tool name', call: { name: TEN_MB, arguments: {} }, error: /unknown tool `x{200}…`/ },
-    { name: '10 MB grep pattern', call: { name: 'grep', arguments: { pattern: TEN_MB } }, error: /Error: |no match/i },
+    {
+      name: '10 MB grep pattern',
+      call: { name: 'grep', arguments: { pattern: TEN_MB } },
+      error: /Error: |no match/i,
+    },
   ];
 }
 
@@ -87,7 +173,11 @@ describe('hostile model: tool calls', () => {
       expect(existsSync(join(workspace, '..', 'new.txt'))).toBe(false);
       // The rest of the battery, then the legitimate calls, with room for all steps.
       const rest = cases.slice(results.length);
-      const { agent: second } = agentOf(ctx, [...rest.map((c) => ({ text: c.name, tool_calls: [c.call] })), ...script.slice(-3)], { maxSteps: 100 });
+      const { agent: second } = agentOf(
+        ctx,
+        [...rest.map((c) => ({ text: c.name, tool_calls: [c.call] })), ...script.slice(-3)],
+        { maxSteps: 100 },
+      );
       expect((await second.prompt('more')).reason).toBe('done');
       const more = eventsOf(second.session.events, 'tool/result').map((e) => e.data);
       rest.forEach((c, i) => {
@@ -98,7 +188,11 @@ describe('hostile model: tool calls', () => {
       expect(more.at(-2)!.isError).toBe(false);
       expect(more.at(-1)!.content).toContain('hello');
       expect(readFileSync(join(outside, 'secret.txt'), 'utf8')).toBe('secret');
-      return { runs: cases.length + 2, violations: 0, notes: `${cases.length} hostile calls + a legitimate 10 MB write` };
+      return {
+        runs: cases.length + 2,
+        violations: 0,
+        notes: `${cases.length} hostile calls + a legitimate 10 MB write`,
+      };
     });
   }, 120_000);
 
@@ -127,9 +221,50 @@ describe('hostile model: tool calls', () => {
       expect(existsSync(join(workspace, 'plan-write.txt'))).toBe(false);
       expect(existsSync(join(workspace, '__proto__'))).toBe(false);
       // Only the one well-formed plan reaches the user (no answerer here: unavailable, so plan mode stays).
-      expect(eventsOf(agent.session.events, 'approval/asked').map((e) => e.data.toolName)).toEqual(['exit_plan_mode']);
+      expect(eventsOf(agent.session.events, 'approval/asked').map((e) => e.data.toolName)).toEqual([
+        'exit_plan_mode',
+      ]);
       expect(ctx.modes.get(agent).current).toBe('plan');
-      return { runs: script.length - 1, violations: 0, notes: 'the battery plus writes, edits, bash and bad plans' };
+      return {
+        runs: script.length - 1,
+        violations: 0,
+        notes: 'the battery plus writes, edits, bash and bad plans',
+      };
     });
   }, 120_000);
+
+  it('a model answering malformed responses never breaks the loop and never runs a tool it should not', async () => {
+    await measured('hostile', 'tools: malformed model responses', null, async () => {
+      const { workspace } = arena();
+      const { ctx } = await setup({ workspace });
+      const answers: unknown[] = [
+        { text: 42, toolCalls: [] },
+        { text: 'x', toolCalls: [{ name: 42, arguments: {} }] },
+        { text: 'x', toolCalls: [{ name: 'write', arguments: 'path=pwned.txt' }] },
+        { text: 'x', toolCalls: [{ name: 'write', arguments: null }] },
+        { text: 'x', toolCalls: [{ name: 'write', arguments: [1, 2] }] },
+        { text: 'x', toolCalls: [null] },
+        { text: 'x', toolCalls: 'write' },
+        { text: 'x' },
+        null,
+      ];
+      let outcomes = 0;
+      for (const [answer, mode] of answers.flatMap((a) => [[a, 'plan'] as const, [a, undefined] as const])) {
+        const model = { name: 'broken', complete: async () => answer as never };
+        const session = ctx.sessions.create({ inMemory: true });
+        const agent = ctx.agents.create({ session, model, options: mode ? { mode } : {} });
+        const outcome = await agent.prompt('go');
+        expect(['done', 'error', 'max-steps']).toContain(outcome.reason);
+        expect(session.turnOpen).toBe(false);
+        outcomes++;
+      }
+      expect(existsSync(join(workspace, 'pwned.txt'))).toBe(false);
+      return {
+        runs: outcomes,
+        violations: 0,
+        notes:
+          'non-string text and names, string/null/array arguments, null calls, no toolCalls, null answer',
+      };
+    });
+  }, 60_000);
 });

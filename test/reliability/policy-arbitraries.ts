@@ -79,7 +79,12 @@ const testArb = fc.record(
     tool: toolNameArb,
     expect: decisionArb,
     annotations: fc.record(
-      { readOnly: fc.boolean(), destructive: fc.boolean(), idempotent: fc.boolean(), openWorld: fc.boolean() },
+      {
+        readOnly: fc.boolean(),
+        destructive: fc.boolean(),
+        idempotent: fc.boolean(),
+        openWorld: fc.boolean(),
+      },
       { requiredKeys: [] },
     ),
   },
@@ -100,7 +105,12 @@ export const documentArb: fc.Arbitrary<GeneratedDocument> = fc.record(
     section: fc.string({ maxLength: 20 }),
     tools: toolsArb,
     effects: fc.record(
-      { readOnly: ruleValueArb, destructive: ruleValueArb, idempotent: ruleValueArb, openWorld: ruleValueArb },
+      {
+        readOnly: ruleValueArb,
+        destructive: ruleValueArb,
+        idempotent: ruleValueArb,
+        openWorld: ruleValueArb,
+      },
       { requiredKeys: [] },
     ),
     default: decisionArb,
@@ -115,26 +125,33 @@ export function serialise(doc: unknown, format: 'yaml' | 'json'): string {
   return format === 'json' ? JSON.stringify(doc, null, 1) : stringify(doc);
 }
 
-/** One kind of damage to a valid document; each must be refused with an error diagnostic, or linted. */
-export const damageArb: fc.Arbitrary<{ kind: string; apply(doc: Record<string, unknown>): unknown }> =
-  fc.constantFrom(
-    { kind: 'unknown key', apply: (d) => ({ ...d, defualt: 'deny' }) },
-    { kind: 'typo in effects', apply: (d) => ({ ...d, effects: { readonly: 'allow' } }) },
-    { kind: 'bad decision', apply: (d) => ({ ...d, default: 'allw' }) },
-    { kind: 'reserved mode', apply: (d) => ({ ...d, mode: 'default' }) },
-    { kind: 'mode not a string', apply: (d) => ({ ...d, mode: 42 }) },
-    { kind: 'mode with capitals', apply: (d) => ({ ...d, mode: 'Plan' }) },
-    { kind: 'missing mode', apply: ({ mode: _mode, ...rest }) => rest },
-    { kind: 'tools is a list', apply: (d) => ({ ...d, tools: ['read'] }) },
-    { kind: 'rule object without decision', apply: (d) => ({ ...d, tools: { a: { reason: 'x' } } }) },
-    { kind: 'rule object with extra key', apply: (d) => ({ ...d, tools: { a: { decision: 'deny', why: 'x' } } }) },
-    { kind: 'empty selector', apply: (d) => ({ ...d, tools: { '': 'deny' } }) },
-    { kind: 'override not boolean', apply: (d) => ({ ...d, override: 'yes' }) },
-    { kind: 'test without tool', apply: (d) => ({ ...d, tests: [{ expect: 'deny' }] }) },
-    { kind: 'document is a list', apply: (d) => [d] },
-    { kind: 'document is a scalar', apply: () => 'mode: plan' },
-    { kind: 'null document', apply: () => null },
-  );
+/** One kind of damage to a valid document (a name for the report, and the change); each must be refused. */
+export interface Damage {
+  kind: string;
+  apply(doc: Record<string, unknown>): unknown;
+}
+
+export const damageArb: fc.Arbitrary<Damage> = fc.constantFrom<Damage>(
+  { kind: 'unknown key', apply: (d) => ({ ...d, defualt: 'deny' }) },
+  { kind: 'typo in effects', apply: (d) => ({ ...d, effects: { readonly: 'allow' } }) },
+  { kind: 'bad decision', apply: (d) => ({ ...d, default: 'allw' }) },
+  { kind: 'reserved mode', apply: (d) => ({ ...d, mode: 'default' }) },
+  { kind: 'mode not a string', apply: (d) => ({ ...d, mode: 42 }) },
+  { kind: 'mode with capitals', apply: (d) => ({ ...d, mode: 'Plan' }) },
+  { kind: 'missing mode', apply: ({ mode: _mode, ...rest }) => rest },
+  { kind: 'tools is a list', apply: (d) => ({ ...d, tools: ['read'] }) },
+  { kind: 'rule object without decision', apply: (d) => ({ ...d, tools: { a: { reason: 'x' } } }) },
+  {
+    kind: 'rule object with extra key',
+    apply: (d) => ({ ...d, tools: { a: { decision: 'deny', why: 'x' } } }),
+  },
+  { kind: 'empty selector', apply: (d) => ({ ...d, tools: { '': 'deny' } }) },
+  { kind: 'override not boolean', apply: (d) => ({ ...d, override: 'yes' }) },
+  { kind: 'test without tool', apply: (d) => ({ ...d, tests: [{ expect: 'deny' }] }) },
+  { kind: 'document is a list', apply: (d) => [d] },
+  { kind: 'document is a scalar', apply: () => 'mode: plan' },
+  { kind: 'null document', apply: () => null },
+);
 
 /** Selectors that are schema-valid but semantically broken: lint reports them, compiling must not throw. */
 export const brokenSelectorArb = fc.constantFrom(

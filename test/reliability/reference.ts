@@ -67,7 +67,8 @@ export function expand(selector: string): string[] {
         const head = selector.slice(0, i);
         const tail = selector.slice(j + 1);
         const out: string[] = [];
-        for (const part of parts) for (const e of expand(head + part + tail)) if (!out.includes(e)) out.push(e);
+        for (const part of parts)
+          for (const e of expand(head + part + tail)) if (!out.includes(e)) out.push(e);
         return out;
       }
     }
@@ -132,9 +133,7 @@ export function compileAlternative(pattern: string): Compiled {
       specificity++;
     }
   }
-  return glob
-    ? { glob, specificity, re: new RegExp(`^${source}$`, 'u') }
-    : { glob, specificity, literal };
+  return glob ? { glob, specificity, re: new RegExp(`^${source}$`, 'u') } : { glob, specificity, literal };
 }
 
 /** MCP defaults: destructive unless read-only, open-world unless said otherwise. */
@@ -176,7 +175,11 @@ export function resolveDocument(
     );
   const fromRule = (x: { selector: string; value: RuleValue }) => {
     const reason = reasonOf(x.value);
-    return { decision: decisionOf(x.value), selector: x.selector, ...(reason !== undefined ? { reason } : {}) };
+    return {
+      decision: decisionOf(x.value),
+      selector: x.selector,
+      ...(reason !== undefined ? { reason } : {}),
+    };
   };
   if (exact.length > 0) return fromRule(strictest(exact)!);
   if (globs.length > 0) {

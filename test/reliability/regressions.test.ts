@@ -4,14 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { compilePolicies, loadPolicyText } from '../../src/compile/index.js';
-import {
-  DEFAULT_MODE,
-  foldMode,
-  MALFORMED_MODE,
-  ModeFoldCache,
-  PLAN_MODE,
-} from '../../src/engine/index.js';
-import type { SessionEvent, Tool } from '../../src/host/index.js';
+import { DEFAULT_MODE, foldMode, MALFORMED_MODE, ModeFoldCache, PLAN_MODE } from '../../src/engine/index.js';
+import { grepTool, type SessionEvent, type Tool } from '../../src/host/index.js';
 import { agentOf, eventsOf, setup } from '../engine/setup.js';
 
 const at = (seq: number, type: string, data: unknown): SessionEvent =>
@@ -66,5 +60,42 @@ describe('regressions found by the reliability suite', () => {
     // The user can still leave it: a flip to plan is valid and lands.
     ctx.modes.set(agent, PLAN_MODE);
     expect(ctx.modes.get(agent).pending).toBe(PLAN_MODE);
+  });
+
+  it('a 10 MB path is refused in a short error, not echoed back whole (realpath quoted it)', async () => {
+    const { ctx } = await setup();
+    const path = 'x'.repeat(10 * 1024 * 1024);
+    const result = await ctx.tools.execute({ callId: 'c1', name: 'read', arguments: { path } });
+    expect(result.isError).toBe(true);
+    expect(result.content.length).toBeLessThan(200);
+    expect(result.content).toContain('longer than the limit of 4096');
+  });
+
+  it('a 10 MB grep pattern is refused in a short error, not echoed back whole (V8 quoted it)', async () => {
+    const { workspace } = await setup();
+    const run = () =>
+      grepTool.execute(
+        { pattern: 'x'.repeat(10 * 1024 * 1024) },
+        {
+          callId: 'c1',
+          signal: new AbortController().signal,
+          workspace,
+        },
+      );
+    const result = await run();
+    expect(result.isError).toBe(true);
+    expect(result.content.length).toBeLessThan(200);
+  });
+
+  it('an unknown tool with a 10 MB name is quoted at most 200 characters long', async () => {
+    const { ctx } = await setup();
+    const result = await ctx.tools.execute({
+      callId: 'c1',
+      name: 'y'.repeat(10 * 1024 * 1024),
+      arguments: {},
+    });
+    expect(result.isError).toBe(true);
+    expect(result.content.length).toBeLessThan(2_000);
+    expect(result.content).toMatch(/^Error: unknown tool `y{200}…`; available tools: /);
   });
 });

@@ -32,20 +32,27 @@ export default defineRule({
   },
   check(context, report) {
     if (!context.isLastOfMode) return;
-    const names = new Set<string>(['exit_plan_mode', UNMATCHED_PROBE]);
-    for (const tool of context.catalog ?? []) names.add(tool.name);
+    const policy = context.composedMode();
+    const probes = context.hintProbes();
+    const seen = new Set<string>();
+    // Names are tried as they are found, and the first one the mode does not deny ends the check: a mode that
+    // allows anything usually shows it on its first names, so big modes need not list every name first.
+    const allowsSome = (name: string): boolean => {
+      if (seen.has(name)) return false;
+      seen.add(name);
+      return probes.some((hints) => policy.decide(name, hints).decision !== 'deny');
+    };
+    if (allowsSome('exit_plan_mode') || allowsSome(UNMATCHED_PROBE)) return;
+    for (const tool of context.catalog ?? []) if (allowsSome(tool.name)) return;
     for (const doc of context.modeDocuments) {
       for (const rule of context.selectorsOf(doc)) {
         for (const alternative of rule.alternatives) {
-          if (alternative.name !== undefined) names.add(alternative.name);
-          else for (const name of exampleNames(alternative.pattern)) names.add(name);
+          if (alternative.name !== undefined) {
+            if (allowsSome(alternative.name)) return;
+          } else {
+            for (const name of exampleNames(alternative.pattern)) if (allowsSome(name)) return;
+          }
         }
-      }
-    }
-    const policy = context.composedMode();
-    for (const name of names) {
-      for (const hints of context.hintProbes()) {
-        if (policy.decide(name, hints).decision !== 'deny') return;
       }
     }
     report({ messageId: 'trap', data: { mode: context.source.document.mode }, path: ['mode'] });

@@ -1,0 +1,264 @@
+/**
+ * Lint's view of one mode's compositions: "the mode as composed up to and including document k" for every k, each
+ * answering exactly what `composePolicy` over the same documents answers (DESIGN.md section 2: the ceiling, the
+ * first in load order among equals, the built-in default deny when no document decides), but in time that does
+ * not grow with the number of documents.
+ *
+ * Why: lint asks every document's prefix about every name its rules can win. Resolving a name through all k
+ * documents of the prefix made lint quadratic in a mode's document count (100 documents of one mode took minutes).
+ *
+ * How: a document whose selectors do not match a name decides it by its *fallback* (`effects`, then `default`),
+ * which depends only on the effective hints (16 combinations). So the mode is indexed once: which documents have a
+ * selector that can match a name (exact names by name, globs by their literal prefix, as `resolveInDocument` does
+ * within a document), and, per hint combination and decision, the positions whose fallback gives that decision.
+ * A name then costs one real resolution per document that matches it, plus a binary search per decision.
+ * @module
+ */
+import { composePolicy, DEFAULT_DENY_RULE } from './compile.js';
+import { effectiveHints, HINT_NAMES, resolveInDocument, type ResolveOptions } from './document.js';
+import type {
+  CompiledDocument,
+  CompiledPolicy,
+  CompiledRule,
+  Decision,
+  DecideResult,
+  EffectiveHints,
+  Hints,
+} from './types.js';
+
+/** One glob bucket entry: the position of a document and its globs under one literal prefix. */
+interface GlobBucket {
+  position: number;
+  rules: readonly CompiledRule[];
+}
+
+/** The document at `position` resolved with some of its entries skipped (lint's "without this rule"). */
+export interface OwnSkip {
+  position: number;
+  skip: NonNullable<ResolveOptions['skip']>;
+}
+
+const DEFAULT_DENY: DecideResult = Object.freeze({ decision: 'deny', rule: DEFAULT_DENY_RULE });
+/** Decisions by index, most restrictive first: `ORDER[decision]` is its index in fallback lists. */
+const ORDER: Readonly<Record<Decision, number>> = { deny: 0, ask: 1, allow: 2 };
+
+/** The 4-bit key of a set of effective hints, in canonical hint order. */
+export function hintKeyOf(hints: EffectiveHints): number {
+  let key = 0;
+  HINT_NAMES.forEach((h, bit) => (key |= hints[h] ? 1 << bit : 0));
+  return key;
+}
+
+/** Every composition of one mode's documents (in load order, `override` documents included). */
+export class ModeCompositions {
+  readonly #mode: string;
+  readonly #docs: readonly CompiledDocument[];
+  /** `starts[end]`: where the composition of documents `[0, end)` starts (its last `override`, else 0). */
+  readonly #starts: number[] = [0];
+  #exact: Map<string, number[]> | undefined;
+  #globs: Map<string, GlobBucket[]> | undefined;
+  #prefixLengths: number[] = [];
+  /** Per hint key: each document's fallback result, and per decision the ascending positions giving it. */
+  readonly #fallbacks = new Map<number, { results: (DecideResult | undefined)[]; byDecision: number[][] }>();
+  readonly #policies = new Map<number, PrefixPolicy>();
+
+  constructor(mode: string, docs: readonly CompiledDocument[]) {
+    this.#mode = mode;
+    this.#docs = docs;
+    let from = 0;
+    // Same rule as before indexing: the composition up to `end` starts at the last override among [0, end).
+    docs.forEach((d, i) => {
+      if (d.override) from = i;
+      this.#starts.push(from);
+    });
+  }
+
+  /** Where the composition of `[0, end)` starts. */
+  start(end: number): number {
+    return this.#starts[end]!;
+  }
+
+  /** The memoised policy of the composition up to (excluding) `end`, shared by every caller. */
+  policy(end: number): CompiledPolicy {
+    let policy = this.#policies.get(end);
+    if (policy === undefined) this.#policies.set(end, (policy = new PrefixPolicy(this, end)));
+    return policy;
+  }
+
+  /** The compiled documents of the composition up to (excluding) `end`. */
+  documents(end: number): CompiledDocument[] {
+    return this.#docs.slice(this.start(end), end);
+  }
+
+  get mode(): string {
+    return this.#mode;
+  }
+
+  /**
+   * The ceiling over documents `[start(end), end)` for `name`: what `resolveComposed` answers, or undefined
+   * when no document decides. `own`, when given, is resolved with its skip.
+   */
+  resolve(end: number, name: string, hints: Hints | undefined, own?: OwnSkip): DecideResult | undefined {
+    const from = this.start(end);
+    if (end <= from) return undefined;
+    const h = effectiveHints(hints);
+    const skipOwn = (position: number) => (own?.position === position ? { skip: own.skip } : {});
+    // One document: the ceiling is its own resolution.
+    if (end - from === 1) return resolveInDocument(this.#docs[from]!, name, h, skipOwn(from));
+    const matching = this.#matching(name, from, end);
+    if (own !== undefined && own.position >= from && own.position < end) matching.add(own.position);
+    // Explicit resolutions, in load order: the earliest of each decision is all that can be reported.
+    const explicitAt: (number | undefined)[] = [undefined, undefined, undefined];
+    const explicit: (DecideResult | undefined)[] = [undefined, undefined, undefined];
+    const ordered = matching.size < 2 ? [...matching] : [...matching].sort((a, b) => a - b);
+    for (const position of ordered) {
+      const r = resolveInDocument(this.#docs[position]!, name, h, skipOwn(position));
+      if (r === undefined) continue;
+      const k = ORDER[r.decision];
+      if (explicitAt[k] === undefined) [explicitAt[k], explicit[k]] = [position, r];
+    }
+    const fallback = this.#fallback(hintKeyOf(h));
+    for (let k = 0; k < 3; k++) {
+      const positions = fallback.byDecision[k]!;
+      // The first document in range deciding this by its fallback and not matching the name itself.
+      let i = lowerBound(positions, from);
+      while (i < positions.length && positions[i]! < end && matching.has(positions[i]!)) i++;
+      const implicit = i < positions.length && positions[i]! < end ? positions[i]! : undefined;
+      const at = explicitAt[k];
+      if (implicit !== undefined && (at === undefined || implicit < at)) return fallback.results[implicit];
+      if (at !== undefined) return explicit[k];
+    }
+    return undefined;
+  }
+
+  /** The positions in `[from, end)` of the documents with a selector that matches `name`. */
+  #matching(name: string, from: number, end: number): Set<number> {
+    if (this.#exact === undefined) this.#index();
+    const found = new Set<number>();
+    const exact = this.#exact!.get(name);
+    if (exact !== undefined) {
+      for (let i = lowerBound(exact, from); i < exact.length && exact[i]! < end; i++) found.add(exact[i]!);
+    }
+    for (const length of this.#prefixLengths) {
+      if (length > name.length) break;
+      const buckets = this.#globs!.get(length === name.length ? name : name.slice(0, length));
+      if (buckets === undefined) continue;
+      for (let i = lowerBoundBy(buckets, from); i < buckets.length; i++) {
+        const { position, rules } = buckets[i]!;
+        if (position >= end) break;
+        if (!found.has(position) && rules.some((r) => r.match(name))) found.add(position);
+      }
+    }
+    return found;
+  }
+
+  #index(): void {
+    this.#exact = new Map();
+    this.#globs = new Map();
+    const lengths = new Set<number>();
+    this.#docs.forEach((doc, position) => {
+      for (const name of doc.exact.keys()) {
+        const list = this.#exact!.get(name);
+        if (list === undefined) this.#exact!.set(name, [position]);
+        else list.push(position);
+      }
+      for (const [prefix, rules] of doc.globsByPrefix) {
+        lengths.add(prefix.length);
+        const list = this.#globs!.get(prefix);
+        if (list === undefined) this.#globs!.set(prefix, [{ position, rules }]);
+        else list.push({ position, rules });
+      }
+    });
+    this.#prefixLengths = [...lengths].sort((a, b) => a - b);
+  }
+
+  #fallback(key: number): { results: (DecideResult | undefined)[]; byDecision: number[][] } {
+    let entry = this.#fallbacks.get(key);
+    if (entry !== undefined) return entry;
+    const hints = Object.fromEntries(
+      HINT_NAMES.map((h, bit) => [h, (key & (1 << bit)) !== 0]),
+    ) as EffectiveHints;
+    const byDecision: number[][] = [[], [], []];
+    // Skipping every `tools` entry leaves exactly what decides a name that no selector matches.
+    const results = this.#docs.map((doc, position) => {
+      const r = resolveInDocument(doc, '', hints, { skip: (e) => e.kind === 'tool' });
+      if (r !== undefined) byDecision[ORDER[r.decision]]!.push(position);
+      return r === undefined ? undefined : Object.freeze(r);
+    });
+    this.#fallbacks.set(key, (entry = { results, byDecision }));
+    return entry;
+  }
+}
+
+/** A {@link CompiledPolicy} over one prefix, memoised per (name, effective hints) like the compiler's. */
+class PrefixPolicy implements CompiledPolicy {
+  readonly #owner: ModeCompositions;
+  readonly #end: number;
+  readonly #tables = new Map<number, Map<string, DecideResult>>();
+  #composed: CompiledPolicy | undefined;
+
+  constructor(owner: ModeCompositions, end: number) {
+    this.#owner = owner;
+    this.#end = end;
+  }
+
+  get mode(): string {
+    return this.#owner.mode;
+  }
+
+  /** Section, description and documents come from the compiler's own composition, built on first use. */
+  get #base(): CompiledPolicy {
+    return (this.#composed ??= composePolicy(this.#owner.mode, this.#owner.documents(this.#end)));
+  }
+
+  get section(): string {
+    return this.#base.section;
+  }
+
+  get description(): string | undefined {
+    return this.#base.description;
+  }
+
+  get documents(): readonly CompiledDocument[] | undefined {
+    return this.#base.documents;
+  }
+
+  decide(name: string, hints?: Hints): DecideResult {
+    const key = hintKeyOf(effectiveHints(hints));
+    let table = this.#tables.get(key);
+    if (table === undefined) this.#tables.set(key, (table = new Map()));
+    let hit = table.get(name);
+    if (hit === undefined) {
+      const r = this.#owner.resolve(this.#end, String(name), hints);
+      table.set(name, (hit = r === undefined ? DEFAULT_DENY : Object.freeze(r)));
+    }
+    return hit;
+  }
+
+  visible(name: string, hints?: Hints): boolean {
+    return this.decide(name, hints).decision !== 'deny';
+  }
+}
+
+/** The first index whose value is at least `x` (`list` ascending). */
+function lowerBound(list: readonly number[], x: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid]! < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function lowerBoundBy(list: readonly GlobBucket[], x: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid]!.position < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

@@ -1,0 +1,115 @@
+/**
+ * docs/guide.md runs as written: in an empty project folder (with this package linked as
+ * `node_modules/dsh-mode`, as `npm install` would), every file block (a line `` `path`: `` followed by a fenced
+ * block) is written and every `console` block is run top to bottom, each `$ command` through `sh` with
+ * stdout and stderr together, and its output compared with the lines that follow it. The built-in plan's path is
+ * machine-specific, so `<package>/` in the output reads as `…/node_modules/dsh-mode/`.
+ */
+import { spawnSync } from 'node:child_process';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = resolve(import.meta.dirname, '../..');
+const GUIDE = join(root, 'docs/guide.md');
+
+type Step =
+  { kind: 'file'; path: string; content: string } | { kind: 'run'; command: string; output: string };
+
+/** The file blocks and console commands of a Markdown text, in order. */
+export function guideSteps(markdown: string): Step[] {
+  const lines = markdown.split('\n');
+  const steps: Step[] = [];
+  let label: string | undefined;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const file = /^`([^`]+)`:$/.exec(line.trim());
+    if (file) {
+      label = file[1];
+      continue;
+    }
+    const open = /^(\s*)(`{3,})(\w*)\s*$/.exec(line);
+    if (!open) {
+      if (line.trim() !== '') label = undefined;
+      continue;
+    }
+    const [, indent = '', ticks = '', lang = ''] = open;
+    const body: string[] = [];
+    for (i++; i < lines.length && lines[i]!.trim() !== ticks; i++) body.push(lines[i]!.slice(indent.length));
+    if (label !== undefined && lang !== 'console' && lang !== 'sh') {
+      steps.push({ kind: 'file', path: label, content: `${body.join('\n')}\n` });
+    } else if (lang === 'console') {
+      for (const b of body) {
+        if (b.startsWith('$ ')) steps.push({ kind: 'run', command: b.slice(2), output: '' });
+        else {
+          const last = steps.at(-1);
+          if (last?.kind !== 'run') throw new Error(`guide.md: output before any command: ${b}`);
+          last.output += `${b}\n`;
+        }
+      }
+    }
+    label = undefined;
+  }
+  return steps;
+}
+
+function normalize(text: string, pkg: string): string {
+  return text
+    .split(`${pkg}/`)
+    .join('…/node_modules/dsh-mode/')
+    .split('\n')
+    .map((l) => l.trimEnd())
+    .join('\n')
+    .replace(/\n+$/, '');
+}
+
+describe('docs/guide.md', () => {
+  const steps = guideSteps(readFileSync(GUIDE, 'utf8'));
+  const pkg = realpathSync(root);
+  let project: string;
+
+  beforeAll(() => {
+    project = mkdtempSync(join(tmpdir(), 'dsh-guide-'));
+    writeFileSync(join(project, 'package.json'), '{ "name": "my-project", "private": true }\n');
+    mkdirSync(join(project, 'node_modules/.bin'), { recursive: true });
+    symlinkSync(root, join(project, 'node_modules/dsh-mode'));
+    symlinkSync('../dsh-mode/bin/dsh-mode.mjs', join(project, 'node_modules/.bin/dsh-mode'));
+  });
+  afterAll(() => rmSync(project, { recursive: true, force: true }));
+
+  it('has file blocks and commands to run', () => {
+    expect(steps.filter((s) => s.kind === 'file').length).toBeGreaterThan(3);
+    expect(steps.filter((s) => s.kind === 'run').length).toBeGreaterThan(10);
+  });
+
+  for (const [index, step] of steps.entries()) {
+    const title = step.kind === 'file' ? `writes ${step.path}` : `$ ${step.command}`;
+    it(`step ${index + 1}: ${title}`, () => {
+      if (step.kind === 'file') {
+        mkdirSync(dirname(join(project, step.path)), { recursive: true });
+        writeFileSync(join(project, step.path), step.content);
+        return;
+      }
+      const result = spawnSync('sh', ['-c', `${step.command} 2>&1`], {
+        cwd: project,
+        encoding: 'utf8',
+        env: {
+          ...process.env,
+          NO_COLOR: '1',
+          npm_config_offline: 'true',
+          npm_config_update_notifier: 'false',
+        },
+      });
+      expect(normalize(result.stdout, pkg)).toBe(normalize(step.output, pkg));
+    });
+  }
+});
