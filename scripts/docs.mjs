@@ -5,13 +5,27 @@
  * `--check` writes nothing and exits 1 when a committed page differs from a fresh generation (or is missing or
  * extra). Reads the built package in dist/ (`npm run build`; `npm ci` builds it through `prepare`).
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 if (!existsSync(join(root, 'dist/cli/main.js'))) {
   process.stderr.write('error: dist/ is missing: run `npm run build` first\n');
+  process.exit(2);
+}
+// The pages come from dist/: a build older than src/ would document code that no longer exists.
+const stale = readdirSync(join(root, 'src'), { recursive: true })
+  .map(String)
+  .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
+  .find((f) => {
+    const out = join(root, 'dist', f.replace(/\.ts$/, '.js'));
+    return !existsSync(out) || statSync(out).mtimeMs < statSync(join(root, 'src', f)).mtimeMs;
+  });
+if (stale !== undefined) {
+  process.stderr.write(
+    `error: dist/ is older than src/${stale}: run \`npm run build\` first (\`npm run docs\` does)\n`,
+  );
   process.exit(2);
 }
 const { generateReference, REFERENCE_DIR } = await import('./docs/generate.mjs');

@@ -8,6 +8,7 @@
 import { stringify } from 'yaml';
 import { loadPolicyText } from '../../dist/compile/index.js';
 import { renderExample } from './examples.mjs';
+import { hintsSection, limitsSection } from './policy-facts.mjs';
 import { COMPOSITION_EXAMPLES, RESOLUTION_EXAMPLES } from './policy-examples.mjs';
 import { cell, code, fence, generatedNotice, page, slug, table } from './markdown.mjs';
 
@@ -158,6 +159,7 @@ export function policyLanguagePage(schema) {
     ...keys.map(([k, s]) => keySection(schema, k, s, required.has(k))),
     '## Types',
     ...Object.values(schema.definitions).map((def) => definitionSection(schema, def)),
+    hintsSection(),
     '## Resolution: how one document decides a tool',
     [
       'For a tool name (and the hints the tool declares), one document decides by the first of these that applies. Key order in the file never matters.',
@@ -184,5 +186,6 @@ export function policyLanguagePage(schema) {
     ...COMPOSITION_EXAMPLES.map(renderExample),
     '## Inline tests',
     'Each entry of `tests` is checked by `dsh-mode lint` against the mode as composed up to and including its document, in load order; a failing one is the [`failing-test`](lint-rules.md#failing-test) finding. `dsh-mode check MODE TOOL` prints the same decision and rule as the tables above.',
+    limitsSection(),
   ]);
 }

@@ -133,16 +133,6 @@ export function modeNames(...sets: readonly CompiledPolicySet[]): string[] {
   return names;
 }
 
-/**
- * `file:line:column` of a rule, or its selector alone when no file defines it.
- * @param rule a rule reference
- * @returns the text
- */
-export function ruleLocation(rule: RuleRef): string | null {
-  if (rule.file === null) return null;
-  return `${rule.file}:${rule.line ?? 1}:${rule.column ?? 1}`;
-}
-
 /** A name that matches a glob pattern: wildcards become `x`, a class its first member, escapes their character. */
 export function sampleName(pattern: string): string | undefined {
   let out = '';

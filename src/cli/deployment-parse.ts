@@ -150,7 +150,8 @@ export function parseDeployment(text: string, file: string, baseDir: string): Pa
       );
       return;
     }
-    const spec = PLUGIN_NAMES[name];
+    // Own names only: `constructor`, `__proto__`… are not plugins.
+    const spec = Object.hasOwn(PLUGIN_NAMES, name) ? PLUGIN_NAMES[name] : undefined;
     if (!spec) {
       const hint = didYouMean(name, Object.keys(PLUGIN_NAMES));
       issue(

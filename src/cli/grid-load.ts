@@ -13,6 +13,15 @@ import { defaultToolCatalog } from './default-tools.js';
 import type { LoadFailedReport } from './grid-report.js';
 import { loadSources } from './policy-source.js';
 
+/** What `matrix` and `diff` share: the catalog, the built-in, and the folder git runs in. */
+export interface GridOptions {
+  /** A tool catalog file (`--tools`); without it, the reference host's built-in tools. */
+  catalog?: string;
+  /** Load the built-in plan policy first (default true). */
+  builtin?: boolean;
+  cwd: string;
+}
+
 /** One loaded, compiled side. */
 export interface LoadedSide {
   load: LoadResult;

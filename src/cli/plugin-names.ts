@@ -134,7 +134,7 @@ async function checkKeys(entry: DeploymentEntry, keys: Record<string, string>): 
   const issues: DeploymentIssue[] = [];
   const known = Object.keys(keys);
   for (const [key, value] of Object.entries(entry.config)) {
-    const type = keys[key];
+    const type = Object.hasOwn(keys, key) ? keys[key] : undefined;
     if (type === undefined) {
       const { didYouMean } = await import('./deployment-parse.js');
       const hint = didYouMean(key, known);

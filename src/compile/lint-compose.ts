@@ -42,11 +42,15 @@ const DEFAULT_DENY: DecideResult = Object.freeze({ decision: 'deny', rule: DEFAU
 /** Decisions by index, most restrictive first: `ORDER[decision]` is its index in fallback lists. */
 const ORDER: Readonly<Record<Decision, number>> = { deny: 0, ask: 1, allow: 2 };
 
-/** The 4-bit key of a set of effective hints, in canonical hint order. */
+/** The 4-bit key of a set of effective hints, bit i for `HINT_NAMES[i]`. */
 export function hintKeyOf(hints: EffectiveHints): number {
-  let key = 0;
-  HINT_NAMES.forEach((h, bit) => (key |= hints[h] ? 1 << bit : 0));
-  return key;
+  // Written out: this runs on every lookup.
+  return (
+    (hints.readOnly ? 1 : 0) |
+    (hints.destructive ? 2 : 0) |
+    (hints.idempotent ? 4 : 0) |
+    (hints.openWorld ? 8 : 0)
+  );
 }
 
 /** Every composition of one mode's documents (in load order, `override` documents included). */
@@ -102,17 +106,28 @@ export class ModeCompositions {
     const from = this.start(end);
     if (end <= from) return undefined;
     const h = effectiveHints(hints);
-    const skipOwn = (position: number) => (own?.position === position ? { skip: own.skip } : {});
+    const options = (position: number) => (own?.position === position ? { skip: own.skip } : {});
     // One document: the ceiling is its own resolution.
-    if (end - from === 1) return resolveInDocument(this.#docs[from]!, name, h, skipOwn(from));
-    const matching = this.#matching(name, from, end);
-    if (own !== undefined && own.position >= from && own.position < end) matching.add(own.position);
+    if (end - from === 1) return resolveInDocument(this.#docs[from]!, name, h, options(from));
+    let matching = this.#matching(name, from, end);
+    if (own !== undefined && own.position >= from && own.position < end)
+      (matching ??= new Set()).add(own.position);
+    if (matching === undefined) {
+      // No document's selector matches: the first fallback of the most restrictive decision in range decides.
+      const fallback = this.#fallback(hintKeyOf(h));
+      for (let k = 0; k < 3; k++) {
+        const positions = fallback.byDecision[k]!;
+        const i = lowerBound(positions, from);
+        if (i < positions.length && positions[i]! < end) return fallback.results[positions[i]!];
+      }
+      return undefined;
+    }
     // Explicit resolutions, in load order: the earliest of each decision is all that can be reported.
     const explicitAt: (number | undefined)[] = [undefined, undefined, undefined];
     const explicit: (DecideResult | undefined)[] = [undefined, undefined, undefined];
     const ordered = matching.size < 2 ? [...matching] : [...matching].sort((a, b) => a - b);
     for (const position of ordered) {
-      const r = resolveInDocument(this.#docs[position]!, name, h, skipOwn(position));
+      const r = resolveInDocument(this.#docs[position]!, name, h, options(position));
       if (r === undefined) continue;
       const k = ORDER[r.decision];
       if (explicitAt[k] === undefined) [explicitAt[k], explicit[k]] = [position, r];
@@ -131,13 +146,23 @@ export class ModeCompositions {
     return undefined;
   }
 
-  /** The positions in `[from, end)` of the documents with a selector that matches `name`. */
-  #matching(name: string, from: number, end: number): Set<number> {
+  /**
+   * The ceiling over the documents that come before `position` in its composition (none when it is an
+   * `override`), or undefined when none decides. The composition up to `position` is this and the document at
+   * `position` (the later one wins only when strictly more restrictive).
+   */
+  resolveBefore(position: number, name: string, hints: Hints | undefined): DecideResult | undefined {
+    return this.#docs[position]!.override ? undefined : this.resolve(position, name, hints);
+  }
+
+  /** The positions in `[from, end)` of the documents with a selector that matches `name`, if any. */
+  #matching(name: string, from: number, end: number): Set<number> | undefined {
     if (this.#exact === undefined) this.#index();
-    const found = new Set<number>();
+    let found: Set<number> | undefined;
     const exact = this.#exact!.get(name);
     if (exact !== undefined) {
-      for (let i = lowerBound(exact, from); i < exact.length && exact[i]! < end; i++) found.add(exact[i]!);
+      for (let i = lowerBound(exact, from); i < exact.length && exact[i]! < end; i++)
+        (found ??= new Set()).add(exact[i]!);
     }
     for (const length of this.#prefixLengths) {
       if (length > name.length) break;
@@ -146,7 +171,8 @@ export class ModeCompositions {
       for (let i = lowerBoundBy(buckets, from); i < buckets.length; i++) {
         const { position, rules } = buckets[i]!;
         if (position >= end) break;
-        if (!found.has(position) && rules.some((r) => r.match(name))) found.add(position);
+        if (found?.has(position) !== true && rules.some((r) => r.match(name)))
+          (found ??= new Set()).add(position);
       }
     }
     return found;

@@ -137,6 +137,8 @@ export function createRuleContexts(
       composedUpTo,
       composedMode,
       decideUpTo,
+      decideBefore: (name: string, hints: Hints | undefined) =>
+        compositionsOf(mode).resolveBefore(position, name, hints),
       decideInDocument,
       decideAlone: (name: string, hints?: Hints): DecideResult =>
         (alone ??= composePolicy(mode, [compiled(source)])).decide(name, hints),

@@ -9,7 +9,7 @@
  * @module
  */
 import { open, readdir, realpath, stat } from 'node:fs/promises';
-import { dirname, extname, join, resolve } from 'node:path';
+import { dirname, extname, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { hasErrors, makeDiagnostic, type LoadDiagnostic } from './diagnostics.js';
 import { MAX_POLICY_BYTES, parsePolicyText, type ParsedDocument } from './parse.js';
@@ -71,7 +71,9 @@ export async function loadPolicySources(
         .filter((e) => !e.isDirectory() && POLICY_EXTENSIONS.has(extname(e.name).toLowerCase()))
         .map((e) => e.name)
         .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-      for (const name of names) queue.push(join(path, name));
+      // Reported as given (DESIGN.md section 2): `join` would normalise `./pol` to `pol`.
+      const folder = path.endsWith('/') || path.endsWith(sep) ? path : path + sep;
+      for (const name of names) queue.push(folder + name);
     } catch (error) {
       result.diagnostics.push(ioDiagnostic(path, error));
     }

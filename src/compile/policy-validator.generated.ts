@@ -83,7 +83,7 @@ const schema11 = {
         {
           label: 'a test case',
           description: 'An inline expectation',
-          body: [{ tool: '${1:write}', expect: '${2|deny,allow,ask|}' }],
+          body: { tool: '${1:write}', expect: '${2|deny,allow,ask|}' },
         },
       ],
     },

@@ -80,7 +80,7 @@ export const policySchema = {
         {
           label: 'a test case',
           description: 'An inline expectation',
-          body: [{ tool: '${1:write}', expect: '${2|deny,allow,ask|}' }],
+          body: { tool: '${1:write}', expect: '${2|deny,allow,ask|}' },
         },
       ],
     },

@@ -105,10 +105,10 @@ export function createExitPlanModeTool(core: ModeCore): Tool<ExitPlanModeArgs> {
         return error(`${EXIT_PLAN_MODE} is not available in ${mode} mode`);
       }
       core.park(session, { mode: DEFAULT_MODE, narrate: false });
-      const approved = judgement.decision === 'ask' ? 'The user approved the plan.' : 'The plan is accepted.';
+      // The gate asks for the exit whatever the mode's decision, so reaching here means a human approved it.
       return {
         content:
-          `${approved} The session leaves ${mode} mode at the end of this step and the full toolset returns on the ` +
+          `The user approved the plan. The session leaves ${mode} mode at the end of this step and the full toolset returns on the ` +
           'next step; until then the rest of this step is still judged under ' +
           `${mode} mode. Carry out the plan.`,
       };

@@ -4,7 +4,8 @@
  * matches the request header the model was sent. A registered, hallucinated or foreign-added tool is judged the
  * same way: the filter alone cannot stop a call by name.
  *
- * Verdicts: no agent → `next()` (no session to fold); allow → `next()` (inner listeners still apply); ask →
+ * Verdicts: no agent → `next()` (no session to fold); allow → `next()` (inner listeners still apply), except for
+ * `exit_plan_mode`, which always asks (invariant 7: leaving a mode needs a human's approval); ask →
  * `{kind: 'ask', reason}` unless an inner listener denies (the tool runtime routes an ask to `ctx.approval`);
  * deny → `{kind: 'deny', reason}` with a reason that names the mode, points at `exit_plan_mode` where that tool is
  * available, or carries the rule's own reason. A folded mode this deployment does not define denies everything
@@ -76,8 +77,10 @@ export function createGate(core: ModeCore): PreExecuteListener {
       case 'policy':
         switch (judgement.decision) {
           case 'allow':
-            return next();
           case 'ask': {
+            // The exit always asks (invariant 7): a mode that allows it (`default: allow`, a glob) must not let
+            // the model leave it, and run what it denies, without a human's approval.
+            if (judgement.decision === 'allow' && exec.name !== EXIT_PLAN_MODE) return next();
             // Inner listeners still get their say: a deny from inside outranks our question (a ceiling).
             const inner = await next();
             if (inner.kind === 'deny') return inner;

@@ -102,7 +102,9 @@ export function corpusTexts(seed = 7, count = 60, modes = 5): { file: string; te
     for (let t = 0; t < tests; t++) {
       const hints = HINTS.filter(() => r() < 0.25).map((h) => `${h}: ${r() < 0.7}`);
       const annotations = hints.length > 0 ? `, annotations: { ${hints.join(', ')} }` : '';
-      lines.push(`  - { tool: ${JSON.stringify(pick(PROBE_NAMES))}${annotations}, expect: ${pick(DECISIONS)} }`);
+      lines.push(
+        `  - { tool: ${JSON.stringify(pick(PROBE_NAMES))}${annotations}, expect: ${pick(DECISIONS)} }`,
+      );
     }
     out.push({ file: `corpus/${String(d).padStart(3, '0')}.yaml`, text: lines.join('\n') + '\n' });
   }

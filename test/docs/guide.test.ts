@@ -1,9 +1,10 @@
 /**
  * docs/guide.md runs as written: in an empty project folder (with this package linked as
- * `node_modules/dsh-mode`, as `npm install` would), every file block (a line `` `path`: `` followed by a fenced
- * block) is written and every `console` block is run top to bottom, each `$ command` through `sh` with
- * stdout and stderr together, and its output compared with the lines that follow it. The built-in plan's path is
- * machine-specific, so `<package>/` in the output reads as `…/node_modules/dsh-mode/`.
+ * `node_modules/dsh-mode` with its bin, as `npm install` would), every file block (a line `` `path`: `` followed by
+ * a fenced block) is written and every `console` block is run top to bottom, each `$ command` through `sh` with
+ * stdout and stderr together (`npx dsh-mode` as the bin it resolves to), and its output compared with the lines
+ * that follow it. The built-in plan's path is machine-specific, so `<package>/` in the output reads as
+ * `…/node_modules/dsh-mode/`.
  */
 import { spawnSync } from 'node:child_process';
 import {
@@ -26,7 +27,7 @@ type Step =
   { kind: 'file'; path: string; content: string } | { kind: 'run'; command: string; output: string };
 
 /** The file blocks and console commands of a Markdown text, in order. */
-export function guideSteps(markdown: string): Step[] {
+function guideSteps(markdown: string): Step[] {
   const lines = markdown.split('\n');
   const steps: Step[] = [];
   let label: string | undefined;
@@ -99,7 +100,9 @@ describe('docs/guide.md', () => {
         writeFileSync(join(project, step.path), step.content);
         return;
       }
-      const result = spawnSync('sh', ['-c', `${step.command} 2>&1`], {
+      // `npx dsh-mode` runs node_modules/.bin/dsh-mode; calling it directly keeps npm's own notices out of the output.
+      const command = step.command.replace(/^npx dsh-mode\b/, './node_modules/.bin/dsh-mode');
+      const result = spawnSync('sh', ['-c', `${command} 2>&1`], {
         cwd: project,
         encoding: 'utf8',
         env: {

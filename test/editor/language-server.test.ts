@@ -125,7 +125,9 @@ async function complete(uri: string, line: number, character: number): Promise<s
 
 /**
  * Accepts the completion item labelled `label` the way an editor does with snippet placeholders left at their
- * defaults: `${1:text}` becomes `text`, `${1|a,b|}` becomes `a`, `$1` nothing.
+ * defaults: `${1:text}` becomes `text`, `${1|a,b|}` becomes `a`, `$1` nothing. Like VS Code (LSP insert mode
+ * `adjustIndentation`), every inserted line after the first gets the leading whitespace of the line the
+ * completion is accepted on.
  * @returns the document text after the edit
  */
 async function acceptSnippet(uri: string, text: string, line: number, character: number, label: string) {
@@ -147,7 +149,8 @@ async function acceptSnippet(uri: string, text: string, line: number, character:
   const offset = (p: { line: number; character: number }) =>
     lines.slice(0, p.line).reduce((n, l) => n + l.length + 1, 0) + p.character;
   const { start, end } = item.textEdit.range;
-  return text.slice(0, offset(start)) + expanded + text.slice(offset(end));
+  const indent = /^[ \t]*/.exec(lines[start.line] ?? '')![0];
+  return text.slice(0, offset(start)) + expanded.replace(/\n/g, `\n${indent}`) + text.slice(offset(end));
 }
 
 async function hover(uri: string, line: number, character: number): Promise<string> {

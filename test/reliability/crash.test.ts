@@ -117,7 +117,7 @@ describe('crash safety: SIGKILL at random points of a plan-mode session', () => 
       return {
         runs: kills,
         violations: 0,
-        notes: `chains of ${chain} kills on one log (each child resumes the log the last one left); kill after 1–300 acknowledged events; logs up to ${maxEvents} events; ${torn} torn tails dropped`,
+        notes: `chains of ${chain} kills on one log (each child resumes the log the last one left); kill after 1–300 acknowledged events; logs up to ${maxEvents} events; ${torn} torn tails dropped (one write() per line: SIGKILL lands between lines; torn tails are fuzzed in the journal checks)`,
       };
     });
   }, 1_800_000);

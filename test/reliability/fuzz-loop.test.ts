@@ -2,7 +2,8 @@
  * Item 1, the loop: random interleavings of user flips (before a turn, at a tool call, at a step end, while an
  * approval is waiting), approvals (allowed-once, rejected with feedback, cancelled, unavailable, a throwing
  * answerer, a malformed answer), cancellations (at a random event of a turn, or while an approval waits) and tool
- * calls (read-only, writing, asking, unknown, bad arguments, `exit_plan_mode`) over the REAL loop with the
+ * calls (read-only, writing, asking, unknown, bad arguments, `exit_plan_mode`), and restarts (the log resumed
+ * from disk by a new agent, with or without an explicit mode option) over the REAL loop with the
  * scripted model and the real engine. The tools are instrumented: each run records the landed mode at that
  * moment. Checks: no tool runs where the landed mode denies it; an asked tool runs only after its
  * `approval/decided allowed-once`; every `mode/set` that leaves plan is either a user flip requested since the
@@ -11,8 +12,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EXIT_PLAN_MODE, foldMode } from '../../src/engine/index.js';
-import type { ApprovalOutcome, ScriptEntry, SessionEvent, Tool } from '../../src/host/index.js';
-import { agentOf, setup } from '../engine/setup.js';
+import {
+  scriptedModel,
+  type ApprovalOutcome,
+  type ScriptEntry,
+  type SessionEvent,
+  type Tool,
+} from '../../src/host/index.js';
+import { setup } from '../engine/setup.js';
 import { check } from './config.js';
 import { unapprovedExits } from './invariants.js';
 
@@ -48,6 +55,9 @@ const turn = fc.record({
   before: fc.array(mode, { maxLength: 2 }),
   steps: fc.array(step, { maxLength: 3 }),
   cancelAt: fc.option(fc.nat(30), { nil: undefined }),
+  // Before the turn: no restart (undefined); a restart that resumes the log from disk with a new agent, with no
+  // mode option (null: the log decides) or an explicit one (invariant 8: it wins over the log).
+  restart: fc.option(fc.option(mode, { nil: null }), { nil: undefined, freq: 3 }),
 });
 const program = fc.record({
   seed: fc.constantFrom<string>('plan', 'default'),
@@ -109,7 +119,13 @@ describe('fuzz: random interleavings over the real loop', () => {
           }
           script.push({ text: 'done' });
         }
-        const { agent } = agentOf(ctx, script, seed === 'plan' ? { mode: 'plan' } : {});
+        // On disk, so a restart can resume it; one model across restarts, so the script goes on where it was.
+        const model = scriptedModel(script);
+        let agent = ctx.agents.create({
+          session: ctx.sessions.create({ id: 'loop' }),
+          model,
+          options: seed === 'plan' ? { mode: 'plan' } : {},
+        });
         agentRef = agent;
         // User flips, by the log position they were requested at.
         const flips: { at: number; target: string }[] = [];
@@ -151,12 +167,27 @@ describe('fuzz: random interleavings over the real loop', () => {
           }
         });
         for (const t of turns) {
+          if (t.restart !== undefined) {
+            agent.session.close?.();
+            const session = await ctx.sessions.resume('loop');
+            // A fresh session object: its mode comes from the log alone.
+            expect(ctx.modes.get({ session }).current).toBe(foldMode(session.events));
+            // An explicit mode option is the user's choice, like a flip requested now.
+            if (t.restart !== null) flips.push({ at: session.events.length, target: t.restart });
+            agent = ctx.agents.create({
+              session,
+              model,
+              options: t.restart !== null ? { mode: t.restart } : {},
+            });
+            agentRef = agent;
+          }
           for (const target of t.before) flip(target);
           controller = new AbortController();
           cancelAt = t.cancelAt;
           turnEvents = 0;
           await agent.prompt('go', { signal: controller.signal });
         }
+        agent.session.close?.();
 
         const events = agentRef.session.events;
         const index = new Map<string, number>();
@@ -195,7 +226,7 @@ describe('fuzz: random interleavings over the real loop', () => {
         expect(unapprovedExits(events, flips)).toEqual([]);
       }),
       [60, 3_000],
-      'seeded plan or default; 1–4 turns of ≤3 steps of 1–3 calls; flips at 4 kinds of points; 7 answer kinds; cancels',
+      'seeded plan or default; 1–4 turns of ≤3 steps of 1–3 calls; flips at 4 kinds of points; 7 answer kinds; cancels; restarts (resume from disk, new agent, with or without a mode option)',
     );
   });
 });

@@ -78,7 +78,8 @@ export function updatesFor(event: SessionEvent, tools: ToolLookup, streamed = fa
           sessionUpdate: 'tool_call',
           toolCallId: data.callId,
           title: card.title,
-          kind: KINDS[data.name] ?? 'other',
+          // Own names only: a model may call a tool `constructor` or `__proto__`.
+          kind: (Object.hasOwn(KINDS, data.name) ? KINDS[data.name] : undefined) ?? 'other',
           status: 'pending',
           rawInput: data.arguments,
           ...(card.markdown !== undefined ? { content: text(card.markdown) } : {}),

@@ -20,20 +20,16 @@ import {
   formatDiffText,
 } from '../formatters/diff.js';
 import type { ChangeKind, DiffReport, DiffRow, LoadFailedReport } from '../grid-report.js';
-import { loadSide, loadToolSet } from '../grid-load.js';
+import { loadSide, loadToolSet, type GridOptions } from '../grid-load.js';
 import { compareRestrictiveness } from '../../compile/document.js';
 import { loadFailedOutcome } from './matrix.js';
 
 /** Options of {@link runDiff}. */
-export interface RunDiffOptions {
+export interface RunDiffOptions extends GridOptions {
   /** The old policies: a file, a folder or `git:REV:path`. */
   old: string;
   /** The new policies, likewise. */
   new: string;
-  /** A tool catalog file (`--tools`); without it, the reference host's built-in tools. */
-  catalog?: string;
-  builtin?: boolean;
-  cwd: string;
 }
 
 /**

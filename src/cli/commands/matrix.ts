@@ -9,18 +9,14 @@ import { collectToolRows, decideCell } from '../decision-grid.js';
 import { formatStylish } from '../formatters/stylish.js';
 import { formatMatrixJson, formatMatrixMarkdown, formatMatrixText } from '../formatters/matrix.js';
 import type { LoadFailedReport, MatrixReport } from '../grid-report.js';
-import { loadSide, loadToolSet } from '../grid-load.js';
+import { loadSide, loadToolSet, type GridOptions } from '../grid-load.js';
 import { toLintReport } from '../report.js';
 import { defaultPaths } from './lint.js';
 
 /** Options of {@link runMatrix}. */
-export interface RunMatrixOptions {
+export interface RunMatrixOptions extends GridOptions {
   /** Policy files, folders or `git:REV:path` sources; empty means `policies/` in `cwd` when it exists. */
   paths: readonly string[];
-  /** A tool catalog file (`--tools`); without it, the reference host's built-in tools. */
-  catalog?: string;
-  builtin?: boolean;
-  cwd: string;
 }
 
 /**

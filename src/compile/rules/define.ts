@@ -66,6 +66,13 @@ export interface RuleContext {
    * Not memoised: for probing many names once each (rules that ask a name once use `composedUpTo()`).
    */
   decideUpTo(name: string, hints: Hints | undefined, without?: JsonPath): DecideResult;
+  /**
+   * The decision of the documents of this mode that compose before this one (from the last `override` on; none
+   * when this document is an `override`), or undefined when none of them decides. The mode up to and including
+   * this document is the ceiling of this and `decideInDocument`, this document winning only when strictly more
+   * restrictive. Not memoised, like `decideUpTo`.
+   */
+  decideBefore(name: string, hints: Hints | undefined): DecideResult | undefined;
   /** This document's own decision (undefined when it abstains), optionally with one entry removed. */
   decideInDocument(name: string, hints: Hints | undefined, without?: JsonPath): DecideResult | undefined;
   /** The decision of this document alone (its mode compiled from it only). */

@@ -12,7 +12,7 @@
  */
 import { exampleNames, findCommonName } from '../glob-overlap.js';
 import { UNMATCHED_PROBE, type SelectorRule } from '../lint-context.js';
-import type { JsonPath } from '../types.js';
+import type { DecideResult, Decision, JsonPath } from '../types.js';
 import { defineRule, type RuleContext } from './define.js';
 
 export default defineRule({
@@ -109,10 +109,20 @@ function changesNothing(context: RuleContext, names: readonly string[], without:
       const own = context.decideInDocument(name, hints);
       const ownWithout = context.decideInDocument(name, hints, without);
       if (own !== undefined && ownWithout !== undefined && own.decision === ownWithout.decision) continue;
-      if (context.decideUpTo(name, hints).decision !== context.decideUpTo(name, hints, without).decision) {
-        return false;
-      }
+      // This document is the last of its composition: the mode up to it is the ceiling of the documents before
+      // it and its own decision, so one look at the earlier documents answers both "with" and "without".
+      const before = context.decideBefore(name, hints);
+      if (ceiling(before, own) !== ceiling(before, ownWithout)) return false;
     }
   }
   return true;
+}
+
+const RANK: Readonly<Record<Decision, number>> = { allow: 0, ask: 1, deny: 2 };
+
+/** The decision of a composition from the earlier documents' and the last document's (deny when neither decides). */
+function ceiling(before: DecideResult | undefined, last: DecideResult | undefined): Decision {
+  if (before === undefined) return last?.decision ?? 'deny';
+  if (last === undefined) return before.decision;
+  return RANK[last.decision] > RANK[before.decision] ? last.decision : before.decision;
 }

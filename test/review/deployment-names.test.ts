@@ -1,0 +1,34 @@
+/**
+ * Review finding: `cordis.yml` entry names and config keys were looked up in plain objects, so names inherited
+ * from `Object.prototype` (`constructor`, `toString`, `__proto__`, `hasOwnProperty`) passed as known plugins and
+ * were then silently dropped at start (a typo-class input that must be an error, DESIGN.md section 6), and such a
+ * config key got a nonsense type message instead of "unknown config key".
+ */
+import { describe, expect, it } from 'vitest';
+import { parseDeployment } from '../../src/cli/deployment-parse.js';
+import { PLUGIN_NAMES } from '../../src/cli/plugin-names.js';
+
+const issues = (text: string) =>
+  parseDeployment(text, 'cordis.yml', '/base').issues.map((i) => `${i.line}:${i.column} ${i.message}`);
+
+describe('review: plugin names and config keys are own names only', () => {
+  for (const name of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+    it(`\`- name: ${name}\` is an unknown plugin`, () => {
+      const found = issues(`- name: host\n- name: ${name}\n`);
+      expect(found).toHaveLength(1);
+      expect(found[0]).toMatch(new RegExp(`^2:9 unknown plugin \`${name}\``));
+    });
+  }
+
+  it('a config key named after an Object.prototype member is an unknown key', async () => {
+    const [entry] = parseDeployment(
+      '- name: host\n  config:\n    toString: x\n',
+      'cordis.yml',
+      '/base',
+    ).entries;
+    const found = await PLUGIN_NAMES.host!.check!(entry!);
+    expect(found.map((i) => i.message)).toEqual([
+      'unknown config key `toString` of `host` (expected `workspace`, `sessionsDir`, `builtinTools`)',
+    ]);
+  });
+});
