@@ -3,15 +3,20 @@
  *
  * Tool names are plain strings, not paths: `*` also matches `/` and `.`, matching is case-sensitive, and there
  * is no negation, comment, extglob or globstar syntax (`**` is `*`). Braces are expanded here, not by minimatch
- * (its expansion is slow and silently gives up), bounded at {@link MAX_BRACE_ALTERNATIVES}; each alternative is a
+ * (its expansion is slow and silently gives up), bounded at {@link MAX_COMPILED_ALTERNATIVES}; each alternative is a
  * selector of its own with its own specificity = its count of literal characters. Invalid syntax never throws:
  * it is reported in `error`, and the selector keeps what minimatch would still match (nothing when it cannot).
  * @module
  */
 import { Minimatch, unescape } from 'minimatch';
 
-/** Most alternatives one selector may expand into. */
+/** Most alternatives one selector may expand into before lint reports it (`too-many-alternatives`). */
 export const MAX_BRACE_ALTERNATIVES = 64;
+/**
+ * Most alternatives the compiler expands. Between the two limits a selector is a lint error but still decides
+ * what it names (a dropped rule would fail open); beyond this one the file is refused as hostile input.
+ */
+export const MAX_COMPILED_ALTERNATIVES = 1024;
 /** Longest selector accepted (minimatch throws beyond 64 KiB). */
 export const MAX_SELECTOR_LENGTH = 4096;
 
@@ -83,15 +88,19 @@ export function parseSelector(selector: string): ParsedSelector {
       ],
     };
   }
-  const expanded = expandBraces(selector);
+  const expanded = expandBraces(selector, MAX_COMPILED_ALTERNATIVES);
   if (expanded === undefined) {
     return {
       selector,
       alternatives: [],
-      error: `braces expand to more than ${MAX_BRACE_ALTERNATIVES} alternatives`,
+      error: `braces expand to more than ${MAX_COMPILED_ALTERNATIVES} alternatives`,
     };
   }
-  const error = syntaxError(selector);
+  const error =
+    syntaxError(selector) ??
+    (expanded.length > MAX_BRACE_ALTERNATIVES
+      ? `braces expand to more than ${MAX_BRACE_ALTERNATIVES} alternatives`
+      : undefined);
   const alternatives = expanded.map(compileAlternative);
   return error ? { selector, alternatives, error } : { selector, alternatives };
 }
@@ -251,9 +260,10 @@ function syntaxError(selector: string): string | undefined {
 
 /**
  * Expands `{a,b}` alternatives (nested, escapes and classes respected; `{a}` with no comma stays literal).
- * @returns the alternatives, or undefined when there would be more than {@link MAX_BRACE_ALTERNATIVES}
+ * @param limit most alternatives to produce
+ * @returns the alternatives, or undefined when there would be more than `limit`
  */
-export function expandBraces(pattern: string): string[] | undefined {
+export function expandBraces(pattern: string, limit = MAX_BRACE_ALTERNATIVES): string[] | undefined {
   const out: string[] = [];
   const work = [pattern];
   // INVARIANT: leaves are counted before de-duplication, so `{a,a}` repeated cannot loop for long unnoticed.
@@ -262,7 +272,7 @@ export function expandBraces(pattern: string): string[] | undefined {
     const p = work.pop()!;
     const group = firstGroup(p);
     if (!group) {
-      if (++leaves > MAX_BRACE_ALTERNATIVES) return undefined;
+      if (++leaves > limit) return undefined;
       if (!out.includes(p)) out.push(p);
       continue;
     }

@@ -33,6 +33,7 @@ export {
   countLiterals,
   expandBraces,
   MAX_BRACE_ALTERNATIVES,
+  MAX_COMPILED_ALTERNATIVES,
   parseSelector,
   type ParsedSelector,
   type SelectorAlternative,

@@ -5,13 +5,16 @@
  * not grow with the number of documents.
  *
  * Why: lint asks every document's prefix about every name its rules can win. Resolving a name through all k
- * documents of the prefix made lint quadratic in a mode's document count (100 documents of one mode took minutes).
+ * documents of the prefix made lint quadratic in a mode's document count (10 modes of 100 documents of 100 rules
+ * took 10 to 25 s to lint; see bench/lint.bench.mjs).
  *
  * How: a document whose selectors do not match a name decides it by its *fallback* (`effects`, then `default`),
  * which depends only on the effective hints (16 combinations). So the mode is indexed once: which documents have a
  * selector that can match a name (exact names by name, globs by their literal prefix, as `resolveInDocument` does
  * within a document), and, per hint combination and decision, the positions whose fallback gives that decision.
- * A name then costs one real resolution per document that matches it, plus a binary search per decision.
+ * A name then costs one real resolution per document that matches it, plus a binary search per decision. A glob
+ * with no literal prefix (`*_read`) is a candidate for every name, so a mode where every document has one costs
+ * what it did before indexing, no more.
  * @module
  */
 import { composePolicy, DEFAULT_DENY_RULE } from './compile.js';
@@ -26,10 +29,17 @@ import type {
   Hints,
 } from './types.js';
 
-/** One glob bucket entry: the position of a document and its globs under one literal prefix. */
+/** The documents with globs under one literal prefix: their positions (ascending) and those globs. */
 interface GlobBucket {
-  position: number;
-  rules: readonly CompiledRule[];
+  positions: number[];
+  rules: (readonly CompiledRule[])[];
+}
+
+/** One sorted list of candidate positions being merged, with the globs to confirm when it is a bucket. */
+interface Cursor {
+  positions: readonly number[];
+  rules?: readonly (readonly CompiledRule[])[];
+  at: number;
 }
 
 /** The document at `position` resolved with some of its entries skipped (lint's "without this rule"). */
@@ -60,7 +70,7 @@ export class ModeCompositions {
   /** `starts[end]`: where the composition of documents `[0, end)` starts (its last `override`, else 0). */
   readonly #starts: number[] = [0];
   #exact: Map<string, number[]> | undefined;
-  #globs: Map<string, GlobBucket[]> | undefined;
+  #globs: Map<string, GlobBucket> | undefined;
   #prefixLengths: number[] = [];
   /** Per hint key: each document's fallback result, and per decision the ascending positions giving it. */
   readonly #fallbacks = new Map<number, { results: (DecideResult | undefined)[]; byDecision: number[][] }>();
@@ -109,35 +119,41 @@ export class ModeCompositions {
     const options = (position: number) => (own?.position === position ? { skip: own.skip } : {});
     // One document: the ceiling is its own resolution.
     if (end - from === 1) return resolveInDocument(this.#docs[from]!, name, h, options(from));
-    let matching = this.#matching(name, from, end);
-    if (own !== undefined && own.position >= from && own.position < end)
-      (matching ??= new Set()).add(own.position);
-    if (matching === undefined) {
-      // No document's selector matches: the first fallback of the most restrictive decision in range decides.
-      const fallback = this.#fallback(hintKeyOf(h));
-      for (let k = 0; k < 3; k++) {
-        const positions = fallback.byDecision[k]!;
-        const i = lowerBound(positions, from);
-        if (i < positions.length && positions[i]! < end) return fallback.results[positions[i]!];
-      }
-      return undefined;
-    }
-    // Explicit resolutions, in load order: the earliest of each decision is all that can be reported.
+    const ownAt = own !== undefined && own.position >= from && own.position < end ? own.position : undefined;
+    const next = this.#candidates(name, from, end, ownAt);
+    const fallback = this.#fallback(hintKeyOf(h));
+    // Documents are visited in load order, like the ceiling itself: the first deny, explicit or by a fallback of a
+    // document whose selectors do not match, is the answer, so a mode that denies early costs little.
+    const denies = fallback.byDecision[ORDER.deny]!;
+    let di = lowerBound(denies, from);
+    const matched: number[] = [];
+    let mi = 0;
     const explicitAt: (number | undefined)[] = [undefined, undefined, undefined];
     const explicit: (DecideResult | undefined)[] = [undefined, undefined, undefined];
-    const ordered = matching.size < 2 ? [...matching] : [...matching].sort((a, b) => a - b);
-    for (const position of ordered) {
-      const r = resolveInDocument(this.#docs[position]!, name, h, options(position));
+    for (;;) {
+      const c = next();
+      for (; di < denies.length && denies[di]! < c; di++) {
+        const d = denies[di]!;
+        while (mi < matched.length && matched[mi]! < d) mi++;
+        if (matched[mi] !== d) return fallback.results[d];
+      }
+      if (c >= end) break;
+      matched.push(c);
+      const r = resolveInDocument(this.#docs[c]!, name, h, options(c));
       if (r === undefined) continue;
+      if (r.decision === 'deny') return r;
       const k = ORDER[r.decision];
-      if (explicitAt[k] === undefined) [explicitAt[k], explicit[k]] = [position, r];
+      if (explicitAt[k] === undefined) [explicitAt[k], explicit[k]] = [c, r];
     }
-    const fallback = this.#fallback(hintKeyOf(h));
-    for (let k = 0; k < 3; k++) {
+    // Nothing denies: the earliest `ask`, else the earliest `allow`, explicit or by a non-matching fallback.
+    for (let k = ORDER.ask; k <= ORDER.allow; k++) {
       const positions = fallback.byDecision[k]!;
-      // The first document in range deciding this by its fallback and not matching the name itself.
       let i = lowerBound(positions, from);
-      while (i < positions.length && positions[i]! < end && matching.has(positions[i]!)) i++;
+      let m = 0;
+      for (; i < positions.length && positions[i]! < end; i++) {
+        while (m < matched.length && matched[m]! < positions[i]!) m++;
+        if (matched[m] !== positions[i]) break;
+      }
       const implicit = i < positions.length && positions[i]! < end ? positions[i]! : undefined;
       const at = explicitAt[k];
       if (implicit !== undefined && (at === undefined || implicit < at)) return fallback.results[implicit];
@@ -155,27 +171,48 @@ export class ModeCompositions {
     return this.#docs[position]!.override ? undefined : this.resolve(position, name, hints);
   }
 
-  /** The positions in `[from, end)` of the documents with a selector that matches `name`, if any. */
-  #matching(name: string, from: number, end: number): Set<number> | undefined {
+  /**
+   * A cursor over the positions in `[from, end)` of the documents with a selector that matches `name` (and
+   * `extra`), ascending, each once; it returns `end` when there are no more. A merge of the exact-name list and
+   * the glob buckets under the name's prefixes, which are each in load order.
+   */
+  #candidates(name: string, from: number, end: number, extra: number | undefined): () => number {
     if (this.#exact === undefined) this.#index();
-    let found: Set<number> | undefined;
+    const lists: Cursor[] = [];
     const exact = this.#exact!.get(name);
-    if (exact !== undefined) {
-      for (let i = lowerBound(exact, from); i < exact.length && exact[i]! < end; i++)
-        (found ??= new Set()).add(exact[i]!);
-    }
+    if (exact !== undefined) lists.push({ positions: exact, at: lowerBound(exact, from) });
+    if (extra !== undefined) lists.push({ positions: [extra], at: 0 });
     for (const length of this.#prefixLengths) {
       if (length > name.length) break;
-      const buckets = this.#globs!.get(length === name.length ? name : name.slice(0, length));
-      if (buckets === undefined) continue;
-      for (let i = lowerBoundBy(buckets, from); i < buckets.length; i++) {
-        const { position, rules } = buckets[i]!;
-        if (position >= end) break;
-        if (found?.has(position) !== true && rules.some((r) => r.match(name)))
-          (found ??= new Set()).add(position);
-      }
+      const bucket = this.#globs!.get(length === name.length ? name : name.slice(0, length));
+      if (bucket !== undefined)
+        lists.push({
+          positions: bucket.positions,
+          rules: bucket.rules,
+          at: lowerBound(bucket.positions, from),
+        });
     }
-    return found;
+    let last = -1;
+    return () => {
+      for (;;) {
+        let best: Cursor | undefined;
+        for (const list of lists) {
+          if (
+            list.at < list.positions.length &&
+            (!best || list.positions[list.at]! < best.positions[best.at]!)
+          )
+            best = list;
+        }
+        if (best === undefined) return end;
+        const position = best.positions[best.at]!;
+        if (position >= end) return end;
+        const globs = best.rules?.[best.at];
+        best.at++;
+        if (position === last) continue;
+        if (globs !== undefined && !globs.some((r) => r.match(name))) continue;
+        return (last = position);
+      }
+    };
   }
 
   #index(): void {
@@ -190,9 +227,9 @@ export class ModeCompositions {
       }
       for (const [prefix, rules] of doc.globsByPrefix) {
         lengths.add(prefix.length);
-        const list = this.#globs!.get(prefix);
-        if (list === undefined) this.#globs!.set(prefix, [{ position, rules }]);
-        else list.push({ position, rules });
+        const bucket = this.#globs!.get(prefix);
+        if (bucket === undefined) this.#globs!.set(prefix, { positions: [position], rules: [rules] });
+        else (bucket.positions.push(position), bucket.rules.push(rules));
       }
     });
     this.#prefixLengths = [...lengths].sort((a, b) => a - b);
@@ -273,17 +310,6 @@ function lowerBound(list: readonly number[], x: number): number {
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     if (list[mid]! < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-function lowerBoundBy(list: readonly GlobBucket[], x: number): number {
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (list[mid]!.position < x) lo = mid + 1;
     else hi = mid;
   }
   return lo;

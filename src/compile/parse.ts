@@ -136,6 +136,11 @@ export function parsePolicyText(text: string, file: string | null): ParsedDocume
     );
     return result;
   }
+  for (const problem of keyProblems(doc.contents)) {
+    result.diagnostics.push(
+      makeDiagnostic(problem.code, 'error', problem.message, file, [], rangeOf(lines, problem.range)),
+    );
+  }
   // Duplicate keys leave a well-formed tree: keep going so schema findings are reported too (the file is
   // refused either way). After real syntax errors the tree is a guess: stop.
   if (result.diagnostics.some((d) => d.severity === 'error' && d.code !== 'duplicate-key')) {
@@ -183,6 +188,43 @@ function findTooDeep(root: unknown): number | undefined {
     }
   }
   return undefined;
+}
+
+/**
+ * Keys the data would silently merge: `toJS` turns every key into a string (`true` → "true", `0x10` → "16",
+ * `null` → ""), so a non-string key can collide with another key of its mapping, the last one winning (by key
+ * order). Duplicates of the same type are the parser's own `DUPLICATE_KEY` and are not repeated here.
+ */
+function keyProblems(root: unknown): { code: 'duplicate-key'; message: string; range: [number, number] }[] {
+  const problems: { code: 'duplicate-key'; message: string; range: [number, number] }[] = [];
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (isSeq(node)) stack.push(...(node.items as unknown[]));
+    if (!isMap(node)) continue;
+    const seen = new Map<string, Node>();
+    for (const pair of node.items as Pair[]) {
+      stack.push(pair.value);
+      const key = pair.key as Node | null;
+      const range: [number, number] = [key?.range?.[0] ?? 0, key?.range?.[1] ?? 0];
+      if (!isScalar(key)) continue;
+      const name = key.value === null ? '' : String(key.value);
+      const earlier = seen.get(name);
+      if (!earlier) {
+        seen.set(name, key);
+      } else if (typeof key.value !== 'string' || typeof (earlier as typeof key).value !== 'string') {
+        const shown = [earlier, key].map((k) =>
+          typeof (k as typeof key).value === 'string' ? `"${name}"` : name,
+        );
+        problems.push({
+          code: 'duplicate-key',
+          message: `duplicate key \`${name}\` (\`${shown.join('` and `')}\` are the same key once read)`,
+          range,
+        });
+      }
+    }
+  }
+  return problems;
 }
 
 /** Per mapping node, its pairs by key (the first pair of each key), built on first lookup. */

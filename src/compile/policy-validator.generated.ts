@@ -169,7 +169,7 @@ const schema11 = {
       type: 'object',
       description: 'Tool name or glob → decision.',
       markdownDescription: 'Tool name or minimatch glob → decision.',
-      propertyNames: { minLength: 1 },
+      propertyNames: { minLength: 1, maxLength: 4096 },
       additionalProperties: { $ref: '#/definitions/ruleValue' },
       defaultSnippets: [
         {
@@ -301,7 +301,7 @@ const schema13 = {
   type: 'object',
   description: 'Tool name or glob → decision.',
   markdownDescription: 'Tool name or minimatch glob → decision.',
-  propertyNames: { minLength: 1 },
+  propertyNames: { minLength: 1, maxLength: 4096 },
   additionalProperties: { $ref: '#/definitions/ruleValue' },
   defaultSnippets: [
     {
@@ -567,14 +567,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
     for (const key0 in data) {
       const _errs3 = errors;
       if (typeof key0 === 'string') {
-        if (func3(key0) < 1) {
+        if (func3(key0) > 4096) {
           const err0 = {
             instancePath,
-            schemaPath: '#/propertyNames/minLength',
-            keyword: 'minLength',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 characters',
-            schema: 1,
+            schemaPath: '#/propertyNames/maxLength',
+            keyword: 'maxLength',
+            params: { limit: 4096 },
+            message: 'must NOT have more than 4096 characters',
+            schema: 4096,
             parentSchema: schema13.propertyNames,
             data: key0,
             propertyName: key0,
@@ -586,10 +586,29 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           }
           errors++;
         }
+        if (func3(key0) < 1) {
+          const err1 = {
+            instancePath,
+            schemaPath: '#/propertyNames/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+            schema: 1,
+            parentSchema: schema13.propertyNames,
+            data: key0,
+            propertyName: key0,
+          };
+          if (vErrors === null) {
+            vErrors = [err1];
+          } else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
       }
       var valid0 = _errs3 === errors;
       if (!valid0) {
-        const err1 = {
+        const err2 = {
           instancePath,
           schemaPath: '#/propertyNames',
           keyword: 'propertyNames',
@@ -600,9 +619,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           data,
         };
         if (vErrors === null) {
-          vErrors = [err1];
+          vErrors = [err2];
         } else {
-          vErrors.push(err1);
+          vErrors.push(err2);
         }
         errors++;
       }
@@ -621,7 +640,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       }
     }
   } else {
-    const err2 = {
+    const err3 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -632,9 +651,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       data,
     };
     if (vErrors === null) {
-      vErrors = [err2];
+      vErrors = [err3];
     } else {
-      vErrors.push(err2);
+      vErrors.push(err3);
     }
     errors++;
   }

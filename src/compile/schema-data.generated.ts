@@ -166,7 +166,7 @@ export const policySchema = {
       type: 'object',
       description: 'Tool name or glob → decision.',
       markdownDescription: 'Tool name or minimatch glob → decision.',
-      propertyNames: { minLength: 1 },
+      propertyNames: { minLength: 1, maxLength: 4096 },
       additionalProperties: { $ref: '#/definitions/ruleValue' },
       defaultSnippets: [
         {

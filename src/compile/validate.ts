@@ -19,6 +19,7 @@ import {
 import type { ParsedDocument } from './parse.js';
 import { validate as precompiled } from './policy-validator.generated.js';
 import type { PolicyDocument } from './schema-types.generated.js';
+import { expandBraces, MAX_COMPILED_ALTERNATIVES } from './glob.js';
 import { suggest } from './suggest.js';
 import type { JsonPath } from './types.js';
 
@@ -47,14 +48,39 @@ export function validatePolicy(parsed: ParsedDocument): ValidateResult {
   if (parsed.data === undefined) return { diagnostics };
   const validate = policyValidator();
   if (validate(parsed.data)) {
+    diagnostics.push(...uncompilableSelectors(parsed.data as PolicyDocument, parsed));
     return hasErrors(diagnostics)
-      ? { diagnostics }
+      ? { diagnostics: sortDiagnostics(diagnostics) }
       : { document: parsed.data as PolicyDocument, diagnostics };
   }
   for (const error of relevantErrors(validate.errors ?? [])) {
     diagnostics.push(toDiagnostic(error, parsed));
   }
   return { diagnostics: sortDiagnostics(diagnostics) };
+}
+
+/**
+ * Selectors the compiler cannot expand: refused with the file, because a rule that silently decides nothing would
+ * let its tools fall through to a wider decision (fail closed).
+ */
+function uncompilableSelectors(document: PolicyDocument, parsed: ParsedDocument): LoadDiagnostic[] {
+  const out: LoadDiagnostic[] = [];
+  for (const selector of Object.keys(document.tools ?? {})) {
+    if (expandBraces(selector, MAX_COMPILED_ALTERNATIVES) !== undefined) continue;
+    const path: JsonPath = ['tools', selector];
+    out.push(
+      makeDiagnostic(
+        'too-large',
+        'error',
+        `selector \`${selector}\` expands to more than ${MAX_COMPILED_ALTERNATIVES} brace alternatives: the file is refused`,
+        parsed.file,
+        path,
+        parsed.keyRange(path) ?? parsed.locate([]),
+        'write several selectors, or use `*` or a `[...]` class instead of long brace lists',
+      ),
+    );
+  }
+  return out;
 }
 
 /** Drops errors that a more precise error at the same or a deeper place already explains. */

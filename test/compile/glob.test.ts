@@ -71,16 +71,20 @@ describe('parseSelector', () => {
     expect(expandBraces('{a,a}')).toEqual(['a']);
   });
 
-  it('reports more than 64 alternatives, quickly, and keeps none', () => {
+  it('reports more than 64 alternatives but keeps them, and gives up beyond 1,024', () => {
     const ok = parseSelector('{a,b}{c,d}{e,f}{g,h}{i,j}{k,l}');
     expect(ok.alternatives).toHaveLength(MAX_BRACE_ALTERNATIVES);
     expect(ok.error).toBeUndefined();
-    const started = Date.now();
+    // A lint error, but the rule still decides what it names: dropping it would fail open.
+    const many = parseSelector('{a,b}{c,d}{e,f}{g,h}{i,j}{k,l}{m,n}');
+    expect(many.error).toBe('braces expand to more than 64 alternatives');
+    expect(many.alternatives).toHaveLength(128);
+    expect(many.alternatives.some((a) => a.match('acegikm'))).toBe(true);
+    // Beyond what the compiler expands (the loader refuses such a file): counted, never expanded.
     const bomb = parseSelector('{a,b}'.repeat(50));
-    expect(bomb.error).toBe('braces expand to more than 64 alternatives');
+    expect(bomb.error).toBe('braces expand to more than 1024 alternatives');
     expect(bomb.alternatives).toEqual([]);
     expect(parseSelector('{a,a}'.repeat(50)).error).toBeDefined();
-    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it('reports invalid syntax without throwing', () => {

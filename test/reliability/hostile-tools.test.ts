@@ -263,7 +263,7 @@ describe('hostile model: tool calls', () => {
         runs: outcomes,
         violations: 0,
         notes:
-          'non-string text and names, string/null/array arguments, null calls, no toolCalls, null answer',
+          'in plan and default mode: non-string text and names, string/null/array arguments, null calls, no toolCalls, null answer',
       };
     });
   }, 60_000);

@@ -1,22 +1,50 @@
 /**
- * Review finding (NOT fixed: a semantic choice that lint and its fixtures encode; see the review report): a
- * selector whose braces expand to more than 64 alternatives compiles to *no* alternatives, so the rule it carries
- * decides nothing. Lint reports it as an error, but lint never blocks loading (DESIGN.md section 2), so a running
- * engine silently drops a `deny` rule and a custom mode with `default: allow` lets those tools run. A typo-class
- * mistake widens permission instead of failing closed. `it.fails` pins the current behaviour: when the compiler
- * stops dropping the rule, this test fails and should become a plain `it`.
+ * Review finding (fixed): a selector whose braces expand to more than 64 alternatives used to compile to no
+ * alternatives at all, so a `deny` it carried decided nothing and a mode with `default: allow` let those tools
+ * run. Now the compiler expands up to 1,024 alternatives (lint still reports more than 64 as an error), and a
+ * selector beyond that refuses the whole file, like any other hostile-input limit: never a silently dropped rule.
  */
 import { describe, expect, it } from 'vitest';
 import { compilePolicies } from '../../src/compile/compile.js';
 import { loadPolicyText } from '../../src/compile/load.js';
 
+const servers = (n: number) => Array.from({ length: n }, (_, i) => `s${i}`).join(',');
+
 describe('review: a deny rule with too many brace alternatives', () => {
-  it.fails('still denies what it names, instead of falling through to `default: allow`', () => {
-    const servers = Array.from({ length: 65 }, (_, i) => `s${i}`).join(',');
-    const text = `mode: guarded\ntools:\n  "mcp__{${servers}}__*": deny\ndefault: allow\n`;
+  it('still denies what it names, instead of falling through to `default: allow`', () => {
+    const text = `mode: guarded\ntools:\n  "mcp__{${servers(65)}}__*": deny\ndefault: allow\n`;
     const { documents, diagnostics } = loadPolicyText(text, 'guarded.yaml');
     expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
     const policy = compilePolicies(documents).get('guarded')!;
     expect(policy.decide('mcp__s1__delete_repo').decision).toBe('deny');
+    expect(policy.decide('mcp__s64__delete_repo').decision).toBe('deny');
+    expect(policy.decide('mcp__other__delete_repo').decision).toBe('allow');
+  });
+
+  it('refuses the file when the braces expand beyond what the compiler expands', () => {
+    const text = `mode: guarded\ntools:\n  read: allow\n  "mcp__{${servers(40)}}__{${servers(40)}}": deny\ndefault: allow\n`;
+    const { documents, diagnostics } = loadPolicyText(text, 'guarded.yaml');
+    expect(documents).toEqual([]);
+    expect(diagnostics).toEqual([
+      expect.objectContaining({
+        code: 'too-large',
+        severity: 'error',
+        file: 'guarded.yaml',
+        range: expect.objectContaining({ start: { line: 4, column: 3 } }),
+        message: expect.stringContaining('expands to more than 1024 brace alternatives: the file is refused'),
+      }),
+    ]);
+  });
+
+  it('refuses a selector longer than 4,096 characters', () => {
+    const text = `mode: guarded\ntools:\n  "${'x'.repeat(4097)}": deny\ndefault: allow\n`;
+    const { documents, diagnostics } = loadPolicyText(text, 'guarded.yaml');
+    expect(documents).toEqual([]);
+    // YAML itself caps implicit keys at 1,024 characters; the schema caps selectors at 4,096 for JSON files.
+    expect(diagnostics.map((d) => [d.severity, d.range?.start.line])).toEqual([['error', 3]]);
+    const json = JSON.stringify({ mode: 'guarded', tools: { ['x'.repeat(4097)]: 'deny' }, default: 'allow' });
+    const fromJson = loadPolicyText(json, 'guarded.json');
+    expect(fromJson.documents).toEqual([]);
+    expect(fromJson.diagnostics.map((d) => [d.code, d.severity])).toEqual([['schema', 'error']]);
   });
 });

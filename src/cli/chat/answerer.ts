@@ -60,16 +60,34 @@ export function answerApprovals(
     let question: string;
     if (plan) {
       const rule = '─'.repeat(60);
-      printer.line(`\n┌ ${plan.title}\n${rule}\n${plan.markdown.trimEnd()}\n${rule}`);
+      printer.line(`\n┌ ${visible(plan.title)}\n${rule}\n${visible(plan.markdown.trimEnd())}\n${rule}`);
       question = 'Approve this plan? y = approve, n = keep planning, or type feedback: ';
     } else {
+      // The whole call: a clipped summary would let a long harmless prefix hide what is being approved.
+      printer.line(
+        `\n┌ ${visible(request.toolName)}\n${visible(JSON.stringify(request.arguments ?? {}, null, 2))}`,
+      );
       const why = request.reason ? ` (${request.reason})` : '';
-      question = `Allow ${request.toolName}${describeArgs(request.arguments)}${why}? y / n / feedback: `;
+      question = visible(
+        `Allow ${request.toolName}${describeArgs(request.arguments)}${why}? y / n / feedback: `,
+      );
     }
     const outcome = parseAnswer(await terminal.ask(question, request.signal));
     printer.line(`  → ${describeOutcome(outcome)}`);
     return outcome;
   });
+}
+
+/**
+ * Model-controlled text made safe to print where a human decides: terminal control characters (ESC, CR, …) are
+ * shown as `\xNN` instead of acting on the terminal, so nothing can hide or overwrite part of what is approved.
+ * @param text the text
+ */
+export function visible(text: string): string {
+  return text.replace(
+    /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g,
+    (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
+  );
 }
 
 function describeOutcome(outcome: ApprovalOutcome): string {

@@ -63,14 +63,14 @@ export interface RuleContext {
   /**
    * The mode's decision for a tool, composed up to and including this document, as it would be if this document
    * had `without` removed (a `tools` selector or an `effects` key), or unchanged when `without` is omitted.
-   * Not memoised: for probing many names once each (rules that ask a name once use `composedUpTo()`).
+   * Without `without` it is `composedUpTo().decide` (memoised); with it, not memoised (each probe is asked once).
    */
   decideUpTo(name: string, hints: Hints | undefined, without?: JsonPath): DecideResult;
   /**
    * The decision of the documents of this mode that compose before this one (from the last `override` on; none
    * when this document is an `override`), or undefined when none of them decides. The mode up to and including
    * this document is the ceiling of this and `decideInDocument`, this document winning only when strictly more
-   * restrictive. Not memoised, like `decideUpTo`.
+   * restrictive. Not memoised. Cheaper than two `decideUpTo` calls when probing "with and without" an entry.
    */
   decideBefore(name: string, hints: Hints | undefined): DecideResult | undefined;
   /** This document's own decision (undefined when it abstains), optionally with one entry removed. */

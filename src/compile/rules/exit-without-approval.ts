@@ -1,6 +1,8 @@
 /**
  * `exit-without-approval`: a document that allows `exit_plan_mode` outright (by name, glob, effect or default).
- * The exit is the approval moment: allowed, the agent leaves the mode on its own and no human sees the plan.
+ * The exit is the approval moment, so the engine asks for it whatever the policy says (a human always sees the
+ * plan); an `allow` there reads as a promise the engine will not keep, and usually means a widening glob or default
+ * caught the exit by accident.
  * @module
  */
 import { defineRule } from './define.js';
@@ -14,7 +16,7 @@ export default defineRule({
     severity: 'warning',
     messages: {
       allowed: {
-        text: '`exit_plan_mode` is allowed by `{{selector}}`: the agent can leave mode `{{mode}}` without approval',
+        text: '`exit_plan_mode` is allowed by `{{selector}}` in mode `{{mode}}`: the engine asks for approval anyway',
         help: 'add `exit_plan_mode: ask` so a human approves the plan, or `exit_plan_mode: deny` to offer no exit',
       },
     },

@@ -146,7 +146,10 @@ async function attemptOnce(
     );
   }
   let text = '';
-  const calls: { id?: string; name: string; arguments: string }[] = [];
+  // Keyed by the server's `index`, not an array: a negative, fractional or huge index is just a key (an array
+  // dropped the first two silently and turned the last into billions of slots to walk).
+  const calls = new Map<number, { id?: string; name: string; arguments: string }>();
+  let nextIndex = 0;
   let finished = false;
   try {
     for await (const data of readSse(response.body)) {
@@ -172,8 +175,10 @@ async function attemptOnce(
       }
       for (const fragment of choice.delta?.tool_calls ?? []) {
         state.streamed = true;
-        const index = fragment.index ?? calls.length;
-        const call = (calls[index] ??= { name: '', arguments: '' });
+        const index = typeof fragment.index === 'number' ? fragment.index : nextIndex;
+        if (index >= nextIndex) nextIndex = Math.floor(index) + 1;
+        let call = calls.get(index);
+        if (!call) calls.set(index, (call = { name: '', arguments: '' }));
         if (fragment.id) call.id = fragment.id;
         if (fragment.function?.name) call.name += fragment.function.name;
         if (fragment.function?.arguments) call.arguments += fragment.function.arguments;
@@ -189,9 +194,9 @@ async function attemptOnce(
   if (!finished) throw new Error('the stream ended before the answer finished');
   return {
     text,
-    toolCalls: calls
-      .filter(Boolean)
-      .map((call) => ({ name: call.name, arguments: parseArguments(call.arguments) })),
+    toolCalls: [...calls]
+      .sort(([a], [b]) => a - b)
+      .map(([, call]) => ({ name: call.name, arguments: parseArguments(call.arguments) })),
   };
 }
 

@@ -4,7 +4,7 @@
  * (checked with realpath on the path, or on its deepest existing ancestor for a path that does not exist yet).
  * @module
  */
-import { realpathSync } from 'node:fs';
+import { readlinkSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 
 /** The longest path the file tools accept (Linux's PATH_MAX). */
@@ -25,17 +25,35 @@ function inside(root: string, target: string): boolean {
 function realish(target: string): string {
   let current = target;
   const rest: string[] = [];
+  let hops = 0;
   for (;;) {
     try {
       return resolve(realpathSync(current), ...rest);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
+      // A dangling symbolic link (realpath fails on it): follow it by hand, since a write through it creates its
+      // target, which may lie outside the workspace.
+      const link = linkTarget(current);
+      if (link !== undefined) {
+        if (++hops > 40) throw new Error('too many levels of symbolic links');
+        current = resolve(dirname(current), link);
+        continue;
+      }
       const parent = dirname(current);
       if (parent === current) return target;
       rest.unshift(current.slice(parent.length + (parent.endsWith(sep) ? 0 : 1)));
       current = parent;
     }
+  }
+}
+
+/** The target of a symbolic link, or undefined when `path` is not one. */
+function linkTarget(path: string): string | undefined {
+  try {
+    return readlinkSync(path);
+  } catch {
+    return undefined;
   }
 }
 

@@ -18,7 +18,7 @@ testRule(rule, {
           line: 4,
           column: 3,
           message:
-            '`exit_plan_mode` is allowed by `exit_plan_mode`: the agent can leave mode `plan` without approval',
+            '`exit_plan_mode` is allowed by `exit_plan_mode` in mode `plan`: the engine asks for approval anyway',
         },
       ],
     },
