@@ -15,8 +15,7 @@ testRule(rule, {
           messageId: 'tooMany',
           line: 4,
           column: 3,
-          message:
-            'selector `{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}` expands to more than 64 alternatives',
+          message: 'selector `{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}` expands to more than 64 alternatives',
         },
       ],
     },
