@@ -1,6 +1,7 @@
 /**
  * `ctx.tools`: the tool registry and runtime. `execute()` never throws; every failure is an error result the
- * model can read: unknown name (naming the available tools), arguments that fail the tool's JSON Schema (ajv),
+ * model can read: unknown name (naming the tools of the agent's last request header, or every registered tool
+ * for an agent-less call or before the first header), arguments that fail the tool's JSON Schema (ajv),
  * a `deny` verdict of the `tools/pre-execute` waterfall (`Error: <reason>`), an `ask` verdict not answered
  * `allowed-once`, a throwing pre-execute listener (fail closed), or a throwing tool. An `ask` appends
  * `approval/asked` before asking and `approval/decided` when answered, when the call has an agent whose session
@@ -10,6 +11,7 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import { Service, type Context } from 'cordis';
 import { describeError, warn, waterfall } from './contain.js';
+import { foldRequestHeader } from './headers.js';
 import type { ApprovalOutcome, PreExecuteResult, Tool, ToolExec, ToolResult, ToolSchema } from './types.js';
 
 declare module 'cordis' {
@@ -105,7 +107,7 @@ export class ToolsService extends Service {
   async execute(exec: ToolExec): Promise<ToolResult> {
     const entry = this.registry.get(exec.name);
     if (!entry) {
-      const names = this.names();
+      const names = this.visibleNames(exec);
       // A hallucinated name is quoted at most 200 characters long: the model may send megabytes.
       const name = String(exec.name);
       const shown = name.length > 200 ? `${name.slice(0, 200)}…` : name;
@@ -155,6 +157,23 @@ export class ToolsService extends Service {
     } catch (failure) {
       return error(describeError(failure));
     }
+  }
+
+  /**
+   * The tool names an unknown-tool error may list: those of the request header the call's agent was last shown
+   * (so it never names a tool a mode filtered out, nor `exit_plan_mode` in default mode); every registered name
+   * only for an agent-less call or a log with no header yet.
+   */
+  private visibleNames(exec: ToolExec): string[] {
+    const events = exec.agent?.session?.events;
+    if (!events) return this.names();
+    let header: ReturnType<typeof foldRequestHeader> = null;
+    try {
+      header = foldRequestHeader(events);
+    } catch {
+      // A delta before any header: the log shows no header the model can be said to have seen.
+    }
+    return header ? header.tools.map((tool) => tool.name) : this.names();
   }
 
   private async ask(exec: ToolExec, reason: string | undefined): Promise<ApprovalOutcome> {

@@ -2,7 +2,8 @@
  * The ACP agent (`dsh-mode acp`) over a started deployment, with @agentclientprotocol/sdk 2.x (stable v1 wire).
  *
  * - `session/new` / `session/load`: the session's workspace is the request's `cwd` (tools, and the journal at
- *   `<cwd>/.dsh/sessions/<id>.jsonl`; the ACP session id is the journal id). Both advertise
+ *   `<cwd>/.dsh/sessions/<id>.jsonl`; the ACP session id is the journal id); a `cwd` that is not an existing
+ *   folder's absolute path is JSON-RPC invalid params. Both advertise
  *   `modes: {availableModes, currentModeId}` from `ctx.modes` (ids are mode names); load replays the history as
  *   updates first and advertises the folded mode.
  * - `session/set_mode`: `ctx.modes.set()` and an immediate `current_mode_update`; an unknown id is JSON-RPC
@@ -13,7 +14,8 @@
  * - an `ask` becomes `session/request_permission` (see `permission.ts`).
  * @module
  */
-import { join } from 'node:path';
+import { statSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
 import type { Session, SessionEvent, SessionEventMap } from '../../host/types.js';
 import type { Runtime } from '../runtime-types.js';
@@ -131,12 +133,14 @@ export function createAcpAgent(runtime: Runtime, version: string): { app: acp.Ag
       authMethods: [],
     }))
     .onRequest(acp.methods.agent.session.new, ({ params, client: c }) => {
+      checkCwd(params.cwd);
       const session = runtime.ctx.sessions.create({ dir: sessionsDir(params.cwd) });
       const state = open(session.id, params.cwd, session, c, runtime.startMode);
       const modes = modeState(state);
       return { sessionId: session.id, ...(modes ? { modes } : {}) };
     })
     .onRequest(acp.methods.agent.session.load, async ({ params, client: c }) => {
+      checkCwd(params.cwd);
       if (!SESSION_ID.test(params.sessionId)) {
         throw acp.RequestError.invalidParams({ sessionId: params.sessionId }, 'not a dsh-mode session id');
       }
@@ -209,6 +213,29 @@ export function createAcpAgent(runtime: Runtime, version: string): { app: acp.Ag
 /** Where an ACP session's journal lives: under its `cwd`. */
 function sessionsDir(cwd: string): string {
   return join(cwd, '.dsh', 'sessions');
+}
+
+/**
+ * ACP requires `cwd` to be an absolute path; it becomes the session's workspace, so it must also be an existing
+ * folder (a relative one would resolve against the agent's own folder, a missing one would be created).
+ * @throws JSON-RPC invalid params saying what is wrong
+ */
+function checkCwd(cwd: unknown): asserts cwd is string {
+  const shown = JSON.stringify(cwd) ?? String(cwd);
+  let problem: string | undefined;
+  if (typeof cwd !== 'string' || cwd === '')
+    problem = '`cwd` is missing or empty; ACP requires an absolute path';
+  else if (!isAbsolute(cwd)) problem = `\`cwd\` must be an absolute path, got ${shown}`;
+  else {
+    try {
+      if (!statSync(cwd).isDirectory()) problem = `\`cwd\` ${shown} is not a directory`;
+    } catch (error) {
+      // ENOENT, ENOTDIR (a file on the way), EACCES, a NUL byte: not a folder this agent can work in.
+      const code = (error as { code?: string }).code;
+      problem = `\`cwd\` ${shown} ${code === 'ENOENT' ? 'does not exist' : `cannot be used (${code ?? 'unreadable'})`}`;
+    }
+  }
+  if (problem) throw acp.RequestError.invalidParams({ cwd: cwd ?? null }, problem);
 }
 
 /** A journal id (the host's rule): no path separators, so a loaded id never names a file elsewhere. */

@@ -9,8 +9,11 @@
 import type { Context } from 'cordis';
 import type { Agent, ApprovalOutcome, ApprovalRequest } from '../../host/types.js';
 import type { Printer } from './render.js';
-import { describeArgs } from './render.js';
+import { describeArgs, visible } from './render.js';
 import type { Terminal } from './terminal.js';
+
+// Kept importable from here, where it first lived (H10); it moved to render.ts so streamed text shares it.
+export { visible } from './render.js';
 
 /**
  * Maps one answer line to an outcome.
@@ -76,18 +79,6 @@ export function answerApprovals(
     printer.line(`  → ${describeOutcome(outcome)}`);
     return outcome;
   });
-}
-
-/**
- * Model-controlled text made safe to print where a human decides: terminal control characters (ESC, CR, …) are
- * shown as `\xNN` instead of acting on the terminal, so nothing can hide or overwrite part of what is approved.
- * @param text the text
- */
-export function visible(text: string): string {
-  return text.replace(
-    /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g,
-    (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
-  );
 }
 
 function describeOutcome(outcome: ApprovalOutcome): string {

@@ -1,8 +1,8 @@
 /**
  * What the chat prints while a turn runs: the assistant's text as it streams, and one line per tool call with
- * its outcome once its result is logged. A call the gate denied, or whose approval was not given, is marked as
- * such (the verdict is observed by an outermost `tools/pre-execute` listener that only records it), so a denied
- * write is visible at a glance.
+ * its outcome once its result is logged, both with terminal control characters made visible (`visible`). A call
+ * the gate denied, or whose approval was not given, is marked as such (the verdict is observed by an outermost
+ * `tools/pre-execute` listener that only records it), so a denied write is visible at a glance.
  * @module
  */
 import type { Context } from 'cordis';
@@ -19,10 +19,10 @@ export class Printer {
 
   constructor(private readonly out: Output) {}
 
-  /** Streamed text, as is. */
+  /** Streamed text, with terminal control characters made visible (see `visible`). */
   text(text: string): void {
     if (text === '') return;
-    this.out.write(text);
+    this.out.write(visible(text));
     this.#atLineStart = text.endsWith('\n');
   }
 
@@ -37,6 +37,19 @@ export class Printer {
     if (!this.#atLineStart) this.out.write('\n');
     this.#atLineStart = true;
   }
+}
+
+/**
+ * Model-controlled text made safe to print (streamed text, tool lines, approval questions): terminal control
+ * characters (ESC, CR, other C0 and C1, DEL) are shown as `\xNN` instead of acting on the terminal, so a model
+ * cannot repaint the screen, e.g. fake or hide part of an approval question. Newline and tab pass.
+ * @param text the text
+ */
+export function visible(text: string): string {
+  return text.replace(
+    /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g,
+    (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
+  );
 }
 
 /**
@@ -112,12 +125,13 @@ export function toolLine(
   args: unknown,
   verdict: PreExecuteResult['kind'] | undefined,
 ): string {
+  // Names, arguments and results are model- or tool-controlled: made visible like streamed text.
   const head = `  ${result.isError ? '✗' : '✓'} ${result.name}${describeArgs(args)}`;
   const detail = clip(result.content.replace(/^Error:\s*/, ''), 160);
-  if (!result.isError) return `${head} — ${summary(result.content)}`;
-  if (verdict === 'deny') return `${head} — DENIED: ${detail}`;
-  if (verdict === 'ask') return `${head} — NOT APPROVED: ${detail}`;
-  return `${head} — error: ${detail}`;
+  if (!result.isError) return visible(`${head} — ${summary(result.content)}`);
+  if (verdict === 'deny') return visible(`${head} — DENIED: ${detail}`);
+  if (verdict === 'ask') return visible(`${head} — NOT APPROVED: ${detail}`);
+  return visible(`${head} — error: ${detail}`);
 }
 
 function summary(content: string): string {
