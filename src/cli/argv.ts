@@ -28,6 +28,17 @@ export interface ParsedArgs {
   positionals: string[];
 }
 
+/**
+ * The value of a string option, or undefined when it was not given (or is a flag).
+ * @param args the parsed command line
+ * @param name the option's long name
+ * @returns its value
+ */
+export function stringOption(args: ParsedArgs, name: string): string | undefined {
+  const value = args.options.get(name);
+  return typeof value === 'string' ? value : undefined;
+}
+
 const HELP: OptionSpec = { name: 'help', short: 'h', type: 'boolean', description: 'show this help' };
 
 /**

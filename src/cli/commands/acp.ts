@@ -4,6 +4,7 @@
  * stderr; stdout carries the protocol only).
  * @module
  */
+import { stringOption } from '../argv.js';
 import type { CliCommand, CommandSpec } from '../command.js';
 import { UsageError } from '../errors.js';
 
@@ -42,10 +43,7 @@ export const command: CliCommand = {
   spec,
   async execute(args, env) {
     if (args.positionals.length > 0) throw new UsageError(`unexpected argument \`${args.positionals[0]}\``);
-    const text = (name: string): string | undefined => {
-      const value = args.options.get(name);
-      return typeof value === 'string' ? value : undefined;
-    };
+    const text = (name: string) => stringOption(args, name);
     const { runAcp } = await import('../acp/run.js');
     const code = await runAcp({ cwd: env.cwd, config: text('config'), modelScript: text('model-script') });
     return { kind: code === 2 ? 'io' : 'ok' };

@@ -4,6 +4,7 @@
  * deployment or usage error (already printed on stderr).
  * @module
  */
+import { stringOption } from '../argv.js';
 import type { CliCommand, CommandSpec } from '../command.js';
 import { UsageError } from '../errors.js';
 
@@ -70,10 +71,7 @@ export const command: CliCommand = {
   spec,
   async execute(args, env) {
     if (args.positionals.length > 0) throw new UsageError(`unexpected argument \`${args.positionals[0]}\``);
-    const text = (name: string): string | undefined => {
-      const value = args.options.get(name);
-      return typeof value === 'string' ? value : undefined;
-    };
+    const text = (name: string) => stringOption(args, name);
     const { runChat } = await import('../chat/run.js');
     const code = await runChat(
       {

@@ -10,6 +10,7 @@
  * `--fail-on-escalation` any escalation exits 1 and stderr names each one with the rule and line that caused it.
  * @module
  */
+import { stringOption } from '../argv.js';
 import type { CliCommand, CommandSpec } from '../command.js';
 import { UsageError } from '../errors.js';
 import { collectToolRows, decideCell, modeNames, type Cell } from '../decision-grid.js';
@@ -148,11 +149,11 @@ export const command: CliCommand = {
       throw new UsageError(old === undefined ? 'missing OLD and NEW' : 'missing NEW');
     if (extra.length > 0)
       throw new UsageError(`unexpected argument \`${extra[0]}\``, 'diff compares exactly two sources');
-    const catalog = args.options.get('tools');
+    const catalog = stringOption(args, 'tools');
     const report = await runDiff({
       old,
       new: now,
-      ...(typeof catalog === 'string' ? { catalog } : {}),
+      ...(catalog === undefined ? {} : { catalog }),
       builtin: !args.options.has('no-builtin'),
       cwd: env.cwd,
     });

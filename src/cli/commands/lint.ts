@@ -4,6 +4,7 @@
  * run ended (clean, findings, or an I/O problem).
  * @module
  */
+import { stringOption } from '../argv.js';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
@@ -127,10 +128,10 @@ export const command: CliCommand = {
   async execute(args, env) {
     const format = (args.options.get('format') ?? 'stylish') as LintFormatName;
     const maxWarnings = parseMaxWarnings(args.options.get('max-warnings'));
-    const catalog = args.options.get('tools');
+    const catalog = stringOption(args, 'tools');
     const report = await runLint({
       paths: args.positionals,
-      ...(typeof catalog === 'string' ? { catalog } : {}),
+      ...(catalog === undefined ? {} : { catalog }),
       builtin: !args.options.has('no-builtin'),
       cwd: env.cwd,
     });

@@ -4,6 +4,7 @@
  * nothing; the adapter formats it.
  * @module
  */
+import { stringOption } from '../argv.js';
 import type { CliCommand, CommandSpec } from '../command.js';
 import { collectToolRows, decideCell } from '../decision-grid.js';
 import { formatStylish } from '../formatters/stylish.js';
@@ -84,10 +85,10 @@ const spec: CommandSpec = {
 export const command: CliCommand = {
   spec,
   async execute(args, env) {
-    const catalog = args.options.get('tools');
+    const catalog = stringOption(args, 'tools');
     const report = await runMatrix({
       paths: args.positionals,
-      ...(typeof catalog === 'string' ? { catalog } : {}),
+      ...(catalog === undefined ? {} : { catalog }),
       builtin: !args.options.has('no-builtin'),
       cwd: env.cwd,
     });
