@@ -6,7 +6,7 @@
  * endpoint, whatever the trust; a malformed record file is an error naming it and is never overwritten; the demo
  * (`npm start`) never reads `./cordis.yml`.
  */
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import {
   existsSync,
@@ -14,6 +14,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  rmSync,
   statSync,
   writeFileSync,
 } from 'node:fs';
@@ -56,7 +57,13 @@ function dsh(args: string[], cwd: string, env: Record<string, string>, input = '
   delete clean.DEEPSEEK_API_KEY;
   if (!('XDG_CONFIG_HOME' in env)) delete clean.XDG_CONFIG_HOME;
   if (!('DSH_MODE_CONFIG_DIR' in env)) delete clean.DSH_MODE_CONFIG_DIR;
-  const result = spawnSync(process.execPath, [BIN, ...args], { cwd, input, encoding: 'utf8', env: clean });
+  const result = spawnSync(process.execPath, [BIN, ...args], {
+    cwd,
+    input,
+    encoding: 'utf8',
+    env: clean,
+    timeout: 20_000,
+  });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -246,6 +253,31 @@ describe('trust: the record file', () => {
       expect(existsSync(join(dir, 'pwned.txt'))).toBe(false);
       return { runs: bad.length, violations: 0, notes: 'torn JSON, unknown version, a malformed record' };
     });
+  });
+});
+
+describe('trust: what cannot be vouched for', () => {
+  it('trust refuses a missing, invalid or special file and records nothing; a found FIFO does not hang chat', () => {
+    const { dir, config } = project('- name: host\n- name: hots\n');
+    const env = { DSH_MODE_CONFIG_DIR: config };
+    const invalid = dsh(['trust'], dir, env);
+    expect(invalid.code).toBe(2);
+    expect(invalid.stderr).toContain('cordis.yml:2:9: unknown plugin `hots`');
+    expect(invalid.stderr).toContain('nothing was recorded');
+    const missing = dsh(['trust', 'nope.yml'], dir, env);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('cannot read nope.yml: no such file');
+    expect(dsh(['trust', '.'], dir, env).code).toBe(2);
+    rmSync(join(dir, 'cordis.yml'));
+    execFileSync('mkfifo', [join(dir, 'cordis.yml')]);
+    // A FIFO blocks a plain read forever; both are refused at once (the spawn cap is seconds, not a threshold).
+    const fifo = dsh(['trust'], dir, env);
+    expect(fifo.code, fifo.stderr).toBe(2);
+    expect(fifo.stderr).toContain('not a regular file');
+    const chat = dsh(['chat', '--prompt', 'go'], dir, env);
+    expect(chat.code, chat.stderr).toBe(2);
+    expect(chat.stderr).toContain('not a regular file');
+    expect(existsSync(config)).toBe(false);
   });
 });
 
