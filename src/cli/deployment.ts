@@ -14,7 +14,7 @@
  * deployment down before the error is reported. Errors are `DeploymentError` (exit code 2).
  * @module
  */
-import { existsSync } from 'node:fs';
+import { lstatSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { format } from 'node:util';
 import { Context, type Fiber } from 'cordis';
@@ -75,7 +75,8 @@ export function planDeployment(options: PlanOptions): DeploymentPlan {
   try {
     hashed = readHashed(found);
   } catch (error) {
-    const reason = (error as Error).message;
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason = code === 'ENOENT' ? 'it links to a file that does not exist' : (error as Error).message;
     throw new DeploymentError([
       { file: found, line: 1, column: 1, message: `cannot read the deployment: ${reason}` },
     ]);
@@ -88,9 +89,15 @@ export function planDeployment(options: PlanOptions): DeploymentPlan {
   return { source: found, entries: parsed.entries };
 }
 
+/** Any entry named cordis.yml counts (a dangling link too): one that cannot be read is refused, not skipped. */
 function findConfig(cwd: string): string | undefined {
   const candidate = resolve(cwd, 'cordis.yml');
-  return existsSync(candidate) ? candidate : undefined;
+  try {
+    lstatSync(candidate);
+    return candidate;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The embedded default: host, mode plugin, and the demo model (or OpenAI with a key). */

@@ -16,6 +16,7 @@ import {
   readFileSync,
   rmSync,
   statSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -277,6 +278,12 @@ describe('trust: what cannot be vouched for', () => {
     const chat = dsh(['chat', '--prompt', 'go'], dir, env);
     expect(chat.code, chat.stderr).toBe(2);
     expect(chat.stderr).toContain('not a regular file');
+    // A dangling link is refused too, not skipped for the embedded default.
+    rmSync(join(dir, 'cordis.yml'));
+    symlinkSync(join(dir, 'missing.yml'), join(dir, 'cordis.yml'));
+    const dangling = dsh(['chat', '--prompt', 'go'], dir, env);
+    expect(dangling.code, dangling.stderr).toBe(2);
+    expect(dangling.stderr).toContain('cannot read the deployment');
     expect(existsSync(config)).toBe(false);
   });
 });
