@@ -83,7 +83,7 @@ const WIDE_PLAN = [
 
 describe('trust: a found cordis.yml', () => {
   it('is refused untrusted (exit 1, the command to run named), and nothing runs or is written', async () => {
-    await measured('trust', 'trust: an untrusted found cordis.yml loads nothing', null, async () => {
+    await measured('hostile', 'trust: an untrusted found cordis.yml loads nothing', null, async () => {
       const { dir, config } = project(WIDE_PLAN);
       const env = { DSH_MODE_CONFIG_DIR: config };
       const chat = dsh(['chat', '--mode', 'plan', '--prompt', 'go'], dir, env);
@@ -103,7 +103,7 @@ describe('trust: a found cordis.yml', () => {
   });
 
   it('loads after `dsh-mode trust`, is refused again after an edit, and loads after trusting again', async () => {
-    await measured('trust', 'trust: trust, edit, trust again', null, async () => {
+    await measured('hostile', 'trust: trust, edit, trust again', null, async () => {
       const text = '- name: host\n- name: mode\n- name: scripted\n  config: { script: script.json }\n';
       const { dir, config } = project(text);
       const env = { DSH_MODE_CONFIG_DIR: config };
@@ -170,7 +170,7 @@ describe('trust: a found cordis.yml', () => {
 
 describe('trust: start notices, whatever the trust', () => {
   it('name a wider plan, a workspace outside the current folder and another model endpoint (acp: stderr only)', async () => {
-    await measured('trust', 'trust: notices for the three widening kinds', null, async () => {
+    await measured('hostile', 'trust: notices for the three widening kinds', null, async () => {
       const outside = mkdtempSync(join(tmpdir(), 'dsh-trust-outside-'));
       const { dir, config } = project(
         [
@@ -230,7 +230,7 @@ describe('trust: start notices, whatever the trust', () => {
 
 describe('trust: the record file', () => {
   it('a malformed record file is an error naming it, and is never overwritten', async () => {
-    await measured('trust', 'trust: malformed trust records', null, async () => {
+    await measured('hostile', 'trust: malformed trust records', null, async () => {
       const { dir, config } = project(WIDE_PLAN);
       mkdirSync(config);
       const store = join(config, 'trusted.json');
