@@ -184,7 +184,7 @@ export function configurationPage(src) {
     generatedNotice('schema/cordis.schema.json and schema/mode-config.schema.json'),
     '# Configuration',
     src.deployment.markdownDescription,
-    'Editors validate and complete the file with `schema/cordis.schema.json` (`dsh-mode schema --out DIR` writes the schemas). `dsh-mode chat` and `dsh-mode acp` read `cordis.yml` from the current folder (or `--config FILE`).',
+    'Editors validate and complete the file with `schema/cordis.schema.json` (`dsh-mode schema --out DIR` writes the schemas). `dsh-mode chat` and `dsh-mode acp` read `cordis.yml` from the current folder once you trust it (`dsh-mode trust`), or the file given with `--config FILE`.',
     '## Plugin entries',
     `Each item of the list is a ${entry.title}: ${entry.markdownDescription}`,
     keysTable(src, src.deployment, entry),

@@ -3,26 +3,36 @@
  * (the host with its built-in tools in the workspace, the mode plugin, and the scripted demo model, or the OpenAI
  * model when `DEEPSEEK_API_KEY` is set). Read-only: the file is never written.
  *
+ * A found `cordis.yml` loads only when the user trusts its exact content (`dsh-mode trust`, see `trust.ts`);
+ * otherwise planning refuses with {@link UntrustedConfigError} (exit code 1) before anything is parsed or started.
+ * `--config FILE` is the user naming the file, which counts as trust for that run. Its relative paths resolve from
+ * the real folder of the file that was trusted. Whatever the trust, starting prints the notices of
+ * `start-notices.ts` (a wider plan, a workspace outside the current folder, another model endpoint).
+ *
  * Starting is all or nothing: every entry is checked before anything starts (unknown plugins, bad configs, a
  * missing host or model, each with `file:line:column`), and a plugin that fails while starting takes the whole
  * deployment down before the error is reported. Errors are `DeploymentError` (exit code 2).
  * @module
  */
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { lstatSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { format } from 'node:util';
 import { Context, type Fiber } from 'cordis';
 import type { Model } from '../host/types.js';
 import {
   DeploymentError,
+  parseDeployment,
   readDeployment,
   type DeploymentEntry,
   type DeploymentIssue,
 } from './deployment-parse.js';
 import { PLUGIN_NAMES } from './plugin-names.js';
 import type { Runtime, RuntimeAgentInit } from './runtime-types.js';
+import { deploymentNotices } from './start-notices.js';
+import { readHashed, trustStatus, UntrustedConfigError, type HashedFile } from './trust.js';
 
 export { DeploymentError } from './deployment-parse.js';
+export { TrustStoreError, UntrustedConfigError } from './trust.js';
 
 /** The name of the embedded default in messages. */
 export const EMBEDDED = '<embedded default deployment>';
@@ -42,25 +52,52 @@ export interface PlanOptions {
   cwd: string;
   /** Skip the file search and use the embedded default (`npm start`). */
   embedded?: boolean;
-  /** The environment (for `DEEPSEEK_API_KEY`). */
+  /** The environment (for `DEEPSEEK_API_KEY`, and where the trust records are). */
   env?: NodeJS.ProcessEnv;
 }
 
 /**
  * Chooses and reads the deployment.
  * @throws {@link DeploymentError} when the file cannot be read or is invalid
+ * @throws {@link UntrustedConfigError} when a found `cordis.yml` is not trusted, or changed since it was
+ * @throws {@link TrustStoreError} when the trust records cannot be read
  */
 export function planDeployment(options: PlanOptions): DeploymentPlan {
-  const file = options.config ?? (options.embedded ? undefined : findConfig(options.cwd));
-  if (file === undefined) return embeddedDeployment(options.env ?? process.env);
-  const parsed = readDeployment(file);
+  const env = options.env ?? process.env;
+  if (options.config !== undefined) {
+    const parsed = readDeployment(options.config);
+    if (parsed.issues.length > 0) throw new DeploymentError(parsed.issues);
+    return { source: options.config, entries: parsed.entries };
+  }
+  const found = options.embedded ? undefined : findConfig(options.cwd);
+  if (found === undefined) return embeddedDeployment(env);
+  let hashed: HashedFile;
+  try {
+    hashed = readHashed(found);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason = code === 'ENOENT' ? 'it links to a file that does not exist' : (error as Error).message;
+    throw new DeploymentError([
+      { file: found, line: 1, column: 1, message: `cannot read the deployment: ${reason}` },
+    ]);
+  }
+  const status = trustStatus(hashed, env);
+  if (status !== 'trusted') throw new UntrustedConfigError(found, status);
+  // The bytes that were hashed are the bytes parsed.
+  const parsed = parseDeployment(hashed.text, found, dirname(hashed.realPath));
   if (parsed.issues.length > 0) throw new DeploymentError(parsed.issues);
-  return { source: file, entries: parsed.entries };
+  return { source: found, entries: parsed.entries };
 }
 
+/** Any entry named cordis.yml counts (a dangling link too): one that cannot be read is refused, not skipped. */
 function findConfig(cwd: string): string | undefined {
   const candidate = resolve(cwd, 'cordis.yml');
-  return existsSync(candidate) ? candidate : undefined;
+  try {
+    lstatSync(candidate);
+    return candidate;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The embedded default: host, mode plugin, and the demo model (or OpenAI with a key). */
@@ -85,6 +122,10 @@ export interface StartOptions {
   sessionsDir?: string;
   /** Where warnings of the plugins go (default stderr). */
   log?: (line: string) => void;
+  /** The current folder, for the start notices (default the process's). */
+  cwd?: string;
+  /** Where the start notices go (default `log`). */
+  notice?: (line: string) => void;
 }
 
 /**
@@ -118,6 +159,18 @@ export async function startDeployment(plan: DeploymentPlan, options: StartOption
   }
   if (issues.length > 0) throw new DeploymentError(issues);
 
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  // The embedded default widens nothing and names no workspace or endpoint.
+  const notices =
+    plan.source === EMBEDDED
+      ? []
+      : await deploymentNotices(plan.entries, {
+          cwd: resolve(options.cwd ?? process.cwd()),
+          ...(options.forceWorkspace ? { forceWorkspace: true } : {}),
+          ...(options.modelScript !== undefined ? { modelScript: true } : {}),
+        });
+  for (const line of notices) (options.notice ?? log)(line);
+
   const modelEntry = models[0]!;
   let model: Model;
   try {
@@ -131,7 +184,6 @@ export async function startDeployment(plan: DeploymentPlan, options: StartOption
   }
 
   const ctx = new Context();
-  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   ctx.logger.exporter({
     export(record) {
       // Errors and warnings only (level 0 and 1); the apps' stdout stays clean.

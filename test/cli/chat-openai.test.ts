@@ -89,7 +89,8 @@ describe('dsh-mode chat with the openai model entry', () => {
       `- name: host\n- name: mode\n- name: openai\n  config: { baseUrl: "${url}", model: fake-model, maxRetries: 0 }\n`,
     );
     const env: NodeJS.ProcessEnv = { ...process.env, DEEPSEEK_API_KEY: 'test-key' };
-    const run = await chat(['--mode', 'plan', '--prompt', 'write a.txt'], dir, env);
+    // Named with --config: a found cordis.yml would need `dsh-mode trust` first.
+    const run = await chat(['--config', 'cordis.yml', '--mode', 'plan', '--prompt', 'write a.txt'], dir, env);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain('model: openai:fake-model');
     expect(run.stdout).toMatch(/✗ write a\.txt — DENIED: tool "write" is not available in plan mode/);

@@ -33,7 +33,8 @@ async function startIssues(text: string, files: Record<string, string> = {}): Pr
   for (const [name, body] of Object.entries(files)) writeFileSync(join(dir, name), body);
   writeFileSync(join(dir, 'cordis.yml'), text);
   try {
-    const runtime = await startDeployment(planDeployment({ cwd: dir }), { workspace: dir, log: () => {} });
+    const plan = planDeployment({ cwd: dir, config: join(dir, 'cordis.yml') });
+    const runtime = await startDeployment(plan, { workspace: dir, log: () => {} });
     await runtime.dispose();
     return [];
   } catch (error) {
@@ -133,7 +134,8 @@ describe('startDeployment', () => {
     const before = statSync(join(ROOT, 'cordis.yml')).mtimeMs;
     const text = readFileSync(join(ROOT, 'cordis.yml'), 'utf8');
     const dir = tempDir();
-    const runtime = await startDeployment(planDeployment({ cwd: ROOT }), { workspace: dir, log: () => {} });
+    const plan = planDeployment({ cwd: ROOT, config: join(ROOT, 'cordis.yml') });
+    const runtime = await startDeployment(plan, { workspace: dir, log: () => {} });
     try {
       expect(runtime.modes?.list().map((m) => m.name)).toEqual(['default', 'plan', 'review']);
       expect(runtime.model.name).toBe('demo');
@@ -150,7 +152,7 @@ describe('startDeployment', () => {
   it('takes the workspace from the file (relative to it) unless the command line forces one', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'cordis.yml'), '- name: host\n  config: { workspace: sandbox }\n- name: demo\n');
-    const plan = planDeployment({ cwd: dir });
+    const plan = planDeployment({ cwd: dir, config: join(dir, 'cordis.yml') });
     const fromFile = await startDeployment(plan, { workspace: '/elsewhere', log: () => {} });
     expect(fromFile.workspace).toBe(join(dir, 'sandbox'));
     expect(fromFile.ctx.sessions.dir).toBe(join(dir, 'sandbox', '.dsh', 'sessions'));

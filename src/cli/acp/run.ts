@@ -6,7 +6,13 @@
 import { readFileSync } from 'node:fs';
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
-import { DeploymentError, planDeployment, startDeployment } from '../deployment.js';
+import {
+  DeploymentError,
+  planDeployment,
+  startDeployment,
+  TrustStoreError,
+  UntrustedConfigError,
+} from '../deployment.js';
 import { createAcpAgent } from './agent-app.js';
 
 /** The options of `dsh-mode acp`. */
@@ -18,7 +24,8 @@ export interface AcpOptions {
 
 /**
  * Serves ACP on the process's stdin/stdout.
- * @returns the exit code: 0 when the client closed the connection, 2 when the deployment cannot start
+ * @returns the exit code: 0 when the client closed the connection, 1 for a found cordis.yml that is not trusted,
+ *   2 when the deployment cannot start
  */
 export async function runAcp(options: AcpOptions): Promise<number> {
   const log = (line: string): void => {
@@ -30,11 +37,16 @@ export async function runAcp(options: AcpOptions): Promise<number> {
       workspace: options.cwd,
       ...(options.modelScript !== undefined ? { modelScript: options.modelScript } : {}),
       log,
+      cwd: options.cwd,
     });
   } catch (error) {
     if (error instanceof DeploymentError) {
       log(`dsh-mode acp: the deployment cannot start:\n${error.message}`);
       return 2;
+    }
+    if (error instanceof UntrustedConfigError || error instanceof TrustStoreError) {
+      log(`dsh-mode acp: ${error.message}`);
+      return error.exitCode;
     }
     throw error;
   }

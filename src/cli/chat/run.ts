@@ -11,7 +11,13 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import type { SessionEventMap } from '../../host/types.js';
-import { DeploymentError, planDeployment, startDeployment } from '../deployment.js';
+import {
+  DeploymentError,
+  planDeployment,
+  startDeployment,
+  TrustStoreError,
+  UntrustedConfigError,
+} from '../deployment.js';
 import type { Runtime } from '../runtime-types.js';
 import { answerApprovals } from './answerer.js';
 import { Printer, watchToolCalls } from './render.js';
@@ -41,7 +47,8 @@ export interface ChatIo {
 
 /**
  * Runs the chat until it ends.
- * @returns the exit code: 0, 2 for a deployment or usage error, 130 after Ctrl-C
+ * @returns the exit code: 0, 1 for a found cordis.yml that is not trusted, 2 for a deployment or usage error,
+ *   130 after Ctrl-C
  */
 export async function runChat(options: ChatOptions, io: ChatIo): Promise<number> {
   const fail = (message: string): number => {
@@ -76,9 +83,14 @@ export async function runChat(options: ChatOptions, io: ChatIo): Promise<number>
         : {}),
       ...(sessionsDir !== undefined ? { sessionsDir } : {}),
       log: (line) => io.stderr.write(`${line}\n`),
+      cwd: options.cwd,
     });
   } catch (error) {
     if (error instanceof DeploymentError) return fail(`the deployment cannot start:\n${error.message}`);
+    if (error instanceof UntrustedConfigError || error instanceof TrustStoreError) {
+      fail(error.message);
+      return error.exitCode;
+    }
     throw error;
   }
 

@@ -1,7 +1,7 @@
 /**
  * `dsh-mode acp`: an Agent Client Protocol agent over stdio, for editors such as Zed (see `../acp/`). The
- * adapter only maps the exit code: 0 when the client closed the connection, 2 for a deployment error (printed on
- * stderr; stdout carries the protocol only).
+ * adapter only maps the exit code: 0 when the client closed the connection, 1 for an untrusted cordis.yml, 2 for
+ * a deployment error (printed on stderr; stdout carries the protocol only).
  * @module
  */
 import { stringOption } from '../argv.js';
@@ -19,7 +19,13 @@ const spec: CommandSpec = {
     'advertised from the mode plugin; session/set_mode switches from the next turn; the plan of exit_plan_mode',
     'is asked with session/request_permission ("Approve plan" / "Keep planning").',
     '',
-    'Exit codes: 0 when the client closed the connection; 2 a deployment error or a usage error.',
+    'The deployment is chosen once, at start, from the folder the agent runs in (not per session). A cordis.yml',
+    'found there loads only once you trust its content (`dsh-mode trust cordis.yml`); --config FILE is trust for',
+    'that run. Start notices (a wider plan mode, a workspace outside the current folder, another model endpoint)',
+    'go to stderr.',
+    '',
+    'Exit codes: 0 when the client closed the connection; 1 a found cordis.yml that is not trusted (nothing was',
+    'loaded); 2 a deployment error, unreadable trust records or a usage error.',
   ].join('\n'),
   options: [
     {
@@ -46,6 +52,6 @@ export const command: CliCommand = {
     const text = (name: string) => stringOption(args, name);
     const { runAcp } = await import('../acp/run.js');
     const code = await runAcp({ cwd: env.cwd, config: text('config'), modelScript: text('model-script') });
-    return { kind: code === 2 ? 'io' : 'ok' };
+    return { kind: code === 2 ? 'io' : code === 1 ? 'load-failed' : 'ok' };
   },
 };

@@ -1,7 +1,7 @@
 /**
  * `dsh-mode chat`: a terminal chat with an agent under the mode engine (see `../chat/run.ts`). It talks to the
- * terminal itself (streaming, questions), so the adapter only maps its exit code to an outcome: 0 ok, 2 a
- * deployment or usage error (already printed on stderr).
+ * terminal itself (streaming, questions), so the adapter only maps its exit code to an outcome: 0 ok, 1 an
+ * untrusted cordis.yml, 2 a deployment or usage error (already printed on stderr).
  * @module
  */
 import { stringOption } from '../argv.js';
@@ -16,9 +16,14 @@ const spec: CommandSpec = {
   description: [
     'Starts the deployment (--config, else cordis.yml in the current folder, else the embedded default: the',
     'built-in tools, the mode plugin and the scripted demo model, or the DeepSeek model when DEEPSEEK_API_KEY is',
-    'set) and chats with one agent. The session log is <workspace>/.dsh/sessions/<id>.jsonl; its id is printed',
-    'at start and --resume ID continues it (--mode then wins over the logged mode). With the demo model a new',
-    'session starts in plan mode (its script is a plan-mode walk-through).',
+    'set) and chats with one agent. A cordis.yml found in the current folder loads only once you trust its',
+    'content (`dsh-mode trust cordis.yml`; a changed file needs trust again); --config FILE is trust for that',
+    'run. At start, stderr names every widening of plan mode, a workspace outside the current folder and a',
+    'model endpoint other than the default.',
+    '',
+    'The session log is <workspace>/.dsh/sessions/<id>.jsonl; its id is printed at start and --resume ID',
+    'continues it (--mode then wins over the logged mode). With the demo model a new session starts in plan',
+    'mode (its script is a plan-mode walk-through).',
     '',
     'Lines are sent to the model except the commands: /mode (show), /mode NAME (switch from the next turn),',
     '/help, /exit. Ctrl-C cancels the running turn, a second Ctrl-C exits. Approval questions (the plan of',
@@ -29,10 +34,11 @@ const spec: CommandSpec = {
     'cancels a pending question and ends the chat. --prompt runs that one turn and exits.',
     '',
     '--demo runs the embedded demo (what `npm start` runs): its tools work in .dsh/demo/ (recreated), it',
-    'starts in plan mode and sends its first prompt itself.',
+    'starts in plan mode and sends its first prompt itself. It never reads ./cordis.yml.',
     '',
-    'Exit codes: 0 done; 2 a deployment error (file:line:column), an unknown --mode, a session that cannot',
-    'be resumed, or a usage error.',
+    'Exit codes: 0 done; 1 a found cordis.yml that is not trusted (nothing was loaded); 2 a deployment error',
+    '(file:line:column), unreadable trust records, an unknown --mode, a session that cannot be resumed, or a',
+    'usage error.',
   ].join('\n'),
   options: [
     {
@@ -91,6 +97,6 @@ export const command: CliCommand = {
         tty: process.stdin.isTTY === true,
       },
     );
-    return { kind: code === 2 ? 'io' : 'ok' };
+    return { kind: code === 2 ? 'io' : code === 1 ? 'load-failed' : 'ok' };
   },
 };

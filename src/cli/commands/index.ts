@@ -42,4 +42,8 @@ export const commands: Readonly<Record<string, CommandEntry>> = {
     summary: 'print or write the JSON Schemas for editors',
     load: async () => (await import('./schema.js')).command,
   },
+  trust: {
+    summary: 'trust a cordis.yml so chat and acp load it from this folder',
+    load: async () => (await import('./trust.js')).command,
+  },
 };

@@ -60,9 +60,12 @@ export function toWireMessages(system: string, messages: ModelMessage[]): unknow
   return wire;
 }
 
+/** The endpoint used when `baseUrl` is not set (DeepSeek's API). */
+export const DEFAULT_BASE_URL = 'https://api.deepseek.com';
+
 /** Creates the model. */
 export function openaiModel(options: OpenAIModelOptions = {}): Model {
-  const baseUrl = (options.baseUrl ?? 'https://api.deepseek.com').replace(/\/+$/, '');
+  const baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
   const model = options.model ?? 'deepseek-chat';
   const maxRetries = options.maxRetries ?? 3;
   const backoff = options.backoffMs ?? 500;

@@ -1,0 +1,128 @@
+/**
+ * `dsh-mode trust`: records a deployment file (default `./cordis.yml`) as trusted by its real path and the sha256
+ * of its content, so `chat` and `acp` load it when they find it (see `../trust.ts`). `--list` shows the records
+ * and whether each file still has its trusted content; `--revoke` removes one. Trusting also prints the start
+ * notices of the file (a wider plan mode, a workspace outside its folder, another model endpoint), so the user
+ * sees what they trust.
+ * @module
+ */
+import { dirname, resolve } from 'node:path';
+import type { CliCommand, CommandSpec, Outcome } from '../command.js';
+import { parseDeployment } from '../deployment-parse.js';
+import { UsageError } from '../errors.js';
+import { deploymentNotices } from '../start-notices.js';
+import {
+  addTrust,
+  readHashed,
+  readStore,
+  removeTrust,
+  storePath,
+  TrustStoreError,
+  type HashedFile,
+} from '../trust.js';
+
+const spec: CommandSpec = {
+  name: 'trust',
+  summary: 'trust a cordis.yml so chat and acp load it from this folder',
+  usage: 'trust [FILE] | trust --list | trust --revoke [FILE]',
+  description: [
+    'A cordis.yml that chat or acp find in the current folder may come from a cloned repository: it can widen',
+    'plan mode, move the workspace or send your API key to another host. They load it only after you trust',
+    'that exact content. trust records FILE (default ./cordis.yml) by its real path and the sha256 of its',
+    'content in trusted.json in your config folder ($DSH_MODE_CONFIG_DIR, else $XDG_CONFIG_HOME/dsh-mode,',
+    'else ~/.config/dsh-mode). When the file changes, it is untrusted again: review it and trust it again.',
+    'Trusting prints what the file changes that you may not expect (the same notices chat and acp print at',
+    'start). Files the deployment names (policies, scripts) are not part of the hash; the plan-mode notices',
+    'cover what they do to plan. --config FILE on chat or acp is trust for that one run.',
+    '',
+    'Exit codes: 0 done; 2 a file that cannot be read or is not a valid deployment (nothing is recorded),',
+    'trust records that cannot be read (they are left as they are), or a usage error.',
+  ].join('\n'),
+  options: [
+    { name: 'list', type: 'boolean', description: 'list the trusted files and whether each is unchanged' },
+    {
+      name: 'revoke',
+      type: 'boolean',
+      description: 'remove the record of FILE (default ./cordis.yml)',
+    },
+  ],
+  examples: ['trust', 'trust path/to/cordis.yml', 'trust --list', 'trust --revoke'],
+};
+
+/** The command-line adapter of `trust`. */
+export const command: CliCommand = {
+  spec,
+  async execute(args, env) {
+    const list = args.options.has('list');
+    const revoke = args.options.has('revoke');
+    if (list && revoke) throw new UsageError('`--list` and `--revoke` cannot be combined');
+    if (args.positionals.length > (list ? 0 : 1)) {
+      throw new UsageError(`unexpected argument \`${args.positionals[list ? 0 : 1]}\``);
+    }
+    const file = resolve(env.cwd, args.positionals[0] ?? 'cordis.yml');
+    try {
+      if (list) return listRecords();
+      if (revoke) return revokeRecord(file);
+      return await trustFile(file, args.positionals[0] ?? 'cordis.yml');
+    } catch (error) {
+      if (error instanceof TrustStoreError) return { kind: 'io', stderr: `error: ${error.message}\n` };
+      throw error;
+    }
+  },
+};
+
+async function trustFile(file: string, shown: string): Promise<Outcome> {
+  let hashed: HashedFile;
+  try {
+    hashed = readHashed(file);
+  } catch (error) {
+    return { kind: 'io', stderr: `error: cannot read ${shown}: ${reason(error)}; nothing was recorded\n` };
+  }
+  const parsed = parseDeployment(hashed.text, file, dirname(hashed.realPath));
+  if (parsed.issues.length > 0) {
+    const issues = parsed.issues.map((i) => `${i.file}:${i.line}:${i.column}: ${i.message}`).join('\n');
+    return {
+      kind: 'io',
+      stderr: `${issues}\nerror: ${shown} is not a valid deployment; nothing was recorded\n`,
+    };
+  }
+  const { record, store, previous } = addTrust(hashed, process.env);
+  const notices = await deploymentNotices(parsed.entries, { cwd: dirname(file) });
+  const again =
+    previous === undefined ? '' : previous.sha256 === record.sha256 ? ' (again)' : ' (new content)';
+  return {
+    kind: 'ok',
+    stdout: `trusted ${record.path}${again}\n  sha256 ${record.sha256}\n  recorded in ${store}\n`,
+    ...(notices.length > 0 ? { stderr: `${notices.join('\n')}\n` } : {}),
+  };
+}
+
+function listRecords(): Outcome {
+  const store = storePath(process.env);
+  const records = readStore(store);
+  if (records.length === 0) return { kind: 'ok', stdout: `no trusted files (records: ${store})\n` };
+  const lines = records.map((r) => {
+    let status: string;
+    try {
+      status = readHashed(r.path).sha256 === r.sha256 ? 'trusted' : 'changed since trusted';
+    } catch (error) {
+      status = `cannot be read (${reason(error)})`;
+    }
+    return `${r.path}  ${status}  (trusted ${r.trustedAt})`;
+  });
+  return { kind: 'ok', stdout: `${lines.join('\n')}\n` };
+}
+
+function revokeRecord(file: string): Outcome {
+  const removed = removeTrust(file, process.env);
+  return {
+    kind: 'ok',
+    stdout: removed ? `revoked ${removed.path}\n` : `${file} was not trusted; nothing to revoke\n`,
+  };
+}
+
+function reason(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') return 'no such file';
+  return error instanceof Error ? error.message : String(error);
+}
