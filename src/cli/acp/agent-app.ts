@@ -21,7 +21,7 @@ import type { Session, SessionEvent, SessionEventMap } from '../../host/types.js
 import type { Runtime } from '../runtime-types.js';
 import { askClient } from './permission.js';
 import { AcpSession } from './session-state.js';
-import { updatesFor, type ToolLookup } from './updates.js';
+import { textChunks, updatesFor, type ToolLookup } from './updates.js';
 
 const STOP: Record<SessionEventMap['turn/end']['reason'], acp.StopReason | null> = {
   done: 'end_turn',
@@ -102,7 +102,8 @@ export function createAcpAgent(runtime: Runtime, version: string): { app: acp.Ag
       onChunk: (chunk) => {
         if (chunk.kind !== 'text' || chunk.text === '') return;
         state.streamedStep = true;
-        state.send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: chunk.text } });
+        for (const text of textChunks(chunk.text))
+          state.send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
       },
     });
     const state = new AcpSession(id, cwd, agent, connectionClient);

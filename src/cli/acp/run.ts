@@ -1,13 +1,14 @@
 /**
  * `dsh-mode acp`: starts the deployment and serves one ACP client over stdio until stdin closes. stdout carries
- * the protocol only: the deployment's warnings and our own errors go to stderr.
+ * the protocol only: the deployment's warnings and our own errors go to stderr. The wire has size limits each way
+ * (`nd-json.ts`).
  * @module
  */
 import { readFileSync } from 'node:fs';
 import { Readable, Writable } from 'node:stream';
-import * as acp from '@agentclientprotocol/sdk';
 import { DeploymentError, planDeployment, startDeployment } from '../deployment.js';
 import { createAcpAgent } from './agent-app.js';
+import { boundedNdJsonStream } from './nd-json.js';
 
 /** The options of `dsh-mode acp`. */
 export interface AcpOptions {
@@ -18,7 +19,8 @@ export interface AcpOptions {
 
 /**
  * Serves ACP on the process's stdin/stdout.
- * @returns the exit code: 0 when the client closed the connection, 2 when the deployment cannot start
+ * @returns the exit code: 0 when the client closed the connection, 2 when the deployment cannot start or reading
+ *   from the client failed (said on stderr)
  */
 export async function runAcp(options: AcpOptions): Promise<number> {
   const log = (line: string): void => {
@@ -40,12 +42,18 @@ export async function runAcp(options: AcpOptions): Promise<number> {
   }
   const agent = createAcpAgent(runtime, packageVersion());
   try {
-    const stream = acp.ndJsonStream(
+    const wire = boundedNdJsonStream(
       Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
       Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
+      log,
     );
-    const connection = agent.app.connect(stream);
+    const connection = agent.app.connect(wire.stream);
     await connection.closed;
+    const failure = wire.failure();
+    if (failure) {
+      log(`dsh-mode acp: reading from the client failed, so the connection ended: ${failure.message}`);
+      return 2;
+    }
     return 0;
   } finally {
     agent.dispose();
