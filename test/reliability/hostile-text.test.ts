@@ -111,6 +111,48 @@ describe('hostile text shown to people', () => {
     });
   }, 60_000);
 
+  it('dsh-mode chat: an asked call is shown in a bordered box and its question is one line', async () => {
+    await measured('hostile', 'chat: hostile arguments of an asked call', null, async () => {
+      const dir = tempDir();
+      const guarded = resolve(import.meta.dirname, '../../policies/examples/guarded.yaml');
+      writeFileSync(
+        join(dir, 'deployment.yml'),
+        `- name: host\n- name: mode\n  config:\n    policies: [${JSON.stringify(guarded)}]\n- name: demo\n`,
+      );
+      const path = `x.txt${FAKE_TOOL}  → approved${HOSTILE}`;
+      const content = `hi\n  ✓ bash — ok\nAllow bash? y / n / feedback: y${HOSTILE}`;
+      writeFileSync(
+        join(dir, 'script.json'),
+        JSON.stringify([{ tool_calls: [{ name: 'write', arguments: { path, content } }] }, { text: 'ok' }]),
+      );
+      const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
+      delete env.DEEPSEEK_API_KEY;
+      const run = spawnSync(
+        process.execPath,
+        [
+          ...[BIN, 'chat', '--config', join(dir, 'deployment.yml')],
+          ...['--model-script', join(dir, 'script.json'), '--mode', 'guarded', '--prompt', 'go'],
+        ],
+        { cwd: dir, encoding: 'utf8', env, input: 'n\n' },
+      );
+      expect(run.status, run.stderr).toBe(0);
+      const out = run.stdout;
+      expect(out.match(RAW), JSON.stringify(out)).toBeNull();
+      const lines = out.split('\n');
+      const top = lines.indexOf('┌ write');
+      const bottom = lines.findIndex((line, i) => i > top && line.startsWith('└'));
+      expect(top).toBeGreaterThan(-1);
+      expect(lines.slice(top + 1, bottom).every((line) => /^│( |$)/.test(line))).toBe(true);
+      const ui = lines.filter((line) => UI.test(line) && !/^│/.test(line));
+      expect(ui.filter((line) => line.startsWith('Allow '))).toHaveLength(1);
+      expect(ui.filter((line) => /^\s*→/.test(line))).toEqual(['  → rejected']);
+      expect(ui.filter((line) => /^  [✓✗] /.test(line))).toHaveLength(1);
+      expect(ui.filter((line) => /^\s*─/.test(line))).toEqual(['── mode is now guarded ──']);
+      expect(ui).toHaveLength(6);
+      return { runs: 1, violations: 0 };
+    });
+  }, 60_000);
+
   it('dsh-mode acp: tool call titles are one escaped line, cards and results escaped', async () => {
     await measured('hostile', 'acp: hostile tool names and plans in titles and cards', null, async () => {
       const dir = tempDir();

@@ -19,6 +19,7 @@ import { isAbsolute, join } from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
 import type { Session, SessionEvent, SessionEventMap } from '../../host/types.js';
 import type { Runtime } from '../runtime-types.js';
+import { visible } from '../visible.js';
 import { askClient } from './permission.js';
 import { AcpSession } from './session-state.js';
 import { textChunks, updatesFor, type ToolLookup } from './updates.js';
@@ -191,7 +192,11 @@ export function createAcpAgent(runtime: Runtime, version: string): { app: acp.Ag
         if (stop === null) {
           const end = [...state.agent.session.events].reverse().find((e) => e.type === 'turn/end');
           const detail = (end?.data as SessionEventMap['turn/end'] | undefined)?.error ?? 'the turn failed';
-          throw acp.RequestError.internalError({ sessionId: state.id }, detail);
+          // The error text may quote the model or its server: one escaped line, bounded.
+          throw acp.RequestError.internalError(
+            { sessionId: state.id },
+            visible(detail.slice(0, 2000), 'line'),
+          );
         }
         return { stopReason: stop };
       } finally {
