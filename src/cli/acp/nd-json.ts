@@ -9,7 +9,8 @@
  *   becomes an error response for its id, a request of the agent (a permission question) is answered locally
  *   with an error so its caller fails closed, and a notification is dropped. Each is reported through `log`.
  *
- * An input stream that fails is recorded in `failure()`, so the command can exit non-zero with a message.
+ * A failure of the input stream, or of a write it must make itself (an error answer), is recorded in `failure()`,
+ * so the command can exit non-zero with a message.
  * @module
  */
 import * as acp from '@agentclientprotocol/sdk';
@@ -47,6 +48,8 @@ export function boundedNdJsonStream(
   const writer = output.getWriter();
   let failure: Error | null = null;
   let inbound: ReadableStreamDefaultController<acp.AnyMessage> | null = null;
+  let cancelled = false;
+  let inputReader: ReadableStreamDefaultReader<Uint8Array> | null = null;
   let writes: Promise<void> = Promise.resolve();
 
   const writeBytes = (bytes: Uint8Array): Promise<void> => {
@@ -81,11 +84,13 @@ export function boundedNdJsonStream(
     });
   };
 
+  // Hands a message to the connection; after it closed (and cancelled the stream) nobody reads it.
   const reply = (message: acp.AnyMessage): void => {
+    if (cancelled) return;
     try {
       inbound?.enqueue(message);
     } catch {
-      // the connection already closed: nobody waits for the answer
+      // closed in between: nobody waits for it
     }
   };
 
@@ -104,7 +109,7 @@ export function boundedNdJsonStream(
         protocolError(acp.RequestError.invalidRequest(undefined, 'JSON-RPC batches are not supported')),
       );
     } else if (typeof message === 'object' && message !== null) {
-      inbound?.enqueue(message as acp.AnyMessage);
+      reply(message as acp.AnyMessage);
     } else {
       await send(protocolError(acp.RequestError.invalidRequest(message)));
     }
@@ -120,6 +125,7 @@ export function boundedNdJsonStream(
     async start(controller) {
       inbound = controller;
       const reader = input.getReader();
+      inputReader = reader;
       let pending: Uint8Array[] = [];
       let pendingBytes = 0;
       // Set while skipping a line over the limit: what it sniffs, and how long the line is so far.
@@ -155,7 +161,7 @@ export function boundedNdJsonStream(
       try {
         for (;;) {
           const { value, done } = await reader.read();
-          if (done) break;
+          if (done || cancelled) break;
           let start = 0;
           for (let end = value.indexOf(NEWLINE); end !== -1; end = value.indexOf(NEWLINE, start)) {
             take(value.subarray(start, end));
@@ -165,14 +171,21 @@ export function boundedNdJsonStream(
           // Copied: the reader may reuse the chunk's buffer.
           if (start < value.byteLength) take(value.slice(start));
         }
+        if (cancelled) return;
         if (skipping || pendingBytes > 0) await endLine();
         controller.close();
       } catch (error) {
+        if (cancelled) return;
         failure = error instanceof Error ? error : new Error(String(error));
         controller.error(failure);
       } finally {
         reader.releaseLock();
       }
+    },
+    // The connection closed on its own: stop reading.
+    cancel(reason) {
+      cancelled = true;
+      return inputReader?.cancel(reason);
     },
   });
 

@@ -19,8 +19,8 @@ export interface AcpOptions {
 
 /**
  * Serves ACP on the process's stdin/stdout.
- * @returns the exit code: 0 when the client closed the connection, 2 when the deployment cannot start or reading
- *   from the client failed (said on stderr)
+ * @returns the exit code: 0 when the client closed the connection, 2 when the deployment cannot start or the
+ *   connection to the client failed (said on stderr)
  */
 export async function runAcp(options: AcpOptions): Promise<number> {
   const log = (line: string): void => {
@@ -51,7 +51,7 @@ export async function runAcp(options: AcpOptions): Promise<number> {
     await connection.closed;
     const failure = wire.failure();
     if (failure) {
-      log(`dsh-mode acp: reading from the client failed, so the connection ended: ${failure.message}`);
+      log(`dsh-mode acp: the connection to the client failed: ${failure.message}`);
       return 2;
     }
     return 0;
