@@ -79,6 +79,8 @@ export function createExitPlanModeTool(core: ModeCore): Tool<ExitPlanModeArgs> {
         plan: {
           type: 'string',
           minLength: 1,
+          // A plan is read by a person: bounded so that a client can always show it whole.
+          maxLength: 100_000,
           pattern: '\\S',
           description: 'The plan, in markdown: what you will change and how, starting with a heading.',
         },

@@ -19,9 +19,10 @@ import { isAbsolute, join } from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
 import type { Session, SessionEvent, SessionEventMap } from '../../host/types.js';
 import type { Runtime } from '../runtime-types.js';
+import { visible } from '../visible.js';
 import { askClient } from './permission.js';
 import { AcpSession } from './session-state.js';
-import { updatesFor, type ToolLookup } from './updates.js';
+import { textChunks, updatesFor, type ToolLookup } from './updates.js';
 
 const STOP: Record<SessionEventMap['turn/end']['reason'], acp.StopReason | null> = {
   done: 'end_turn',
@@ -102,7 +103,8 @@ export function createAcpAgent(runtime: Runtime, version: string): { app: acp.Ag
       onChunk: (chunk) => {
         if (chunk.kind !== 'text' || chunk.text === '') return;
         state.streamedStep = true;
-        state.send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: chunk.text } });
+        for (const text of textChunks(chunk.text))
+          state.send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
       },
     });
     const state = new AcpSession(id, cwd, agent, connectionClient);
@@ -190,7 +192,11 @@ export function createAcpAgent(runtime: Runtime, version: string): { app: acp.Ag
         if (stop === null) {
           const end = [...state.agent.session.events].reverse().find((e) => e.type === 'turn/end');
           const detail = (end?.data as SessionEventMap['turn/end'] | undefined)?.error ?? 'the turn failed';
-          throw acp.RequestError.internalError({ sessionId: state.id }, detail);
+          // The error text may quote the model or its server: one escaped line, bounded.
+          throw acp.RequestError.internalError(
+            { sessionId: state.id },
+            visible(detail.slice(0, 2000), 'line'),
+          );
         }
         return { stopReason: stop };
       } finally {

@@ -9,7 +9,7 @@
 import type { PermissionOption, ToolCallUpdate } from '@agentclientprotocol/sdk';
 import type { ApprovalOutcome, ApprovalRequest } from '../../host/types.js';
 import type { AcpSession } from './session-state.js';
-import { presentCall, type ToolLookup } from './updates.js';
+import { callCard, type ToolLookup } from './updates.js';
 
 const ALLOW = 'allow';
 const REJECT = 'reject';
@@ -39,16 +39,8 @@ export async function askClient(
 ): Promise<ApprovalOutcome> {
   // The tool_call card must be on the wire before the question that points at it.
   await session.flush();
-  const card = presentCall(request.toolName, request.arguments, tools);
-  const toolCall: ToolCallUpdate = {
-    toolCallId: request.callId,
-    title: card.title,
-    status: 'pending',
-    rawInput: request.arguments,
-    ...(card.markdown !== undefined
-      ? { content: [{ type: 'content', content: { type: 'text', text: card.markdown } }] }
-      : {}),
-  };
+  // The same bounded, escaped card as the streamed tool_call.
+  const toolCall: ToolCallUpdate = callCard(request.callId, request.toolName, request.arguments, tools);
   try {
     // No cancellation signal on the request: a client that sends session/cancel answers its pending permission
     // requests `cancelled` itself (ACP), and the approval seam already stops waiting when the turn is aborted.

@@ -1,11 +1,11 @@
 /**
  * `dsh-mode acp`: starts the deployment and serves one ACP client over stdio until stdin closes. stdout carries
- * the protocol only: the deployment's warnings and our own errors go to stderr.
+ * the protocol only: the deployment's warnings and our own errors go to stderr. The wire has size limits each way
+ * (`nd-json.ts`).
  * @module
  */
 import { readFileSync } from 'node:fs';
 import { Readable, Writable } from 'node:stream';
-import * as acp from '@agentclientprotocol/sdk';
 import {
   DeploymentError,
   planDeployment,
@@ -14,6 +14,7 @@ import {
   UntrustedConfigError,
 } from '../deployment.js';
 import { createAcpAgent } from './agent-app.js';
+import { boundedNdJsonStream } from './nd-json.js';
 
 /** The options of `dsh-mode acp`. */
 export interface AcpOptions {
@@ -25,7 +26,7 @@ export interface AcpOptions {
 /**
  * Serves ACP on the process's stdin/stdout.
  * @returns the exit code: 0 when the client closed the connection, 1 for a found cordis.yml that is not trusted,
- *   2 when the deployment cannot start
+ *   2 when the deployment cannot start or the connection to the client failed (said on stderr)
  */
 export async function runAcp(options: AcpOptions): Promise<number> {
   const log = (line: string): void => {
@@ -52,12 +53,18 @@ export async function runAcp(options: AcpOptions): Promise<number> {
   }
   const agent = createAcpAgent(runtime, packageVersion());
   try {
-    const stream = acp.ndJsonStream(
+    const wire = boundedNdJsonStream(
       Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
       Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
+      log,
     );
-    const connection = agent.app.connect(stream);
+    const connection = agent.app.connect(wire.stream);
     await connection.closed;
+    const failure = wire.failure();
+    if (failure) {
+      log(`dsh-mode acp: the connection to the client failed: ${failure.message}`);
+      return 2;
+    }
     return 0;
   } finally {
     agent.dispose();

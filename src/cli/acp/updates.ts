@@ -6,10 +6,26 @@
  * already streamed chunk by chunk); `tool/call` → `tool_call` (pending, titled by the tool's `present()`, the
  * exit plan as markdown content); `tool/result` → `tool_call_update` (completed or failed, the result text as
  * content). Everything else is log-only here; `mode/set` is handled by the mode notifier.
+ *
+ * What a client shows is bounded and escaped, so no single update can outgrow a client's message limit or draw
+ * fake lines: a title is one line of at most 500 characters, a text at most 200,000 UTF-16 units (a longer tool
+ * result is cut with a note; a longer message goes out as several chunks), `rawInput` over 1 MiB of JSON has its
+ * long strings cut, and every shown text goes through `visible` (control, bidi and zero-width characters
+ * spelled out; the model and the journal keep the original).
  * @module
  */
-import type { SessionUpdate, ToolCallContent, ToolKind } from '@agentclientprotocol/sdk';
+import type { SessionUpdate, ToolCallContent, ToolCallUpdate, ToolKind } from '@agentclientprotocol/sdk';
 import type { SessionEvent, SessionEventMap, Tool } from '../../host/types.js';
+import { visible } from '../visible.js';
+
+/**
+ * The most UTF-16 units of one text in an update: the longest valid plan (100,000 characters, which the schema
+ * counts as code points) fits whole.
+ */
+export const MAX_SHOWN_CHARS = 200_000;
+const MAX_TITLE_CHARS = 500;
+const MAX_RAW_INPUT_BYTES = 1024 * 1024;
+const MAX_RAW_STRING_CHARS = 4096;
 
 /** Looks a tool up by name (for its `present()` card); absent tools get a generic card. */
 export type ToolLookup = (name: string) => Tool | undefined;
@@ -48,6 +64,78 @@ export function presentCall(
   return { title: typeof path === 'string' ? `${name} ${path}` : name };
 }
 
+/**
+ * The fields of a tool call card as a client gets them, bounded and escaped.
+ * @param toolCallId the call's id
+ * @param name the tool name
+ * @param args the call's arguments
+ * @param tools the lookup
+ */
+export function callCard(
+  toolCallId: string,
+  name: string,
+  args: unknown,
+  tools: ToolLookup,
+): ToolCallUpdate & { title: string } {
+  const card = presentCall(name, args, tools);
+  return {
+    toolCallId,
+    title: visible(cut(String(card.title), MAX_TITLE_CHARS), 'line'),
+    status: 'pending',
+    rawInput: boundedInput(args),
+    ...(card.markdown !== undefined ? { content: text(shownText(card.markdown)) } : {}),
+  };
+}
+
+/** A tool's text cut to the limit with a note saying how much was left out, then escaped. */
+export function shownText(value: string): string {
+  if (value.length <= MAX_SHOWN_CHARS) return visible(value);
+  const kept = cut(value, MAX_SHOWN_CHARS);
+  return `${visible(kept)}\n\n[… ${value.length - kept.length} more characters not shown]`;
+}
+
+/** A message's text as escaped chunks of at most the limit each, so nothing is lost. */
+export function textChunks(value: string): string[] {
+  const chunks: string[] = [];
+  for (let rest = value; rest !== '';) {
+    const piece = cut(rest, MAX_SHOWN_CHARS);
+    chunks.push(visible(piece));
+    rest = rest.slice(piece.length);
+  }
+  return chunks;
+}
+
+/** The first `max` UTF-16 units, never between the halves of a surrogate pair. */
+function cut(value: string, max: number): string {
+  if (value.length <= max) return value;
+  const last = value.charCodeAt(max - 1);
+  return value.slice(0, last >= 0xd800 && last <= 0xdbff ? max - 1 : max);
+}
+
+/** Arguments as is up to 1 MiB of JSON; beyond, long strings cut; beyond that again, a note. */
+function boundedInput(args: unknown): unknown {
+  const bytes = jsonBytes(args);
+  if (bytes <= MAX_RAW_INPUT_BYTES) return args;
+  const clipped = clipStrings(args, 0);
+  if (jsonBytes(clipped) <= MAX_RAW_INPUT_BYTES) return clipped;
+  return { _truncated: `the arguments are ${bytes} bytes of JSON, too large to show` };
+}
+
+function jsonBytes(value: unknown): number {
+  return Buffer.byteLength(JSON.stringify(value) ?? '');
+}
+
+function clipStrings(value: unknown, depth: number): unknown {
+  if (typeof value === 'string') {
+    if (value.length <= MAX_RAW_STRING_CHARS) return value;
+    const kept = cut(value, MAX_RAW_STRING_CHARS);
+    return `${kept}[… ${value.length - kept.length} more characters not shown]`;
+  }
+  if (typeof value !== 'object' || value === null || depth > 32) return value;
+  if (Array.isArray(value)) return value.map((item) => clipStrings(item, depth + 1));
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, clipStrings(v, depth + 1)]));
+}
+
 function text(value: string): ToolCallContent[] {
   return [{ type: 'content', content: { type: 'text', text: value } }];
 }
@@ -63,26 +151,37 @@ export function updatesFor(event: SessionEvent, tools: ToolLookup, streamed = fa
   switch (event.type) {
     case 'user/message': {
       const data = event.data as SessionEventMap['user/message'];
-      return [{ sessionUpdate: 'user_message_chunk', content: { type: 'text', text: data.text } }];
+      return textChunks(data.text).map((chunk) => ({
+        sessionUpdate: 'user_message_chunk',
+        content: { type: 'text', text: chunk },
+      }));
     }
     case 'assistant/message': {
       const data = event.data as SessionEventMap['assistant/message'];
       if (streamed || data.text === '') return [];
-      return [{ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: data.text } }];
+      return textChunks(data.text).map((chunk) => ({
+        sessionUpdate: 'agent_message_chunk',
+        content: { type: 'text', text: chunk },
+      }));
     }
     case 'tool/call': {
       const data = event.data as SessionEventMap['tool/call'];
-      const card = presentCall(data.name, data.arguments, tools);
+      const { toolCallId, title, rawInput, content } = callCard(
+        data.callId,
+        data.name,
+        data.arguments,
+        tools,
+      );
       return [
         {
           sessionUpdate: 'tool_call',
-          toolCallId: data.callId,
-          title: card.title,
+          toolCallId,
+          title,
           // Own names only: a model may call a tool `constructor` or `__proto__`.
           kind: (Object.hasOwn(KINDS, data.name) ? KINDS[data.name] : undefined) ?? 'other',
           status: 'pending',
-          rawInput: data.arguments,
-          ...(card.markdown !== undefined ? { content: text(card.markdown) } : {}),
+          rawInput,
+          ...(content ? { content } : {}),
         },
       ];
     }
@@ -93,7 +192,7 @@ export function updatesFor(event: SessionEvent, tools: ToolLookup, streamed = fa
           sessionUpdate: 'tool_call_update',
           toolCallId: data.callId,
           status: data.isError ? 'failed' : 'completed',
-          content: text(data.content),
+          content: text(shownText(data.content)),
         },
       ];
     }

@@ -62,17 +62,15 @@ export function answerApprovals(
     printer.endLine();
     let question: string;
     if (plan) {
-      const rule = '─'.repeat(60);
-      printer.line(`\n┌ ${visible(plan.title)}\n${rule}\n${visible(plan.markdown.trimEnd())}\n${rule}`);
+      printer.line(box(plan.title, plan.markdown.trimEnd()));
       question = 'Approve this plan? y = approve, n = keep planning, or type feedback: ';
     } else {
       // The whole call: a clipped summary would let a long harmless prefix hide what is being approved.
-      printer.line(
-        `\n┌ ${visible(request.toolName)}\n${visible(JSON.stringify(request.arguments ?? {}, null, 2))}`,
-      );
+      printer.line(box(request.toolName, JSON.stringify(request.arguments ?? {}, null, 2)));
       const why = request.reason ? ` (${request.reason})` : '';
       question = visible(
         `Allow ${request.toolName}${describeArgs(request.arguments)}${why}? y / n / feedback: `,
+        'line',
       );
     }
     const outcome = parseAnswer(await terminal.ask(question, request.signal));
@@ -81,12 +79,23 @@ export function answerApprovals(
   });
 }
 
+/**
+ * A titled box around untrusted text: every line of the body is escaped and starts with the border, so no line
+ * of a plan can pass for the chat's own (an approval outcome, a tool line, the question).
+ * @param title the box's title (one line)
+ * @param body the text shown inside
+ */
+export function box(title: string, body: string): string {
+  const lines = body.split('\n').map((line) => (line === '' ? '│' : `│ ${visible(line, 'line')}`));
+  return [`\n┌ ${visible(title, 'line')}`, ...lines, `└${'─'.repeat(59)}`].join('\n');
+}
+
 function describeOutcome(outcome: ApprovalOutcome): string {
   switch (outcome.outcome) {
     case 'allowed-once':
       return 'approved';
     case 'rejected':
-      return outcome.feedback ? `rejected with feedback: ${outcome.feedback}` : 'rejected';
+      return outcome.feedback ? `rejected with feedback: ${visible(outcome.feedback, 'line')}` : 'rejected';
     case 'cancelled':
       return 'cancelled';
     case 'unavailable':

@@ -1,12 +1,23 @@
 /**
  * What the chat prints while a turn runs: the assistant's text as it streams, and one line per tool call with
- * its outcome once its result is logged, both with terminal control characters made visible (`visible`). A call
- * the gate denied, or whose approval was not given, is marked as such (the verdict is observed by an outermost
- * `tools/pre-execute` listener that only records it), so a denied write is visible at a glance.
+ * its outcome once its result is logged, both with control, bidi and zero-width characters made visible
+ * (`visible`). A call the gate denied, or whose approval was not given, is marked as such (the verdict is observed
+ * by an outermost `tools/pre-execute` listener that only records it), so a denied write is visible at a glance.
+ *
+ * Lines that start with one of the chat's own marks (`✓ ✗ → ┌ │ └ ─`, after indentation) are the chat's: a tool
+ * line, an approval outcome, a box, a mode change. Untrusted text never produces one: a tool line is one line
+ * (names and arguments escaped in `line` mode), a box prefixes every line it shows, and a mark at the start of a
+ * streamed line is escaped.
  * @module
  */
 import type { Context } from 'cordis';
 import type { PreExecuteResult, Session, SessionEvent, SessionEventMap } from '../../host/types.js';
+import { visible } from '../visible.js';
+
+export { visible } from '../visible.js';
+
+/** The marks that start the chat's own lines. */
+const MARKS = new Set(['✓', '✗', '→', '┌', '│', '└', '─']);
 
 /** Where the chat writes. */
 export interface Output {
@@ -16,40 +27,41 @@ export interface Output {
 /** Keeps track of whether the cursor is at the start of a line, so tool lines never run into streamed text. */
 export class Printer {
   #atLineStart = true;
+  /** True while the current line holds only indentation, so a mark arriving now would start it. */
+  #blankSoFar = true;
 
   constructor(private readonly out: Output) {}
 
-  /** Streamed text, with terminal control characters made visible (see `visible`). */
+  /** Streamed (untrusted) text, made visible, with a mark at the start of a line escaped. */
   text(text: string): void {
     if (text === '') return;
-    this.out.write(visible(text));
+    let shown = '';
+    for (const c of visible(text)) {
+      if (this.#blankSoFar && MARKS.has(c)) {
+        shown += `\\u${c.codePointAt(0)!.toString(16).padStart(4, '0')}`;
+        this.#blankSoFar = false;
+        continue;
+      }
+      shown += c;
+      if (c === '\n') this.#blankSoFar = true;
+      else if (c !== ' ' && c !== '\t') this.#blankSoFar = false;
+    }
+    this.out.write(shown);
     this.#atLineStart = text.endsWith('\n');
   }
 
-  /** One whole line (a newline first when the cursor is mid-line). */
+  /** One whole line of the chat's own (a newline first when the cursor is mid-line); parts made visible. */
   line(text: string): void {
     this.endLine();
-    this.out.write(`${text}\n`);
+    this.out.write(`${visible(text)}\n`);
   }
 
   /** Ends the current line, if any. */
   endLine(): void {
     if (!this.#atLineStart) this.out.write('\n');
     this.#atLineStart = true;
+    this.#blankSoFar = true;
   }
-}
-
-/**
- * Model-controlled text made safe to print (streamed text, tool lines, approval questions): terminal control
- * characters (ESC, CR, other C0 and C1, DEL) are shown as `\xNN` instead of acting on the terminal, so a model
- * cannot repaint the screen, e.g. fake or hide part of an approval question. Newline and tab pass.
- * @param text the text
- */
-export function visible(text: string): string {
-  return text.replace(
-    /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g,
-    (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`,
-  );
 }
 
 /**
@@ -60,14 +72,23 @@ export function describeArgs(args: unknown): string {
   if (typeof args !== 'object' || args === null) return '';
   const record = args as Record<string, unknown>;
   for (const key of ['path', 'pattern', 'command']) {
-    if (typeof record[key] === 'string') return ` ${clip(record[key] as string, 60)}`;
+    if (typeof record[key] === 'string') return ` ${visible(clip(record[key] as string, 60), 'line')}`;
   }
   return '';
 }
 
+/** Whitespace runs collapsed to one space, then cut to `max` characters. */
 function clip(text: string, max: number): string {
-  const one = text.replace(/\s+/g, ' ').trim();
-  return one.length > max ? `${one.slice(0, max - 1)}…` : one;
+  return cut(text.replace(/\s+/g, ' ').trim(), max);
+}
+
+/** Cut to `max` UTF-16 units with an ellipsis, never between the halves of a surrogate pair. */
+function cut(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = max - 1;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return `${text.slice(0, end)}…`;
 }
 
 /**
@@ -125,16 +146,16 @@ export function toolLine(
   args: unknown,
   verdict: PreExecuteResult['kind'] | undefined,
 ): string {
-  // Names, arguments and results are model- or tool-controlled: made visible like streamed text.
-  const head = `  ${result.isError ? '✗' : '✓'} ${result.name}${describeArgs(args)}`;
-  const detail = clip(result.content.replace(/^Error:\s*/, ''), 160);
-  if (!result.isError) return visible(`${head} — ${summary(result.content)}`);
-  if (verdict === 'deny') return visible(`${head} — DENIED: ${detail}`);
-  if (verdict === 'ask') return visible(`${head} — NOT APPROVED: ${detail}`);
-  return visible(`${head} — error: ${detail}`);
+  // Names, arguments and results are model- or tool-controlled: one line each, so none can start a fake one.
+  const head = `  ${result.isError ? '✗' : '✓'} ${visible(cut(String(result.name), 200), 'line')}${describeArgs(args)}`;
+  const detail = visible(clip(result.content.replace(/^Error:\s*/, ''), 160), 'line');
+  if (!result.isError) return `${head} — ${summary(result.content)}`;
+  if (verdict === 'deny') return `${head} — DENIED: ${detail}`;
+  if (verdict === 'ask') return `${head} — NOT APPROVED: ${detail}`;
+  return `${head} — error: ${detail}`;
 }
 
 function summary(content: string): string {
   const lines = content.split('\n').length;
-  return lines > 1 ? `ok (${lines} lines)` : `ok: ${clip(content, 80)}`;
+  return lines > 1 ? `ok (${lines} lines)` : `ok: ${visible(clip(content, 80), 'line')}`;
 }

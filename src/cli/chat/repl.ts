@@ -10,6 +10,7 @@ import type { LoopAgent } from '../../host/loop.js';
 import type { SessionEventMap } from '../../host/types.js';
 import type { ModesService } from '../../engine/service.js';
 import type { Printer } from './render.js';
+import { visible } from '../visible.js';
 import type { Terminal } from './terminal.js';
 
 /** What the loop runs with. */
@@ -77,7 +78,8 @@ export async function runRepl(init: ReplInit): Promise<number> {
       printer.endLine();
       if (outcome.reason === 'cancelled') printer.line('(turn cancelled)');
       else if (outcome.reason === 'max-steps') printer.line('(turn stopped: step limit reached)');
-      else if (outcome.reason === 'error') printer.line(`(turn failed: ${lastTurnError(agent)})`);
+      else if (outcome.reason === 'error')
+        printer.line(`(turn failed: ${visible(lastTurnError(agent), 'line')})`);
     } finally {
       turn = null;
     }

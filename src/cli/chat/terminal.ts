@@ -9,6 +9,7 @@
  */
 import { createInterface, type Interface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
+import { visible } from '../visible.js';
 
 /** What the chat needs from a terminal. */
 export interface Terminal {
@@ -85,8 +86,8 @@ class PipeTerminal implements Terminal {
       this.output.write(prompt);
       this.#asking = true;
       const line = await this.#next(signal).finally(() => (this.#asking = false));
-      // Echo the answer so the transcript shows what was read for which question.
-      this.output.write(line === null ? '\n' : `${line}\n`);
+      // Echo the answer so the transcript shows what was read for which question (escaped: piped input is bytes).
+      this.output.write(line === null ? '\n' : `${visible(line, 'line')}\n`);
       return line;
     });
   }
