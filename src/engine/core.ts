@@ -82,6 +82,14 @@ export class ModeCore {
     this.#intents.set(session, intent);
   }
 
+  /**
+   * Whether an `exit_plan_mode` call was approved in the running step: its intent (the only one that is not
+   * narrated) waits for the step's end.
+   */
+  exitApproved(session: Session): boolean {
+    return this.#intents.get(session)?.narrate === false;
+  }
+
   /** Clears the session's pending intent if it is still `intent` (a newer one set meanwhile stays). */
   settle(session: Session, intent: Intent): void {
     if (this.#intents.get(session) === intent) this.#intents.delete(session);

@@ -11,8 +11,10 @@
  * Listeners, all prepended (outermost):
  * - `session/event`: lands pending intents after `turn/start` / `step/end` (after `await next()`), narrates;
  * - `agent/created`: seeds `AgentOptions.mode` as a pending intent;
- * - `system-prompt/assemble`: filters the tools after `await next()`, so inner additions are filtered too;
- * - `tools/pre-execute`: the gate; outermost so no inner listener's `allow` can bypass it.
+ * - `system-prompt/assemble`: filters the tools after `await next()`, so inner additions are filtered too.
+ *
+ * The gate is not a listener but a `ctx.tools.guard()`: its verdict is a ceiling the `tools/pre-execute`
+ * waterfall can only narrow, whatever order other plugins register their listeners in.
  * @module
  */
 import { symbols, type Context } from 'cordis';
@@ -84,7 +86,7 @@ export async function apply(ctx: Context, config?: ModeConfig): Promise<void> {
     prepend: true,
   });
   ctx.on('system-prompt/assemble', createAssembleFilter(core), { prepend: true });
-  ctx.on('tools/pre-execute', createGate(core), { prepend: true });
+  ctx.tools.guard(createGate(core));
 }
 
 /**
