@@ -3,7 +3,7 @@
  * sessions (JSONL on disk for resume), agents, loop, tool runtime and approval seam with a real answerer.
  */
 import { describe, expect, it } from 'vitest';
-import type { Agent, ApprovalOutcome } from '../../src/host/index.js';
+import type { ApprovalOutcome } from '../../src/host/index.js';
 import { EXIT_PLAN_MODE, MODE_SECTION } from '../../src/engine/index.js';
 import { agentOf, eventsOf, resultOf, setup, types } from './setup.js';
 
@@ -67,9 +67,10 @@ describe('invariant 10: disposing the plugin removes everything it added', () =>
     expect(ctx.systemPrompt.names()).toContain(MODE_SECTION);
     expect(ctx.tools.get(EXIT_PLAN_MODE)).toBeDefined();
     const session = ctx.sessions.create({ inMemory: true });
-    await agentOf(ctx, [{ text: 'a' }], { mode: 'plan' }, session).agent.prompt('one');
+    const planned = agentOf(ctx, [{ text: 'a' }], { mode: 'plan' }, session).agent;
+    await planned.prompt('one');
 
-    const write = { callId: 'w', name: 'write', arguments: {}, agent: { session } as Agent };
+    const write = { callId: 'w', name: 'write', arguments: {}, agent: planned };
     expect((await ctx.tools.judge(write)).kind).toBe('deny');
 
     await fiber!.dispose();
