@@ -10,6 +10,7 @@ import type { CompiledPolicy, DecideResult, Hints } from '../compile/types.js';
 import type { Session, Tool, ToolAnnotations } from '../host/types.js';
 import type { ResolvedModes } from './config.js';
 import { ModeFoldCache } from './fold.js';
+import { removeIntent, writeIntent } from './intent-file.js';
 import { DEFAULT_MODE, EXIT_PLAN_MODE } from './vocabulary.js';
 
 /** A flip waiting for the next boundary. `narrate` is false for the tool-driven exit (its result narrates it). */
@@ -40,10 +41,12 @@ export class ModeCore {
   /**
    * @param modes the resolved configuration
    * @param lookup finds registered tools, for their hints
+   * @param warn where a failed clean-up of a recorded intent is reported
    */
   constructor(
     readonly modes: ResolvedModes,
     private readonly lookup: ToolLookup,
+    private readonly warn: (message: string) => void = () => {},
   ) {}
 
   /** True once the plugin is being disposed: nothing may flip a mode any more. */
@@ -96,6 +99,26 @@ export class ModeCore {
   }
 
   /**
+   * Makes the session's recorded intent (the file beside its journal; none for an in-memory session) say
+   * `intent`: written for a user flip, removed for none. Call it before changing the pending intent in memory.
+   * @throws when the file cannot be written or removed
+   */
+  record(session: Session, intent: Intent | undefined): void {
+    if (!session.file) return;
+    if (intent) writeIntent(session.file, { mode: intent.mode, seq: session.events.length });
+    else removeIntent(session.file);
+  }
+
+  /** Removes the session's recorded intent, reporting (not throwing) a failure: a leftover is stale anyway. */
+  forget(session: Session): void {
+    try {
+      this.record(session, undefined);
+    } catch (error) {
+      this.warn(`could not remove the recorded mode switch of session ${session.id}: ${describe(error)}`);
+    }
+  }
+
+  /**
    * Judges a tool in a mode, with the registered tool's annotations as hints (a tool no one registered, such as
    * a hallucinated or foreign-added name, gets MCP's default hints).
    * @param mode the mode to judge in (the landed one, for the gate and the filter)
@@ -140,4 +163,8 @@ export function hintsOf(annotations: ToolAnnotations | undefined): Hints | undef
   if (annotations.idempotentHint !== undefined) hints.idempotent = annotations.idempotentHint;
   if (annotations.openWorldHint !== undefined) hints.openWorld = annotations.openWorldHint;
   return hints;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
