@@ -5,8 +5,9 @@
  * {@link ModeConfigError} listing every finding as file:line:column, and the plugin never runs half-configured.
  *
  * Every registration is an effect of the plugin's fiber: disposing it removes the `ctx.modes` service, the
- * `mode:policy` section, the `exit_plan_mode` tool and all four listeners, and marks the engine disposed so an exit
- * whose approval was still pending fails instead of reporting an exit that never happened (invariant 10).
+ * `mode:policy` section, the `exit_plan_mode` tool, the gate and all three listeners, and marks the engine
+ * disposed so an exit whose approval was still pending fails instead of reporting an exit that never happened
+ * (invariant 10).
  *
  * Listeners, all prepended (outermost):
  * - `session/event`: lands pending intents after `turn/start` / `step/end` (after `await next()`), narrates;
@@ -18,15 +19,14 @@
  * @module
  */
 import { symbols, type Context } from 'cordis';
-import type { Agent, Session } from '../host/types.js';
+import type { Agent } from '../host/types.js';
 import { formatDiagnostics, resolveModeConfig, type ModeConfig } from './config.js';
 import { createBoundaryListener } from './boundary.js';
 import { ModeCore } from './core.js';
 import { createExitPlanModeTool } from './exit-plan-mode.js';
-import { MALFORMED_MODE } from './fold.js';
 import { createGate } from './gate.js';
-import { intentPath, readIntent, type StoredIntent } from './intent-file.js';
-import { ModesService, requestFlip } from './service.js';
+import { seed } from './seed.js';
+import { ModesService } from './service.js';
 import { createAssembleFilter, createModeSection } from './soft-layer.js';
 import type { Diagnostic } from '../compile/types.js';
 // Type-only: these bring the host's cordis events and services into scope (declaration merging) without any
@@ -101,86 +101,6 @@ export async function apply(ctx: Context, config?: ModeConfig): Promise<void> {
   );
   ctx.on('system-prompt/assemble', createAssembleFilter(core), { prepend: true });
   ctx.tools.guard(createGate(core));
-}
-
-/**
- * Seeds `AgentOptions.mode` (invariant 8), or else restores the user flip recorded beside the session's journal by
- * an earlier process. An unknown mode is still seeded, after a loud error: it then lands and fails closed
- * (everything denied, `get()` says `defined: false`) rather than silently running unrestricted.
- */
-function seed(
-  core: ModeCore,
-  agent: Agent,
-  error: (message: string) => void,
-  warn: (message: string) => void,
-): void {
-  const session = agent.session;
-  const mode = agent.options.mode;
-  if (mode === undefined) {
-    restore(core, session, error, warn);
-    return;
-  }
-  // The explicit option wins over a recorded intent, which must not come back in a later process either.
-  core.forget(session);
-  if (!core.isDefined(mode)) {
-    error(
-      `agent ${agent.id} asks for unknown mode \`${mode}\` (available: ${available(core)}); every tool will be denied`,
-    );
-  }
-  requestFlip(core, session, mode, warn);
-}
-
-/**
- * Re-parks a recorded user flip that has not had its boundary yet (see `intent-file.ts`); a stale one is removed.
- * An unreadable record fails closed: the session lands in a mode no policy defines until the user switches.
- */
-function restore(
-  core: ModeCore,
-  session: Session,
-  error: (message: string) => void,
-  warn: (message: string) => void,
-): void {
-  if (!session.file) return;
-  const stored = readIntent(session.file);
-  if (stored === null) return;
-  if (stored === 'malformed') {
-    error(
-      `${intentPath(session.file)} is not a mode switch this engine recorded; every tool will be denied until the user switches mode`,
-    );
-    requestFlip(core, session, MALFORMED_MODE, warn);
-    return;
-  }
-  if (isStale(stored, session.events)) {
-    core.forget(session);
-    return;
-  }
-  if (core.pending(session) === undefined && stored.mode === core.mode(session)) {
-    core.forget(session);
-    return;
-  }
-  if (!core.isDefined(stored.mode)) {
-    error(
-      `session ${session.id} has a recorded switch to unknown mode \`${stored.mode}\` (available: ${available(core)}); every tool will be denied`,
-    );
-  }
-  requestFlip(core, session, stored.mode, warn);
-}
-
-/** A recorded intent had its boundary once the log shows a `turn/start` or a `mode/set` after it. */
-function isStale(stored: StoredIntent, events: Session['events']): boolean {
-  if (stored.seq > events.length) return true;
-  for (let i = stored.seq; i < events.length; i++) {
-    const type = events[i]!.type;
-    if (type === 'turn/start' || type === 'mode/set') return true;
-  }
-  return false;
-}
-
-function available(core: ModeCore): string {
-  return core.modes
-    .list()
-    .map((entry) => entry.name)
-    .join(', ');
 }
 
 /** The plugin object, for `ctx.plugin(ModePlugin, config)`. */

@@ -141,7 +141,12 @@ async function acp(input: ScenarioInput) {
   writeFileSync(join(dir, 'input.json'), JSON.stringify(input));
   const result = await runScenario(dir);
   const messages = result.traffic.map((entry) => entry.message as Record<string, unknown>);
+  // Ids restart with each agent process: the answer is the first message with the id after the request.
+  const at = messages.findIndex((m) => m.method === 'session/load');
+  const loaded = messages.slice(at + 1).find((m) => at !== -1 && m.id === messages[at]!.id && !m.method);
   return {
+    /** The mode the agent advertised in its `session/load` answer. */
+    loadedMode: (loaded?.result as { modes?: { currentModeId?: string } } | undefined)?.modes?.currentModeId,
     log: parseLog(result.session),
     questions: messages.filter((m) => m.method === 'session/request_permission').length,
     modeUpdates: messages
@@ -287,6 +292,7 @@ describe('item 2: a flip set while idle survives a restart of the agent process'
           { op: 'prompt', text: 'Write it.' },
         ],
       });
+      expect(run.loadedMode).toBe('plan');
       const [start] = turnStarts(run.log);
       expect(run.log[start! + 1]).toMatchObject({ type: 'mode/set', data: { mode: 'plan' } });
       const write = run.log.find((e) => e.type === 'tool/result' && e.data.name === 'write');
@@ -312,6 +318,7 @@ describe('item 2: a flip set while idle survives a restart of the agent process'
           { op: 'prompt', text: 'Write it.' },
         ],
       });
+      expect(run.loadedMode).toBe('default');
       expect(run.log.filter((e) => e.type === 'mode/set')).toEqual([]);
       const write = run.log.find((e) => e.type === 'tool/result' && e.data.name === 'write');
       expect(write?.data.isError).toBe(false);
