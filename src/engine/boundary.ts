@@ -6,7 +6,8 @@
  * The listener awaits `next()` first, so every downstream listener has seen the boundary event before the flip
  * lands, and a `set()` that arrives while one of them awaits still lands at this boundary. An intent equal to the
  * folded mode is discarded with no append (a net-zero sequence leaves no trace). The intent is cleared only after
- * its append succeeds; a failed append warns once per intent and leaves it parked for the next boundary.
+ * its append succeeds; a failed append warns once per intent and leaves it parked for the next boundary. A settled
+ * intent also removes the intent recorded beside the journal (`intent-file.ts`).
  *
  * Narration: a landed user flip whose mode differs from the mode at the last request header appends exactly one
  * `context/message` right after its `mode/set`. Before the first header the section itself states the mode, and a
@@ -54,7 +55,7 @@ export function createBoundaryListener(
     // INVARIANT: one landing per session at a time; the appends below re-enter this listener.
     if (!intent || landing.has(session) || core.disposed) return;
     if (intent.mode === core.mode(session)) {
-      core.settle(session, intent);
+      settle(session, intent);
       return;
     }
     const before = core.folds.read(session).headerMode;
@@ -72,7 +73,7 @@ export function createBoundaryListener(
         }
         return;
       }
-      core.settle(session, intent);
+      settle(session, intent);
       if (intent.narrate && before !== undefined && before !== intent.mode) {
         try {
           await session.append('context/message', { text: narration(intent.mode) });
@@ -83,6 +84,12 @@ export function createBoundaryListener(
     } finally {
       landing.delete(session);
     }
+  };
+
+  // A settled intent leaves no recorded intent behind, unless a newer one was set meanwhile.
+  const settle = (session: Session, intent: Intent): void => {
+    core.settle(session, intent);
+    if (!core.pending(session)) core.forget(session);
   };
 
   return async (session, event, next) => {

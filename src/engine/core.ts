@@ -10,6 +10,7 @@ import type { CompiledPolicy, DecideResult, Hints } from '../compile/types.js';
 import type { Session, Tool, ToolAnnotations } from '../host/types.js';
 import type { ResolvedModes } from './config.js';
 import { ModeFoldCache } from './fold.js';
+import { removeIntent, writeIntent } from './intent-file.js';
 import { DEFAULT_MODE, EXIT_PLAN_MODE } from './vocabulary.js';
 
 /** A flip waiting for the next boundary. `narrate` is false for the tool-driven exit (its result narrates it). */
@@ -40,10 +41,12 @@ export class ModeCore {
   /**
    * @param modes the resolved configuration
    * @param lookup finds registered tools, for their hints
+   * @param warn where a failed clean-up of a recorded intent is reported
    */
   constructor(
     readonly modes: ResolvedModes,
     private readonly lookup: ToolLookup,
+    private readonly warn: (message: string) => void = () => {},
   ) {}
 
   /** True once the plugin is being disposed: nothing may flip a mode any more. */
@@ -82,9 +85,37 @@ export class ModeCore {
     this.#intents.set(session, intent);
   }
 
+  /**
+   * Whether an `exit_plan_mode` call was approved in the running step: its intent (the only one that is not
+   * narrated) waits for the step's end.
+   */
+  exitApproved(session: Session): boolean {
+    return this.#intents.get(session)?.narrate === false;
+  }
+
   /** Clears the session's pending intent if it is still `intent` (a newer one set meanwhile stays). */
   settle(session: Session, intent: Intent): void {
     if (this.#intents.get(session) === intent) this.#intents.delete(session);
+  }
+
+  /**
+   * Makes the session's recorded intent (the file beside its journal; none for an in-memory session) say
+   * `intent`: written for a user flip, removed for none. Call it before changing the pending intent in memory.
+   * @throws when the file cannot be written or removed
+   */
+  record(session: Session, intent: Intent | undefined): void {
+    if (!session.file) return;
+    if (intent) writeIntent(session.file, { mode: intent.mode, seq: session.events.length });
+    else removeIntent(session.file);
+  }
+
+  /** Removes the session's recorded intent, reporting (not throwing) a failure: a leftover is stale anyway. */
+  forget(session: Session): void {
+    try {
+      this.record(session, undefined);
+    } catch (error) {
+      this.warn(`could not remove the recorded mode switch of session ${session.id}: ${describe(error)}`);
+    }
   }
 
   /**
@@ -132,4 +163,8 @@ export function hintsOf(annotations: ToolAnnotations | undefined): Hints | undef
   if (annotations.idempotentHint !== undefined) hints.idempotent = annotations.idempotentHint;
   if (annotations.openWorldHint !== undefined) hints.openWorld = annotations.openWorldHint;
   return hints;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

@@ -107,6 +107,8 @@ export function createExitPlanModeTool(core: ModeCore): Tool<ExitPlanModeArgs> {
         return error(`${EXIT_PLAN_MODE} is not available in ${mode} mode`);
       }
       core.park(session, { mode: DEFAULT_MODE, narrate: false });
+      // The approved exit replaces any user flip still pending, in memory and on disk.
+      core.forget(session);
       // The gate asks for the exit whatever the mode's decision, so reaching here means a human approved it.
       return {
         content:

@@ -1,7 +1,7 @@
 /**
  * The mode engine (DESIGN.md section 3; the RFC with the policy language in place of plain allowlists): the
  * journaled `mode/set` vocabulary and its fold, `ctx.modes`, the soft layer (section + assemble filter), the hard
- * layer (the pre-execute gate), `exit_plan_mode`, and the configuration that compiles policies for them.
+ * layer (the gate, a `ctx.tools.guard()`), `exit_plan_mode`, and the configuration that compiles policies for them.
  *
  * Default mode is the absence of policy: with the plugin loaded, a session that never saw a `mode/set` sends the
  * model byte-identical requests to a deployment without it. See README.md in this folder.
@@ -42,7 +42,7 @@ export {
   undefinedModeSection,
   type AssembleListener,
 } from './soft-layer.js';
-export { askReason, createGate, denyReason, type PreExecuteListener } from './gate.js';
+export { alreadyApprovedReason, askReason, createGate, denyReason } from './gate.js';
 export {
   createExitPlanModeTool,
   exitDeniedText,

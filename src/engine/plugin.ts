@@ -5,14 +5,17 @@
  * {@link ModeConfigError} listing every finding as file:line:column, and the plugin never runs half-configured.
  *
  * Every registration is an effect of the plugin's fiber: disposing it removes the `ctx.modes` service, the
- * `mode:policy` section, the `exit_plan_mode` tool and all four listeners, and marks the engine disposed so an exit
- * whose approval was still pending fails instead of reporting an exit that never happened (invariant 10).
+ * `mode:policy` section, the `exit_plan_mode` tool, the gate and all three listeners, and marks the engine
+ * disposed so an exit whose approval was still pending fails instead of reporting an exit that never happened
+ * (invariant 10).
  *
  * Listeners, all prepended (outermost):
  * - `session/event`: lands pending intents after `turn/start` / `step/end` (after `await next()`), narrates;
- * - `agent/created`: seeds `AgentOptions.mode` as a pending intent;
- * - `system-prompt/assemble`: filters the tools after `await next()`, so inner additions are filtered too;
- * - `tools/pre-execute`: the gate; outermost so no inner listener's `allow` can bypass it.
+ * - `agent/created`: seeds `AgentOptions.mode` as a pending intent, or restores one recorded by an earlier process;
+ * - `system-prompt/assemble`: filters the tools after `await next()`, so inner additions are filtered too.
+ *
+ * The gate is not a listener but a `ctx.tools.guard()`: its verdict is a ceiling the `tools/pre-execute`
+ * waterfall can only narrow, whatever order other plugins register their listeners in.
  * @module
  */
 import { symbols, type Context } from 'cordis';
@@ -22,7 +25,8 @@ import { createBoundaryListener } from './boundary.js';
 import { ModeCore } from './core.js';
 import { createExitPlanModeTool } from './exit-plan-mode.js';
 import { createGate } from './gate.js';
-import { ModesService, requestFlip } from './service.js';
+import { seed } from './seed.js';
+import { ModesService } from './service.js';
 import { createAssembleFilter, createModeSection } from './soft-layer.js';
 import type { Diagnostic } from '../compile/types.js';
 // Type-only: these bring the host's cordis events and services into scope (declaration merging) without any
@@ -69,7 +73,11 @@ export async function apply(ctx: Context, config?: ModeConfig): Promise<void> {
   // at every step and is a plain Map read, so it uses the service itself. Safe to capture: `tools` is injected,
   // so if that service goes away this plugin is disposed with it.
   const registry = (tools as unknown as Record<symbol, typeof tools | undefined>)[symbols.original] ?? tools;
-  const core = new ModeCore(result.value, (tool) => registry.get(tool));
+  const core = new ModeCore(
+    result.value,
+    (tool) => registry.get(tool),
+    (message) => logger.warn(message),
+  );
   ctx.effect(() => () => core.dispose(), 'mode: mark disposed');
 
   new ModesService(ctx, core);
@@ -80,27 +88,19 @@ export async function apply(ctx: Context, config?: ModeConfig): Promise<void> {
     createBoundaryListener(core, (message) => logger.warn(message)),
     { prepend: true },
   );
-  ctx.on('agent/created', (agent: Agent) => seed(core, agent, (message) => logger.error(message)), {
-    prepend: true,
-  });
+  ctx.on(
+    'agent/created',
+    (agent: Agent) =>
+      seed(
+        core,
+        agent,
+        (message) => logger.error(message),
+        (message) => logger.warn(message),
+      ),
+    { prepend: true },
+  );
   ctx.on('system-prompt/assemble', createAssembleFilter(core), { prepend: true });
-  ctx.on('tools/pre-execute', createGate(core), { prepend: true });
-}
-
-/**
- * Seeds `AgentOptions.mode` (invariant 8). An unknown mode is still seeded, after a loud error: it then lands and
- * fails closed (everything denied, `get()` says `defined: false`) rather than silently running unrestricted.
- */
-function seed(core: ModeCore, agent: Agent, error: (message: string) => void): void {
-  const mode = agent.options.mode;
-  if (mode === undefined) return;
-  if (!core.isDefined(mode)) {
-    const names = core.modes.list().map((entry) => entry.name);
-    error(
-      `agent ${agent.id} asks for unknown mode \`${mode}\` (available: ${names.join(', ')}); every tool will be denied`,
-    );
-  }
-  requestFlip(core, agent.session, mode);
+  ctx.tools.guard(createGate(core));
 }
 
 /** The plugin object, for `ctx.plugin(ModePlugin, config)`. */

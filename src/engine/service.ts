@@ -8,12 +8,13 @@
  *   `default` is always valid), drops a no-op (target equal to `pending ?? current`), clears the pending intent
  *   when the target is the landed mode, otherwise parks a pending intent that lands as `mode/set` at the next
  *   `turn/start` or `step/end` (invariant 5). A user flip is narrated
- *   when it lands if the model last saw another mode (invariant 6).
+ *   when it lands if the model last saw another mode (invariant 6). The intent is recorded beside the session's
+ *   journal before `set()` returns, so a flip made while the agent is idle survives a restart of the process.
  * @module
  */
 import { Service, type Context } from 'cordis';
 import type { Session } from '../host/types.js';
-import type { ModeCore } from './core.js';
+import type { Intent, ModeCore } from './core.js';
 
 declare module 'cordis' {
   interface Context {
@@ -93,7 +94,8 @@ export class ModesService extends Service {
    * @param agent the agent (or anything with its session)
    * @param mode the target mode: `default` or a configured mode
    * @returns the state after the request (`pending` shows the parked intent)
-   * @throws {@link UnknownModeError} for a mode this deployment does not define
+   * @throws {@link UnknownModeError} for a mode this deployment does not define; an `Error` when the intent
+   *   cannot be recorded beside the session's journal (then nothing changed)
    */
   set(agent: ModeSubject, mode: string): ModeState {
     if (typeof mode !== 'string' || !this.core.isDefined(mode)) {
@@ -108,19 +110,37 @@ export class ModesService extends Service {
 }
 
 /**
- * The pending-intent rule shared by `set()` and seeding: a target equal to `pending ?? current` is dropped; a
- * target equal to the landed mode clears the pending intent (nothing is left to land, as a net-zero sequence
- * should be); anything else replaces the pending intent as a narrated user flip.
+ * The pending-intent rule shared by `set()`, seeding and restoring: a target equal to `pending ?? current` is
+ * dropped; a target equal to the landed mode clears the pending intent (nothing is left to land, as a net-zero
+ * sequence should be); anything else replaces the pending intent as a narrated user flip. The intent is recorded
+ * beside the session's journal first, so it survives a restart of the process (see `intent-file.ts`).
  * @param core the engine state
  * @param session the session to flip
  * @param mode the target (not validated here)
+ * @param report absent: a failure to record the intent throws and changes nothing; given: the failure is
+ *   reported and the flip still applies in this process
  * @returns whether the pending intent changed
+ * @throws when the intent cannot be recorded and no `report` is given
  */
-export function requestFlip(core: ModeCore, session: Session, mode: string): boolean {
+export function requestFlip(
+  core: ModeCore,
+  session: Session,
+  mode: string,
+  report?: (message: string) => void,
+): boolean {
   const current = core.mode(session);
   const pending = core.pending(session);
   if (mode === (pending?.mode ?? current)) return false;
-  if (mode === current) core.settle(session, pending!);
-  else core.park(session, { mode, narrate: true });
+  const next: Intent | undefined = mode === current ? undefined : { mode, narrate: true };
+  try {
+    core.record(session, next);
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    const message = `could not record the switch to ${mode} mode beside the session log: ${detail}`;
+    if (!report) throw new Error(message);
+    report(`${message}; it applies in this process only`);
+  }
+  if (next) core.park(session, next);
+  else core.settle(session, pending!);
   return true;
 }

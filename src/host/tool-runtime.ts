@@ -2,25 +2,39 @@
  * `ctx.tools`: the tool registry and runtime. `execute()` never throws; every failure is an error result the
  * model can read: unknown name (naming the tools of the agent's last request header, or every registered tool
  * for an agent-less call or before the first header), arguments that fail the tool's JSON Schema (ajv),
- * a `deny` verdict of the `tools/pre-execute` waterfall (`Error: <reason>`), an `ask` verdict not answered
- * `allowed-once`, a throwing pre-execute listener (fail closed), or a throwing tool. An `ask` appends
- * `approval/asked` before asking and `approval/decided` when answered, when the call has an agent whose session
- * has an open turn.
+ * a `deny` verdict (`Error: <reason>`), an `ask` verdict not answered `allowed-once`, a throwing judge (fail
+ * closed), or a throwing tool. An `ask` appends `approval/asked` before asking and `approval/decided` when
+ * answered, when the call has an agent whose session has an open turn.
+ *
+ * The verdict (`judge()`) combines two seams. The guards (`guard()`: synchronous authorisers, the mode engine's
+ * gate) set a ceiling; the `tools/pre-execute` waterfall can only narrow it: the most restrictive of all wins
+ * (deny > ask > allow). A guard's deny skips the waterfall. Because the ceiling is not a listener, no
+ * registration order (`prepend` or not, before or after the guard's plugin) lets a listener widen it.
  * @module
  */
 import { Ajv, type ValidateFunction } from 'ajv';
 import { Service, type Context } from 'cordis';
-import { describeError, warn, waterfall } from './contain.js';
+import { containedEmit, describeError, warn, waterfall } from './contain.js';
 import { foldRequestHeader } from './headers.js';
-import type { ApprovalOutcome, PreExecuteResult, Tool, ToolExec, ToolResult, ToolSchema } from './types.js';
+import type {
+  ApprovalOutcome,
+  Authorizer,
+  PreExecuteResult,
+  Tool,
+  ToolExec,
+  ToolResult,
+  ToolSchema,
+} from './types.js';
 
 declare module 'cordis' {
   interface Context {
     tools: ToolsService;
   }
   interface Events {
-    /** Judges a call before it runs; innermost: allow. */
+    /** Judges a call before it runs, under the guards' ceiling (it can only narrow it); innermost: allow. */
     'tools/pre-execute'(exec: ToolExec, next: () => Promise<PreExecuteResult>): Promise<PreExecuteResult>;
+    /** The final verdict of a call (guards and waterfall combined), before it is asked or run. Contained. */
+    'tools/verdict'(exec: ToolExec, verdict: PreExecuteResult): void;
   }
 }
 
@@ -39,6 +53,7 @@ export class ToolsService extends Service {
     { tool: Tool<never>; validate: ValidateFunction; schema: string }
   >();
   private readonly ajv = new Ajv({ allErrors: true, strict: false });
+  private readonly guards: Authorizer[] = [];
   readonly workspace: string;
 
   constructor(ctx: Context, config: ToolsConfig) {
@@ -86,6 +101,70 @@ export class ToolsService extends Service {
     );
   }
 
+  /**
+   * Registers a guard for as long as the calling plugin lives: a synchronous authoriser whose verdict is a ceiling
+   * over the `tools/pre-execute` waterfall (see the module header).
+   * @param authorizer the guard; a throw, a promise or a malformed verdict denies the call
+   * @returns a disposer that removes it
+   */
+  guard(authorizer: Authorizer): () => void {
+    if (typeof authorizer !== 'function') throw new Error('ctx.tools.guard() needs a function');
+    return this.ctx.effect(() => {
+      const entry = (exec: ToolExec): PreExecuteResult => authorizer(exec);
+      this.guards.push(entry);
+      return () => {
+        const at = this.guards.indexOf(entry);
+        if (at !== -1) this.guards.splice(at, 1);
+      };
+    }, 'tools.guard()');
+  }
+
+  /**
+   * The verdict for a call, without running it: the most restrictive of every guard's verdict and the
+   * `tools/pre-execute` waterfall's. A guard that denies skips the waterfall. Never rejects: a throwing guard or
+   * listener, or a verdict that is not one, denies.
+   * @param exec the call
+   * @returns allow, ask (with the reason of the first judge that asks) or deny (with the first deny's reason)
+   */
+  async judge(exec: ToolExec): Promise<PreExecuteResult> {
+    let ceiling: PreExecuteResult = ALLOW;
+    for (const guard of [...this.guards]) {
+      let verdict: PreExecuteResult | null;
+      try {
+        verdict = checked(guard(exec));
+      } catch (failure) {
+        warn(this.ctx, `a tools guard failed; denying \`${exec.name}\``, failure);
+        return {
+          kind: 'deny',
+          reason: `the check of \`${exec.name}\` failed, so the call is denied: ${describeError(failure)}`,
+        };
+      }
+      if (!verdict)
+        return {
+          kind: 'deny',
+          reason: `the check of \`${exec.name}\` gave no verdict, so the call is denied`,
+        };
+      ceiling = narrowest(ceiling, verdict);
+      if (ceiling.kind === 'deny') return ceiling;
+    }
+    let inner: PreExecuteResult | null;
+    try {
+      inner = checked(await waterfall(this.ctx, 'tools/pre-execute', exec, async () => ALLOW));
+    } catch (failure) {
+      warn(this.ctx, `a tools/pre-execute listener failed; denying \`${exec.name}\``, failure);
+      return {
+        kind: 'deny',
+        reason: `the pre-execute check of \`${exec.name}\` failed, so the call is denied: ${describeError(failure)}`,
+      };
+    }
+    if (!inner)
+      return {
+        kind: 'deny',
+        reason: `the pre-execute check of \`${exec.name}\` gave no verdict, so the call is denied`,
+      };
+    return narrowest(ceiling, inner);
+  }
+
   /** The registered tool of that name. */
   get(name: string): Tool | undefined {
     return this.registry.get(name)?.tool as Tool | undefined;
@@ -121,27 +200,16 @@ export class ToolsService extends Service {
       );
       return error(`invalid arguments for \`${exec.name}\`: ${problems.join('; ')}`);
     }
-    let verdict: PreExecuteResult;
-    try {
-      verdict = await waterfall(this.ctx, 'tools/pre-execute', exec, async () => ({ kind: 'allow' }));
-    } catch (failure) {
-      warn(this.ctx, `a tools/pre-execute listener failed; denying \`${exec.name}\``, failure);
-      return error(
-        `the pre-execute check of \`${exec.name}\` failed, so the call is denied: ${describeError(failure)}`,
-      );
-    }
-    const kind = (verdict as { kind?: unknown } | null)?.kind;
-    if (kind === 'deny')
-      return error((verdict as { reason?: string }).reason || `\`${exec.name}\` is denied`);
-    if (kind === 'ask') {
-      const outcome = await this.ask(exec, (verdict as { reason?: string }).reason);
+    const verdict = await this.judge(exec);
+    containedEmit(this.ctx, 'tools/verdict', [exec, verdict]);
+    if (verdict.kind === 'deny') return error(verdict.reason || `\`${exec.name}\` is denied`);
+    if (verdict.kind === 'ask') {
+      const outcome = await this.ask(exec, verdict.reason);
       if (outcome.outcome !== 'allowed-once') {
         return (
           entry.tool.onDenied?.(outcome, exec.arguments as never) ?? error(denialText(exec.name, outcome))
         );
       }
-    } else if (kind !== 'allow') {
-      return error(`the pre-execute check of \`${exec.name}\` gave no verdict, so the call is denied`);
     }
     if (exec.signal?.aborted) return error(`\`${exec.name}\` was cancelled before it ran`);
     const workspace = exec.agent?.workspace ?? this.workspace;
@@ -213,6 +281,34 @@ export function denialText(
       return `the approval of \`${name}\` was cancelled, so it did not run`;
     case 'unavailable':
       return `\`${name}\` needs approval and no one can answer here, so it did not run`;
+  }
+}
+
+const ALLOW: PreExecuteResult = { kind: 'allow' };
+const RANK = { allow: 0, ask: 1, deny: 2 } as const;
+
+/**
+ * The more restrictive of two verdicts (deny > ask > allow); on a tie the first, so the ceiling's reason is kept.
+ * @param a the verdict so far
+ * @param b the next one
+ */
+export function narrowest(a: PreExecuteResult, b: PreExecuteResult): PreExecuteResult {
+  return RANK[b.kind] > RANK[a.kind] ? b : a;
+}
+
+/** A well-formed verdict (a copy holding only its own fields), or null for anything else (a promise, junk). */
+function checked(value: unknown): PreExecuteResult | null {
+  const verdict = value as { kind?: unknown; reason?: unknown } | null;
+  const reason = typeof verdict?.reason === 'string' ? verdict.reason : undefined;
+  switch (verdict?.kind) {
+    case 'allow':
+      return ALLOW;
+    case 'ask':
+      return reason !== undefined ? { kind: 'ask', reason } : { kind: 'ask' };
+    case 'deny':
+      return { kind: 'deny', reason: reason ?? '' };
+    default:
+      return null;
   }
 }
 

@@ -192,6 +192,13 @@ export interface ToolExec {
 export type PreExecuteResult =
   { kind: 'allow' } | { kind: 'deny'; reason: string } | { kind: 'ask'; reason?: string };
 
+/**
+ * A synchronous judge registered with `ctx.tools.guard()`. Its verdict is a ceiling: the runtime combines it with
+ * the `tools/pre-execute` waterfall's as the most restrictive of the two (deny > ask > allow), so no listener, in
+ * any registration order, can widen it. It must not throw and must not be async; either denies the call.
+ */
+export type Authorizer = (exec: ToolExec) => PreExecuteResult;
+
 // ---------------------------------------------------------------------------------------------- approval
 
 export interface ApprovalRequest {

@@ -211,6 +211,9 @@ describe('the plugin refuses to start on an invalid configuration', () => {
     expect(ctx.get('modes')).toBeUndefined();
     expect(ctx.tools.get('exit_plan_mode')).toBeUndefined();
     expect(ctx.events._hooks['tools/pre-execute'] ?? []).toEqual([]);
+    expect(await ctx.tools.judge({ callId: 'c', name: 'exit_plan_mode', arguments: {} })).toEqual({
+      kind: 'allow',
+    });
   });
 
   it('starts with operator policies from cordis.yml and enforces the composed ceiling on the real loop', async () => {

@@ -1,7 +1,7 @@
 /**
  * Invariants 4 and 9: the hard layer. Real: cordis Context, the host's tool runtime (`ctx.tools.execute` runs the
- * `tools/pre-execute` waterfall), approval seam, agents and loop with the scripted model. Where a test needs a
- * verdict for a name no one registered, it runs the real waterfall directly, as the runtime does.
+ * `tools/pre-execute` waterfall under the gate's ceiling), approval seam, agents and loop with the scripted model.
+ * Where a test needs a verdict for a name no one registered, it asks `ctx.tools.judge()`, as the runtime does.
  */
 import { describe, expect, it } from 'vitest';
 import type { Context } from 'cordis';
@@ -19,15 +19,9 @@ async function agentIn(ctx: Context, mode: string): Promise<Agent> {
   return agent;
 }
 
-/** The verdict of the real pre-execute waterfall for a call. */
+/** The verdict the real tool runtime gives a call (the gate's ceiling and the pre-execute waterfall). */
 function verdict(ctx: Context, name: string, agent?: Agent): Promise<PreExecuteResult> {
-  return ctx.waterfall(
-    'tools/pre-execute',
-    { callId: 'c1', name, arguments: {}, ...(agent ? { agent } : {}) },
-    async () => ({
-      kind: 'allow',
-    }),
-  );
+  return ctx.tools.judge({ callId: 'c1', name, arguments: {}, ...(agent ? { agent } : {}) });
 }
 
 const REVIEW = {

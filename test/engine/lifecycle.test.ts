@@ -56,21 +56,26 @@ describe('invariant 8: AgentOptions.mode seeds a pending intent that lands at th
 });
 
 describe('invariant 10: disposing the plugin removes everything it added', () => {
-  it('removes every listener, the section, the tool and the service', async () => {
+  it('removes every listener, the gate, the section, the tool and the service', async () => {
     const { ctx, fiber } = await setup();
     const ours = () =>
       Object.values(ctx.events._hooks)
         .flat()
         .filter((hook) => hook.ctx.fiber === fiber).length;
-    expect(ours()).toBe(4);
+    expect(ours()).toBe(3);
     expect(ctx.get('modes')).toBeDefined();
     expect(ctx.systemPrompt.names()).toContain(MODE_SECTION);
     expect(ctx.tools.get(EXIT_PLAN_MODE)).toBeDefined();
     const session = ctx.sessions.create({ inMemory: true });
-    await agentOf(ctx, [{ text: 'a' }], { mode: 'plan' }, session).agent.prompt('one');
+    const planned = agentOf(ctx, [{ text: 'a' }], { mode: 'plan' }, session).agent;
+    await planned.prompt('one');
+
+    const write = { callId: 'w', name: 'write', arguments: {}, agent: planned };
+    expect((await ctx.tools.judge(write)).kind).toBe('deny');
 
     await fiber!.dispose();
     expect(ours()).toBe(0);
+    expect(await ctx.tools.judge(write)).toEqual({ kind: 'allow' });
     expect(ctx.get('modes')).toBeUndefined();
     expect(ctx.systemPrompt.names()).not.toContain(MODE_SECTION);
     expect(ctx.tools.get(EXIT_PLAN_MODE)).toBeUndefined();

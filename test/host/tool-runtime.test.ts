@@ -2,8 +2,15 @@
  * The tool runtime and the approval seam on the real host: allow, deny, ask with each approval outcome (and the
  * audit events), bad arguments, throwing tools and listeners, unknown tools, registration as an effect.
  */
+import type { Context } from 'cordis';
 import { describe, expect, it } from 'vitest';
-import { scriptedModel, type ApprovalOutcome, type Tool, type ToolExec } from '../../src/host/index.js';
+import {
+  scriptedModel,
+  type ApprovalOutcome,
+  type PreExecuteResult,
+  type Tool,
+  type ToolExec,
+} from '../../src/host/index.js';
 import { setup } from './setup.js';
 
 const add: Tool<{ a: number; b: number }> = {
@@ -216,5 +223,72 @@ describe('ask verdicts and ctx.approval', () => {
     expect(await ctx.approval.request({ toolName: 'x', callId: 'c', signal: controller.signal })).toEqual({
       outcome: 'cancelled',
     });
+  });
+});
+
+describe('ctx.tools.guard(): a ceiling over the pre-execute waterfall', () => {
+  const verdicts = {
+    allow: { kind: 'allow' },
+    ask: { kind: 'ask', reason: 'guard asks' },
+    deny: { kind: 'deny', reason: 'guard denies' },
+  } as const;
+
+  it('combines as the most restrictive, keeping the guard reason on a tie, in either listener position', async () => {
+    const cases: [keyof typeof verdicts, PreExecuteResult, PreExecuteResult][] = [
+      ['allow', { kind: 'ask', reason: 'listener asks' }, { kind: 'ask', reason: 'listener asks' }],
+      ['ask', { kind: 'allow' }, verdicts.ask],
+      ['ask', { kind: 'ask', reason: 'listener asks' }, verdicts.ask],
+      ['ask', { kind: 'deny', reason: 'listener denies' }, { kind: 'deny', reason: 'listener denies' }],
+      ['deny', { kind: 'allow' }, verdicts.deny],
+    ];
+    for (const prepend of [true, false]) {
+      for (const [guard, listener, expected] of cases) {
+        const { ctx } = await host();
+        ctx.on('tools/pre-execute', async () => listener, { prepend });
+        ctx.tools.guard(() => verdicts[guard]);
+        expect(await ctx.tools.judge(exec()), `${guard} + ${listener.kind}`).toEqual(expected);
+      }
+    }
+  });
+
+  it('skips the waterfall when a guard denies, and never runs the tool', async () => {
+    const { ctx } = await host();
+    let asked = 0;
+    ctx.on('tools/pre-execute', async () => ((asked += 1), { kind: 'allow' }), { prepend: true });
+    ctx.tools.guard(() => verdicts.deny);
+    expect(await ctx.tools.execute(exec())).toEqual({ content: 'Error: guard denies', isError: true });
+    expect(asked).toBe(0);
+  });
+
+  it('denies when a guard throws, is async or answers junk (fail closed)', async () => {
+    const guards = [
+      () => {
+        throw new Error('policy bug');
+      },
+      (async () => ({ kind: 'allow' })) as never,
+      (() => ({ kind: 'maybe' })) as never,
+    ];
+    for (const guard of guards) {
+      const { ctx } = await host();
+      ctx.tools.guard(guard);
+      const result = await ctx.tools.execute(exec());
+      expect(result.isError).toBe(true);
+      expect(result.content).toMatch(/the check of `add` (failed|gave no verdict)/);
+    }
+  });
+
+  it('is an effect of the registering plugin, and tools/verdict reports the combined verdict', async () => {
+    const { ctx } = await host();
+    const seen: string[] = [];
+    ctx.on('tools/verdict', (call, verdict) => void seen.push(`${call.name}:${verdict.kind}`));
+    const fiber = await ctx.plugin({
+      name: 'strict',
+      inject: ['tools'],
+      apply: (inner: Context) => void inner.tools.guard(() => verdicts.deny),
+    });
+    expect((await ctx.tools.execute(exec())).isError).toBe(true);
+    await fiber.dispose();
+    expect(await ctx.tools.execute(exec())).toEqual({ content: '3' });
+    expect(seen).toEqual(['add:deny', 'add:allow']);
   });
 });

@@ -7,7 +7,8 @@
  *   `modes: {availableModes, currentModeId}` from `ctx.modes` (ids are mode names); load replays the history as
  *   updates first and advertises the folded mode.
  * - `session/set_mode`: `ctx.modes.set()` and an immediate `current_mode_update`; an unknown id is JSON-RPC
- *   invalid params carrying the service's message. A logged `mode/set` that differs from the last notified mode
+ *   invalid params carrying the service's message. The intent is recorded beside the journal before the answer,
+ *   so a fresh agent process that loads the session runs its next prompt in that mode. A logged `mode/set` that differs from the last notified mode
  *   is notified again (the approved exit).
  * - `session/prompt`: streams `agent_message_chunk`, `tool_call`, `tool_call_update`; answers after every update
  *   of the turn was written, with the stop reason of its `turn/end`. `session/cancel` aborts the turn.
@@ -172,9 +173,14 @@ export function createAcpAgent(runtime: Runtime, version: string): { app: acp.Ag
       try {
         modes.set(state.agent, params.modeId);
       } catch (error) {
-        throw acp.RequestError.invalidParams({ modeId: params.modeId }, (error as Error).message);
+        // An unknown mode is the client's mistake; an intent that could not be recorded durably is ours.
+        const message = (error as Error).message;
+        if ((error as Error).name === 'UnknownModeError')
+          throw acp.RequestError.invalidParams({ modeId: params.modeId }, message);
+        throw acp.RequestError.internalError({ modeId: params.modeId }, message);
       }
-      // Optimistic: the pending intent is the user's choice; the logged mode/set lands at the next boundary.
+      // Optimistic: the pending intent is the user's choice, recorded beside the journal before set() returned (so
+      // it survives a restart of this process); the logged mode/set lands at the next boundary.
       state.notifyMode(params.modeId);
       return {};
     })

@@ -1,8 +1,8 @@
 /**
  * What the chat prints while a turn runs: the assistant's text as it streams, and one line per tool call with
  * its outcome once its result is logged, both with control, bidi and zero-width characters made visible
- * (`visible`). A call the gate denied, or whose approval was not given, is marked as such (the verdict is observed
- * by an outermost `tools/pre-execute` listener that only records it), so a denied write is visible at a glance.
+ * (`visible`). A call the gate denied, or whose approval was not given, is marked as such (the final verdict is
+ * observed on `tools/verdict`), so a denied write is visible at a glance.
  *
  * Lines that start with one of the chat's own marks (`✓ ✗ → ┌ │ └ ─`, after indentation) are the chat's: a tool
  * line, an approval outcome, a box, a mode change. Untrusted text never produces one: a tool line is one line
@@ -101,15 +101,9 @@ function cut(text: string, max: number): string {
 export function watchToolCalls(ctx: Context, session: Session, printer: Printer): () => void {
   const calls = new Map<string, { name: string; args: unknown }>();
   const verdicts = new Map<string, PreExecuteResult['kind']>();
-  const offVerdict = ctx.on(
-    'tools/pre-execute',
-    async (exec, next) => {
-      const verdict = await next();
-      if (exec.agent?.session === session) verdicts.set(exec.callId, verdict.kind);
-      return verdict;
-    },
-    { prepend: true },
-  );
+  const offVerdict = ctx.on('tools/verdict', (exec, verdict) => {
+    if (exec.agent?.session === session) verdicts.set(exec.callId, verdict.kind);
+  });
   const offEvent = ctx.on(
     'session/event',
     async (s: Session, event: SessionEvent, next: () => Promise<void>) => {

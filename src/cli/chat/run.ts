@@ -134,9 +134,11 @@ export async function runChat(options: ChatOptions, io: ChatIo): Promise<number>
     printer.line(`  log: ${session.file ?? '(in memory)'}`);
     printer.line(`  workspace: ${runtime.workspace} · model: ${runtime.model.name}`);
     if (modes) {
+      // The target is the option, or a switch recorded by an earlier run that has not landed yet.
       const state = modes.get(agent);
+      const target = mode ?? state.pending;
       printer.line(
-        `  mode: ${state.current}${mode !== undefined && mode !== state.current ? ` → ${mode} from the first turn` : ''}`,
+        `  mode: ${state.current}${target !== undefined && target !== state.current ? ` → ${target} from the first turn` : ''}`,
       );
     }
     printer.line('  type /help for commands');
