@@ -42,7 +42,19 @@ export {
   undefinedModeSection,
   type AssembleListener,
 } from './soft-layer.js';
-export { askReason, createGate, denyReason, type PreExecuteListener } from './gate.js';
+export { createGate, type PreExecuteListener } from './gate.js';
+export {
+  askReason,
+  authorize,
+  DEFAULT_MODE_RULE,
+  denyReason,
+  EXIT_PLAN_MODE_HINTS,
+  UNDEFINED_MODE_RULE,
+  type ModeView,
+  type PolicyLookup,
+  type ToolCall,
+  type Verdict,
+} from './authorize.js';
 export {
   createExitPlanModeTool,
   exitDeniedText,

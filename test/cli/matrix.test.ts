@@ -1,13 +1,13 @@
 /**
  * `dsh-mode matrix`, end to end: the built binary as a child process in temp folders (text, Markdown, JSON,
  * exit codes); the colour test calls `main()` in-process with a colour-capable environment. The tool rows are
- * unit-tested through `collectToolRows` and `sampleName`.
+ * unit-tested through `collectToolRows` (sample names in test/compile/glob-syntax.test.ts).
  */
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { collectToolRows, sampleName } from '../../src/cli/decision-grid.js';
+import { collectToolRows } from '../../src/compile/grid.js';
 import { loadPolicyText } from '../../src/compile/load.js';
 import { main } from '../../src/cli/main.js';
 import { dshMode, json, makeTree, ROOT } from './run.js';
@@ -181,16 +181,5 @@ describe('collectToolRows', () => {
     ]);
     expect(rows[4]!.hints).toBeUndefined();
     expect(rows[5]!.hints).toEqual({ readOnly: true });
-  });
-});
-
-describe('sampleName', () => {
-  it('builds a name each glob matches', () => {
-    expect(sampleName('mcp__*')).toBe('mcp__x');
-    expect(sampleName('a?c')).toBe('axc');
-    expect(sampleName('[ab]_tool')).toBe('a_tool');
-    expect(sampleName('[!x]y')).toBe('yy');
-    expect(sampleName('lit\\*')).toBe('lit*');
-    expect(sampleName('open[')).toBeUndefined();
   });
 });
