@@ -66,6 +66,8 @@ const codePointAt = (s: string, i: number): string => String.fromCodePoint(s.cod
  * @returns the class, or undefined when no `]` closes it (the `[` is then a literal)
  */
 export function scanClass(pattern: string, open: number): GlobClass | undefined {
+  // No `]` after it: not a class (and a pattern of many `[` stays linear).
+  if (pattern.indexOf(']', open + 1) === -1) return undefined;
   // Members, and the sets of the complemented POSIX classes (see POSIX).
   const members: ((c: string) => boolean)[] = [];
   const complements: RegExp[] = [];
@@ -98,7 +100,7 @@ export function scanClass(pattern: string, open: number): GlobClass | undefined 
       i++;
       continue;
     }
-    if (c === '[' && !escaping) {
+    if (c === '[' && !escaping && pattern[i + 1] === ':') {
       const name = POSIX_NAMES.find((n) => pattern.startsWith(n, i));
       if (name !== undefined) {
         // minimatch gives up on the whole pattern here (`[a-[:alpha:]]`); the class still ends at its `]`.
@@ -151,6 +153,7 @@ function inRange(x: string, lo: string, hi: string): boolean {
  */
 export function tokenizeGlob(pattern: string): GlobToken[] {
   const tokens: GlobToken[] = [];
+  let cls: GlobClass | undefined;
   for (let i = 0; i < pattern.length;) {
     const c = codePointAt(pattern, i);
     if (c === '\\') {
@@ -163,8 +166,7 @@ export function tokenizeGlob(pattern: string): GlobToken[] {
     } else if (c === '?') {
       tokens.push({ kind: 'any' });
       i++;
-    } else if (c === '[' && scanClass(pattern, i) !== undefined) {
-      const cls = scanClass(pattern, i)!;
+    } else if (c === '[' && (cls = scanClass(pattern, i)) !== undefined) {
       tokens.push({ kind: 'class', ...cls });
       i = cls.close + 1;
     } else {
