@@ -233,13 +233,14 @@ describe('authorize gives the gate’s reasons, byte for byte', () => {
     }));
   }
 
-  it('for every mode and tool the gate answers deny or ask', async () => {
+  it('for every mode and tool the gate answers deny or ask, an undefined mode included', async () => {
     const { ctx } = await setup({ config: CONFIG });
     const resolved = await resolveModeConfig(CONFIG);
     const set = resolved.value!;
     const names = ['read', 'write', 'edit', 'bash', 'mcp__gh__list', 'exit_plan_mode', 'no_such_tool'];
     let compared = 0;
-    for (const mode of ['default', 'plan', 'review', 'loose']) {
+    // `ghost`: a seeded mode the deployment does not define lands, and the gate fails closed.
+    for (const mode of ['default', 'plan', 'review', 'loose', 'ghost']) {
       const { agent } = agentOf(ctx, [{ text: 'ok' }], { mode });
       await agent.prompt('land');
       for (const name of names) {
@@ -253,6 +254,6 @@ describe('authorize gives the gate’s reasons, byte for byte', () => {
         compared++;
       }
     }
-    expect(compared).toBeGreaterThan(10);
+    expect(compared).toBeGreaterThan(15);
   });
 });
