@@ -4,13 +4,18 @@
  * @module
  */
 import type { Diagnostic } from '../compile/types.js';
-import type { Cell, ToolSource } from './decision-grid.js';
+import type { Cell, ToolSource } from '../compile/grid.js';
+import type { Hints } from '../compile/types.js';
 
-/** One tool of a report. `name` is what was decided; `label` is what people see (a glob for a sample). */
+/**
+ * One tool of a report. `name` is what was decided; `label` is what people see (a glob for a sample). A hint
+ * probe has `hints`, every hint explicit, and its label ends with the hints that are true (`[idempotent]`).
+ */
 export interface ReportTool {
   name: string;
   label: string;
   source: ToolSource;
+  hints?: Required<Hints>;
 }
 
 /** What `matrix` found: every mode's decision for every tool. */

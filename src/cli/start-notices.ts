@@ -17,7 +17,7 @@ import { compilePolicies } from '../compile/compile.js';
 import { compareRestrictiveness } from '../compile/document.js';
 import { loadPolicySources } from '../compile/load.js';
 import type { CompiledPolicy, DecideResult, Hints, RuleRef } from '../compile/types.js';
-import { collectToolRows } from './decision-grid.js';
+import { collectToolRows } from '../compile/grid.js';
 import { defaultToolCatalog } from './default-tools.js';
 import type { DeploymentEntry } from './deployment-parse.js';
 

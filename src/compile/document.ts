@@ -28,14 +28,27 @@ import type { RuleValue } from './schema-types.generated.js';
 /** The hints in canonical order. */
 export const HINT_NAMES: readonly HintName[] = ['readOnly', 'destructive', 'idempotent', 'openWorld'];
 
-const RANK: Readonly<Record<Decision, number>> = { allow: 0, ask: 1, deny: 2 };
+/** The one restrictiveness rank, deny > ask > allow: 0 for allow, 1 for ask, 2 for deny. */
+export const RESTRICTIVENESS: Readonly<Record<Decision, number>> = Object.freeze({
+  allow: 0,
+  ask: 1,
+  deny: 2,
+});
 
 /**
  * Restrictiveness order: positive when `a` is more restrictive than `b`.
  * @returns a comparison number
  */
 export function compareRestrictiveness(a: Decision, b: Decision): number {
-  return RANK[a] - RANK[b];
+  return RESTRICTIVENESS[a] - RESTRICTIVENESS[b];
+}
+
+/**
+ * The more restrictive of two decisions.
+ * @returns `a` or `b`
+ */
+export function mostRestrictive(a: Decision, b: Decision): Decision {
+  return RESTRICTIVENESS[b] > RESTRICTIVENESS[a] ? b : a;
 }
 
 /**

@@ -5,15 +5,16 @@
  * the names a glob shares with other selectors). The answer is a *witness*: a concrete name that both patterns
  * match, verified with the real matchers, so a finding always comes with an example a user can check.
  *
- * Method: each pattern (one brace alternative) is tokenised into literals, `?`, `[...]` classes and `*` runs,
- * and a breadth-first search walks the product of the two token sequences, choosing for each step a character
- * both tokens accept. Characters are drawn from printable ASCII plus every character the patterns mention, so
+ * Method: each pattern (one brace alternative) is tokenised by `glob-syntax.ts` into literals, `?`, `[...]`
+ * classes and `*` runs, and a breadth-first search walks the product of the two token sequences, choosing for
+ * each step a character both tokens accept. Characters are drawn from printable ASCII plus every character the patterns mention, so
  * any overlap that needs a character outside that set is missed (a witness is never wrong, only possibly
  * absent). Extglobs, negation and globstars are not tool-name syntax (see `glob.ts`: they are literals). A class
  * the tokenizer cannot sample falls back to testing each pattern's example names against the other matcher.
  * The search is bounded by the product of the pattern lengths (4 KiB each at most by `glob.ts`).
  * @module
  */
+import { sampleChar, tokenizeGlob } from './glob-syntax.js';
 
 /** A selector alternative as the glob parser produces it: the pattern and its matcher. */
 export interface MatchablePattern {
@@ -172,33 +173,17 @@ function rebuild(seen: Map<number, { from: number; char: string }>, end: number)
   return chars.reverse().join('');
 }
 
-/** Tokenises one brace-free pattern; undefined for syntax this module does not model (extglobs). */
+/** Tokenises one brace-free pattern; undefined when a class has no sample character (or matches nothing). */
 function tokenize(pattern: string): Token[] | undefined {
   const tokens: Token[] = [];
-  const chars = [...pattern];
-  for (let i = 0; i < chars.length; i++) {
-    const c = chars[i]!;
-    const next = chars[i + 1];
-    if (c === '\\' && next !== undefined) {
-      tokens.push(literal(next));
-      i++;
-    } else if (c === '*') {
-      if (tokens.at(-1)?.kind !== 'star') tokens.push({ kind: 'star' });
-    } else if (c === '?') {
-      tokens.push({ kind: 'char', test: () => true, sample: 'x' });
-    } else if (c === '[') {
-      const end = classEnd(chars, i);
-      if (end === undefined) {
-        tokens.push(literal(c));
-        continue;
-      }
-      const cls = classTest(chars.slice(i + 1, end).join(''));
-      const sample = [...PRINTABLE, ...chars].find(cls);
+  for (const t of tokenizeGlob(pattern)) {
+    if (t.kind === 'literal') tokens.push(literal(t.text));
+    else if (t.kind === 'star') tokens.push({ kind: 'star' });
+    else if (t.kind === 'any') tokens.push({ kind: 'char', test: () => true, sample: 'x' });
+    else {
+      const sample = sampleChar(t, pattern);
       if (sample === undefined) return undefined;
-      tokens.push({ kind: 'char', test: cls, sample });
-      i = end;
-    } else {
-      tokens.push(literal(c));
+      tokens.push({ kind: 'char', test: t.test, sample });
     }
   }
   return tokens;
@@ -206,78 +191,4 @@ function tokenize(pattern: string): Token[] | undefined {
 
 function literal(c: string): Token {
   return { kind: 'char', test: (x) => x === c, sample: c, literal: c };
-}
-
-/** Index of the `]` that closes the class opened at `start`, as minimatch reads it. */
-function classEnd(chars: string[], start: number): number | undefined {
-  let i = start + 1;
-  if (chars[i] === '!' || chars[i] === '^') i++;
-  if (chars[i] === ']') i++;
-  for (; i < chars.length; i++) {
-    if (chars[i] === '\\') i++;
-    else if (chars[i] === '[' && chars[i + 1] === ':') {
-      const close = chars.indexOf(']', i + 2);
-      if (close === -1) return undefined;
-      i = close;
-    } else if (chars[i] === ']') return i;
-  }
-  return undefined;
-}
-
-/** A character test for a class body such as `a-z_`, `!0-9` or `[:alpha:]`. */
-function classTest(body: string): (c: string) => boolean {
-  let negate = false;
-  let rest = body;
-  if (rest.startsWith('!') || rest.startsWith('^')) {
-    negate = true;
-    rest = rest.slice(1);
-  }
-  const parts: ((c: string) => boolean)[] = [];
-  const chars = [...rest];
-  for (let i = 0; i < chars.length; i++) {
-    let c = chars[i]!;
-    if (c === '[' && chars[i + 1] === ':') {
-      const close = rest.indexOf(':]', i);
-      const name = chars.slice(i + 2, close === -1 ? chars.length : close).join('');
-      parts.push(posixClass(name));
-      i = close === -1 ? chars.length : close + 1;
-      continue;
-    }
-    if (c === '\\' && i + 1 < chars.length) c = chars[++i]!;
-    if (chars[i + 1] === '-' && i + 2 < chars.length) {
-      let hi = chars[i + 2]!;
-      if (hi === '\\' && i + 3 < chars.length) {
-        hi = chars[i + 3]!;
-        i++;
-      }
-      const lo = c;
-      parts.push((x) => x >= lo && x <= hi);
-      i += 2;
-    } else {
-      const lit = c;
-      parts.push((x) => x === lit);
-    }
-  }
-  return (x) => parts.some((p) => p(x)) !== negate;
-}
-
-function posixClass(name: string): (c: string) => boolean {
-  const tests: Record<string, RegExp> = {
-    alnum: /[\p{L}\p{Nl}\p{Nd}]/u,
-    alpha: /[\p{L}\p{Nl}]/u,
-    ascii: /[\x00-\x7f]/,
-    blank: /[\p{Zs}\t]/u,
-    cntrl: /\p{Cc}/u,
-    digit: /\p{Nd}/u,
-    graph: /[^\p{Z}\p{C}]/u,
-    lower: /\p{Ll}/u,
-    print: /[^\p{C}]/u,
-    punct: /\p{P}/u,
-    space: /[\p{Z}\t\r\n\v\f]/u,
-    upper: /\p{Lu}/u,
-    word: /[\p{L}\p{Nl}\p{Nd}\p{Pc}]/u,
-    xdigit: /[A-Fa-f0-9]/,
-  };
-  const re = tests[name];
-  return re === undefined ? () => false : (c) => re.test(c);
 }

@@ -8,7 +8,8 @@
  * it is reported in `error`, and the selector keeps what minimatch would still match (nothing when it cannot).
  * @module
  */
-import { Minimatch, unescape } from 'minimatch';
+import { Minimatch } from 'minimatch';
+import { scanClass, tokenizeGlob } from './glob-syntax.js';
 
 /** Most alternatives one selector may expand into before lint reports it (`too-many-alternatives`). */
 export const MAX_BRACE_ALTERNATIVES = 64;
@@ -109,7 +110,10 @@ function compileAlternative(pattern: string): SelectorAlternative {
   const specificity = countLiterals(pattern);
   const shape = literalShape(pattern);
   if (!shape.magic) {
-    const name = unescape(pattern);
+    // The tokens' text, not minimatch's `unescape`, which keeps `\/` and turns `\[x]` into `x`, unlike its matcher.
+    const name = tokenizeGlob(pattern)
+      .map((t) => (t.kind === 'literal' ? t.text : ''))
+      .join('');
     return { pattern, specificity, isGlob: false, name, prefix: name, match: (n) => n === name };
   }
   if (!shape.hasClass) {
@@ -158,24 +162,15 @@ function literalShape(pattern: string): {
   let suffix = '';
   let magic = false;
   let hasClass = false;
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i]!;
-    let literal: string | undefined;
-    if (c === '\\') literal = pattern[++i] ?? '';
-    else if (c === '*' || c === '?') literal = undefined;
-    else if (c === '[') {
-      const close = classEnd(pattern, i);
-      if (close === -1) literal = c;
-      else {
-        i = close;
-        hasClass = true;
-      }
-    } else literal = c;
-    if (literal === undefined) {
-      magic = true;
-      suffix = '';
-    } else if (magic) suffix += literal;
-    else prefix += literal;
+  for (const token of tokenizeGlob(pattern)) {
+    if (token.kind === 'literal') {
+      if (magic) suffix += token.text;
+      else prefix += token.text;
+      continue;
+    }
+    magic = true;
+    suffix = '';
+    if (token.kind === 'class') hasClass = true;
   }
   return { magic, hasClass, prefix, suffix };
 }
@@ -183,16 +178,10 @@ function literalShape(pattern: string): {
 /** Regular-expression source for a brace- and class-free pattern: `*` any run, `?` any one character. */
 function toRegExpSource(pattern: string): string {
   let out = '';
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i]!;
-    if (c === '*') {
-      while (pattern[i + 1] === '*') i++;
-      out += '.*';
-    } else if (c === '?') out += '.';
-    else {
-      const literal = c === '\\' ? (pattern[++i] ?? '\\') : c;
-      out += literal.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-    }
+  for (const token of tokenizeGlob(pattern)) {
+    if (token.kind === 'star') out += '.*';
+    else if (token.kind === 'any') out += '.';
+    else if (token.kind === 'literal') out += token.text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
   }
   return out;
 }
@@ -203,38 +192,13 @@ function toRegExpSource(pattern: string): string {
  */
 export function countLiterals(pattern: string): number {
   let count = 0;
-  for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i];
-    if (c === '\\') {
-      if (i + 1 < pattern.length) i++;
-      count++;
-    } else if (c === '*' || c === '?') {
-      continue;
-    } else if (c === '[') {
-      const close = classEnd(pattern, i);
-      if (close === -1) count++;
-      else i = close;
-    } else {
-      count++;
-    }
-  }
+  for (const token of tokenizeGlob(pattern)) if (token.kind === 'literal') count += token.text.length;
   return count;
 }
 
 /** Index of the `]` closing the class opened at `open`, or -1 when it is not a class. */
 function classEnd(pattern: string, open: number): number {
-  let i = open + 1;
-  if (pattern[i] === '!' || pattern[i] === '^') i++;
-  if (pattern[i] === ']') i++;
-  for (; i < pattern.length; i++) {
-    const c = pattern[i];
-    if (c === '\\') i++;
-    else if (c === '[' && pattern[i + 1] === ':') {
-      const end = pattern.indexOf(':]', i + 2);
-      if (end !== -1) i = end + 1;
-    } else if (c === ']') return i;
-  }
-  return -1;
+  return scanClass(pattern, open)?.close ?? -1;
 }
 
 /** Syntax problems minimatch would silently read as literals: unclosed classes, unbalanced braces, a final `\`. */

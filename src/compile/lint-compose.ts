@@ -18,7 +18,13 @@
  * @module
  */
 import { composePolicy, DEFAULT_DENY_RULE } from './compile.js';
-import { effectiveHints, HINT_NAMES, resolveInDocument, type ResolveOptions } from './document.js';
+import {
+  effectiveHints,
+  HINT_NAMES,
+  resolveInDocument,
+  RESTRICTIVENESS,
+  type ResolveOptions,
+} from './document.js';
 import type {
   CompiledDocument,
   CompiledPolicy,
@@ -50,7 +56,11 @@ export interface OwnSkip {
 
 const DEFAULT_DENY: DecideResult = Object.freeze({ decision: 'deny', rule: DEFAULT_DENY_RULE });
 /** Decisions by index, most restrictive first: `ORDER[decision]` is its index in fallback lists. */
-const ORDER: Readonly<Record<Decision, number>> = { deny: 0, ask: 1, allow: 2 };
+const ORDER: Readonly<Record<Decision, number>> = {
+  deny: RESTRICTIVENESS.deny - RESTRICTIVENESS.deny,
+  ask: RESTRICTIVENESS.deny - RESTRICTIVENESS.ask,
+  allow: RESTRICTIVENESS.deny - RESTRICTIVENESS.allow,
+};
 
 /** The 4-bit key of a set of effective hints, bit i for `HINT_NAMES[i]`. */
 export function hintKeyOf(hints: EffectiveHints): number {

@@ -15,43 +15,9 @@
  * @module
  */
 import type { Authorizer, PreExecuteResult } from '../host/types.js';
+import { askReason, denyReason } from './authorize.js';
 import type { ModeCore } from './core.js';
 import { DEFAULT_MODE, EXIT_PLAN_MODE } from './vocabulary.js';
-
-/**
- * The deny reason for `name` in `mode`.
- * @param core the engine state
- * @param mode the landed mode
- * @param name the tool
- * @param ruleReason the deciding rule's own reason, if it has one
- * @returns the reason given to the model
- */
-export function denyReason(core: ModeCore, mode: string, name: string, ruleReason?: string): string {
-  const head = `tool "${name}" is not available in ${mode} mode`;
-  if (mode === DEFAULT_MODE) return `${head}: there is no plan to approve outside a planning mode`;
-  if (!core.isDefined(mode)) {
-    const why = `this deployment does not define ${mode} mode, so every tool is denied`;
-    return `${head}: ${why}; ask the user to switch mode`;
-  }
-  if (ruleReason) return `${head}: ${ruleReason}`;
-  if (name !== EXIT_PLAN_MODE && core.visible(mode, EXIT_PLAN_MODE)) {
-    return `${head}; keep planning and present your plan with ${EXIT_PLAN_MODE} when ready`;
-  }
-  return head;
-}
-
-/**
- * The ask reason for `name` in `mode`.
- * @param mode the landed mode
- * @param name the tool
- * @param ruleReason the deciding rule's own reason, if it has one
- * @returns the reason shown with the approval question
- */
-export function askReason(mode: string, name: string, ruleReason?: string): string {
-  if (ruleReason) return ruleReason;
-  if (name === EXIT_PLAN_MODE) return `approve the plan to leave ${mode} mode`;
-  return `tool "${name}" needs approval in ${mode} mode`;
-}
 
 /**
  * The error an `exit_plan_mode` call gets when an earlier call of the same step was already approved: it is not

@@ -42,7 +42,19 @@ export {
   undefinedModeSection,
   type AssembleListener,
 } from './soft-layer.js';
-export { alreadyApprovedReason, askReason, createGate, denyReason } from './gate.js';
+export { alreadyApprovedReason, createGate } from './gate.js';
+export {
+  askReason,
+  authorize,
+  DEFAULT_MODE_RULE,
+  denyReason,
+  EXIT_PLAN_MODE_HINTS,
+  UNDEFINED_MODE_RULE,
+  type ModeView,
+  type PolicyLookup,
+  type ToolCall,
+  type Verdict,
+} from './authorize.js';
 export {
   createExitPlanModeTool,
   exitDeniedText,

@@ -91,6 +91,19 @@ describe('dsh-mode check', () => {
     });
   });
 
+  it('answers as the gate does: exit_plan_mode asks in a mode that allows everything', () => {
+    const dir = makeTree({ 'loose.yaml': 'mode: loose\ndefault: allow\n' });
+    const out = json(dshMode(['check', 'loose', 'exit_plan_mode', 'loose.yaml', '--format', 'json'], dir));
+    expect(out).toMatchObject({
+      decision: 'ask',
+      visible: true,
+      rule: { selector: 'default', file: 'loose.yaml' },
+    });
+    expect(json(dshMode(['check', 'loose', 'write', 'loose.yaml', '--format', 'json'], dir)).decision).toBe(
+      'allow',
+    );
+  });
+
   it('exits 1 for an unknown mode, listing the modes that exist', () => {
     const dir = makeTree({ 'policies/review.yaml': 'mode: review\ndefault: deny\n' });
     const result = dshMode(['check', 'reveiw', 'read'], dir);

@@ -1,14 +1,12 @@
 /**
  * `dsh-mode matrix`, end to end: the built binary as a child process in temp folders (text, Markdown, JSON,
  * exit codes); the colour test calls `main()` in-process with a colour-capable environment. The tool rows are
- * unit-tested through `collectToolRows` and `sampleName`.
+ * unit-tested in test/compile/grid.test.ts (sample names in test/compile/glob-syntax.test.ts).
  */
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { collectToolRows, sampleName } from '../../src/cli/decision-grid.js';
-import { loadPolicyText } from '../../src/compile/load.js';
 import { main } from '../../src/cli/main.js';
 import { dshMode, json, makeTree, ROOT } from './run.js';
 
@@ -161,36 +159,5 @@ describe('dsh-mode matrix', () => {
     const result = dshMode(['matrix', 'policies', 'policies/examples'], ROOT);
     expect(result.code).toBe(0);
     expect(result.stdout.split('\n')[0]).toMatch(/^tool +plan +\S+/);
-  });
-});
-
-describe('collectToolRows', () => {
-  it('orders catalog tools, rule names, glob samples, then the two probes, each name once', () => {
-    const { documents } = loadPolicyText(
-      'mode: x\ntools:\n  b: allow\n  a: deny\n  "a*": ask\n  "z?": ask\n  c: allow\n',
-      'x.yaml',
-    );
-    const rows = collectToolRows([documents], [{ name: 'c' }], 'catalog');
-    expect(rows.map((r) => [r.label, r.source])).toEqual([
-      ['c', 'catalog'],
-      ['a', 'rule'],
-      ['b', 'rule'],
-      ['z?', 'glob'],
-      ['(other tool)', 'probe'],
-      ['(other read-only tool)', 'probe'],
-    ]);
-    expect(rows[4]!.hints).toBeUndefined();
-    expect(rows[5]!.hints).toEqual({ readOnly: true });
-  });
-});
-
-describe('sampleName', () => {
-  it('builds a name each glob matches', () => {
-    expect(sampleName('mcp__*')).toBe('mcp__x');
-    expect(sampleName('a?c')).toBe('axc');
-    expect(sampleName('[ab]_tool')).toBe('a_tool');
-    expect(sampleName('[!x]y')).toBe('yy');
-    expect(sampleName('lit\\*')).toBe('lit*');
-    expect(sampleName('open[')).toBeUndefined();
   });
 });

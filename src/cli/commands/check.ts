@@ -1,10 +1,12 @@
 /**
  * `dsh-mode check MODE TOOL`: how a mode decides one tool: the decision, whether the tool is visible, the reason,
  * and the rule that decided with its file:line:column (`default` with null positions when no document decides).
- * `runCheck` returns a report and prints nothing.
+ * The decision is the engine's `authorize` verdict, so it is what the gate does (`exit_plan_mode` asks where it
+ * is not denied). `runCheck` returns a report and prints nothing.
  * @module
  */
 import { compilePolicies } from '../../compile/compile.js';
+import { authorize } from '../../engine/authorize.js';
 import { HINT_NAMES } from '../../compile/document.js';
 import { loadPolicySources } from '../../compile/load.js';
 import { suggest } from '../../compile/suggest.js';
@@ -42,18 +44,18 @@ export async function runCheck(options: RunCheckOptions): Promise<CheckReport> {
   // Fail closed: a refused file could have narrowed the mode, so no answer is better than a wrong one.
   if (errors.length > 0) return { kind: 'load-failed', diagnostics: errors };
   const policies = compilePolicies(load.documents);
-  const policy = policies.get(options.mode);
-  if (policy === undefined)
+  if (policies.get(options.mode) === undefined)
     return { kind: 'unknown-mode', mode: options.mode, modes: [...policies.modes.keys()] };
-  const result = policy.decide(options.tool, options.hints);
+  const call = options.hints ? { name: options.tool, hints: options.hints } : { name: options.tool };
+  const verdict = authorize(policies, options.mode, call);
   return {
     kind: 'decided',
     mode: options.mode,
     tool: options.tool,
-    decision: result.decision,
-    visible: result.decision !== 'deny',
-    reason: result.reason ?? null,
-    rule: result.rule,
+    decision: verdict.decision,
+    visible: verdict.decision !== 'deny',
+    reason: verdict.ruleReason ?? null,
+    rule: verdict.rule,
   };
 }
 

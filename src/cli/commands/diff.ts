@@ -1,8 +1,10 @@
 /**
  * `dsh-mode diff OLD NEW`: how a policy change moves decisions. OLD and NEW are policy files, folders, or git
  * revisions of them (`git:REV:path`); each side loads as lint loads (the built-in plan first unless
- * `--no-builtin`). For every mode of either side and every tool (see `../decision-grid.ts`) it compares the
- * decision before and after, with the deciding rule and its file:line.
+ * `--no-builtin`). For every mode of either side and every tool (see `../../compile/grid.ts`) it compares the
+ * engine's verdict (`authorize`) before and after, with the deciding rule and its file:line. Rows that stand for
+ * a selector, and `(other tool)`, are also compared under each of the 16 hint combinations; such a probe is
+ * listed only where it shows a change that its row does not already show.
  *
  * An *escalation* is a change towards allow (deny → ask, deny → allow, ask → allow); since visibility is "not
  * deny", a tool becoming visible is one too. A mode only one side defines counts as denying everything on the
@@ -13,7 +15,15 @@
 import { stringOption } from '../argv.js';
 import type { CliCommand, CommandSpec } from '../command.js';
 import { UsageError } from '../errors.js';
-import { collectToolRows, decideCell, modeNames, type Cell } from '../decision-grid.js';
+import {
+  collectToolRows,
+  hintProbes,
+  isReadOnlyProbe,
+  modeNames,
+  type Cell,
+  type ToolRow,
+} from '../../compile/grid.js';
+import { decideCell, reportTool } from '../grid-cells.js';
 import {
   describeEscalation,
   formatDiffJson,
@@ -51,18 +61,20 @@ export async function runDiff(options: RunDiffOptions): Promise<DiffReport | Loa
     toolSet.tools,
     toolSet.toolSet,
   );
+  const readOnly = tools.find(isReadOnlyProbe);
   const rows: DiffRow[] = [];
   for (const mode of modeNames(before.policies, after.policies)) {
+    const compare = (row: ToolRow): DiffRow => {
+      const was = decideCell(before.policies, mode, row);
+      const now = decideCell(after.policies, mode, row);
+      return { mode, tool: reportTool(row), before: was, after: now, change: classify(was, now) };
+    };
     for (const row of tools) {
-      const was = decideCell(before.policies.get(mode), row);
-      const now = decideCell(after.policies.get(mode), row);
-      rows.push({
-        mode,
-        tool: { name: row.name, label: row.label, source: row.source },
-        before: was,
-        after: now,
-        change: classify(was, now),
-      });
+      const base = compare(row);
+      rows.push(base);
+      const seen = row.source === 'probe' && readOnly ? [pairKey(compare(readOnly))] : [];
+      const shows = (r: DiffRow) => r.change !== 'unchanged' && pairKey(r) !== pairKey(base);
+      for (const probe of hintProbes(row, compare, shows, pairKey, seen)) rows.push(probe.answer);
     }
   }
   const counts: Record<ChangeKind, number> = { escalation: 0, narrowing: 0, 'rule-changed': 0, unchanged: 0 };
@@ -75,6 +87,12 @@ export async function runDiff(options: RunDiffOptions): Promise<DiffReport | Loa
     rows,
     counts,
   };
+}
+
+/** What makes two rows say the same to a reviewer: both decisions, both rules and both reasons. */
+function pairKey(row: DiffRow): string {
+  const side = (c: Cell) => JSON.stringify([c.decision, c.rule.selector, c.reason]);
+  return `${side(row.before)}→${side(row.after)}`;
 }
 
 /**
@@ -101,7 +119,9 @@ const spec: CommandSpec = {
     'to the current folder, for example git:origin/main:policies). Each side loads as lint loads it.',
     'For every mode and tool (the tools of CATALOG, else the reference host built-in tools; every name a',
     'rule mentions; a sample per glob; two probes for unnamed tools) the decisions before and after are',
-    'compared, with the deciding rule and its file:line.',
+    'compared, with the deciding rule and its file:line. Rows that stand for a selector, and (other tool),',
+    'are also compared under each of the 16 combinations of hints, so a widening by effects shows too; such',
+    'a row is labelled with the hints that are true, for example `(other tool) [idempotent]`.',
     '',
     'An escalation is a change towards allow (deny to ask, deny to allow, ask to allow), which includes a',
     'tool becoming visible. A mode that only one side defines denies everything on the other side.',

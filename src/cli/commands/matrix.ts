@@ -1,12 +1,14 @@
 /**
  * `dsh-mode matrix [PATH...]`: the modes × tools grid of decisions, the picture an operator wants before reading
- * rules. Which tools are shown is described in `../decision-grid.ts`. `runMatrix` returns a report and prints
- * nothing; the adapter formats it.
+ * rules. Which tools are shown is described in `../../compile/grid.ts`; each cell is the engine's `authorize`
+ * verdict. A hint probe gets a row only where it changes a decision in some mode. `runMatrix` returns a report
+ * and prints nothing; the adapter formats it.
  * @module
  */
 import { stringOption } from '../argv.js';
 import type { CliCommand, CommandSpec } from '../command.js';
-import { collectToolRows, decideCell } from '../decision-grid.js';
+import { collectToolRows, hintProbes, isReadOnlyProbe, type Cell, type ToolRow } from '../../compile/grid.js';
+import { decideCell, reportTool } from '../grid-cells.js';
 import { formatStylish } from '../formatters/stylish.js';
 import { formatMatrixJson, formatMatrixMarkdown, formatMatrixText } from '../formatters/matrix.js';
 import type { LoadFailedReport, MatrixReport } from '../grid-report.js';
@@ -33,13 +35,27 @@ export async function runMatrix(options: RunMatrixOptions): Promise<MatrixReport
     cwd: options.cwd,
   });
   if ('kind' in side) return side;
-  const rows = collectToolRows([side.load.documents], toolSet.tools, toolSet.toolSet);
   const modes = [...side.policies.modes.values()];
+  const line = (row: ToolRow) => modes.map((p) => decideCell(side.policies, p.mode, row));
+  const decisions = (cells: readonly Cell[]) => cells.map((c) => c.decision).join(' ');
+  const rules = (cells: readonly Cell[]) => JSON.stringify(cells.map((c) => [c.decision, c.rule.selector]));
+  const rows = collectToolRows([side.load.documents], toolSet.tools, toolSet.toolSet);
+  const readOnly = rows.find(isReadOnlyProbe);
+  const grid: { row: ToolRow; cells: Cell[] }[] = [];
+  for (const row of rows) {
+    const cells = line(row);
+    grid.push({ row, cells });
+    // `(other tool)` probed read-only says what `(other read-only tool)` says: no row for that.
+    const seen = row.source === 'probe' && readOnly ? [rules(line(readOnly))] : [];
+    const changes = (probe: Cell[]) => decisions(probe) !== decisions(cells);
+    for (const probe of hintProbes(row, line, changes, rules, seen))
+      grid.push({ row: probe.row, cells: probe.answer });
+  }
   return {
     kind: 'matrix',
     modes: modes.map((p) => ({ name: p.mode, description: p.description ?? null })),
-    tools: rows.map(({ name, label, source }) => ({ name, label, source })),
-    cells: modes.map((policy) => rows.map((row) => decideCell(policy, row))),
+    tools: grid.map(({ row }) => reportTool(row)),
+    cells: modes.map((_, m) => grid.map(({ cells }) => cells[m]!)),
     toolSet: toolSet.toolSet,
     files: side.load.files,
   };
@@ -57,7 +73,10 @@ const spec: CommandSpec = {
     '',
     'Rows: the tools of CATALOG (without --tools, the reference host built-in tools and exit_plan_mode), every',
     'name a rule mentions, one sample name per glob (the row shows the glob), and two probes for tools nobody',
-    'named: (other tool) and (other read-only tool). Decisions are coloured on a terminal.',
+    'named: (other tool) and (other read-only tool). Rows that stand for a selector, and (other tool), are',
+    'also asked with each of the 16 combinations of hints; such a row, labelled with the hints that are true',
+    '(for example `(other tool) [idempotent]`), is shown only where it changes a decision. Decisions are',
+    'coloured on a terminal.',
     '',
     'Exit codes: 0 the grid was printed; 1 a policy that cannot load; 2 usage errors, or a path or catalog',
     'that cannot be read.',

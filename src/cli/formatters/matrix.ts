@@ -75,5 +75,8 @@ export function formatMatrixJson(report: MatrixReport): string {
 
 function footnote(report: MatrixReport): string {
   const tools = report.toolSet === 'catalog' ? 'the catalog' : "the reference host's built-in tools";
-  return `tools: ${tools}, every name a rule mentions, a sample name per glob, and two probes for unnamed tools`;
+  return (
+    `tools: ${tools}, every name a rule mentions, a sample name per glob, and two probes for unnamed tools; ` +
+    '[hints] rows show a hint combination (the hints that are true) where it changes a decision'
+  );
 }

@@ -11,10 +11,8 @@
  */
 import { findCommonName } from '../glob-overlap.js';
 import type { SelectorAlternative } from '../lint-context.js';
-import type { Decision } from '../types.js';
+import { mostRestrictive } from '../document.js';
 import { defineRule } from './define.js';
-
-const RANK: Record<Decision, number> = { allow: 0, ask: 1, deny: 2 };
 
 export default defineRule({
   id: 'conflicting-globs',
@@ -43,7 +41,7 @@ export default defineRule({
         const found = firstConflict(earlier.alternatives, later.alternatives);
         if (found === undefined) continue;
         const [a, b, name] = found;
-        const winner = RANK[earlier.decision] > RANK[later.decision] ? earlier.decision : later.decision;
+        const winner = mostRestrictive(later.decision, earlier.decision);
         report({
           messageId: 'conflict',
           data: {

@@ -10,6 +10,7 @@
  * a no-op: its reason is what the model reads when it is denied.
  * @module
  */
+import { mostRestrictive } from '../document.js';
 import { exampleNames, findCommonName } from '../glob-overlap.js';
 import { UNMATCHED_PROBE, type SelectorRule } from '../lint-context.js';
 import type { DecideResult, Decision, JsonPath } from '../types.js';
@@ -118,11 +119,9 @@ function changesNothing(context: RuleContext, names: readonly string[], without:
   return true;
 }
 
-const RANK: Readonly<Record<Decision, number>> = { allow: 0, ask: 1, deny: 2 };
-
 /** The decision of a composition from the earlier documents' and the last document's (deny when neither decides). */
 function ceiling(before: DecideResult | undefined, last: DecideResult | undefined): Decision {
   if (before === undefined) return last?.decision ?? 'deny';
   if (last === undefined) return before.decision;
-  return RANK[last.decision] > RANK[before.decision] ? last.decision : before.decision;
+  return mostRestrictive(before.decision, last.decision);
 }

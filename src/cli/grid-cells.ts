@@ -1,0 +1,39 @@
+/**
+ * The grid's cells: each is the engine's `authorize` verdict for one mode and one row, so `matrix` and `diff`
+ * show what the gate does (the exit asks where it is not denied; a mode a side does not define denies
+ * everything, with the rule `(mode not defined)`).
+ * @module
+ */
+import type { Cell, ToolRow } from '../compile/grid.js';
+import { authorize, type PolicyLookup } from '../engine/authorize.js';
+import type { ReportTool } from './grid-report.js';
+
+/**
+ * A mode's decision for one row.
+ * @param policies the compiled modes of one side
+ * @param mode the mode
+ * @param row the tool
+ * @returns the cell
+ */
+export function decideCell(policies: PolicyLookup, mode: string, row: ToolRow): Cell {
+  const verdict = authorize(
+    policies,
+    mode,
+    row.hints ? { name: row.name, hints: row.hints } : { name: row.name },
+  );
+  return {
+    decision: verdict.decision,
+    visible: verdict.decision !== 'deny',
+    reason: verdict.ruleReason ?? null,
+    rule: verdict.rule,
+  };
+}
+
+/**
+ * A row as reports show it.
+ * @returns the tool, with its hints when it is a hint probe
+ */
+export function reportTool(row: ToolRow): ReportTool {
+  const { name, label, source } = row;
+  return row.probe ? { name, label, source, hints: { ...row.probe } } : { name, label, source };
+}

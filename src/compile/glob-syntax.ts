@@ -1,0 +1,226 @@
+/**
+ * The one reader of tool-name glob syntax (one brace-free alternative): literals, escapes, `?`, `*` runs and
+ * `[...]` classes, read exactly as minimatch's matcher reads them, so that specificity, the literal pre-filter,
+ * overlap search and sample names all see the pattern the matcher sees.
+ *
+ * minimatch's reading, which this follows: the pattern is scanned by code point; `\` makes the next character
+ * literal (a final `\` is itself literal); `[` opens a class only when a `]` closes it, else it is literal; in a
+ * class a leading `!` or `^` negates, a `]` right after the opening (or the negation) is a member, `\` escapes,
+ * `a-z` is a range (an inverted one is dropped), `a-]` means `a` and `-`, and `[:alpha:]` and the other POSIX
+ * names are character sets (any other `[` is a plain member). A class with no members left, or a range that runs
+ * into a POSIX name, matches nothing, and then the whole pattern matches nothing.
+ * @module
+ */
+
+/** One element of a pattern. Consecutive `*` are one `star`. */
+export type GlobToken =
+  | {
+      kind: 'literal';
+      /** The character (one code point; two UTF-16 units for astral characters). */
+      text: string;
+      escaped: boolean;
+    }
+  | { kind: 'any' }
+  | { kind: 'star' }
+  | ({ kind: 'class' } & GlobClass);
+
+/** A `[...]` class as read from the pattern. */
+export interface GlobClass {
+  /** Index (UTF-16) of the `[` and of the `]` that closes it (or of the pattern's last unit, for `empty`). */
+  open: number;
+  close: number;
+  /** Whether one character (one code point) is in the class. */
+  test(c: string): boolean;
+  /** The first member as written, when the class is not negated and starts with a plain character or range. */
+  first?: string;
+  /** True when the class matches nothing, which makes the whole pattern match nothing. */
+  empty: boolean;
+}
+
+// POSIX classes as minimatch translates them: a Unicode set, and whether the class means its complement (`graph`
+// and `print`; minimatch joins those to the other members with "or", negated or not, and so does this reader).
+const POSIX: Readonly<Record<string, readonly [RegExp, boolean]>> = {
+  '[:alnum:]': [/[\p{L}\p{Nl}\p{Nd}]/u, false],
+  '[:alpha:]': [/[\p{L}\p{Nl}]/u, false],
+  '[:ascii:]': [/[\x00-\x7f]/u, false],
+  '[:blank:]': [/[\p{Zs}\t]/u, false],
+  '[:cntrl:]': [/\p{Cc}/u, false],
+  '[:digit:]': [/\p{Nd}/u, false],
+  '[:graph:]': [/[\p{Z}\p{C}]/u, true],
+  '[:lower:]': [/\p{Ll}/u, false],
+  '[:print:]': [/\p{C}/u, true],
+  '[:punct:]': [/[\p{P}\p{S}]/u, false],
+  '[:space:]': [/[\p{Z}\t\r\n\v\f]/u, false],
+  '[:upper:]': [/\p{Lu}/u, false],
+  '[:word:]': [/[\p{L}\p{Nl}\p{Nd}\p{Pc}]/u, false],
+  '[:xdigit:]': [/[A-Fa-f0-9]/u, false],
+};
+const POSIX_NAMES = Object.keys(POSIX);
+
+const codePointAt = (s: string, i: number): string => String.fromCodePoint(s.codePointAt(i)!);
+
+/**
+ * Reads the class that `[` at `open` starts.
+ * @param pattern the pattern
+ * @param open index of a `[`
+ * @returns the class, or undefined when no `]` closes it (the `[` is then a literal)
+ */
+export function scanClass(pattern: string, open: number): GlobClass | undefined {
+  // No `]` after it: not a class (and a pattern of many `[` stays linear).
+  if (pattern.indexOf(']', open + 1) === -1) return undefined;
+  // Members, and the sets of the complemented POSIX classes (see POSIX).
+  const members: ((c: string) => boolean)[] = [];
+  const complements: RegExp[] = [];
+  let negate = false;
+  let sawStart = false;
+  let escaping = false;
+  let rangeStart = '';
+  let first: string | undefined;
+  let poisoned = false;
+  let i = open + 1;
+  while (i < pattern.length) {
+    const c = codePointAt(pattern, i);
+    if ((c === '!' || c === '^') && i === open + 1) {
+      negate = true;
+      i++;
+      continue;
+    }
+    if (c === ']' && sawStart && !escaping) {
+      const test = (x: string) =>
+        (members.length > 0 && members.some((m) => m(x)) !== negate) ||
+        (complements.length > 0 && complements.some((re) => re.test(x)) === negate);
+      const empty = poisoned || members.length + complements.length === 0;
+      const cls: GlobClass = { open, close: i, test: empty ? () => false : test, empty };
+      if (first !== undefined && !negate && !empty) cls.first = first;
+      return cls;
+    }
+    sawStart = true;
+    if (c === '\\' && !escaping) {
+      escaping = true;
+      i++;
+      continue;
+    }
+    if (c === '[' && !escaping && pattern[i + 1] === ':') {
+      const name = POSIX_NAMES.find((n) => pattern.startsWith(n, i));
+      if (name !== undefined) {
+        // minimatch gives up on the whole pattern here (`[a-[:alpha:]]`); the class still ends at its `]`.
+        if (rangeStart) poisoned = true;
+        rangeStart = '';
+        const [re, complement] = POSIX[name]!;
+        if (complement) complements.push(re);
+        else members.push((x) => re.test(x));
+        i += name.length;
+        continue;
+      }
+    }
+    escaping = false;
+    if (rangeStart) {
+      const lo = rangeStart;
+      if (c.codePointAt(0)! > lo.codePointAt(0)!) members.push((x) => inRange(x, lo, c));
+      else if (c === lo) members.push((x) => x === lo);
+      rangeStart = '';
+      i += c.length;
+      continue;
+    }
+    first ??= c;
+    if (pattern.startsWith('-]', i + c.length)) {
+      members.push((x) => x === c || x === '-');
+      i += c.length + 1;
+      continue;
+    }
+    if (pattern.startsWith('-', i + c.length)) {
+      rangeStart = c;
+      i += c.length + 1;
+      continue;
+    }
+    members.push((x) => x === c);
+    i += c.length;
+  }
+  // minimatch treats a range running into a POSIX name as matching nothing even with no `]` after it.
+  if (poisoned) return { open, close: pattern.length - 1, test: () => false, empty: true };
+  return undefined;
+}
+
+/** Code-point order (string comparison is UTF-16 order, which differs above the BMP). */
+function inRange(x: string, lo: string, hi: string): boolean {
+  const cp = x.codePointAt(0)!;
+  return [...x].length === 1 && cp >= lo.codePointAt(0)! && cp <= hi.codePointAt(0)!;
+}
+
+/**
+ * Tokenises one brace-free pattern.
+ * @returns the tokens, in order
+ */
+export function tokenizeGlob(pattern: string): GlobToken[] {
+  const tokens: GlobToken[] = [];
+  let cls: GlobClass | undefined;
+  for (let i = 0; i < pattern.length;) {
+    const c = codePointAt(pattern, i);
+    if (c === '\\') {
+      const next = i + 1 < pattern.length ? codePointAt(pattern, i + 1) : undefined;
+      tokens.push({ kind: 'literal', text: next ?? c, escaped: next !== undefined });
+      i += 1 + (next?.length ?? 0);
+    } else if (c === '*') {
+      if (tokens.at(-1)?.kind !== 'star') tokens.push({ kind: 'star' });
+      i++;
+    } else if (c === '?') {
+      tokens.push({ kind: 'any' });
+      i++;
+    } else if (c === '[' && (cls = scanClass(pattern, i)) !== undefined) {
+      tokens.push({ kind: 'class', ...cls });
+      i = cls.close + 1;
+    } else {
+      tokens.push({ kind: 'literal', text: c, escaped: false });
+      i += c.length;
+    }
+  }
+  return tokens;
+}
+
+/**
+ * Whether any name can match the tokens (a class that matches nothing makes the pattern match nothing).
+ * @returns false when no name matches
+ */
+export function canMatch(tokens: readonly GlobToken[]): boolean {
+  return !tokens.some((t) => t.kind === 'class' && t.empty);
+}
+
+// Tried in order for a class: readable first, then printable ASCII, then a few letters beyond it.
+const CANDIDATES = [
+  ...'xyz_0abcdefghijklmnopqrstuvwXYZABCDEFGHIJKLMNOPQRSTUVW123456789-',
+  ...Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)),
+  ...'éßøДжλ中',
+];
+
+/**
+ * One character a class accepts: its first member as written, else the first of a fixed list of candidates,
+ * else one of the pattern's own characters.
+ * @param pattern the pattern the class is part of
+ * @returns the character, or undefined when none of these is in the class
+ */
+export function sampleChar(cls: GlobClass, pattern: string): string | undefined {
+  if (cls.empty) return undefined;
+  if (cls.first !== undefined && cls.test(cls.first)) return cls.first;
+  return CANDIDATES.find((c) => cls.test(c)) ?? [...pattern].find((c) => cls.test(c));
+}
+
+/**
+ * A name that matches a brace-free pattern: each `*` or `?` becomes `x` (a `*` after an `x` adds nothing), a
+ * class one of its characters, an escape its character.
+ * @returns the name, or undefined when the pattern matches nothing (or no sample character fits a class)
+ */
+export function sampleName(pattern: string): string | undefined {
+  let out = '';
+  for (const token of tokenizeGlob(pattern)) {
+    if (token.kind === 'literal') out += token.text;
+    else if (token.kind === 'any') out += 'x';
+    else if (token.kind === 'star') {
+      if (!out.endsWith('x')) out += 'x';
+    } else {
+      const c = sampleChar(token, pattern);
+      if (c === undefined) return undefined;
+      out += c;
+    }
+  }
+  return out.length > 0 ? out : undefined;
+}

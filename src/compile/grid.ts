@@ -1,0 +1,202 @@
+/**
+ * The modes × tools grid behind `dsh-mode matrix` and `dsh-mode diff`: which tools to ask about, and with which
+ * hints. Deciding a row is the caller's (the engine's `authorize`); this module only chooses the questions.
+ *
+ * The tools (in this order, each name once):
+ * 1. the catalog's tools with their hints (`--tools`); without a catalog, the reference host's built-in tools
+ *    with their declared hints, so the grid shows what a stock deployment would do with `write` or `bash`;
+ * 2. every name a rule mentions literally (brace alternatives count: `{read,list}` names both), sorted;
+ * 3. one sample name per glob alternative that nothing above already stands for (so `mcp__*` appears as the
+ *    row `mcp__*`, decided for the name `mcp__x`: see `sampleName` in `glob-syntax.ts`), sorted by pattern; a
+ *    glob that matches nothing has no row;
+ * 4. two probes for tools nobody named: `(other tool)` without hints and `(other read-only tool)` declaring
+ *    `readOnly`, which show what `effects` and `default` decide.
+ * Names from rules and samples carry no hints unless the catalog (or the built-ins) gives some.
+ *
+ * Hint probes: `effects` decide by hints, so every row that stands for a selector is also asked with each of
+ * the 16 combinations of the four hints ({@link HINT_COMBINATIONS}): a name a rule mentions (a catalog tool
+ * too), a glob's sample, a catalog tool that stands for a glob, and `(other tool)`. A catalog tool no selector
+ * mentions resolves like `(other tool)` does, so its probes would repeat that row's; it is asked only with the
+ * hints it declares. Callers keep a probe only where it changes an answer (see
+ * {@link hintProbes}), so no widening by hints goes unseen and unchanged probes add no rows. Pure: no I/O.
+ * @module
+ */
+import type { ToolCatalogEntry } from './catalog.js';
+import type { CompiledPolicySet } from './compile.js';
+import { HINT_NAMES } from './document.js';
+import { parseSelector } from './glob.js';
+import { sampleName } from './glob-syntax.js';
+import type { Decision, HintName, Hints, RuleRef, SourceDocument } from './types.js';
+
+/** Where a row's tool came from. */
+export type ToolSource = 'catalog' | 'builtin' | 'rule' | 'glob' | 'probe';
+
+/** One row of the grid: the name decided, and the label shown. */
+export interface ToolRow {
+  /** The tool name passed to `decide`. */
+  name: string;
+  /** What people see: the name, the glob a sample stands for, or the probe's description. */
+  label: string;
+  source: ToolSource;
+  hints?: Hints;
+  /** Whether the row is also asked with every hint combination (see the module header). */
+  probeHints?: boolean;
+  /** Set on a hint probe: the combination it was asked with (every hint explicit). */
+  probe?: Readonly<Required<Hints>>;
+}
+
+/** One cell: a mode's decision for a tool. */
+export interface Cell {
+  decision: Decision;
+  /** Whether the model sees the tool (the decision is not deny). */
+  visible: boolean;
+  reason: string | null;
+  rule: RuleRef;
+}
+
+const PROBE_NAME = '\u2063dsh-mode-other-tool\u2063';
+
+/**
+ * Collects the rows for one or more loads (the union, for diff).
+ * @param documentSets the documents of each side
+ * @param catalog the catalog, or the default tools when none was given
+ * @param catalogSource whether `catalog` came from `--tools` or is the default
+ * @returns the rows, in the order described in the module header
+ */
+export function collectToolRows(
+  documentSets: readonly (readonly SourceDocument[])[],
+  catalog: readonly ToolCatalogEntry[],
+  catalogSource: 'catalog' | 'builtin',
+): ToolRow[] {
+  const rows: ToolRow[] = [];
+  const named = new Set<string>();
+  const add = (row: ToolRow) => {
+    if (named.has(row.name)) return;
+    named.add(row.name);
+    rows.push(row);
+  };
+  for (const tool of catalog)
+    add({ name: tool.name, label: tool.name, source: catalogSource, ...hintsOf(tool.hints) });
+  const catalogRows = rows.length;
+  const literals = new Set<string>();
+  const globs = new Map<string, { match(name: string): boolean }>();
+  for (const documents of documentSets) {
+    for (const { document } of documents) {
+      for (const selector of Object.keys(document.tools ?? {})) {
+        for (const alt of parseSelector(selector).alternatives) {
+          if (!alt.isGlob && alt.name !== undefined) literals.add(alt.name);
+          else if (alt.isGlob && !globs.has(alt.pattern)) globs.set(alt.pattern, alt);
+        }
+      }
+    }
+  }
+  for (const name of [...literals].sort(byCodeUnit)) {
+    // A catalog tool a rule names is a selector too: other documents of its mode may still decide it by hints.
+    const listed = rows.find((r) => r.name === name);
+    if (listed) listed.probeHints = true;
+    else add({ name, label: name, source: 'rule', probeHints: true });
+  }
+  for (const [pattern, alt] of [...globs].sort(([a], [b]) => byCodeUnit(a, b))) {
+    const standing = rows.filter((r) => r.source !== 'probe' && alt.match(r.name));
+    if (standing.length > 0) {
+      // A catalog tool stands for the glob: it is asked with every hint combination in the glob's stead.
+      for (const row of standing) if (rows.indexOf(row) < catalogRows) row.probeHints = true;
+      continue;
+    }
+    const sample = sampleName(pattern);
+    if (sample !== undefined && alt.match(sample))
+      add({ name: sample, label: pattern, source: 'glob', probeHints: true });
+  }
+  rows.push({ name: PROBE_NAME, label: '(other tool)', source: 'probe', probeHints: true });
+  rows.push({
+    name: `${PROBE_NAME}ro`,
+    label: '(other read-only tool)',
+    source: 'probe',
+    hints: { readOnly: true },
+  });
+  return rows;
+}
+
+/**
+ * The mode names of one or more compiled sets, in order of first appearance.
+ * @param sets compiled policy sets
+ * @returns the names
+ */
+export function modeNames(...sets: readonly CompiledPolicySet[]): string[] {
+  const names: string[] = [];
+  for (const set of sets) for (const name of set.modes.keys()) if (!names.includes(name)) names.push(name);
+  return names;
+}
+
+/** The 16 combinations of the four hints, every hint explicit; bit i of the index is `HINT_NAMES[i]`. */
+export const HINT_COMBINATIONS: readonly Readonly<Required<Hints>>[] = Object.freeze(
+  Array.from({ length: 16 }, (_, k) =>
+    Object.freeze(
+      Object.fromEntries(HINT_NAMES.map((h, i) => [h, (k & (1 << i)) !== 0])) as Record<HintName, boolean>,
+    ),
+  ),
+);
+
+/**
+ * The label of a hint combination: the hints that are true, in canonical order, or `none`.
+ * @returns for example `[readOnly, idempotent]`
+ */
+export function hintLabel(hints: Readonly<Required<Hints>>): string {
+  const on = HINT_NAMES.filter((h) => hints[h]);
+  return `[${on.length > 0 ? on.join(', ') : 'none'}]`;
+}
+
+/**
+ * The hint probes of a row worth showing: each combination is judged, and kept when `shows` says it tells the
+ * reader something the row's own answer does not, and its `key` differs from every key in `seen` and from the
+ * probes kept before it (so each different answer is shown once, with the first combination that gives it).
+ * @param row the row; rows without `probeHints` have no probes
+ * @param judge answers one row (a grid line of cells, or a before/after pair)
+ * @param shows whether an answer is worth a row (for matrix: it changes a decision of the row)
+ * @param key what makes two answers the same for the reader (decisions and deciding rules)
+ * @param seen keys already shown elsewhere (the `(other read-only tool)` row, for `(other tool)`)
+ * @returns the probes to show, in canonical combination order, each with its answer
+ */
+export function hintProbes<T>(
+  row: ToolRow,
+  judge: (row: ToolRow) => T,
+  shows: (answer: T) => boolean,
+  key: (answer: T) => string,
+  seen: Iterable<string> = [],
+): { row: ToolRow; answer: T }[] {
+  if (!row.probeHints) return [];
+  const known = new Set(seen);
+  const out: { row: ToolRow; answer: T }[] = [];
+  for (const probe of HINT_COMBINATIONS) {
+    const probed: ToolRow = {
+      name: row.name,
+      label: `${row.label} ${hintLabel(probe)}`,
+      source: row.source,
+      hints: probe,
+      probe,
+    };
+    const answer = judge(probed);
+    if (!shows(answer)) continue;
+    const k = key(answer);
+    if (known.has(k)) continue;
+    known.add(k);
+    out.push({ row: probed, answer });
+  }
+  return out;
+}
+
+/**
+ * Whether a row is the `(other read-only tool)` probe, which already shows the read-only answer for unnamed tools.
+ * @returns true for that row
+ */
+export function isReadOnlyProbe(row: ToolRow): boolean {
+  return row.source === 'probe' && row.hints?.readOnly === true && row.probe === undefined;
+}
+
+function hintsOf(hints: Hints | undefined): { hints?: Hints } {
+  return hints === undefined ? {} : { hints };
+}
+
+function byCodeUnit(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

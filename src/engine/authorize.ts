@@ -1,0 +1,170 @@
+/**
+ * `authorize(policies, mode, call) → Verdict`: the engine's decision for one tool call, pure and synchronous, with
+ * no session, no host and no cordis. The gate, `check`, `matrix` and `diff` are adapters over it, and so can any
+ * other host be.
+ *
+ * What it holds on top of the compiled policy:
+ * - the default mode is the absence of policy: every tool is allowed, except `exit_plan_mode`, which is denied
+ *   (there is no plan to approve);
+ * - a mode the policies do not define fails closed: every tool is denied, and the reason tells the model to ask
+ *   the user to switch mode;
+ * - `exit_plan_mode` always asks where it is not denied: a mode that allows it must not let the model leave it
+ *   without a human's approval.
+ *
+ * `reason` is the text the gate gives: the deny reason the model reads (it names the mode, and in a mode where
+ * `exit_plan_mode` is available it points there), or the reason shown with the approval question. `message` is
+ * one line for people that also names the deciding rule and where it is written.
+ * @module
+ */
+import type { CompiledPolicy, Decision, Hints, RuleRef } from '../compile/types.js';
+import { DEFAULT_MODE, EXIT_PLAN_MODE } from './vocabulary.js';
+
+/** What `compilePolicies` returns, or any set that finds a compiled mode by name. */
+export interface PolicyLookup {
+  get(mode: string): CompiledPolicy | undefined;
+}
+
+/** One tool call. `hints` use the policy language's short names; absent ones take MCP's defaults. */
+export interface ToolCall {
+  name: string;
+  arguments?: unknown;
+  hints?: Hints;
+}
+
+/** The engine's answer for one call. */
+export interface Verdict {
+  decision: Decision;
+  /** The mode judged in, as given. */
+  mode: string;
+  /** The deciding rule: a selector with its file:line:column, or one of the engine's own rules below. */
+  rule: RuleRef;
+  /** The argument the deciding rule looked at (a command or a path), once rules look at arguments. */
+  subject?: string;
+  /** The text the gate gives the model (deny) or the approver (ask); for allow, a sentence saying so. */
+  reason: string;
+  /** One line for people: the decision, the tool, the mode and the deciding rule. */
+  message: string;
+  /** The deciding rule's own `reason`, when it wrote one. */
+  ruleReason?: string;
+}
+
+/** The rule reported for every tool of a mode the policies do not define. */
+export const UNDEFINED_MODE_RULE: RuleRef = Object.freeze({
+  selector: '(mode not defined)',
+  file: null,
+  line: null,
+  column: null,
+});
+
+/** The rule reported in the default mode, which has no policy. */
+export const DEFAULT_MODE_RULE: RuleRef = Object.freeze({
+  selector: '(default mode)',
+  file: null,
+  line: null,
+  column: null,
+});
+
+/** The hints the engine's `exit_plan_mode` declares: used when a call for it declares none. */
+export const EXIT_PLAN_MODE_HINTS: Readonly<Required<Hints>> = Object.freeze({
+  readOnly: false,
+  destructive: false,
+  idempotent: false,
+  openWorld: false,
+});
+
+/** What the reason texts need to know about the deployment. */
+export interface ModeView {
+  /** Whether the deployment can run the mode: `default`, or a defined one. */
+  isDefined(mode: string): boolean;
+  /** Whether the model sees the tool in the mode (its decision is not deny). */
+  visible(mode: string, name: string): boolean;
+}
+
+/**
+ * The deny reason for `name` in `mode`.
+ * @param view the deployment
+ * @param mode the mode judged in
+ * @param name the tool
+ * @param ruleReason the deciding rule's own reason, if it has one
+ * @returns the reason given to the model
+ */
+export function denyReason(view: ModeView, mode: string, name: string, ruleReason?: string): string {
+  const head = `tool "${name}" is not available in ${mode} mode`;
+  if (mode === DEFAULT_MODE) return `${head}: there is no plan to approve outside a planning mode`;
+  if (!view.isDefined(mode)) {
+    const why = `this deployment does not define ${mode} mode, so every tool is denied`;
+    return `${head}: ${why}; ask the user to switch mode`;
+  }
+  if (ruleReason) return `${head}: ${ruleReason}`;
+  if (name !== EXIT_PLAN_MODE && view.visible(mode, EXIT_PLAN_MODE)) {
+    return `${head}; keep planning and present your plan with ${EXIT_PLAN_MODE} when ready`;
+  }
+  return head;
+}
+
+/**
+ * The ask reason for `name` in `mode`.
+ * @param mode the mode judged in
+ * @param name the tool
+ * @param ruleReason the deciding rule's own reason, if it has one
+ * @returns the reason shown with the approval question
+ */
+export function askReason(mode: string, name: string, ruleReason?: string): string {
+  if (ruleReason) return ruleReason;
+  if (name === EXIT_PLAN_MODE) return `approve the plan to leave ${mode} mode`;
+  return `tool "${name}" needs approval in ${mode} mode`;
+}
+
+/**
+ * Decides one call in one mode.
+ * @param policies the compiled modes (`compilePolicies`); `default` is never looked up
+ * @param mode the mode to judge in (for a session: its landed mode)
+ * @param call the tool name, its arguments and its declared hints
+ * @returns the verdict
+ */
+export function authorize(policies: PolicyLookup, mode: string, call: ToolCall): Verdict {
+  const { name } = call;
+  const view = viewOf(policies);
+  if (mode === DEFAULT_MODE) {
+    return name === EXIT_PLAN_MODE
+      ? verdict('deny', mode, name, DEFAULT_MODE_RULE, denyReason(view, mode, name))
+      : verdict('allow', mode, name, DEFAULT_MODE_RULE, `the default mode has no policy`);
+  }
+  const policy = policies.get(mode);
+  if (policy === undefined)
+    return verdict('deny', mode, name, UNDEFINED_MODE_RULE, denyReason(view, mode, name));
+  const hints = call.hints ?? (name === EXIT_PLAN_MODE ? EXIT_PLAN_MODE_HINTS : undefined);
+  const { decision, rule, reason: own } = policy.decide(name, hints);
+  if (decision === 'deny') return verdict('deny', mode, name, rule, denyReason(view, mode, name, own), own);
+  // The exit always asks: a mode that allows it (`default: allow`, a glob) must not let the model leave it, and
+  // run what it denies, without a human's approval.
+  if (decision === 'ask' || name === EXIT_PLAN_MODE)
+    return verdict('ask', mode, name, rule, askReason(mode, name, own), own);
+  return verdict('allow', mode, name, rule, own ?? `tool "${name}" is allowed in ${mode} mode`, own);
+}
+
+function viewOf(policies: PolicyLookup): ModeView {
+  return {
+    isDefined: (mode) => mode === DEFAULT_MODE || policies.get(mode) !== undefined,
+    visible: (mode, name) => {
+      if (mode === DEFAULT_MODE) return name !== EXIT_PLAN_MODE;
+      const hints = name === EXIT_PLAN_MODE ? EXIT_PLAN_MODE_HINTS : undefined;
+      return policies.get(mode)?.visible(name, hints) ?? false;
+    },
+  };
+}
+
+function verdict(
+  decision: Decision,
+  mode: string,
+  name: string,
+  rule: RuleRef,
+  reason: string,
+  ruleReason?: string,
+): Verdict {
+  const where = rule.file === null ? '' : ` at ${rule.file}:${rule.line ?? '?'}:${rule.column ?? '?'}`;
+  const message = `${decision} "${name}" in ${mode} mode by \`${rule.selector}\`${where}: ${reason}`;
+  const out: Verdict = { decision, mode, rule, reason, message };
+  if (ruleReason !== undefined) out.ruleReason = ruleReason;
+  return out;
+}
