@@ -228,9 +228,7 @@ describe('authorize gives the gate’s reasons, byte for byte', () => {
   } as const;
 
   async function gate(ctx: Context, agent: Agent, name: string): Promise<PreExecuteResult> {
-    return ctx.waterfall('tools/pre-execute', { callId: 'c1', name, arguments: {}, agent }, async () => ({
-      kind: 'allow',
-    }));
+    return ctx.tools.judge({ callId: 'c1', name, arguments: {}, agent });
   }
 
   it('for every mode and tool the gate answers deny or ask, an undefined mode included', async () => {
