@@ -152,7 +152,10 @@ describe('hostile files: special files are refused, never waited on', () => {
       expect((await agent.prompt('read it')).reason).toBe('done');
       const results = eventsOf(agent.session.events, 'tool/result').map((e) => e.data);
       for (const result of results) {
-        expect(result).toMatchObject({ content: 'Error: `pipe` is a FIFO, not a regular file', isError: true });
+        expect(result).toMatchObject({
+          content: 'Error: `pipe` is a FIFO, not a regular file',
+          isError: true,
+        });
       }
       return { runs: results.length, violations: 0 };
     });

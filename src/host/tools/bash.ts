@@ -70,7 +70,7 @@ export function createBashTool(
   return {
     name: 'bash',
     description:
-      'Run a shell command (bash -c) in the workspace root. Output is capped; a timeout or a cancel kills the command and the processes it started.',
+      'Run a shell command (bash -c) in the workspace root. Output is capped; a timeout or a cancel kills the command and the processes it started (where no PID namespace is available, a process that detached with setsid may survive).',
     parameters: {
       type: 'object',
       properties: {
