@@ -112,8 +112,13 @@ class Search {
 
   async folder(dir: OpenNode, display: string): Promise<void> {
     const names: string[] = [];
-    for await (const entry of await opendir(dir.ref)) {
-      if (!SKIP.has(entry.name)) names.push(entry.name);
+    try {
+      for await (const entry of await opendir(dir.ref)) {
+        if (!SKIP.has(entry.name)) names.push(entry.name);
+      }
+    } catch {
+      // A folder we may not list (or one removed meanwhile) is skipped, as an unreadable file is.
+      return;
     }
     names.sort();
     for (const name of names) {

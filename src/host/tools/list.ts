@@ -7,7 +7,7 @@
 import { opendir } from 'node:fs/promises';
 import type { Tool } from '../types.js';
 import { openForRead } from './open.js';
-import { confine } from './paths.js';
+import { confine, explainFsError } from './paths.js';
 
 /** Most entries `list` shows. */
 export const LIST_MAX_ENTRIES = 1000;
@@ -29,7 +29,8 @@ export const listTool: Tool<{ path?: string }> = {
     const node = await openForRead(context.workspace, dir.absolute, dir.display, 'folder');
     const names: string[] = [];
     try {
-      for await (const entry of await opendir(node.ref)) {
+      const entries = await opendir(node.ref).catch((error) => explainFsError(error, dir.display));
+      for await (const entry of entries) {
         if (names.length % 1024 === 0 && context.signal.aborted) {
           return { content: `Error: the listing of \`${dir.display}\` was cancelled`, isError: true };
         }

@@ -7,6 +7,7 @@
 import { readlinkSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { FileRefusedError } from '../../compile/read-file.js';
+import type { Tool } from '../types.js';
 
 /** The longest path the file tools accept (Linux's PATH_MAX). */
 export const MAX_PATH_LENGTH = 4096;
@@ -116,4 +117,37 @@ export function explainFsError(error: unknown, display: string): never {
   const code = (error as NodeJS.ErrnoException)?.code;
   if (typeof code !== 'string' || !/^E[A-Z0-9]+$/.test(code)) throw error;
   throw new Error(`\`${display}\` ${FS_REASONS[code] ?? `cannot be used (${code})`}`);
+}
+
+/**
+ * The last line of defence for the rule above: a tool whose error escaped {@link explainFsError} still never shows
+ * the model the workspace's absolute location (or a `/proc/self/fd` name), which become `.` and `(file)`.
+ */
+export function withWorkspaceErrors<A>(tool: Tool<A>): Tool<A> {
+  return {
+    ...tool,
+    async execute(args, context) {
+      try {
+        return await tool.execute(args, context);
+      } catch (error) {
+        throw new Error(
+          scrubPaths(error instanceof Error ? error.message : String(error), context.workspace),
+        );
+      }
+    },
+  };
+}
+
+function scrubPaths(message: string, workspace: string): string {
+  const roots = new Set([resolve(workspace)]);
+  try {
+    roots.add(realpathSync(workspace));
+  } catch {
+    // no real path to hide: the workspace is gone
+  }
+  let text = message;
+  for (const root of [...roots].sort((a, b) => b.length - a.length)) {
+    if (root !== sep) text = text.split(root).join('.');
+  }
+  return text.replace(/\/proc\/self\/fd\/\d+/g, '(file)');
 }
