@@ -6,7 +6,7 @@
  * real: the tools run through the real tool runtime (and the real loop in plan mode), on real files, FIFOs made
  * with `mkfifo`, real child processes. Each "bounded time" check uses a pathological input and a generous cap.
  */
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import {
   chmodSync,
   linkSync,
@@ -207,6 +207,37 @@ describe('hostile files: special files are refused, never waited on', () => {
       return { runs: runs + 1, violations: 0 };
     });
   }, 30_000);
+
+  it('the CLI refuses a FIFO or /dev/zero as --config, --model-script or policy at once, with a message', async () => {
+    await measured('hostile', 'files: CLI startup with FIFO and device paths', null, async () => {
+      const dir = tempDir('dsh-hostile-cli-');
+      const fifo = mkfifo(join(dir, 'fifo.yml'));
+      const bin = join(import.meta.dirname, '../../bin/dsh-mode.mjs');
+      const runs: [string[], RegExp][] = [
+        [['chat', '--config', fifo, '--prompt', 'hi'], /is a FIFO, not a regular file/],
+        [['chat', '--config', '/dev/zero', '--prompt', 'hi'], /is a character device, not a regular file/],
+        [['chat', '--model-script', fifo, '--prompt', 'hi'], /is a FIFO, not a regular file/],
+        [
+          ['chat', '--model-script', '/dev/zero', '--prompt', 'hi'],
+          /is a character device, not a regular file/,
+        ],
+        [['lint', fifo], /is a FIFO, not a regular file/],
+        [['lint', '/dev/zero'], /is a character device, not a regular file/],
+      ];
+      for (const [args, message] of runs) {
+        // The cap only stops a hang from hanging the suite: the refusal takes milliseconds.
+        const run = spawnSync(process.execPath, [bin, ...args], {
+          cwd: dir,
+          encoding: 'utf8',
+          timeout: 30_000,
+        });
+        expect(run.status, args.join(' ')).not.toBe(0);
+        expect(run.status, args.join(' ')).not.toBeNull();
+        expect(run.stdout + run.stderr, args.join(' ')).toMatch(message);
+      }
+      return { runs: runs.length, violations: 0 };
+    });
+  }, 120_000);
 
   it('a windowed read of a 600 MB sparse file reads only up to its window', async () => {
     await measured('hostile', 'files: windowed read of a 600 MB file', null, async () => {
