@@ -28,8 +28,9 @@ export const GREP_MAX_MATCHES = 200;
 export const GREP_MAX_BYTES = 64 * 1024;
 /** Most characters of one matching line shown. */
 export const GREP_LINE_SHOWN = 500;
-/** Largest pattern, in characters, and largest compiled program, in RE2 instructions. */
+/** Largest pattern, in characters. */
 export const GREP_MAX_PATTERN = 4096;
+/** Largest compiled pattern, in RE2 instructions (the per-character cost of matching grows with it). */
 export const GREP_MAX_PROGRAM = 5000;
 const MAX_FILE = 1024 * 1024;
 // Matching steps: one synchronous match (a few tens of milliseconds at worst), and a whole call.

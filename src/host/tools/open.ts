@@ -41,7 +41,7 @@ function refOf(handle: FileHandle, path: string): string {
 }
 
 /** A child of an open folder, by name, resolved relative to the folder itself (not to a path). */
-export function childRef(dir: OpenNode, name: string): string {
+function childRef(dir: OpenNode, name: string): string {
   return join(dir.ref, name);
 }
 
@@ -108,8 +108,8 @@ export async function openChild(dir: OpenNode, name: string): Promise<OpenNode |
 }
 
 /**
- * Opens the workspace file `display` (a path `confine` accepted, relative to the root) for writing, creating
- * missing parent folders (and the file) when `create`; `edit` opens an existing file for reading and writing.
+ * Opens the workspace file `display` (a path `confine` accepted, relative to the root): `write` opens it for
+ * writing, creating missing parent folders and the file; `edit` opens an existing file for reading and writing.
  * The returned handle is on a regular file inside the workspace, positioned at 0, not truncated.
  * @throws an error naming `display` (never the absolute path)
  */
@@ -162,7 +162,7 @@ async function openWalk(
           const next = resolve(base, link);
           if (!inside(root, next))
             throw new Error(`\`${display}\` leaves the workspace through a symbolic link`);
-          return openWalk(root, relative(root, next), display, mode, hops + 1);
+          return await openWalk(root, relative(root, next), display, mode, hops + 1);
         }
         if (code === 'ELOOP' || code === 'EMLINK')
           throw new Error(`\`${display}\` has too many levels of symbolic links`);
