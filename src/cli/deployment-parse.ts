@@ -7,9 +7,9 @@
  * Relative paths in a config (the keys a plugin declares as paths) are resolved from the file's folder.
  * @module
  */
-import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
+import { FileRefusedError, readRegularFileSync } from '../compile/read-file.js';
 import { suggest } from '../compile/suggest.js';
 import { PLUGIN_NAMES, type PluginSpec } from './plugin-names.js';
 
@@ -65,6 +65,9 @@ export class DeploymentError extends Error {
 
 const ENTRY_KEYS = ['id', 'name', 'config'];
 
+/** Largest deployment file read, in bytes (it may hold inline policies of up to 1 MiB each). */
+export const MAX_DEPLOYMENT_BYTES = 8 * 1024 * 1024;
+
 /**
  * Reads and checks a deployment file.
  * @param file the path as the user gave it (reported as given)
@@ -73,10 +76,14 @@ const ENTRY_KEYS = ['id', 'name', 'config'];
 export function readDeployment(file: string): ParsedDeployment {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readRegularFileSync(file, MAX_DEPLOYMENT_BYTES).toString('utf8');
   } catch (error) {
     const reason =
-      (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
+      (error as NodeJS.ErrnoException).code === 'ENOENT'
+        ? 'no such file'
+        : error instanceof FileRefusedError
+          ? `it ${error.message}`
+          : (error as Error).message;
     return {
       file,
       entries: [],

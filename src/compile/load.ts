@@ -1,18 +1,20 @@
 /**
  * Loading policy sources: the built-in plan policy, then files and folders in the order given (DESIGN.md
- * section 2, "Load order"), each parsed and validated. The only module of src/compile that does I/O.
+ * section 2, "Load order"), each parsed and validated. With read-file.ts, the only module of src/compile that
+ * does I/O.
  *
  * Contract: never throws for bad input. A folder contributes its `*.yaml`, `*.yml` and `*.json` files, not
- * recursively, sorted by name; a real path is loaded once; a missing or unreadable path is an `io` error. A file
+ * recursively, sorted by name; a real path is loaded once; a missing or unreadable path, or one that is not a regular file or folder (a FIFO, a device), is an `io` error. A file
  * with any error is refused (it contributes no document) and all of its diagnostics are reported. `file` is the
  * path as the user gave it (folder entries: the folder as given joined with the entry name).
  * @module
  */
-import { open, readdir, realpath, stat } from 'node:fs/promises';
+import { readdir, realpath, stat } from 'node:fs/promises';
 import { dirname, extname, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { hasErrors, makeDiagnostic, type LoadDiagnostic } from './diagnostics.js';
 import { MAX_POLICY_BYTES, parsePolicyText, type ParsedDocument } from './parse.js';
+import { FileRefusedError, readRegularFile } from './read-file.js';
 import type { SourceDocument } from './types.js';
 import { validatePolicy } from './validate.js';
 
@@ -116,50 +118,50 @@ function toSource(parsed: ParsedDocument, document: SourceDocument['document']):
   return { file: parsed.file, document, locate: parsed.locate, keyRange: parsed.keyRange };
 }
 
-/** Reads a policy file as strict UTF-8, refusing oversize files before reading them whole. */
+/** Reads a policy file as strict UTF-8, refusing special files and oversize files before reading them whole. */
 async function readPolicyFile(file: string, diagnostics: LoadDiagnostic[]): Promise<string | undefined> {
-  let handle;
+  let bytes: Buffer;
   try {
-    handle = await open(file, 'r');
-    const { size } = await handle.stat();
-    if (size > MAX_POLICY_BYTES) {
+    bytes = await readRegularFile(file, MAX_POLICY_BYTES);
+  } catch (error) {
+    if (error instanceof FileRefusedError && error.reason === 'too-large') {
       diagnostics.push(
         makeDiagnostic(
           'too-large',
           'error',
-          `policy is ${size} bytes: the limit is ${MAX_POLICY_BYTES} bytes (1 MiB)`,
+          `policy ${error.message} (1 MiB)`,
           file,
           [],
           { start: { line: 1, column: 1 }, end: { line: 1, column: 1 } },
           'split the policy into several files of the same mode',
         ),
       );
-      return undefined;
+    } else {
+      diagnostics.push(ioDiagnostic(file, error));
     }
-    const bytes = await handle.readFile();
-    try {
-      return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    } catch {
-      diagnostics.push(
-        makeDiagnostic('syntax', 'error', 'policy is not valid UTF-8 text', file, [], {
-          start: { line: 1, column: 1 },
-          end: { line: 1, column: 1 },
-        }),
-      );
-      return undefined;
-    }
-  } catch (error) {
-    diagnostics.push(ioDiagnostic(file, error));
     return undefined;
-  } finally {
-    await handle?.close();
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    diagnostics.push(
+      makeDiagnostic('syntax', 'error', 'policy is not valid UTF-8 text', file, [], {
+        start: { line: 1, column: 1 },
+        end: { line: 1, column: 1 },
+      }),
+    );
+    return undefined;
   }
 }
 
 function ioDiagnostic(file: string, error: unknown): LoadDiagnostic {
   const code = (error as NodeJS.ErrnoException)?.code;
   const why =
-    code === 'ENOENT' ? 'no such file or folder' : lowerFirst((error as Error)?.message ?? String(error));
+    code === 'ENOENT'
+      ? 'no such file or folder'
+      : error instanceof FileRefusedError
+        ? `it ${error.message}`
+        : lowerFirst((error as Error)?.message ?? String(error));
   return makeDiagnostic('io', 'error', `cannot read \`${file}\`: ${why}`, file, []);
 }
 

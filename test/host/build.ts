@@ -1,5 +1,5 @@
 /**
- * Compiles `src/host` alone with tsc into a fresh folder under `node_modules/.cache/` (so its `cordis`, `ajv` and
+ * Compiles `src/host` (and the few modules it imports from `src/compile`) with tsc into a fresh folder under `node_modules/.cache/` (so its `cordis`, `ajv` and
  * `yaml` imports resolve), for tests that run real child processes on the built host. Independent of other
  * areas' in-progress files and of `dist/`.
  */
@@ -22,12 +22,13 @@ export function buildHost(): string {
     process.execPath,
     [
       join(root, 'node_modules/typescript/bin/tsc'),
-      ...['--outDir', out, '--rootDir', join(root, 'src/host')],
+      // The root is src/: the host imports the shared file reader from src/compile.
+      ...['--outDir', out, '--rootDir', join(root, 'src')],
       ...['--module', 'preserve', '--moduleResolution', 'bundler', '--target', 'es2022', '--lib', 'es2023'],
       ...['--types', 'node', '--skipLibCheck', '--strict', '--esModuleInterop'],
       ...sources,
     ],
     { cwd: root, stdio: 'pipe' },
   );
-  return join(out, 'index.js');
+  return join(out, 'host', 'index.js');
 }

@@ -6,11 +6,11 @@
  */
 import { stringOption } from '../argv.js';
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseCatalog, type ToolCatalogEntry } from '../../compile/catalog.js';
 import { lintPolicies } from '../../compile/lint.js';
 import { loadPolicySources } from '../../compile/load.js';
+import { FileRefusedError, readRegularFile } from '../../compile/read-file.js';
 import type { Diagnostic } from '../../compile/types.js';
 import type { CliCommand, CommandSpec } from '../command.js';
 import { UsageError } from '../errors.js';
@@ -61,17 +61,24 @@ export function defaultPaths(paths: readonly string[], cwd: string): string[] {
   return existsSync(resolve(cwd, 'policies')) ? ['policies'] : [];
 }
 
+/** Largest `--tools` catalog read, in bytes. */
+const MAX_CATALOG_BYTES = 16 * 1024 * 1024;
+
 /** Reads a `--tools` catalog file; an unreadable or invalid one yields diagnostics, never a throw. */
 export async function readCatalog(
   file: string,
 ): Promise<{ tools: ToolCatalogEntry[]; diagnostics: Diagnostic[] }> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    text = (await readRegularFile(file, MAX_CATALOG_BYTES)).toString('utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why =
-      code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a folder' : (error as Error).message;
+      code === 'ENOENT'
+        ? 'no such file'
+        : error instanceof FileRefusedError
+          ? error.message
+          : (error as Error).message;
     return {
       tools: [],
       diagnostics: [

@@ -3,8 +3,8 @@
  * wrong shape are errors naming `file:line:column`.
  * @module
  */
-import { readFileSync } from 'node:fs';
 import { isMap, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
+import { FileRefusedError, readRegularFileSync } from '../../compile/read-file.js';
 import type { ScriptEntry } from './scripted.js';
 
 const ENTRY_KEYS = new Set(['text', 'tool_calls']);
@@ -57,7 +57,22 @@ export function parseScript(text: string, file: string): ScriptEntry[] {
   return doc.toJS({ maxAliasCount: 100 }) as ScriptEntry[];
 }
 
-/** Reads and parses a script file. */
+/** Largest script file read, in bytes. */
+export const MAX_SCRIPT_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Reads and parses a script file.
+ * @throws an error naming the file when it is not a regular file, is larger than {@link MAX_SCRIPT_BYTES}, cannot
+ * be read or does not parse
+ */
 export function loadScript(file: string): ScriptEntry[] {
-  return parseScript(readFileSync(file, 'utf8'), file);
+  let bytes: Buffer;
+  try {
+    bytes = readRegularFileSync(file, MAX_SCRIPT_BYTES);
+  } catch (error) {
+    if (error instanceof FileRefusedError)
+      throw new Error(`cannot read the script \`${file}\`: it ${error.message}`);
+    throw error;
+  }
+  return parseScript(bytes.toString('utf8'), file);
 }

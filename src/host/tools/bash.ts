@@ -1,86 +1,173 @@
 /**
- * `bash`: runs a command with `bash -c` in the workspace root, in its own process group, so that a timeout or a
- * cancellation kills the command and every process it started (SIGKILL to the group). Output (stdout and stderr,
- * interleaved) is capped. A text gate is not a sandbox: the command can reach anything the host user can.
+ * `bash`: runs a command with `bash -c` in the workspace root. A timeout or a cancellation ends the command and
+ * every process it started, and so does the command's own end (a background job does not outlive the call).
+ *
+ * How the whole tree is ended depends on what the system allows, probed once per process:
+ * - `pid-namespace` (Linux with util-linux `unshare`): the command runs as process 1 of its own PID namespace
+ *   (`unshare --pid --fork --kill-child`; without root, inside a user namespace that maps the user to itself, so
+ *   the command still runs as that user). Killing `unshare` kills process 1, and the kernel then kills every
+ *   process of the namespace, including one that left the process group with `setsid`.
+ * - `process-group` (elsewhere, or where namespaces are not permitted): the command leads its own process group,
+ *   and SIGKILL goes to the group. A descendant that called `setsid` leaves the group and may survive; the call
+ *   still returns on time, without waiting for the output that such a process keeps open.
+ *
+ * Output (stdout and stderr, interleaved) is capped. A text gate is not a sandbox: the command can reach anything
+ * the host user can.
  * @module
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import type { Tool } from '../types.js';
 
 /** Timeout of a command that names none. */
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
 /** Most characters of output returned (the rest is dropped and said so). */
 export const BASH_OUTPUT_CAP = 64 * 1024;
+/** How long to wait for the output pipes to close once the command has exited (they may be held elsewhere). */
+const DRAIN_MS = 500;
 
-/** The `bash` tool: destructive, not idempotent, open-world (a command can reach anything). */
-export const bashTool: Tool<{ command: string; timeout_ms?: number }> = {
-  name: 'bash',
-  description: 'Run a shell command (bash -c) in the workspace root. Output is capped; a timeout kills it.',
-  parameters: {
-    type: 'object',
-    properties: {
-      command: { type: 'string', minLength: 1 },
-      timeout_ms: { type: 'integer', minimum: 1, maximum: 600_000, description: 'Default 120000.' },
+/** How a command's process tree is ended. */
+export type BashIsolation = 'pid-namespace' | 'process-group';
+
+const UNSHARE_VARIANTS: readonly (readonly string[])[] = [
+  ['--pid', '--fork', '--kill-child'],
+  ['--user', '--map-current-user', '--pid', '--fork', '--kill-child'],
+];
+
+let probed: { isolation: BashIsolation; prefix: readonly string[] } | undefined;
+
+/** The isolation this process can give commands (probed on first use, then cached). */
+export function bashIsolation(): BashIsolation {
+  return probe().isolation;
+}
+
+function probe(): { isolation: BashIsolation; prefix: readonly string[] } {
+  if (probed) return probed;
+  probed = { isolation: 'process-group', prefix: [] };
+  if (process.platform !== 'linux') return probed;
+  for (const flags of UNSHARE_VARIANTS) {
+    const run = spawnSync('unshare', [...flags, 'true'], { stdio: 'ignore', timeout: 10_000 });
+    if (run.status === 0) {
+      probed = { isolation: 'pid-namespace', prefix: flags };
+      break;
+    }
+  }
+  return probed;
+}
+
+/** Options of {@link createBashTool}. */
+export interface BashToolOptions {
+  /** `auto` (the default) uses a PID namespace where the system allows one. */
+  isolation?: 'auto' | 'process-group';
+}
+
+/**
+ * A `bash` tool: destructive, not idempotent, open-world (a command can reach anything).
+ * @param options how to end a command's process tree
+ */
+export function createBashTool(
+  options: BashToolOptions = {},
+): Tool<{ command: string; timeout_ms?: number }> {
+  return {
+    name: 'bash',
+    description:
+      'Run a shell command (bash -c) in the workspace root. Output is capped; a timeout or a cancel kills the command and the processes it started (where no PID namespace is available, a process that detached with setsid may survive).',
+    parameters: {
+      type: 'object',
+      properties: {
+        command: { type: 'string', minLength: 1 },
+        timeout_ms: { type: 'integer', minimum: 1, maximum: 600_000, description: 'Default 120000.' },
+      },
+      required: ['command'],
+      additionalProperties: false,
     },
-    required: ['command'],
-    additionalProperties: false,
-  },
-  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
-  execute(args, context) {
-    return new Promise((resolve) => {
-      const child = spawn('bash', ['-c', args.command], {
-        cwd: context.workspace,
-        detached: true,
-        stdio: ['ignore', 'pipe', 'pipe'],
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+    execute(args, context) {
+      const { isolation, prefix } =
+        options.isolation === 'process-group' ? { isolation: 'process-group' as const, prefix: [] } : probe();
+      return new Promise((resolve) => {
+        const [file, argv] =
+          isolation === 'pid-namespace'
+            ? ['unshare', [...prefix, 'bash', '-c', args.command]]
+            : ['bash', ['-c', args.command]];
+        const child = spawn(file, argv, {
+          cwd: context.workspace,
+          detached: true,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let output = '';
+        let truncated = false;
+        let ending: string | null = null;
+        let settled = false;
+        let exited: { code: number | null; signal: NodeJS.Signals | null } | null = null;
+        const collect = (chunk: Buffer): void => {
+          if (output.length >= BASH_OUTPUT_CAP) {
+            truncated = true;
+            return;
+          }
+          output += chunk.toString('utf8');
+          if (output.length > BASH_OUTPUT_CAP) {
+            output = output.slice(0, BASH_OUTPUT_CAP);
+            truncated = true;
+          }
+        };
+        child.stdout.on('data', collect);
+        child.stderr.on('data', collect);
+        const killTree = (): void => {
+          if (child.pid === undefined) return;
+          for (const target of [-child.pid, child.pid]) {
+            try {
+              process.kill(target, 'SIGKILL');
+            } catch {
+              // already gone: nothing left to kill
+            }
+          }
+        };
+        const kill = (why: string): void => {
+          ending ??= why;
+          killTree();
+        };
+        const timeout = args.timeout_ms ?? BASH_DEFAULT_TIMEOUT_MS;
+        const timer = setTimeout(() => kill(`timed out after ${timeout} ms`), timeout);
+        const onAbort = (): void => kill('cancelled');
+        context.signal.addEventListener('abort', onAbort, { once: true });
+        if (context.signal.aborted) onAbort();
+        let drain: NodeJS.Timeout | undefined;
+        const finish = (failure?: Error): void => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          clearTimeout(drain);
+          context.signal.removeEventListener('abort', onAbort);
+          // The command's own children may still hold the group: take them down with it.
+          killTree();
+          child.stdout.destroy();
+          child.stderr.destroy();
+          const tail = truncated ? `\n[output truncated at ${BASH_OUTPUT_CAP} characters]` : '';
+          if (failure)
+            return resolve({ content: `Error: could not run bash: ${failure.message}`, isError: true });
+          if (ending) {
+            const killed =
+              isolation === 'pid-namespace'
+                ? 'the command and every process it started were killed'
+                : 'the process group was killed (a process that left it with setsid may still run)';
+            return resolve({ content: `${output}${tail}\n[${ending}; ${killed}]`, isError: true });
+          }
+          const { code, signal } = exited ?? { code: null, signal: null };
+          const status = code === null ? `killed by ${signal}` : `exit code ${code}`;
+          resolve({ content: `${output}${tail}\n[${status}]`, isError: code !== 0 });
+        };
+        child.on('error', (failure) => finish(failure));
+        child.on('exit', (code, signal) => {
+          exited = { code, signal };
+          // Normally the pipes close right after the exit; a process outside the group may hold them open.
+          killTree();
+          drain = setTimeout(() => finish(), DRAIN_MS);
+        });
+        child.on('close', () => finish());
       });
-      let output = '';
-      let truncated = false;
-      let ending: string | null = null;
-      const collect = (chunk: Buffer): void => {
-        if (output.length >= BASH_OUTPUT_CAP) {
-          truncated = true;
-          return;
-        }
-        output += chunk.toString('utf8');
-        if (output.length > BASH_OUTPUT_CAP) {
-          output = output.slice(0, BASH_OUTPUT_CAP);
-          truncated = true;
-        }
-      };
-      child.stdout.on('data', collect);
-      child.stderr.on('data', collect);
-      const kill = (why: string): void => {
-        ending ??= why;
-        try {
-          if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-        } catch {
-          // the group already exited: nothing left to kill
-        }
-      };
-      const timeout = args.timeout_ms ?? BASH_DEFAULT_TIMEOUT_MS;
-      const timer = setTimeout(() => kill(`timed out after ${timeout} ms`), timeout);
-      const onAbort = (): void => kill('cancelled');
-      context.signal.addEventListener('abort', onAbort, { once: true });
-      if (context.signal.aborted) onAbort();
-      const finish = (code: number | null, signal: NodeJS.Signals | null, failure?: Error): void => {
-        clearTimeout(timer);
-        context.signal.removeEventListener('abort', onAbort);
-        // The command's own children may still hold the group: take them down with it.
-        kill(ending ?? 'finished');
-        const tail = truncated ? `\n[output truncated at ${BASH_OUTPUT_CAP} characters]` : '';
-        if (failure)
-          return resolve({ content: `Error: could not run bash: ${failure.message}`, isError: true });
-        if (ending && ending !== 'finished') {
-          return resolve({
-            content: `${output}${tail}\n[${ending}; the process group was killed]`,
-            isError: true,
-          });
-        }
-        const status = code === null ? `killed by ${signal}` : `exit code ${code}`;
-        resolve({ content: `${output}${tail}\n[${status}]`, isError: code !== 0 });
-      };
-      child.on('error', (failure) => finish(null, null, failure));
-      child.on('close', (code, signal) => finish(code, signal));
-    });
-  },
-};
+    },
+  };
+}
+
+/** The `bash` tool, ending the whole process tree as well as the system allows ({@link bashIsolation}). */
+export const bashTool = createBashTool();

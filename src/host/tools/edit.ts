@@ -1,11 +1,16 @@
 /**
  * `edit`: replaces one exact, unique occurrence of `old_string` in a workspace file with `new_string`. Zero or
- * several occurrences are an error (quote more context to make it unique).
+ * several occurrences are an error (quote more context to make it unique). The file is read and rewritten
+ * through one descriptor, opened as `write` opens its file (see open.ts), so the file checked is the file changed.
  * @module
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { readOpenFile } from '../../compile/read-file.js';
 import type { Tool } from '../types.js';
-import { confine, explainMissing } from './paths.js';
+import { openForWrite, replaceContent } from './open.js';
+import { confine } from './paths.js';
+
+/** Largest file `edit` changes, in bytes. */
+export const EDIT_MAX_BYTES = 16 * 1024 * 1024;
 
 /** The `edit` tool: destructive, not idempotent (a second run finds nothing to replace), closed-world. */
 export const editTool: Tool<{ path: string; old_string: string; new_string: string }> = {
@@ -24,18 +29,31 @@ export const editTool: Tool<{ path: string; old_string: string; new_string: stri
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   async execute(args, context) {
     const file = confine(context.workspace, args.path);
-    const text = await readFile(file.absolute, 'utf8').catch((error) => explainMissing(error, file.display));
-    const first = text.indexOf(args.old_string);
-    if (first === -1) return { content: `Error: old_string was not found in ${file.display}`, isError: true };
-    if (text.indexOf(args.old_string, first + 1) !== -1) {
-      const count = text.split(args.old_string).length - 1;
-      return {
-        content: `Error: old_string occurs ${count} times in ${file.display}; include more context to make it unique`,
-        isError: true,
-      };
+    const handle = await openForWrite(context.workspace, file.display, 'edit');
+    try {
+      const { size } = await handle.stat();
+      if (size > EDIT_MAX_BYTES) {
+        return {
+          content: `Error: \`${file.display}\` has ${size} bytes, more than the ${EDIT_MAX_BYTES} that edit changes; use write`,
+          isError: true,
+        };
+      }
+      const text = (await readOpenFile(handle, EDIT_MAX_BYTES)).toString('utf8');
+      const first = text.indexOf(args.old_string);
+      if (first === -1)
+        return { content: `Error: old_string was not found in ${file.display}`, isError: true };
+      if (text.indexOf(args.old_string, first + 1) !== -1) {
+        const count = text.split(args.old_string).length - 1;
+        return {
+          content: `Error: old_string occurs ${count} times in ${file.display}; include more context to make it unique`,
+          isError: true,
+        };
+      }
+      const next = text.slice(0, first) + args.new_string + text.slice(first + args.old_string.length);
+      await replaceContent(handle, next);
+      return { content: `Edited ${file.display}` };
+    } finally {
+      await handle.close();
     }
-    const next = text.slice(0, first) + args.new_string + text.slice(first + args.old_string.length);
-    await writeFile(file.absolute, next);
-    return { content: `Edited ${file.display}` };
   },
 };

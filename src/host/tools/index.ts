@@ -8,6 +8,7 @@ import { bashTool } from './bash.js';
 import { editTool } from './edit.js';
 import { grepTool } from './grep.js';
 import { listTool } from './list.js';
+import { withWorkspaceErrors } from './paths.js';
 import { readTool } from './read.js';
 import { todoWriteTool } from './todo-write.js';
 import { writeTool } from './write.js';
@@ -16,15 +17,9 @@ export { bashTool, editTool, grepTool, listTool, readTool, todoWriteTool, writeT
 export { confine, type WorkspacePath } from './paths.js';
 
 /** Every built-in tool, in registration order. */
-export const builtinTools: readonly Tool<never>[] = [
-  readTool,
-  listTool,
-  grepTool,
-  writeTool,
-  editTool,
-  bashTool,
-  todoWriteTool,
-] as Tool<never>[];
+export const builtinTools: readonly Tool<never>[] = (
+  [readTool, listTool, grepTool, writeTool, editTool, bashTool, todoWriteTool] as Tool<never>[]
+).map(withWorkspaceErrors);
 
 /** Registers the built-in tools (optionally only some, by name) for the plugin's lifetime. */
 export const BuiltinTools = {

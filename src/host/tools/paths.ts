@@ -6,6 +6,8 @@
  */
 import { readlinkSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { FileRefusedError } from '../../compile/read-file.js';
+import type { Tool } from '../types.js';
 
 /** The longest path the file tools accept (Linux's PATH_MAX). */
 export const MAX_PATH_LENGTH = 4096;
@@ -16,7 +18,8 @@ export interface WorkspacePath {
   display: string;
 }
 
-function inside(root: string, target: string): boolean {
+/** True when `target` is `root` or below it (both absolute, already resolved). */
+export function inside(root: string, target: string): boolean {
   const rel = relative(root, target);
   return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
 }
@@ -72,17 +75,79 @@ export function confine(workspace: string, path: string): WorkspacePath {
   const root = resolve(workspace);
   const absolute = resolve(root, path);
   if (!inside(root, absolute)) throw new Error(`\`${path}\` is outside the workspace`);
-  const realRoot = realish(root);
-  if (!inside(realRoot, realish(absolute))) {
-    throw new Error(`\`${path}\` leaves the workspace through a symbolic link`);
+  const display = relative(root, absolute) || '.';
+  let escapes: boolean;
+  try {
+    escapes = !inside(realish(root), realish(absolute));
+  } catch (error) {
+    // realpath's own errors (ELOOP, ENAMETOOLONG, EACCES) quote the absolute path: name the workspace path.
+    return explainFsError(error, display);
   }
-  return { absolute, display: relative(root, absolute) || '.' };
+  if (escapes) throw new Error(`\`${path}\` leaves the workspace through a symbolic link`);
+  return { absolute, display };
 }
 
-/** Rewrites a missing-file error as one naming the workspace path (not the absolute one). */
-export function explainMissing(error: unknown, display: string): never {
+const FS_REASONS: Record<string, string> = {
+  ENOENT: 'does not exist',
+  ENOTDIR: 'is not a folder',
+  EISDIR: 'is a folder',
+  ELOOP: 'has too many levels of symbolic links',
+  ENAMETOOLONG: 'has a name that is too long',
+  EACCES: 'cannot be accessed: permission denied',
+  EPERM: 'cannot be accessed: operation not permitted',
+  ENXIO: 'is not a regular file',
+  ENODEV: 'is not a regular file',
+  EROFS: 'is on a read-only file system',
+  ENOSPC: 'cannot be written: no space left on the device',
+  EDQUOT: 'cannot be written: disk quota exceeded',
+  EBUSY: 'is busy',
+  ETXTBSY: 'is busy',
+  EMFILE: 'cannot be opened: too many open files',
+  ENFILE: 'cannot be opened: too many open files',
+  EFBIG: 'would be too large',
+  EIO: 'cannot be read: input/output error',
+};
+
+/**
+ * Rethrows a file-system error as one that names only the workspace path `display`: Node's own messages quote the
+ * absolute path (and so the workspace's location) to the model. Errors without an errno code pass unchanged.
+ */
+export function explainFsError(error: unknown, display: string): never {
+  if (error instanceof FileRefusedError) throw new Error(`\`${display}\` ${error.message}`);
   const code = (error as NodeJS.ErrnoException)?.code;
-  if (code === 'ENOENT') throw new Error(`\`${display}\` does not exist`);
-  if (code === 'ENOTDIR') throw new Error(`\`${display}\` is not a folder`);
-  throw error;
+  if (typeof code !== 'string' || !/^E[A-Z0-9]+$/.test(code)) throw error;
+  throw new Error(`\`${display}\` ${FS_REASONS[code] ?? `cannot be used (${code})`}`);
+}
+
+/**
+ * The last line of defence for the rule above: a tool whose error escaped {@link explainFsError} still never shows
+ * the model the workspace's absolute location (or a `/proc/self/fd` name), which become `.` and `(file)`.
+ */
+export function withWorkspaceErrors<A>(tool: Tool<A>): Tool<A> {
+  return {
+    ...tool,
+    async execute(args, context) {
+      try {
+        return await tool.execute(args, context);
+      } catch (error) {
+        throw new Error(
+          scrubPaths(error instanceof Error ? error.message : String(error), context.workspace),
+        );
+      }
+    },
+  };
+}
+
+function scrubPaths(message: string, workspace: string): string {
+  const roots = new Set([resolve(workspace)]);
+  try {
+    roots.add(realpathSync(workspace));
+  } catch {
+    // no real path to hide: the workspace is gone
+  }
+  let text = message;
+  for (const root of [...roots].sort((a, b) => b.length - a.length)) {
+    if (root !== sep) text = text.split(root).join('.');
+  }
+  return text.replace(/\/proc\/self\/fd\/\d+/g, '(file)');
 }

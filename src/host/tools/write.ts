@@ -1,10 +1,11 @@
 /**
- * `write`: creates or replaces a file in the workspace (parent folders are created).
+ * `write`: creates or replaces a file in the workspace (parent folders are created). The file is opened by a
+ * walk from the workspace root that checks each folder on its descriptor (see open.ts), so a link swapped in by
+ * another process while the call runs cannot send the write outside the workspace.
  * @module
  */
-import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import type { Tool } from '../types.js';
+import { openForWrite, replaceContent } from './open.js';
 import { confine } from './paths.js';
 
 /** The `write` tool: destructive (it overwrites), idempotent, closed-world. */
@@ -23,10 +24,12 @@ export const writeTool: Tool<{ path: string; content: string }> = {
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   async execute(args, context) {
     const file = confine(context.workspace, args.path);
-    await mkdir(dirname(file.absolute), { recursive: true });
-    // Re-checked after mkdir: a folder created by the call must not have turned the path into an escape.
-    confine(context.workspace, args.path);
-    await writeFile(file.absolute, args.content);
+    const handle = await openForWrite(context.workspace, file.display, 'write');
+    try {
+      await replaceContent(handle, args.content);
+    } finally {
+      await handle.close();
+    }
     return { content: `Wrote ${Buffer.byteLength(args.content)} bytes to ${file.display}` };
   },
 };
