@@ -36,6 +36,22 @@ function guideInstallBlock(): string {
   return match[1]!;
 }
 
+/** The commands of a shell block, comments and blank lines dropped. */
+function commands(block: string): string[] {
+  return block
+    .split('\n')
+    .map((l) => l.replace(/\s+#.*$/, '').trim())
+    .filter((l) => l !== '');
+}
+
+/** The README's tarball install: the `sh` block of its "From a tarball" item. */
+function readmeTarballBlock(): string {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const match = /\*\*From a tarball\*\*[\s\S]*?```sh\n([\s\S]*?)^\s*```$/m.exec(readme);
+  if (!match) throw new Error('README.md has no "From a tarball" sh block');
+  return match[1]!;
+}
+
 /** The schema path of the guide's first YAML modeline. */
 function guideModeline(): string {
   const match = /\$schema=(\S+)/.exec(readFileSync(join(root, 'docs/guide.md'), 'utf8'));
@@ -92,6 +108,10 @@ describe('installing from a tarball (docs/guide.md)', () => {
     installed = join(project, 'node_modules/dsh-mode');
   }, 300_000);
   afterAll(() => rmSync(base, { recursive: true, force: true }));
+
+  it('shows the same commands in the README and the guide', () => {
+    expect(commands(readmeTarballBlock())).toEqual(commands(guideInstallBlock()));
+  });
 
   it('packs and installs with the commands the guide shows, and runs no install script', () => {
     expect(install.status, install.stderr).toBe(0);
