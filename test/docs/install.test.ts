@@ -172,7 +172,7 @@ describe('installing from a tarball (docs/guide.md)', () => {
     expect(check.status, check.stderr).toBe(0);
     expect(check.stdout).toContain('mode `plan`, tool `write`: deny');
     expect(check.stdout).toContain('policies/plan.yaml:');
-  });
+  }, 120_000);
 
   it('has every `node_modules/dsh-mode/…` file the docs name, with the checkout’s content', () => {
     const named = new Set<string>();
