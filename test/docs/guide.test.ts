@@ -1,21 +1,14 @@
 /**
- * docs/guide.md runs as written: in an empty project folder (with this package linked as
- * `node_modules/dsh-mode` with its bin, as `npm install` would), every file block (a line `` `path`: `` followed by
- * a fenced block) is written and every `console` block is run top to bottom, each `$ command` through `sh` with
- * stdout and stderr together (`npx dsh-mode` as the bin it resolves to), and its output compared with the lines
- * that follow it. The built-in plan's path is machine-specific, so `<package>/` in the output reads as
+ * docs/guide.md runs as written: in an empty project folder with this package installed from a tarball, as the
+ * guide's first step does (`npm pack` of this checkout's built `dist/`, then `npm install --save-dev` of the .tgz;
+ * test/docs/install.test.ts runs that step itself, build included), every file block (a line `` `path`: ``
+ * followed by a fenced block) is written and every `console` block is run top to bottom, each `$ command` through
+ * `sh` with stdout and stderr together (`npx dsh-mode` as the bin it resolves to), and its output compared with
+ * the lines that follow it. The built-in plan's path is machine-specific, so `<package>/` in the output reads as
  * `…/node_modules/dsh-mode/`.
  */
-import { spawnSync } from 'node:child_process';
-import {
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -75,16 +68,30 @@ function normalize(text: string, pkg: string): string {
 
 describe('docs/guide.md', () => {
   const steps = guideSteps(readFileSync(GUIDE, 'utf8'));
-  const pkg = realpathSync(root);
   let project: string;
+  let pkg: string;
 
   beforeAll(() => {
-    project = mkdtempSync(join(tmpdir(), 'dsh-guide-'));
+    project = realpathSync(mkdtempSync(join(tmpdir(), 'dsh-guide-')));
+    pkg = join(project, 'node_modules/dsh-mode');
     writeFileSync(join(project, 'package.json'), '{ "name": "my-project", "private": true }\n');
-    mkdirSync(join(project, 'node_modules/.bin'), { recursive: true });
-    symlinkSync(root, join(project, 'node_modules/dsh-mode'));
-    symlinkSync('../dsh-mode/bin/dsh-mode.mjs', join(project, 'node_modules/.bin/dsh-mode'));
-  });
+    // dist/ is already built (test/global-setup.ts), so the pack skips its `prepack` build.
+    const env = { ...process.env, npm_config_update_notifier: 'false' };
+    const packed = execFileSync(
+      'npm',
+      ['pack', '--ignore-scripts', '--silent', '--pack-destination', project],
+      {
+        cwd: root,
+        encoding: 'utf8',
+        env,
+      },
+    ).trim();
+    execFileSync(
+      'npm',
+      ['install', '--save-dev', '--prefer-offline', '--no-audit', '--no-fund', '--silent', `./${packed}`],
+      { cwd: project, env, stdio: 'pipe' },
+    );
+  }, 120_000);
   afterAll(() => rmSync(project, { recursive: true, force: true }));
 
   it('has file blocks and commands to run', () => {
