@@ -44,6 +44,7 @@ const AREAS = [
   ['hostile', '3. Hostile input catalogue'],
   ['load', '4. Load'],
   ['diff-probes', '5. Escalation probes (diff and matrix)'],
+  ['install', '6. Packaging and install'],
 ];
 const violations = records.reduce((n, r) => n + r.violations, 0);
 const cell = (s) => String(s).replaceAll('|', '\\|').replaceAll('\n', ' ');
