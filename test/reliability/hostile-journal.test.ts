@@ -4,7 +4,8 @@
  * sent to the real OpenAI-compatible adapter against a loopback server that, like the real API, answers 400 to a
  * tool call without a result; files that are not journals (`--resume ./VERSION`); symbolic links in place of a
  * log, of `.dsh/sessions` and of `.dsh`; and invalid UTF-8 inside a line. Nothing is faked but the model (the
- * scripted model, or the loopback server behind the real adapter).
+ * scripted model, or the loopback server behind the real adapter). Also the lint formatter on 200,000 findings, one of
+ * the spread calls over unbounded arrays that the long resume found.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import {
@@ -35,6 +36,9 @@ import {
   type Tool,
 } from '../../src/host/index.js';
 import { eventsOf, setup, tempDir } from '../engine/setup.js';
+import { formatStylish } from '../../src/cli/formatters/stylish.js';
+import type { Diagnostic } from '../../src/compile/types.js';
+import { RawAcpClient } from './acp-client.js';
 import { buildEngine } from './build.js';
 import { check, measured } from './config.js';
 
@@ -126,6 +130,35 @@ describe('a long session', () => {
       return { runs: 1, violations: 0, notes: `${total} events, ${messages} messages in the transcript` };
     });
   }, 300_000);
+});
+
+describe('no spread call over an unbounded array', () => {
+  it('the lint formatter takes 200,000 findings (a spread of them overflowed the stack)', async () => {
+    await measured('hostile', 'journal: no spread call over 200,000 lint findings', null, async () => {
+      const diagnostics: Diagnostic[] = Array.from({ length: 200_000 }, (_, i) => ({
+        code: 'unknown-tool',
+        severity: 'warning',
+        message: `finding ${i}`,
+        file: 'catalog.json',
+        path: [],
+        range: { start: { line: i + 1, column: 1 }, end: { line: i + 1, column: 2 } },
+      }));
+      const text = formatStylish(
+        {
+          diagnostics,
+          errorCount: 0,
+          warningCount: diagnostics.length,
+          infoCount: 0,
+          files: ['catalog.json'],
+        },
+        { color: false },
+      );
+      const lines = text.split('\n');
+      expect(lines).toContain(`  ${'1:1'.padEnd(8)}  warning  finding 0  unknown-tool`);
+      expect(lines).toContain('  200000:1  warning  finding 199999  unknown-tool');
+      return { runs: 1, violations: 0 };
+    });
+  });
 });
 
 /** An OpenAI-compatible loopback server: 400 when a tool call has no tool message (as the real API does). */
@@ -470,6 +503,41 @@ describe('symbolic links under .dsh', () => {
       },
     );
   });
+  it('over ACP, session/load of a linked log and session/new under a linked .dsh answer with an error', async () => {
+    await measured(
+      'hostile',
+      'journal: symbolic links over ACP (session/load, session/new)',
+      null,
+      async () => {
+        const root = tempDir('dsh-journal-acp-links-');
+        const outside = join(root, 'outside');
+        mkdirSync(outside);
+        const target = journal(outside, 'victim');
+        const id = '20261130-000000-link';
+        const ws = join(root, 'ws');
+        mkdirSync(join(ws, '.dsh', 'sessions'), { recursive: true });
+        symlinkSync(target.file, join(ws, '.dsh', 'sessions', `${id}.jsonl`));
+        const ws2 = join(root, 'ws2');
+        mkdirSync(ws2);
+        mkdirSync(join(outside, 'elsewhere'));
+        symlinkSync(join(outside, 'elsewhere'), join(ws2, '.dsh'));
+        const client = new RawAcpClient(root, [{ text: 'hi' }]);
+        try {
+          await client.request('initialize', { protocolVersion: 1, clientCapabilities: {} });
+          const loaded = await client.request('session/load', { sessionId: id, cwd: ws, mcpServers: [] });
+          expect(loaded.error?.message, JSON.stringify(loaded)).toMatch(/symbolic link/);
+          const created = await client.request('session/new', { cwd: ws2, mcpServers: [] });
+          expect(JSON.stringify(created.error), JSON.stringify(created)).toMatch(/symbolic link/);
+          expect(client.noise).toEqual([]);
+        } finally {
+          await client.close();
+        }
+        expect(readFileSync(target.file, 'utf8')).toBe(target.text);
+        expect(readdirSync(join(outside, 'elsewhere'))).toEqual([]);
+        return { runs: 2, violations: 0 };
+      },
+    );
+  }, 120_000);
 });
 
 describe('invalid UTF-8 in a journal', () => {
