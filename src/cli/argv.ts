@@ -55,7 +55,7 @@ export function parseArgv(argv: readonly string[], specs: readonly OptionSpec[])
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--') {
-      positionals.push(...argv.slice(i + 1));
+      for (const rest of argv.slice(i + 1)) positionals.push(rest);
       break;
     }
     if (!arg.startsWith('-') || arg === '-') {

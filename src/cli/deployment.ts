@@ -155,7 +155,7 @@ export async function startDeployment(plan: DeploymentPlan, options: StartOption
     issues.push({ ...extra.at, message: `a deployment has one model; \`${extra.id}\` is a second one` });
   }
   for (const entry of [...plugins, ...models.slice(0, 1)]) {
-    issues.push(...((await entry.spec.check?.(entry)) ?? []));
+    for (const issue of (await entry.spec.check?.(entry)) ?? []) issues.push(issue);
   }
   if (issues.length > 0) throw new DeploymentError(issues);
 

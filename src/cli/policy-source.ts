@@ -31,9 +31,9 @@ export async function loadSources(
 ): Promise<LoadResult> {
   const result: LoadResult = { documents: [], diagnostics: [], files: [] };
   const append = (part: LoadResult) => {
-    result.documents.push(...part.documents);
-    result.diagnostics.push(...part.diagnostics);
-    result.files.push(...part.files);
+    for (const d of part.documents) result.documents.push(d);
+    for (const d of part.diagnostics) result.diagnostics.push(d);
+    for (const f of part.files) result.files.push(f);
   };
   let builtin = options.builtin !== false;
   let pending: string[] = [];
@@ -52,7 +52,7 @@ export async function loadSources(
     }
     await flush();
     const read = await readGitSource(spec, options.cwd);
-    result.diagnostics.push(...read.diagnostics);
+    for (const d of read.diagnostics) result.diagnostics.push(d);
     for (const file of read.files) append(loadPolicyText(file.text, file.file));
   }
   await flush();

@@ -95,8 +95,8 @@ export async function loadPolicySources(
     const text = await readPolicyFile(file, result.diagnostics);
     if (text === undefined) continue;
     const loaded = loadPolicyText(text, file);
-    result.diagnostics.push(...loaded.diagnostics);
-    result.documents.push(...loaded.documents);
+    for (const d of loaded.diagnostics) result.diagnostics.push(d);
+    for (const d of loaded.documents) result.documents.push(d);
   }
   return result;
 }

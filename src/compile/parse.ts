@@ -200,7 +200,7 @@ function keyProblems(root: unknown): { code: 'duplicate-key'; message: string; r
   const stack: unknown[] = [root];
   while (stack.length > 0) {
     const node = stack.pop();
-    if (isSeq(node)) stack.push(...(node.items as unknown[]));
+    if (isSeq(node)) for (const item of node.items as unknown[]) stack.push(item);
     if (!isMap(node)) continue;
     const seen = new Map<string, Node>();
     for (const pair of node.items as Pair[]) {

@@ -48,7 +48,7 @@ export function validatePolicy(parsed: ParsedDocument): ValidateResult {
   if (parsed.data === undefined) return { diagnostics };
   const validate = policyValidator();
   if (validate(parsed.data)) {
-    diagnostics.push(...uncompilableSelectors(parsed.data as PolicyDocument, parsed));
+    for (const d of uncompilableSelectors(parsed.data as PolicyDocument, parsed)) diagnostics.push(d);
     return hasErrors(diagnostics)
       ? { diagnostics: sortDiagnostics(diagnostics) }
       : { document: parsed.data as PolicyDocument, diagnostics };
@@ -104,7 +104,7 @@ function relevantErrors(errors: readonly ErrorObject[]): ErrorObject[] {
       if (explained) kept = kept.filter((e) => e.keyword !== 'oneOf' && e.keyword !== 'anyOf');
     }
     // A `propertyNames` failure always comes with the inner error that says why: keep that one.
-    out.push(...kept.filter((e) => e.keyword !== 'propertyNames'));
+    for (const e of kept) if (e.keyword !== 'propertyNames') out.push(e);
   }
   return out;
 }

@@ -96,7 +96,7 @@ export async function resolveModeConfig(config: ModeConfig | null | undefined): 
 
   const paths = policies.map((p) => (source && !isAbsolute(p) ? resolve(source.baseDir, p) : p));
   const load = await loadPolicySources(paths, { builtin: true });
-  diagnostics.push(...load.diagnostics);
+  for (const d of load.diagnostics) diagnostics.push(d);
   const marks = new Map<string, string>();
   const lintDocuments: SourceDocument[] = [...load.documents];
   const documents: SourceDocument[] = [...load.documents];
@@ -113,7 +113,7 @@ export async function resolveModeConfig(config: ModeConfig | null | undefined): 
     }
     const parsed = inlineDocument(key, body, file, at, keyAt);
     const { document, diagnostics: found } = validatePolicy(parsed);
-    diagnostics.push(...found.map((d) => ({ ...d, path: [...base, ...d.path] })));
+    for (const d of found) diagnostics.push({ ...d, path: [...base, ...d.path] });
     if (!document || hasErrors(found)) continue;
     const doc: SourceDocument = { file, document, locate: parsed.locate, keyRange: parsed.keyRange };
     documents.push(doc);

@@ -39,6 +39,7 @@ export const HOST_EVENT_CATALOG = {
     writer: 'src/host/loop.ts (`agent.prompt()`, first event of each turn)',
     readers: [
       'src/host/session.ts: opens the turn (events outside a turn are refused)',
+      'src/host/journal-file.ts: a file whose first event is not `turn/start` with seq 1 is not a journal',
       'src/engine/boundary.ts: lands a pending mode intent right after it',
     ],
     description: 'Opens a turn; `turn` counts from 1 per session.',
@@ -100,7 +101,8 @@ export const HOST_EVENT_CATALOG = {
     type: 'tool/call',
     surface: 'log-only',
     payload: '{ callId: string; name: string; arguments: unknown }',
-    writer: 'src/host/loop.ts (before each call of the batch runs)',
+    writer:
+      'src/host/loop.ts (before each call of the batch runs); src/host/sessions.ts (`resume()`, for a call of the interrupted batch that was never made)',
     readers: ['src/cli/acp: `tool_call` updates', 'src/cli/chat: the call line'],
     description: 'A call about to be judged and run (the transcript carries it inside `assistant/message`).',
   },
@@ -108,9 +110,10 @@ export const HOST_EVENT_CATALOG = {
     type: 'tool/result',
     surface: 'surface',
     payload: '{ callId: string; name: string; content: string; isError: boolean }',
-    writer: 'src/host/loop.ts (the tool runtime’s result, a denial included)',
+    writer:
+      'src/host/loop.ts (the tool runtime’s result, a denial included); src/host/sessions.ts (`resume()`: an interrupted error for each call a dead process left without one)',
     readers: [
-      'src/host/transcript.ts: a tool-role message',
+      'src/host/transcript.ts: a tool-role message (a call still without one gets an interrupted error there)',
       'src/cli/acp: `tool_call_update`',
       'src/cli/chat: the result',
     ],

@@ -4,16 +4,28 @@
  * fsynced at each `turn/end` (it survives a power cut too). A `<id>.lock` file beside the log, holding the
  * writer's pid, keeps a second writer out; a lock whose process is gone is stale and taken over.
  *
- * Reading: a torn last line (the writer died mid-line) is dropped with a warning and everything before it is
- * kept; any other malformed line, or a line whose `seq` breaks the sequence, is an error naming `file:line`.
+ * Recognition: a journal is an empty file (a session created and never prompted) or one whose first line is the
+ * event `{"seq":1,"type":"turn/start",…}` (every session opens with its first turn). Anything else is not ours
+ * and is refused before a byte of it changes.
+ *
+ * Reading works on bytes: each line is decoded as strict UTF-8 and parsed as JSON. A damaged last line without
+ * its newline (the writer died mid-line: bad JSON or a cut multi-byte character) is the torn tail: it is dropped
+ * with a warning and everything before it kept. Any other damaged line (bad JSON, invalid UTF-8, an empty line,
+ * a `seq` that breaks the sequence) is an error naming `file:line`. The file is only ever cut to a length no
+ * greater than its size (the valid prefix), never extended.
+ *
+ * Links: the log and its lock are opened with no-follow semantics (a symbolic link is refused, never written
+ * through), and only a regular file is read.
  * @module
  */
 import {
   closeSync,
+  constants,
+  fstatSync,
   fsyncSync,
-  truncateSync,
+  ftruncateSync,
   openSync,
-  readFileSync,
+  readSync,
   unlinkSync,
   writeFileSync,
   writeSync,
@@ -31,65 +43,141 @@ export interface JournalRead {
   tornLine?: number;
 }
 
-/** Parses a journal's text. Throws `file:line: …` for a malformed line that is not the torn tail. */
-export function parseJournal(text: string, file: string): JournalRead {
+/** How every journal starts: the first event's first keys, as `JSON.stringify` of a `SessionEvent` writes them. */
+const FIRST_LINE_PREFIX = '{"seq":1,"type":"turn/start",';
+const NEWLINE = 0x0a;
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * Parses a journal's bytes (a string is taken as its UTF-8 encoding). Throws `file:line: …` for a malformed line
+ * that is not the torn tail, and for a file that is not a journal.
+ */
+export function parseJournal(input: string | Uint8Array, file: string): JournalRead {
+  const bytes = typeof input === 'string' ? Buffer.from(input, 'utf8') : input;
   const events: SessionEvent[] = [];
   let offset = 0;
   let line = 0;
-  while (offset < text.length) {
+  while (offset < bytes.length) {
     line += 1;
-    const end = text.indexOf('\n', offset);
+    const end = bytes.indexOf(NEWLINE, offset);
     const last = end === -1;
-    const raw = text.slice(offset, last ? text.length : end);
-    const next = last ? text.length : end + 1;
+    const stop = last ? bytes.length : end;
+    const torn = (): JournalRead => {
+      // A torn first line must still be the start of our first line: a one-line file of someone else's is not.
+      if (line === 1 && !FIRST_LINE_PREFIX.startsWith(latin1Prefix(bytes, FIRST_LINE_PREFIX.length)))
+        throw notAJournal(file, 'its only line is not a session event');
+      return { events, validBytes: offset, needsNewline: false, tornLine: line };
+    };
+    let raw: string;
+    try {
+      raw = utf8.decode(bytes.subarray(offset, stop));
+    } catch {
+      if (last) return torn();
+      if (line === 1) throw notAJournal(file, 'its first line is not UTF-8 text');
+      throw new Error(`${file}:${line}: invalid UTF-8 in the session journal (the line is damaged)`);
+    }
     if (raw.trim() === '') {
-      if (!last) throw new Error(`${file}:${line}: empty line in the session journal`);
-      offset = next;
-      continue;
+      if (last) return torn();
+      throw new Error(`${file}:${line}: empty line in the session journal`);
     }
     let value: unknown;
     try {
       value = JSON.parse(raw);
     } catch (error) {
-      if (last)
-        return {
-          events,
-          validBytes: Buffer.byteLength(text.slice(0, offset)),
-          needsNewline: false,
-          tornLine: line,
-        };
+      if (last) return torn();
+      if (line === 1) throw notAJournal(file, 'its first line is not JSON');
       throw new Error(`${file}:${line}: malformed journal line: ${(error as Error).message}`);
     }
     events.push(checkEvent(value, events.length + 1, file, line));
-    offset = next;
+    offset = last ? bytes.length : end + 1;
   }
-  const needsNewline = text.length > 0 && !text.endsWith('\n');
-  return { events, validBytes: Buffer.byteLength(text), needsNewline };
+  const needsNewline = bytes.length > 0 && bytes[bytes.length - 1] !== NEWLINE;
+  return { events, validBytes: bytes.length, needsNewline };
+}
+
+function latin1Prefix(bytes: Uint8Array, length: number): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(length, bytes.length)).toString('latin1');
+}
+
+function notAJournal(file: string, why: string): Error {
+  return new Error(
+    `${file}:1: not a dsh-mode session journal (${why}; a journal starts with a turn/start event of seq 1); the file was left untouched`,
+  );
 }
 
 function checkEvent(value: unknown, seq: number, file: string, line: number): SessionEvent {
   const where = `${file}:${line}`;
+  const fail = (why: string): Error => (line === 1 ? notAJournal(file, why) : new Error(`${where}: ${why}`));
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new Error(`${where}: a journal line must be a JSON object`);
+    throw fail('a journal line must be a JSON object');
   }
   const event = value as Record<string, unknown>;
-  if (event.seq !== seq) throw new Error(`${where}: expected seq ${seq}, found ${JSON.stringify(event.seq)}`);
-  if (typeof event.type !== 'string' || event.type === '') throw new Error(`${where}: missing event type`);
-  if (typeof event.time !== 'string') throw new Error(`${where}: missing event time`);
-  if (typeof event.data !== 'object' || event.data === null) throw new Error(`${where}: missing event data`);
+  if (event.seq !== seq) throw fail(`expected seq ${seq}, found ${JSON.stringify(event.seq)}`);
+  if (typeof event.type !== 'string' || event.type === '') throw fail('missing event type');
+  if (typeof event.time !== 'string') throw fail('missing event time');
+  if (typeof event.data !== 'object' || event.data === null) throw fail('missing event data');
+  if (seq === 1 && event.type !== 'turn/start') throw fail(`the first event is \`${event.type}\``);
   return event as unknown as SessionEvent;
+}
+
+// Absent on platforms without them (Windows): the lstat checks of the callers still refuse links there.
+const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+const O_NONBLOCK = constants.O_NONBLOCK ?? 0;
+
+/**
+ * Opens an existing file without following a final symbolic link (and without blocking on a FIFO), and refuses
+ * anything but a regular file. Throws a clear error for a link, a special file or a missing file.
+ */
+function openRegular(file: string, flags: number, what: string): number {
+  let fd: number;
+  try {
+    fd = openSync(file, flags | O_NOFOLLOW | O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new Error(`no ${what} at ${file}`);
+    if (code === 'ELOOP' || code === 'EMLINK') throw linkRefused(file, what);
+    throw error;
+  }
+  try {
+    if (!fstatSync(fd).isFile()) throw new Error(`refusing ${what} ${file}: it is not a regular file`);
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
+  return fd;
+}
+
+/** The error for a symbolic link where a journal file or folder should be. */
+export function linkRefused(path: string, what: string): Error {
+  return new Error(
+    `refusing ${what} ${path}: it is a symbolic link (session logs are never read or written through a link; replace it with a real file or folder)`,
+  );
+}
+
+/** Reads a whole open file from its start. */
+function readAll(fd: number): Buffer {
+  let buffer = Buffer.allocUnsafe(Math.max(fstatSync(fd).size, 1 << 16));
+  let length = 0;
+  for (;;) {
+    if (length === buffer.length) {
+      const bigger = Buffer.allocUnsafe(buffer.length * 2);
+      buffer.copy(bigger, 0, 0, length);
+      buffer = bigger;
+    }
+    const n = readSync(fd, buffer, length, buffer.length - length, length);
+    if (n === 0) return buffer.subarray(0, length);
+    length += n;
+  }
 }
 
 /** Reads and parses a journal file (no lock: reading never conflicts with a writer's complete lines). */
 export function readJournal(file: string): JournalRead {
-  let text: string;
+  const fd = openRegular(file, constants.O_RDONLY, 'session journal');
   try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`no session journal at ${file}`);
-    throw error;
+    return parseJournal(readAll(fd), file);
+  } finally {
+    closeSync(fd);
   }
-  return parseJournal(text, file);
 }
 
 /** Whether a process with this pid is alive (EPERM means alive but not ours). */
@@ -121,6 +209,7 @@ export function acquireLock(file: string, onStale: (message: string) => void): (
   const lock = file.replace(/\.jsonl$/, '') + '.lock';
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
+      // `wx` is O_CREAT | O_EXCL: it never follows a link, a link in the lock's place reads as EEXIST.
       writeFileSync(lock, `${process.pid}\n`, { flag: 'wx' });
       held.add(lock);
       return () => {
@@ -134,13 +223,14 @@ export function acquireLock(file: string, onStale: (message: string) => void): (
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
-    const pid = Number.parseInt(readFileSafe(lock), 10);
+    const pid = Number.parseInt(readLockPid(lock), 10);
     if (Number.isInteger(pid) && pid > 0 && (alive(pid) || held.has(lock))) {
       const who = pid === process.pid ? 'this process' : `process ${pid}`;
       throw new Error(`session ${file} is in use by ${who} (lock ${lock}); close it there first`);
     }
     onStale(`taking over the stale lock ${lock} (its process ${Number.isNaN(pid) ? '?' : pid} is gone)`);
     try {
+      // unlink removes a link itself, never what it points to.
       unlinkSync(lock);
     } catch {
       // another process took it over first: the next attempt reports it
@@ -149,26 +239,52 @@ export function acquireLock(file: string, onStale: (message: string) => void): (
   throw new Error(`could not take the lock for session ${file}`);
 }
 
-function readFileSafe(file: string): string {
+/** The first bytes of a lock file, without following a link or reading a special file ('' when unreadable). */
+function readLockPid(lock: string): string {
+  let fd: number;
   try {
-    return readFileSync(file, 'utf8');
+    fd = openRegular(lock, constants.O_RDONLY, 'lock');
   } catch {
     return '';
+  }
+  try {
+    const buffer = Buffer.alloc(32);
+    return buffer.subarray(0, readSync(fd, buffer, 0, buffer.length, 0)).toString('latin1');
+  } catch {
+    return '';
+  } finally {
+    closeSync(fd);
   }
 }
 
 /** An open journal file for appending. */
 export class JournalWriter {
-  private readonly fd: number;
+  private constructor(private readonly fd: number) {}
+
+  /** Creates `file` for appending, refusing an existing file or link. */
+  static create(file: string): JournalWriter {
+    const { O_WRONLY, O_CREAT, O_EXCL, O_APPEND } = constants;
+    return new JournalWriter(openSync(file, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_NOFOLLOW, 0o666));
+  }
 
   /**
-   * Opens `file` for appending: `validBytes` null creates it (refusing an existing file); otherwise the file is
-   * first truncated to `validBytes` (dropping a torn tail) and completed with a newline when `needsNewline`.
+   * Opens an existing journal to continue it: reads and parses it through the same descriptor (so the file that
+   * was checked is the file that is written), cuts a torn tail off, and completes a last line written without
+   * its newline. A file that does not parse is closed untouched and the error thrown.
    */
-  constructor(file: string, validBytes: number | null, needsNewline: boolean) {
-    if (validBytes !== null) truncateSync(file, validBytes);
-    this.fd = openSync(file, validBytes === null ? 'wx' : 'a');
-    if (needsNewline) this.write('\n');
+  static resume(file: string): { writer: JournalWriter; read: JournalRead } {
+    const fd = openRegular(file, constants.O_RDWR | constants.O_APPEND, 'session journal');
+    try {
+      const bytes = readAll(fd);
+      const read = parseJournal(bytes, file);
+      if (read.validBytes < bytes.length) cutTo(fd, read.validBytes, file);
+      const writer = new JournalWriter(fd);
+      if (read.needsNewline) writer.write('\n');
+      return { writer, read };
+    } catch (error) {
+      closeSync(fd);
+      throw error;
+    }
   }
 
   /** Writes text synchronously at the end of the file (O_APPEND). */
@@ -187,4 +303,13 @@ export class JournalWriter {
   close(): void {
     closeSync(this.fd);
   }
+}
+
+/** Truncates to `length`, which must not exceed the file's size: truncation never extends a journal. */
+function cutTo(fd: number, length: number, file: string): void {
+  const size = fstatSync(fd).size;
+  if (!Number.isInteger(length) || length < 0 || length > size) {
+    throw new Error(`internal error: refusing to cut ${file} to ${length} bytes (it has ${size})`);
+  }
+  ftruncateSync(fd, length);
 }

@@ -12,7 +12,7 @@
 import type { Context } from 'cordis';
 import { describeError } from './contain.js';
 import { applyDelta, planHeaderLog } from './headers.js';
-import { buildTranscript } from './transcript.js';
+import { TranscriptBuilder } from './transcript.js';
 import type {
   Agent,
   AgentOptions,
@@ -57,7 +57,7 @@ export class LoopAgent implements Agent {
   #logged: RequestHeader | null = null;
   #headerCursor = 0;
   #running = false;
-  readonly #transcript: ModelMessage[] = [];
+  readonly #transcript = new TranscriptBuilder();
   #cursor = 0;
   // Resolved once: a cordis context property lookup costs tens of microseconds, paid per step otherwise. An agent
   // lives within its host, so the services cannot change under it.
@@ -191,13 +191,13 @@ export class LoopAgent implements Agent {
     return this.#logged;
   }
 
-  /** The transcript so far, extended incrementally (surface events are append-only). */
+  /**
+   * The transcript so far, extended incrementally (surface events are append-only). One event at a time: a long
+   * resumed log must not pass its messages as call arguments (a spread of 150,000 overflows the stack).
+   */
   private messages(): ModelMessage[] {
     const events = this.session.events;
-    if (this.#cursor < events.length) {
-      this.#transcript.push(...buildTranscript(events.slice(this.#cursor)));
-      this.#cursor = events.length;
-    }
-    return [...this.#transcript];
+    for (; this.#cursor < events.length; this.#cursor++) this.#transcript.add(events[this.#cursor]!);
+    return this.#transcript.messages.slice();
   }
 }

@@ -67,6 +67,7 @@ export class JournalSession implements Session {
         `session ${this.id}: ${type} appended outside an open turn (every event but turn/start needs one)`,
       );
     }
+    // INVARIANT: keys in this order; journal-file.ts recognises a torn first line by its `{"seq":1,"type":` start.
     const event: SessionEvent<K> = {
       seq: this.#events.length + 1,
       type,

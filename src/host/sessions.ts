@@ -1,16 +1,24 @@
 /**
  * `ctx.sessions`: creates, resumes and forks session journals. Logs live at `<workspace>/.dsh/sessions/<id>.jsonl`
- * by default (DESIGN.md section 7: only logs carry that extension; the lock is `<id>.lock`); the basename is the
- * id. A resumed log that ends inside an open turn (the process died mid-turn) gets that turn closed with
- * `turn/end {reason: 'error'}` so the journal stays well-formed. Fork copies a prefix that ends on `turn/end`.
+ * by default (only logs carry that extension; the lock is `<id>.lock`); the basename is the id. A path given to
+ * `resume()` must name a `.jsonl` file, and the file must be a journal: anything else is refused untouched. No
+ * folder of a log's path below the workspace (or below its `.dsh`) may be a symbolic link, and the log itself is
+ * never followed. The rules are in [Sessions on disk](../apps.md#sessions-on-disk).
+ *
+ * A resumed log that ends inside an open turn (the process died mid-turn) is repaired before it is used: each call
+ * of the turn's last batch without a result gets an error `tool/result` saying it was interrupted (so the
+ * transcript pairs every call with a result), then the turn is closed with `turn/end {reason: 'error'}`. Fork
+ * copies a prefix that ends on `turn/end`.
  * @module
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import { Service, type Context } from 'cordis';
 import { warn } from './contain.js';
+import { unansweredCalls, interruptedText } from './interrupted.js';
 import { acquireLock, JournalWriter, readJournal } from './journal-file.js';
+import { checkExistingLog, checkFolders } from './journal-path.js';
 import { JournalSession, openTurn } from './session.js';
 import type { Session, SessionEvent } from './types.js';
 
@@ -68,25 +76,17 @@ export class SessionsService extends Service {
    */
   async resume(target: string): Promise<JournalSession> {
     const file = this.locate(target);
-    if (!existsSync(file)) throw new Error(`no session journal at ${file}`);
+    checkExistingLog(file, this.workspace);
     const release = acquireLock(file, (message) => warn(this.ctx, message));
     try {
-      const read = readJournal(file);
+      const { writer, read } = JournalWriter.resume(file);
       if (read.tornLine !== undefined) {
         warn(this.ctx, `${file}:${read.tornLine}: dropped a torn last line (the writer died mid-write)`);
       }
-      const writer = new JournalWriter(file, read.validBytes, read.needsNewline);
       const id = basename(file).replace(/\.jsonl$/, '');
       const session = new JournalSession(this.ctx, id, file, read.events, { writer, release }, true);
       const turn = openTurn(read.events);
-      if (turn !== null) {
-        warn(this.ctx, `${file}: turn ${turn} was left open; closing it as interrupted`);
-        await session.append('turn/end', {
-          turn,
-          reason: 'error',
-          error: 'interrupted: the process ended mid-turn',
-        });
-      }
+      if (turn !== null) await closeInterrupted(session, turn, (message) => warn(this.ctx, message));
       return session;
     } catch (error) {
       release();
@@ -96,7 +96,8 @@ export class SessionsService extends Service {
 
   /** The ids of the session logs in the sessions folder (only `*.jsonl` files), sorted (ids sort by time). */
   list(): string[] {
-    if (!existsSync(this.dir)) return [];
+    // The folders any log of this folder lies in: a linked sessions folder is refused, not listed.
+    if (!checkFolders(join(this.dir, 'x.jsonl'), this.workspace, false)) return [];
     return readdirSync(this.dir)
       .filter((name) => name.endsWith('.jsonl') && ID.test(name.slice(0, -6)))
       .map((name) => name.slice(0, -6))
@@ -105,7 +106,9 @@ export class SessionsService extends Service {
 
   /** The events of a session log, read without taking the lock (for viewers and `fork`). */
   read(target: string): SessionEvent[] {
-    return readJournal(this.locate(target)).events;
+    const file = this.locate(target);
+    checkExistingLog(file, this.workspace);
+    return readJournal(file).events;
   }
 
   /**
@@ -133,11 +136,11 @@ export class SessionsService extends Service {
     if (!ID.test(id)) throw new Error(`invalid session id \`${id}\`: use letters, digits, '.', '_' and '-'`);
     if (options.inMemory) return new JournalSession(this.ctx, id, null, seed, null, seed.length > 0);
     const dir = resolve(this.workspace, options.dir ?? this.dir);
-    mkdirSync(dir, { recursive: true });
     const file = join(dir, `${id}.jsonl`);
+    checkFolders(file, this.workspace, true);
     const release = acquireLock(file, (message) => warn(this.ctx, message));
     try {
-      const writer = new JournalWriter(file, null, false);
+      const writer = JournalWriter.create(file);
       if (seed.length > 0) {
         writer.write(seed.map((event) => JSON.stringify(event) + '\n').join(''));
         writer.sync();
@@ -152,11 +155,44 @@ export class SessionsService extends Service {
   }
 
   private locate(target: string): string {
-    if (target.endsWith('.jsonl') || target.includes('/') || isAbsolute(target))
+    if (target.endsWith('.jsonl') || target.includes('/') || isAbsolute(target)) {
+      if (!target.endsWith('.jsonl'))
+        throw new Error(`refusing ${target}: not a session log (a session log's name ends in .jsonl)`);
       return resolve(this.workspace, target);
+    }
     if (!ID.test(target)) throw new Error(`invalid session id \`${target}\``);
     return join(this.dir, `${target}.jsonl`);
   }
+}
+
+/**
+ * Repairs a turn a dead process left open: an interrupted result for each call of its last batch that has none,
+ * then `turn/end {reason: 'error'}`.
+ */
+async function closeInterrupted(
+  session: JournalSession,
+  turn: number,
+  warn: (message: string) => void,
+): Promise<void> {
+  const events = session.events;
+  let start = events.length - 1;
+  while (start > 0 && events[start]!.type !== 'turn/start') start--;
+  const unanswered = unansweredCalls(events, start);
+  const names = unanswered.map(({ call }) => `\`${call.name}\``).join(', ');
+  warn(
+    `${session.file}: turn ${turn} was left open; closing it as interrupted` +
+      (unanswered.length ? ` (${names} get an interrupted result)` : ''),
+  );
+  for (const { call, called, at } of unanswered) {
+    const { callId, name } = call;
+    if (!called) await session.append('tool/call', { callId, name, arguments: call.arguments });
+    await session.append('tool/result', { callId, name, content: interruptedText(name, at), isError: true });
+  }
+  await session.append('turn/end', {
+    turn,
+    reason: 'error',
+    error: 'interrupted: the process ended mid-turn',
+  });
 }
 
 /** A sortable, collision-resistant id: `20261130-064501-1a2b3c`. */

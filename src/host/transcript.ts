@@ -4,27 +4,41 @@
  * plugin narration such as a mode switch notice; its text is sent as written, so it should read as a notice);
  * `assistant/message` is an assistant message with its tool calls; `tool/result` is a tool message.
  * Log-only events never reach the model.
+ *
+ * Every tool call is paired with a result: a call of a batch that still has none when the next message arrives
+ * (a log that an older version closed after a crash) gets an interrupted error result right after its batch's
+ * results. The rule depends on the log alone, so the request stays reconstructable from it. (A resume today
+ * appends the real results, see `interrupted.ts`.)
  * @module
  */
+import { callsOf, interruptedText } from './interrupted.js';
 import type { ModelMessage, SessionEvent, SessionEventMap } from './types.js';
 
-/** Builds the model messages from a session's events. */
-export function buildTranscript(events: readonly SessionEvent[]): ModelMessage[] {
-  const messages: ModelMessage[] = [];
-  for (const event of events) {
+/** Builds a transcript incrementally: `add()` the events in log order, read `messages`. */
+export class TranscriptBuilder {
+  readonly messages: ModelMessage[] = [];
+  /** The calls of the latest batch without a result yet, by call id. */
+  readonly #unanswered = new Map<string, string>();
+
+  /** Adds one event (log-only events are ignored). */
+  add(event: SessionEvent): void {
     switch (event.type) {
       case 'user/message':
       case 'context/message':
-        messages.push({ role: 'user', content: (event.data as SessionEventMap['user/message']).text });
+        this.#pairCalls();
+        this.messages.push({ role: 'user', content: (event.data as SessionEventMap['user/message']).text });
         break;
       case 'assistant/message': {
+        this.#pairCalls();
         const data = event.data as SessionEventMap['assistant/message'];
-        messages.push({ role: 'assistant', content: data.text, toolCalls: data.toolCalls });
+        this.messages.push({ role: 'assistant', content: data.text, toolCalls: data.toolCalls });
+        for (const call of callsOf(data)) this.#unanswered.set(call.callId, call.name);
         break;
       }
       case 'tool/result': {
         const data = event.data as SessionEventMap['tool/result'];
-        messages.push({
+        this.#unanswered.delete(data.callId);
+        this.messages.push({
           role: 'tool',
           callId: data.callId,
           name: data.name,
@@ -35,5 +49,24 @@ export function buildTranscript(events: readonly SessionEvent[]): ModelMessage[]
       }
     }
   }
-  return messages;
+
+  #pairCalls(): void {
+    for (const [callId, name] of this.#unanswered) {
+      this.messages.push({
+        role: 'tool',
+        callId,
+        name,
+        content: interruptedText(name, 'unknown'),
+        isError: true,
+      });
+    }
+    this.#unanswered.clear();
+  }
+}
+
+/** Builds the model messages from a session's events. */
+export function buildTranscript(events: readonly SessionEvent[]): ModelMessage[] {
+  const builder = new TranscriptBuilder();
+  for (const event of events) builder.add(event);
+  return builder.messages;
 }

@@ -175,7 +175,9 @@ describe('ctx.sessions.resume()', () => {
     expect(() =>
       parseJournal('{"seq":1,"type":"turn/start","data":{"turn":1},"time":"t"}\n\n{}\n', 'x.jsonl'),
     ).toThrow('x.jsonl:2: empty line in the session journal');
-    expect(() => parseJournal('[1]\n', 'y.jsonl')).toThrow('y.jsonl:1: a journal line must be a JSON object');
+    expect(() => parseJournal('[1]\n', 'y.jsonl')).toThrow(
+      /^y\.jsonl:1: not a dsh-mode session journal \(a journal line must be a JSON object/,
+    );
   });
 
   it('names file:line for a seq that breaks the sequence', async () => {

@@ -44,7 +44,7 @@ export async function runLint(options: RunLintOptions): Promise<LintReport> {
   let catalog: ToolCatalogEntry[] | undefined;
   if (options.catalog !== undefined) {
     const result = await readCatalog(options.catalog);
-    extra.push(...result.diagnostics);
+    for (const d of result.diagnostics) extra.push(d);
     if (result.diagnostics.length === 0) catalog = result.tools;
   }
   const lintOptions = catalog === undefined ? {} : { catalog };

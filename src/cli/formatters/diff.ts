@@ -50,8 +50,8 @@ export function formatDiffText(report: DiffReport, options: FormatOptions): stri
   const lines = [`${report.old.source} → ${report.new.source}: ${summary(report)}`];
   const rows = changedRows(report);
   if (rows.length === 0) return lines.join('\n') + '\n';
-  const modeWidth = Math.max(...rows.map((r) => r.mode.length));
-  const toolWidth = Math.max(...rows.map((r) => r.tool.label.length));
+  const modeWidth = rows.reduce((w, r) => Math.max(w, r.mode.length), 0);
+  const toolWidth = rows.reduce((w, r) => Math.max(w, r.tool.label.length), 0);
   lines.push('');
   for (const row of rows) {
     const change = `${paintDecision(row.before.decision, options.color)} → ${paintDecision(row.after.decision, options.color)}`;

@@ -16,7 +16,7 @@ import { mdCode, mdRule, mdText, paintDecision } from './cells.js';
  */
 export function formatMatrixText(report: MatrixReport, options: FormatOptions): string {
   if (report.modes.length === 0) return 'no modes are defined\n';
-  const labelWidth = Math.max(4, ...report.tools.map((t) => t.label.length));
+  const labelWidth = report.tools.reduce((w, t) => Math.max(w, t.label.length), 4);
   const widths = report.modes.map((m) => Math.max(m.name.length, 5));
   const header = ['tool'.padEnd(labelWidth), ...report.modes.map((m, i) => m.name.padEnd(widths[i]!))].join(
     '  ',

@@ -36,7 +36,7 @@ export function formatStylish(report: LintReport, options: FormatOptions): strin
       const at = d.range ? `${d.range.start.line}:${d.range.start.column}` : '1:1';
       return { d, at };
     });
-    const atWidth = Math.max(...rows.map((r) => r.at.length));
+    const atWidth = rows.reduce((w, r) => Math.max(w, r.at.length), 0);
     for (const { d, at } of rows) {
       const severity = paint(SEVERITY_STYLE[d.severity], d.severity.padEnd(7));
       lines.push(`  ${paint('dim', at.padEnd(atWidth))}  ${severity}  ${d.message}  ${paint('dim', d.code)}`);
