@@ -196,7 +196,7 @@ describe('fuzz: random interleavings over the real loop', () => {
         // (2) every exit from plan is a user flip or an approved exit; (3) every successful exit was approved.
         expect(unapprovedExits(events, flips)).toEqual([]);
       }),
-      [60, 3_000],
+      [15, 3_000],
       'seeded plan or default; 1–4 turns of ≤3 steps of 1–3 calls; flips at 4 kinds of points; 7 answer kinds; cancels; restarts (resume from disk, new agent, with or without a mode option)',
     );
   });
