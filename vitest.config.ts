@@ -5,6 +5,8 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // Builds dist/ once: the CLI tests run the real binary.
     globalSetup: ['test/global-setup.ts'],
+    // One fixed fast-check seed for every property (test/seed.ts): the same cases on every run.
+    setupFiles: ['test/seed.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     coverage: {

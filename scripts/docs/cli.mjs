@@ -92,7 +92,7 @@ export async function cliPage() {
     `${code('dsh-mode --help')} prints:\n\n${fence('text', renderMainHelp().trimEnd())}`,
     `Commands: ${names.map((n) => `[${code(n)}](#${n})`).join(', ')}.`,
     '## Exit codes',
-    'Every command ends in one outcome, and one table maps outcomes to exit codes (`EXIT_CODES` in `src/cli/main.ts`): 0 success; 1 findings, an unknown mode or a policy that cannot load; 2 usage errors, unreadable inputs and internal errors. Each command below says which apply to it.',
+    'Every command ends in one outcome, and one table maps outcomes to exit codes (`EXIT_CODES` in `src/cli/main.ts`): 0 success; 1 findings, an unknown mode or a policy that cannot load; 2 usage errors, unreadable inputs and internal errors; 130 an interactive command ended by Ctrl-C. Each command below says which apply to it.',
     table(['Outcome', 'Exit code'], outcomes),
     ...specs.map(commandSection),
   ]);

@@ -23,9 +23,10 @@ export interface CommandSpec {
 /**
  * How a command ended, independent of exit codes:
  * `ok` (0), `findings` (1: lint errors, warnings over the limit), `unknown-mode` (1), `load-failed` (1),
- * `io` (2: a path or catalog that cannot be read), `usage` (2).
+ * `io` (2: a path or catalog that cannot be read), `usage` (2), `interrupted` (130: ended by Ctrl-C, as a shell
+ * reports SIGINT).
  */
-export type OutcomeKind = 'ok' | 'findings' | 'unknown-mode' | 'load-failed' | 'io' | 'usage';
+export type OutcomeKind = 'ok' | 'findings' | 'unknown-mode' | 'load-failed' | 'io' | 'usage' | 'interrupted';
 
 /** The result of running a command from the command line: what to print, and how it ended. */
 export interface Outcome {

@@ -4,7 +4,8 @@
  * maps outcomes to exit codes and the one place that writes to stdout and stderr.
  *
  * Exit codes: 0 success; 1 findings (lint errors, warnings over `--max-warnings`), an unknown mode or a policy
- * file that cannot load (`check`); 2 usage errors, unreadable inputs and internal errors.
+ * file that cannot load (`check`); 2 usage errors, unreadable inputs and internal errors; 130 an interactive
+ * command ended by Ctrl-C (`chat`).
  * @module
  */
 import { readFileSync } from 'node:fs';
@@ -23,6 +24,7 @@ export const EXIT_CODES: Readonly<Record<OutcomeKind | 'internal', number>> = {
   'load-failed': 1,
   io: 2,
   usage: 2,
+  interrupted: 130,
   internal: 2,
 };
 

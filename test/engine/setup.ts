@@ -1,16 +1,12 @@
 /**
- * Shared engine test setup: a real cordis Context with the real host plugins (sessions, prompt assembly, tool
- * runtime, approval seam, agents, built-in tools) on a fresh temporary workspace, the real mode plugin on top,
- * and a logger exporter that collects warnings and errors. Nothing is faked but the model (the host's scripted
- * model) and, where a test says so, the approval answerer (a real `approval/request` listener).
+ * Shared engine test setup: the host setup of `../host/setup.ts` (a real cordis Context with the real host plugins
+ * on a fresh temporary workspace, and a logger exporter that collects warnings and errors) with the real mode
+ * plugin on top. Nothing is faked but the model (the host's scripted model) and, where a test says so, the approval
+ * answerer (a real `approval/request` listener).
  */
-import { mkdtempSync, realpathSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Context, type Fiber } from 'cordis';
+import type { Context, Fiber } from 'cordis';
 import { ModePlugin, type ModeConfig } from '../../src/engine/index.js';
 import {
-  applyHost,
   scriptedModel,
   type AgentOptions,
   type ApprovalOutcome,
@@ -19,18 +15,16 @@ import {
   type SessionEvent,
   type Session,
 } from '../../src/host/index.js';
+import { setup as hostSetup, tempDir as hostTempDir, type HostSetup } from '../host/setup.js';
 
-export interface EngineSetup {
-  ctx: Context;
-  workspace: string;
-  warnings: string[];
+export interface EngineSetup extends HostSetup {
   /** The mode plugin's fiber (undefined with `plugin: false`). */
   fiber: Fiber | undefined;
 }
 
 /** A temporary folder (realpath, so paths compare like with like). */
 export function tempDir(prefix = 'dsh-engine-'): string {
-  return realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  return hostTempDir(prefix);
 }
 
 /**
@@ -40,18 +34,10 @@ export function tempDir(prefix = 'dsh-engine-'): string {
 export async function setup(
   options: { config?: ModeConfig; plugin?: boolean; workspace?: string } = {},
 ): Promise<EngineSetup> {
-  const workspace = options.workspace ?? tempDir();
-  const ctx = new Context();
-  const warnings: string[] = [];
-  ctx.logger.exporter({
-    export(message) {
-      if (message.type === 'warn' || message.type === 'error')
-        warnings.push(message.args.map(String).join(' '));
-    },
-  });
-  await applyHost(ctx, { workspace });
-  const fiber = options.plugin === false ? undefined : await ctx.plugin(ModePlugin, options.config ?? {});
-  return { ctx, workspace, warnings, fiber };
+  const host = await hostSetup({ workspace: options.workspace ?? tempDir() });
+  const fiber =
+    options.plugin === false ? undefined : await host.ctx.plugin(ModePlugin, options.config ?? {});
+  return { ...host, fiber };
 }
 
 /** A new agent on an in-memory session (or the given one) with a scripted model. */

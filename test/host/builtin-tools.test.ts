@@ -3,6 +3,7 @@
  * does, and the escapes each file tool refuses (`..`, absolute paths outside, symbolic links that leave).
  * bash runs real child processes, including a grandchild that must die with its process group.
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -121,6 +122,21 @@ describe('edit', () => {
   });
 });
 
+/**
+ * Waits until no live process has `token` in its command line (the `bash -c` of a call, and its forked subshells,
+ * carry the whole command), so nothing of that command can still act. Polls `ps`; the cap only turns a hang into a
+ * failure.
+ */
+async function processesGone(token: string): Promise<void> {
+  for (const deadline = Date.now() + 20_000; Date.now() < deadline;) {
+    // `-ww`: whole command lines, never cut at the terminal's width.
+    const table = execFileSync('ps', ['-A', '-ww', '-o', 'args='], { encoding: 'utf8' });
+    if (!table.includes(token)) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`processes of ${token} still run after 20 s`);
+}
+
 describe('bash', () => {
   it('runs in the workspace and reports the exit code', async () => {
     const { call } = await workspace();
@@ -161,7 +177,7 @@ describe('bash', () => {
       signal: controller.signal,
     });
     expect(cancelled.content).toMatch(/cancelled; .*killed/);
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    await processesGone(marker);
     expect(existsSync(marker)).toBe(false);
   });
 });

@@ -143,8 +143,20 @@ describe('openaiModel()', () => {
       sse(res, [delta({ content: 'partial' })], false);
       setTimeout(() => res.socket?.destroy(), 20);
     });
+    // The socket dies inside the chunked body, so fetch's stream errors (its own wording follows the colon).
     await expect(openaiModel(options(url)).complete(request)).rejects.toThrow(
-      /connection dropped mid-answer|ended before the answer finished/,
+      /^the connection dropped mid-answer: \S/,
+    );
+    expect(bodies).toHaveLength(1);
+  });
+
+  it('reports a stream that ends cleanly before the answer finished, without retrying it', async () => {
+    const { url, bodies } = await serve((_req, res) => {
+      sse(res, [delta({ content: 'partial' })], false);
+      res.end();
+    });
+    await expect(openaiModel(options(url)).complete(request)).rejects.toThrow(
+      /^the stream ended before the answer finished$/,
     );
     expect(bodies).toHaveLength(1);
   });

@@ -1,6 +1,7 @@
 /**
  * Shared test setup: a real cordis Context with the real host plugins on a fresh temporary workspace, and a
- * logger exporter that collects warnings so tests can assert what was contained.
+ * logger exporter that collects warnings and errors so tests can assert what was contained. `../engine/setup.ts`
+ * builds on it (the mode plugin on top).
  */
 import { mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,6 +1,6 @@
 /**
  * Item 2, crash safety: a child process runs a scripted plan-mode session on a private build of the host and engine (approvals
- * answered by a scripted answerer) and is killed with SIGKILL at a random point, many times (CI 10, long 200).
+ * answered by a scripted answerer) and is killed with SIGKILL at a random point, many times (the CI subset 3, one chain; the long run 200).
  * Kills come in chains: the next child resumes the log the killed one left and goes on, so crashes accumulate in
  * one log (each check also sees that everything earlier runs left is unchanged).
  * After each kill the session is resumed in this process with the real host and engine, and: the log is a valid
@@ -68,13 +68,13 @@ function runAndKill(workspace: string, id: string, seed: number, killAfter: numb
 describe('crash safety: SIGKILL at random points of a plan-mode session', () => {
   it('every resume is a valid prefix holding everything acknowledged, in the mode the log says', async () => {
     const seed = seedOf('crash: SIGKILL and resume');
-    const kills = scale(10, 200);
+    const kills = scale(3, 200);
     await measured('crash', 'crash: SIGKILL and resume', seed, async () => {
       const random = rng(seed);
       let maxEvents = 0;
       let torn = 0;
       // Crashes accumulate: each chain is one session log that `chain` children in a row continue and get killed.
-      const chain = scale(5, 10);
+      const chain = scale(3, 10);
       let workspace = '';
       let before: string[] = [];
       for (let k = 0; k < kills; k++) {

@@ -172,7 +172,7 @@ describe('fuzz: session logs', () => {
         expect(ran.length - before, `mode ${mode}`).toBe(mode === 'default' ? 1 : 0);
         session.close();
       }),
-      [150, 3_000],
+      [40, 3_000],
       'turns of user/context messages, mode/set with 11 payload shapes, unknown types; torn tails, bad middle lines; a fork at every turn/end',
     );
   });
@@ -200,7 +200,7 @@ describe('fuzz: session logs', () => {
           }
         },
       ),
-      [1_000, 50_000],
+      [250, 50_000],
       'binary strings and lines of random JSON values',
     );
   });

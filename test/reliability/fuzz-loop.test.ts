@@ -12,18 +12,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EXIT_PLAN_MODE, foldMode } from '../../src/engine/index.js';
-import {
-  scriptedModel,
-  type ApprovalOutcome,
-  type ScriptEntry,
-  type SessionEvent,
-  type Tool,
-} from '../../src/host/index.js';
+import { scriptedModel, type ApprovalOutcome, type SessionEvent, type Tool } from '../../src/host/index.js';
+import { mode, play, turns as turnsOf } from '../engine/interleavings.js';
 import { setup } from '../engine/setup.js';
 import { check } from './config.js';
 import { unapprovedExits } from './invariants.js';
 
-const MODES = ['default', 'plan', 'review'] as const;
 const TOOLS = ['probe_ro', 'probe_rw', 'probe_ask', EXIT_PLAN_MODE, 'no_such_tool', 'bad_args'] as const;
 type ToolName = (typeof TOOLS)[number];
 const ANSWERS = [
@@ -45,23 +39,14 @@ function decision(mode: string, tool: string): 'allow' | 'ask' | 'deny' {
   return 'deny';
 }
 
-const mode = fc.constantFrom(...MODES);
-const call = fc.record({ tool: fc.constantFrom(...TOOLS), flip: fc.option(mode, { nil: undefined }) });
-const step = fc.record({
-  calls: fc.array(call, { minLength: 1, maxLength: 3 }),
-  flips: fc.array(mode, { maxLength: 2 }),
-});
-const turn = fc.record({
-  before: fc.array(mode, { maxLength: 2 }),
-  steps: fc.array(step, { maxLength: 3 }),
-  cancelAt: fc.option(fc.nat(30), { nil: undefined }),
-  // Before the turn: no restart (undefined); a restart that resumes the log from disk with a new agent, with no
-  // mode option (null: the log decides) or an explicit one (invariant 8: it wins over the log).
-  restart: fc.option(fc.option(mode, { nil: null }), { nil: undefined, freq: 3 }),
-});
 const program = fc.record({
   seed: fc.constantFrom<string>('plan', 'default'),
-  turns: fc.array(turn, { minLength: 1, maxLength: 4 }),
+  turns: turnsOf(TOOLS, {
+    cancelAt: fc.option(fc.nat(30), { nil: undefined }),
+    // Before the turn: no restart (undefined); a restart that resumes the log from disk with a new agent, with no
+    // mode option (null: the log decides) or an explicit one (it wins over the log).
+    restart: fc.option(fc.option(mode, { nil: null }), { nil: undefined, freq: 3 }),
+  }),
   answers: fc.array(
     fc.record({ outcome: fc.constantFrom(...ANSWERS), flip: fc.option(mode, { nil: undefined }) }),
     { maxLength: 8 },
@@ -102,23 +87,9 @@ describe('fuzz: random interleavings over the real loop', () => {
         ctx.tools.register(probe('probe_ask'));
         ctx.tools.register(probe('bad_args'));
 
-        const script: ScriptEntry[] = [];
-        const callFlips: (string | undefined)[] = [];
-        const stepFlips: string[][] = [];
-        for (const t of turns) {
-          for (const s of t.steps) {
-            script.push({
-              text: 's',
-              tool_calls: s.calls.map((c) => ({
-                name: c.tool,
-                arguments: c.tool === EXIT_PLAN_MODE ? { plan: '# P\ndo it' } : {},
-              })),
-            });
-            callFlips.push(...s.calls.map((c) => c.flip));
-            stepFlips.push(s.flips);
-          }
-          script.push({ text: 'done' });
-        }
+        const { script, callFlips, stepFlips } = play(turns, (tool) =>
+          tool === EXIT_PLAN_MODE ? { plan: '# P\ndo it' } : {},
+        );
         // On disk, so a restart can resume it; one model across restarts, so the script goes on where it was.
         const model = scriptedModel(script);
         let agent = ctx.agents.create({
@@ -225,7 +196,7 @@ describe('fuzz: random interleavings over the real loop', () => {
         // (2) every exit from plan is a user flip or an approved exit; (3) every successful exit was approved.
         expect(unapprovedExits(events, flips)).toEqual([]);
       }),
-      [60, 3_000],
+      [15, 3_000],
       'seeded plan or default; 1–4 turns of ≤3 steps of 1–3 calls; flips at 4 kinds of points; 7 answer kinds; cancels; restarts (resume from disk, new agent, with or without a mode option)',
     );
   });

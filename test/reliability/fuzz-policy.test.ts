@@ -80,7 +80,7 @@ describe('fuzz: policy documents', () => {
           }
         },
       ),
-      [400, 20_000],
+      [100, 20_000],
       '1–4 documents of 2 modes, YAML or JSON; selectors with *, ?, classes, escapes, braces; 1–12 queries each',
     );
   });
@@ -108,7 +108,7 @@ describe('fuzz: policy documents', () => {
           expect(reported).toEqual(failing);
         });
       }),
-      [200, 10_000],
+      [50, 10_000],
       '1–3 documents with 0–3 inline tests each',
     );
   });
@@ -127,7 +127,7 @@ describe('fuzz: policy documents', () => {
           expect(d.message.length).toBeGreaterThan(0);
         }
       }),
-      [300, 10_000],
+      [75, 10_000],
       '16 kinds of damage (unknown keys, wrong types, reserved or bad mode names, non-object documents)',
     );
   });
@@ -154,7 +154,7 @@ describe('fuzz: policy documents', () => {
           for (const name of names) expect(['allow', 'ask', 'deny']).toContain(policy.decide(name).decision);
         },
       ),
-      [150, 5_000],
+      [40, 5_000],
       'valid documents plus unclosed classes, unbalanced braces, brace bombs, extglob/negation/comment syntax',
     );
   });
@@ -232,7 +232,7 @@ describe('fuzz: garbage text', () => {
           }
         },
       ),
-      [1_000, 50_000],
+      [250, 50_000],
       'YAML token soup, binary strings, latin-1 and UTF-8 decoded random bytes',
     );
   });
@@ -252,7 +252,7 @@ describe('fuzz: garbage text', () => {
           expect(Array.isArray(parsed.issues)).toBe(true);
         },
       ),
-      [500, 20_000],
+      [125, 20_000],
       'cordis.yml with token soup under a mode entry, bare soup, binary strings',
     );
   });

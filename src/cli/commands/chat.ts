@@ -1,11 +1,11 @@
 /**
  * `dsh-mode chat`: a terminal chat with an agent under the mode engine (see `../chat/run.ts`). It talks to the
  * terminal itself (streaming, questions), so the adapter only maps its exit code to an outcome: 0 ok, 1 an
- * untrusted cordis.yml, 2 a deployment or usage error (already printed on stderr).
+ * untrusted cordis.yml, 2 a deployment or usage error (already printed on stderr), 130 an exit by Ctrl-C.
  * @module
  */
 import { stringOption } from '../argv.js';
-import type { CliCommand, CommandSpec } from '../command.js';
+import type { CliCommand, CommandSpec, OutcomeKind } from '../command.js';
 import { UsageError } from '../errors.js';
 
 const spec: CommandSpec = {
@@ -38,7 +38,7 @@ const spec: CommandSpec = {
     '',
     'Exit codes: 0 done; 1 a found cordis.yml that is not trusted (nothing was loaded); 2 a deployment error',
     '(file:line:column), unreadable trust records, an unknown --mode, a session that cannot be resumed, or a',
-    'usage error.',
+    'usage error; 130 an exit by Ctrl-C.',
   ].join('\n'),
   options: [
     {
@@ -72,6 +72,9 @@ const spec: CommandSpec = {
   ],
 };
 
+/** The chat's exit codes as outcomes (0 and anything unlisted: `ok`). */
+const OUTCOMES: Readonly<Record<number, OutcomeKind>> = { 1: 'load-failed', 2: 'io', 130: 'interrupted' };
+
 /** The command-line adapter of `chat`. */
 export const command: CliCommand = {
   spec,
@@ -97,6 +100,6 @@ export const command: CliCommand = {
         tty: process.stdin.isTTY === true,
       },
     );
-    return { kind: code === 2 ? 'io' : code === 1 ? 'load-failed' : 'ok' };
+    return { kind: OUTCOMES[code] ?? 'ok' };
   },
 };

@@ -1,8 +1,8 @@
 /**
- * Review finding: `cordis.yml` entry names and config keys were looked up in plain objects, so names inherited
- * from `Object.prototype` (`constructor`, `toString`, `__proto__`, `hasOwnProperty`) passed as known plugins and
- * were then silently dropped at start (a typo-class input that must be an error, DESIGN.md section 6), and such a
- * config key got a nonsense type message instead of "unknown config key".
+ * `cordis.yml` entry names and config keys are looked up as own names only: a name inherited from
+ * `Object.prototype` (`constructor`, `toString`, `__proto__`, `hasOwnProperty`) is an unknown plugin (a plain-object
+ * lookup passed it as known and then silently dropped it at start, where a typo must be an error), and such a
+ * config key is an "unknown config key", not a nonsense type message.
  */
 import { describe, expect, it } from 'vitest';
 import { parseDeployment } from '../../src/cli/deployment-parse.js';
@@ -11,7 +11,7 @@ import { PLUGIN_NAMES } from '../../src/cli/plugin-names.js';
 const issues = (text: string) =>
   parseDeployment(text, 'cordis.yml', '/base').issues.map((i) => `${i.line}:${i.column} ${i.message}`);
 
-describe('review: plugin names and config keys are own names only', () => {
+describe('plugin names and config keys are own names only', () => {
   for (const name of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
     it(`\`- name: ${name}\` is an unknown plugin`, () => {
       const found = issues(`- name: host\n- name: ${name}\n`);

@@ -1,8 +1,8 @@
 /**
- * Review finding: a mode whose decision for `exit_plan_mode` is `allow` (explicitly, through `default: allow`, or
- * through a glob such as `"*": allow`) let the model leave the mode with no human approval, and then run the
- * tools that mode denies. DESIGN.md invariant 7 says the gate *asks* for the exit; the promise is that a mode's
- * denials hold until a human approves. Real cordis Context, host, loop, scripted model, built-in tools.
+ * The exit always asks: a mode whose decision for `exit_plan_mode` is `allow` (explicitly, through `default: allow`,
+ * or through a glob such as `"exit_*": allow`) must not let the model leave the mode without a human approval and
+ * then run the tools that mode denies; the gate asks for the exit, so a mode's denials hold until a human
+ * approves. Real cordis Context, host, loop, scripted model, built-in tools.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,7 +13,7 @@ import { agentOf, answerApprovals, eventsOf, resultOf, setup } from '../engine/s
 const exitCall = { name: EXIT_PLAN_MODE, arguments: { plan: '# Plan\n\nwrite it' } };
 const writeCall = { name: 'write', arguments: { path: 'a.txt', content: 'changed' } };
 
-describe('review: the exit always needs a human approval', () => {
+describe('the exit always needs a human approval', () => {
   for (const [label, body] of [
     ['default: allow', { tools: { write: 'deny', bash: 'deny' }, default: 'allow' }],
     ['an explicit allow', { tools: { write: 'deny', exit_plan_mode: 'allow' }, default: 'deny' }],

@@ -1,7 +1,7 @@
 /**
- * Review finding: the ACP card kind was looked up in a plain object, so a call to a hallucinated tool named after
- * an `Object.prototype` member (`constructor`, `toString`, `__proto__`) produced a `tool_call` whose `kind` was a
- * function or `{}` instead of a ToolKind (a model controls tool names: bad input must not break the wire).
+ * The ACP card kind of a tool call whose name is any string: a model controls tool names, so a hallucinated tool
+ * named after an `Object.prototype` member (`constructor`, `toString`, `__proto__`) must still get a ToolKind
+ * (`other`), not a function or `{}` from a plain-object lookup (bad input must not break the wire).
  */
 import { describe, expect, it } from 'vitest';
 import { updatesFor } from '../../src/cli/acp/updates.js';
@@ -15,7 +15,7 @@ const call = (name: string): SessionEvent =>
     time: '2026-11-30T00:00:00.000Z',
   }) as SessionEvent;
 
-describe('review: hallucinated tool names map to kind `other`', () => {
+describe('hallucinated tool names map to kind `other`', () => {
   for (const name of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
     it(name, () => {
       expect(updatesFor(call(name), () => undefined)[0]).toMatchObject({ kind: 'other', title: name });

@@ -1,8 +1,8 @@
 /**
- * Review finding (fixed): a selector whose braces expand to more than 64 alternatives used to compile to no
- * alternatives at all, so a `deny` it carried decided nothing and a mode with `default: allow` let those tools
- * run. Now the compiler expands up to 1,024 alternatives (lint still reports more than 64 as an error), and a
- * selector beyond that refuses the whole file, like any other hostile-input limit: never a silently dropped rule.
+ * The brace-expansion limit fails closed: a selector whose braces expand to more than 64 alternatives (lint reports
+ * that as an error) still compiles, up to 1,024 alternatives, so a `deny` it carries decides what it names even
+ * under `default: allow`; a selector beyond that refuses the whole file, like any other hostile-input limit. A
+ * rule is never silently dropped (an earlier compiler expanded such a selector to no alternatives at all).
  */
 import { describe, expect, it } from 'vitest';
 import { compilePolicies } from '../../src/compile/compile.js';
@@ -10,7 +10,7 @@ import { loadPolicyText } from '../../src/compile/load.js';
 
 const servers = (n: number) => Array.from({ length: n }, (_, i) => `s${i}`).join(',');
 
-describe('review: a deny rule with too many brace alternatives', () => {
+describe('a deny rule with too many brace alternatives', () => {
   it('still denies what it names, instead of falling through to `default: allow`', () => {
     const text = `mode: guarded\ntools:\n  "mcp__{${servers(65)}}__*": deny\ndefault: allow\n`;
     const { documents, diagnostics } = loadPolicyText(text, 'guarded.yaml');

@@ -1,9 +1,9 @@
 /**
- * Review finding: the OpenAI-compatible adapter stored streamed tool-call fragments in an array indexed by the
- * server's `index`. An index that is not a small array position was mishandled: a negative or fractional one made
- * the call vanish silently (a property, not an element, so `filter` skipped it), and a huge one (2^32 - 2) made a
- * sparse array of four billion slots that `filter` walked for minutes with the event loop blocked (no cancel, no
- * timeout). Bad input from the wire must become a result or a precise error. Real node:http server on loopback.
+ * The OpenAI-compatible adapter keys streamed tool-call fragments by the server's `index`, whatever it is: stored
+ * in an array, a negative or fractional index made the call vanish silently (a property, not an element, so
+ * `filter` skipped it), and a huge one (2^32 - 2) made a sparse array of four billion slots that `filter` walked
+ * for minutes with the event loop blocked. Bad input from the wire must become a result or a precise error. Real
+ * node:http server on loopback.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -44,7 +44,7 @@ async function answer(indexes: number[]): Promise<{ name: string; arguments: unk
   return (await model.complete(request)).toolCalls;
 }
 
-describe('review: streamed tool calls keyed by odd indexes', () => {
+describe('streamed tool calls keyed by odd indexes', () => {
   it('negative and fractional indexes keep their calls, in index order', async () => {
     expect(await answer([3, -1, 0.5])).toEqual([
       { name: 'tool1', arguments: { n: 1 } },

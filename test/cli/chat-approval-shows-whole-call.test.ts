@@ -1,10 +1,10 @@
 /**
- * Review finding: the terminal approval question is where a human decides, but it showed model-controlled text
- * unfiltered and incomplete: (1) a call's command or path was clipped to 60 characters, so `bash` with a long
- * harmless prefix hid the part being approved (`…; rm -rf ~`); (2) terminal control sequences in the plan or the
- * arguments (ESC, CR) reached the terminal, so a plan could hide or overwrite lines of itself, and the human
- * approved something other than what the log records. Real cordis Context, host and mode plugin; the terminal is
- * a recording test double of the chat's `Terminal` seam (the answer is `n`).
+ * The chat's terminal approval question is where a human decides, so it shows model-controlled text whole and
+ * filtered: (1) a call's command or path is never clipped (a `bash` with a long harmless prefix must not hide the
+ * part being approved, `…; rm -rf ~`); (2) terminal control sequences in the plan or the arguments (ESC, CR) never
+ * reach the terminal, so a plan cannot hide or overwrite lines of itself and the human approves what the log
+ * records. Real cordis Context, host and mode plugin; the terminal is a recording test double of the chat's
+ * `Terminal` seam (the answer is `n`).
  */
 import { describe, expect, it } from 'vitest';
 import { answerApprovals } from '../../src/cli/chat/answerer.js';
@@ -37,7 +37,7 @@ async function shown(toolName: string, args: unknown): Promise<string> {
   return out.join('');
 }
 
-describe('review: the approval question shows the whole call, and no terminal control sequences', () => {
+describe('the approval question shows the whole call, and no terminal control sequences', () => {
   it('a long bash command is shown whole', async () => {
     const command = `echo ${'a'.repeat(80)}; rm -rf ~/important`;
     expect(await shown('bash', { command })).toContain('rm -rf ~/important');

@@ -1,7 +1,7 @@
 /**
- * Review finding: DESIGN.md section 2 says `file` is reported as given; for a folder, load.ts promises "the folder
- * as given joined with the entry name". `path.join` normalised the folder, so `./pol` was reported as `pol/a.yaml`
- * and `pol/../pol` as `pol/a.yaml`: not what the user gave.
+ * A policy's `file` is reported as the user gave it; for a folder, the folder as given joined with the entry name
+ * (load.ts). `path.join` would normalise the folder, reporting `./pol` and `pol/../pol` both as `pol/a.yaml`: not
+ * what the user gave.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,11 +10,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compilePolicies } from '../../src/compile/compile.js';
 import { loadPolicySources } from '../../src/compile/load.js';
 
-describe('review: folder entries are reported as the folder was given', () => {
+describe('folder entries are reported as the folder was given', () => {
   const cwd = process.cwd();
   let dir: string;
   beforeAll(() => {
-    dir = mkdtempSync(join(tmpdir(), 'dsh-review-load-'));
+    dir = mkdtempSync(join(tmpdir(), 'dsh-load-as-given-'));
     mkdirSync(join(dir, 'pol'));
     writeFileSync(join(dir, 'pol', 'a.yaml'), 'mode: a\ntools:\n  read: allow\n');
     process.chdir(dir);
