@@ -389,7 +389,7 @@ export const cordisSchema = {
       },
       allOf: [
         {
-          if: { properties: { name: { enum: ['mode', 'dsh-mode'] } }, required: ['name'] },
+          if: { properties: { name: { const: 'mode' } }, required: ['name'] },
           then: { properties: { config: { $ref: 'mode-config.schema.json' } } },
         },
         {
@@ -451,6 +451,7 @@ export const cordisSchema = {
     hostConfig: {
       title: 'HostConfig',
       type: 'object',
+      additionalProperties: false,
       description: 'Configuration of the reference host.',
       markdownDescription:
         'Configuration of the **reference host**. File tools are confined to the workspace: `..`, absolute paths and symlinks that leave it are refused.',
@@ -482,6 +483,7 @@ export const cordisSchema = {
     scriptedConfig: {
       title: 'ScriptedConfig',
       type: 'object',
+      additionalProperties: false,
       required: ['script'],
       description: 'Configuration of the scripted model.',
       markdownDescription: 'Configuration of the **scripted model**.',
@@ -499,6 +501,7 @@ export const cordisSchema = {
     openaiConfig: {
       title: 'OpenaiConfig',
       type: 'object',
+      additionalProperties: false,
       description: 'Configuration of an OpenAI-compatible chat-completions model.',
       markdownDescription:
         "Configuration of an **OpenAI-compatible** chat-completions model (DeepSeek's endpoint by default). Keep the key in the environment (`DEEPSEEK_API_KEY`), not in this file.",
@@ -553,7 +556,6 @@ export const cordisSchema = {
       title: 'DemoConfig',
       type: 'object',
       additionalProperties: false,
-      maxProperties: 0,
       description: 'The demo model takes no config.',
       markdownDescription: 'The **demo model** takes no config.',
     },
