@@ -88,6 +88,25 @@ function toDiagnostic(
       help,
     );
   const parent = error.parentSchema as { title?: string; properties?: Record<string, unknown> } | undefined;
+  if (error.propertyName !== undefined && isModeName(error)) {
+    // A mode name as a key (inline `modes`): reported like a `mode:` value, at the key.
+    const key = error.propertyName;
+    return error.keyword === 'not'
+      ? at(
+          'reserved-mode-name',
+          'mode name `default` is reserved: it means no mode',
+          [...path, key],
+          'pick another name',
+          true,
+        )
+      : at(
+          'invalid-mode-name',
+          `invalid mode name ${show(key)}: use lowercase letters, digits and dashes, starting with a letter`,
+          [...path, key],
+          undefined,
+          true,
+        );
+  }
   if (error.propertyName !== undefined) {
     const key = error.propertyName;
     const why = error.keyword === 'minLength' ? 'must not be empty' : String(error.message);
@@ -120,6 +139,15 @@ function toDiagnostic(
     case 'additionalProperties': {
       const key = String((error.params as { additionalProperty: string }).additionalProperty);
       const allowed = Object.keys(parent?.properties ?? {});
+      if (allowed.length === 0) {
+        return at(
+          'unknown-key',
+          `unknown key \`${key}\`${where ? ` in ${where}` : ''}: it takes no keys`,
+          [...path, key],
+          undefined,
+          true,
+        );
+      }
       const [near] = suggest(key, allowed);
       const message = `unknown key \`${key}\`${where ? ` in ${where}` : ''}${near ? `: did you mean \`${near}\`?` : ''}`;
       const help = `allowed keys here: ${allowed.map((k) => `\`${k}\``).join(', ')}`;
@@ -155,9 +183,13 @@ function toDiagnostic(
         const allowed = (error.params as { allowedValues: unknown[] }).allowedValues;
         const names = allowed.filter((v): v is string => typeof v === 'string');
         const [near] = typeof error.data === 'string' ? suggest(error.data, names) : [];
+        // A titled enum names what it lists (`PluginName`: "unknown plugin name").
+        const noun = parent?.title
+          ? parent.title.replace(/(?<=[a-z])([A-Z])/g, ' $1').toLowerCase()
+          : 'value';
         return at(
           'schema',
-          `${show(error.data)} is not allowed${where ? ` for ${where}` : ''}${near ? `: did you mean \`${near}\`?` : ''}`,
+          `unknown ${noun} ${show(error.data)}${where ? ` for ${where}` : ''}${near ? `: did you mean \`${near}\`?` : ''}`,
           path,
           `use ${allowed.map((v) => show(v)).join(', ')}`,
         );

@@ -398,7 +398,7 @@ export const cordisSchema = {
         },
         {
           if: { properties: { name: { const: 'scripted' } }, required: ['name'] },
-          then: { properties: { config: { $ref: '#/definitions/scriptedConfig' } } },
+          then: { required: ['config'], properties: { config: { $ref: '#/definitions/scriptedConfig' } } },
         },
         {
           if: { properties: { name: { const: 'openai' } }, required: ['name'] },

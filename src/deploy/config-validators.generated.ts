@@ -49,7 +49,7 @@ const schema11 = {
         },
         {
           if: { properties: { name: { const: 'scripted' } }, required: ['name'] },
-          then: { properties: { config: { $ref: '#/definitions/scriptedConfig' } } },
+          then: { required: ['config'], properties: { config: { $ref: '#/definitions/scriptedConfig' } } },
         },
         {
           if: { properties: { name: { const: 'openai' } }, required: ['name'] },
@@ -248,7 +248,7 @@ const schema12 = {
     },
     {
       if: { properties: { name: { const: 'scripted' } }, required: ['name'] },
-      then: { properties: { config: { $ref: '#/definitions/scriptedConfig' } } },
+      then: { required: ['config'], properties: { config: { $ref: '#/definitions/scriptedConfig' } } },
     },
     {
       if: { properties: { name: { const: 'openai' } }, required: ['name'] },
@@ -2265,11 +2265,29 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
   if (_valid2) {
     const _errs30 = errors;
     if (data && typeof data == 'object' && !Array.isArray(data)) {
+      if (data.config === undefined) {
+        const err13 = {
+          instancePath,
+          schemaPath: '#/allOf/2/then/required',
+          keyword: 'required',
+          params: { missingProperty: 'config' },
+          message: "must have required property '" + 'config' + "'",
+          schema: schema12.allOf[2].then.required,
+          parentSchema: schema12.allOf[2].then,
+          data,
+        };
+        if (vErrors === null) {
+          vErrors = [err13];
+        } else {
+          vErrors.push(err13);
+        }
+        errors++;
+      }
       if (data.config !== undefined) {
         let data8 = data.config;
         if (data8 && typeof data8 == 'object' && !Array.isArray(data8)) {
           if (data8.script === undefined) {
-            const err13 = {
+            const err14 = {
               instancePath: instancePath + '/config',
               schemaPath: '#/definitions/scriptedConfig/required',
               keyword: 'required',
@@ -2280,15 +2298,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               data: data8,
             };
             if (vErrors === null) {
-              vErrors = [err13];
+              vErrors = [err14];
             } else {
-              vErrors.push(err13);
+              vErrors.push(err14);
             }
             errors++;
           }
           for (const key1 in data8) {
             if (!(key1 === 'script')) {
-              const err14 = {
+              const err15 = {
                 instancePath: instancePath + '/config',
                 schemaPath: '#/definitions/scriptedConfig/additionalProperties',
                 keyword: 'additionalProperties',
@@ -2299,9 +2317,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 data: data8,
               };
               if (vErrors === null) {
-                vErrors = [err14];
+                vErrors = [err15];
               } else {
-                vErrors.push(err14);
+                vErrors.push(err15);
               }
               errors++;
             }
@@ -2309,7 +2327,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           if (data8.script !== undefined) {
             let data9 = data8.script;
             if (typeof data9 !== 'string') {
-              const err15 = {
+              const err16 = {
                 instancePath: instancePath + '/config/script',
                 schemaPath: '#/definitions/scriptedConfig/properties/script/type',
                 keyword: 'type',
@@ -2320,15 +2338,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 data: data9,
               };
               if (vErrors === null) {
-                vErrors = [err15];
+                vErrors = [err16];
               } else {
-                vErrors.push(err15);
+                vErrors.push(err16);
               }
               errors++;
             }
           }
         } else {
-          const err16 = {
+          const err17 = {
             instancePath: instancePath + '/config',
             schemaPath: '#/definitions/scriptedConfig/type',
             keyword: 'type',
@@ -2339,9 +2357,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             data: data8,
           };
           if (vErrors === null) {
-            vErrors = [err16];
+            vErrors = [err17];
           } else {
-            vErrors.push(err16);
+            vErrors.push(err17);
           }
           errors++;
         }
@@ -2351,7 +2369,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
     valid9 = _valid2;
   }
   if (!valid9) {
-    const err17 = {
+    const err18 = {
       instancePath,
       schemaPath: '#/allOf/2/if',
       keyword: 'if',
@@ -2362,9 +2380,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       data,
     };
     if (vErrors === null) {
-      vErrors = [err17];
+      vErrors = [err18];
     } else {
-      vErrors.push(err17);
+      vErrors.push(err18);
     }
     errors++;
   }
@@ -2374,21 +2392,21 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
   if (data && typeof data == 'object' && !Array.isArray(data)) {
     let missing3;
     if (data.name === undefined && (missing3 = 'name')) {
-      const err18 = {};
+      const err19 = {};
       if (vErrors === null) {
-        vErrors = [err18];
+        vErrors = [err19];
       } else {
-        vErrors.push(err18);
+        vErrors.push(err19);
       }
       errors++;
     } else {
       if (data.name !== undefined) {
         if ('openai' !== data.name) {
-          const err19 = {};
+          const err20 = {};
           if (vErrors === null) {
-            vErrors = [err19];
+            vErrors = [err20];
           } else {
-            vErrors.push(err19);
+            vErrors.push(err20);
           }
           errors++;
         }
@@ -2420,7 +2438,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               key2 === 'backoffMs' ||
               key2 === 'extraBody'
             )) {
-              const err20 = {
+              const err21 = {
                 instancePath: instancePath + '/config',
                 schemaPath: '#/definitions/openaiConfig/additionalProperties',
                 keyword: 'additionalProperties',
@@ -2431,9 +2449,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 data: data11,
               };
               if (vErrors === null) {
-                vErrors = [err20];
+                vErrors = [err21];
               } else {
-                vErrors.push(err20);
+                vErrors.push(err21);
               }
               errors++;
             }
@@ -2441,7 +2459,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           if (data11.baseUrl !== undefined) {
             let data12 = data11.baseUrl;
             if (typeof data12 !== 'string') {
-              const err21 = {
+              const err22 = {
                 instancePath: instancePath + '/config/baseUrl',
                 schemaPath: '#/definitions/openaiConfig/properties/baseUrl/type',
                 keyword: 'type',
@@ -2452,9 +2470,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 data: data12,
               };
               if (vErrors === null) {
-                vErrors = [err21];
+                vErrors = [err22];
               } else {
-                vErrors.push(err21);
+                vErrors.push(err22);
               }
               errors++;
             }
@@ -2462,7 +2480,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           if (data11.model !== undefined) {
             let data13 = data11.model;
             if (typeof data13 !== 'string') {
-              const err22 = {
+              const err23 = {
                 instancePath: instancePath + '/config/model',
                 schemaPath: '#/definitions/openaiConfig/properties/model/type',
                 keyword: 'type',
@@ -2473,9 +2491,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 data: data13,
               };
               if (vErrors === null) {
-                vErrors = [err22];
+                vErrors = [err23];
               } else {
-                vErrors.push(err22);
+                vErrors.push(err23);
               }
               errors++;
             }
@@ -2483,7 +2501,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           if (data11.apiKey !== undefined) {
             let data14 = data11.apiKey;
             if (typeof data14 !== 'string') {
-              const err23 = {
+              const err24 = {
                 instancePath: instancePath + '/config/apiKey',
                 schemaPath: '#/definitions/openaiConfig/properties/apiKey/type',
                 keyword: 'type',
@@ -2494,9 +2512,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 data: data14,
               };
               if (vErrors === null) {
-                vErrors = [err23];
+                vErrors = [err24];
               } else {
-                vErrors.push(err23);
+                vErrors.push(err24);
               }
               errors++;
             }
@@ -2504,7 +2522,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           if (data11.timeoutMs !== undefined) {
             let data15 = data11.timeoutMs;
             if (!(typeof data15 == 'number' && !(data15 % 1) && !isNaN(data15) && isFinite(data15))) {
-              const err24 = {
+              const err25 = {
                 instancePath: instancePath + '/config/timeoutMs',
                 schemaPath: '#/definitions/openaiConfig/properties/timeoutMs/type',
                 keyword: 'type',
@@ -2515,15 +2533,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 data: data15,
               };
               if (vErrors === null) {
-                vErrors = [err24];
+                vErrors = [err25];
               } else {
-                vErrors.push(err24);
+                vErrors.push(err25);
               }
               errors++;
             }
             if (typeof data15 == 'number' && isFinite(data15)) {
               if (data15 < 1 || isNaN(data15)) {
-                const err25 = {
+                const err26 = {
                   instancePath: instancePath + '/config/timeoutMs',
                   schemaPath: '#/definitions/openaiConfig/properties/timeoutMs/minimum',
                   keyword: 'minimum',
@@ -2534,9 +2552,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   data: data15,
                 };
                 if (vErrors === null) {
-                  vErrors = [err25];
+                  vErrors = [err26];
                 } else {
-                  vErrors.push(err25);
+                  vErrors.push(err26);
                 }
                 errors++;
               }
@@ -2545,7 +2563,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           if (data11.maxRetries !== undefined) {
             let data16 = data11.maxRetries;
             if (!(typeof data16 == 'number' && !(data16 % 1) && !isNaN(data16) && isFinite(data16))) {
-              const err26 = {
+              const err27 = {
                 instancePath: instancePath + '/config/maxRetries',
                 schemaPath: '#/definitions/openaiConfig/properties/maxRetries/type',
                 keyword: 'type',
@@ -2556,15 +2574,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 data: data16,
               };
               if (vErrors === null) {
-                vErrors = [err26];
+                vErrors = [err27];
               } else {
-                vErrors.push(err26);
+                vErrors.push(err27);
               }
               errors++;
             }
             if (typeof data16 == 'number' && isFinite(data16)) {
               if (data16 < 0 || isNaN(data16)) {
-                const err27 = {
+                const err28 = {
                   instancePath: instancePath + '/config/maxRetries',
                   schemaPath: '#/definitions/openaiConfig/properties/maxRetries/minimum',
                   keyword: 'minimum',
@@ -2575,9 +2593,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   data: data16,
                 };
                 if (vErrors === null) {
-                  vErrors = [err27];
+                  vErrors = [err28];
                 } else {
-                  vErrors.push(err27);
+                  vErrors.push(err28);
                 }
                 errors++;
               }
@@ -2586,7 +2604,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           if (data11.backoffMs !== undefined) {
             let data17 = data11.backoffMs;
             if (!(typeof data17 == 'number' && !(data17 % 1) && !isNaN(data17) && isFinite(data17))) {
-              const err28 = {
+              const err29 = {
                 instancePath: instancePath + '/config/backoffMs',
                 schemaPath: '#/definitions/openaiConfig/properties/backoffMs/type',
                 keyword: 'type',
@@ -2597,15 +2615,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 data: data17,
               };
               if (vErrors === null) {
-                vErrors = [err28];
+                vErrors = [err29];
               } else {
-                vErrors.push(err28);
+                vErrors.push(err29);
               }
               errors++;
             }
             if (typeof data17 == 'number' && isFinite(data17)) {
               if (data17 < 0 || isNaN(data17)) {
-                const err29 = {
+                const err30 = {
                   instancePath: instancePath + '/config/backoffMs',
                   schemaPath: '#/definitions/openaiConfig/properties/backoffMs/minimum',
                   keyword: 'minimum',
@@ -2616,9 +2634,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   data: data17,
                 };
                 if (vErrors === null) {
-                  vErrors = [err29];
+                  vErrors = [err30];
                 } else {
-                  vErrors.push(err29);
+                  vErrors.push(err30);
                 }
                 errors++;
               }
@@ -2627,7 +2645,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           if (data11.extraBody !== undefined) {
             let data18 = data11.extraBody;
             if (!(data18 && typeof data18 == 'object' && !Array.isArray(data18))) {
-              const err30 = {
+              const err31 = {
                 instancePath: instancePath + '/config/extraBody',
                 schemaPath: '#/definitions/openaiConfig/properties/extraBody/type',
                 keyword: 'type',
@@ -2638,15 +2656,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 data: data18,
               };
               if (vErrors === null) {
-                vErrors = [err30];
+                vErrors = [err31];
               } else {
-                vErrors.push(err30);
+                vErrors.push(err31);
               }
               errors++;
             }
           }
         } else {
-          const err31 = {
+          const err32 = {
             instancePath: instancePath + '/config',
             schemaPath: '#/definitions/openaiConfig/type',
             keyword: 'type',
@@ -2657,9 +2675,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             data: data11,
           };
           if (vErrors === null) {
-            vErrors = [err31];
+            vErrors = [err32];
           } else {
-            vErrors.push(err31);
+            vErrors.push(err32);
           }
           errors++;
         }
@@ -2669,7 +2687,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
     valid14 = _valid3;
   }
   if (!valid14) {
-    const err32 = {
+    const err33 = {
       instancePath,
       schemaPath: '#/allOf/3/if',
       keyword: 'if',
@@ -2680,9 +2698,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       data,
     };
     if (vErrors === null) {
-      vErrors = [err32];
+      vErrors = [err33];
     } else {
-      vErrors.push(err32);
+      vErrors.push(err33);
     }
     errors++;
   }
@@ -2692,21 +2710,21 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
   if (data && typeof data == 'object' && !Array.isArray(data)) {
     let missing4;
     if (data.name === undefined && (missing4 = 'name')) {
-      const err33 = {};
+      const err34 = {};
       if (vErrors === null) {
-        vErrors = [err33];
+        vErrors = [err34];
       } else {
-        vErrors.push(err33);
+        vErrors.push(err34);
       }
       errors++;
     } else {
       if (data.name !== undefined) {
         if ('demo' !== data.name) {
-          const err34 = {};
+          const err35 = {};
           if (vErrors === null) {
-            vErrors = [err34];
+            vErrors = [err35];
           } else {
-            vErrors.push(err34);
+            vErrors.push(err35);
           }
           errors++;
         }
@@ -2729,7 +2747,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
         let data20 = data.config;
         if (data20 && typeof data20 == 'object' && !Array.isArray(data20)) {
           for (const key3 in data20) {
-            const err35 = {
+            const err36 = {
               instancePath: instancePath + '/config',
               schemaPath: '#/definitions/demoConfig/additionalProperties',
               keyword: 'additionalProperties',
@@ -2740,14 +2758,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               data: data20,
             };
             if (vErrors === null) {
-              vErrors = [err35];
+              vErrors = [err36];
             } else {
-              vErrors.push(err35);
+              vErrors.push(err36);
             }
             errors++;
           }
         } else {
-          const err36 = {
+          const err37 = {
             instancePath: instancePath + '/config',
             schemaPath: '#/definitions/demoConfig/type',
             keyword: 'type',
@@ -2758,9 +2776,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             data: data20,
           };
           if (vErrors === null) {
-            vErrors = [err36];
+            vErrors = [err37];
           } else {
-            vErrors.push(err36);
+            vErrors.push(err37);
           }
           errors++;
         }
@@ -2770,7 +2788,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
     valid19 = _valid4;
   }
   if (!valid19) {
-    const err37 = {
+    const err38 = {
       instancePath,
       schemaPath: '#/allOf/4/if',
       keyword: 'if',
@@ -2781,15 +2799,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       data,
     };
     if (vErrors === null) {
-      vErrors = [err37];
+      vErrors = [err38];
     } else {
-      vErrors.push(err37);
+      vErrors.push(err38);
     }
     errors++;
   }
   if (data && typeof data == 'object' && !Array.isArray(data)) {
     if (data.name === undefined) {
-      const err38 = {
+      const err39 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
@@ -2800,15 +2818,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
         data,
       };
       if (vErrors === null) {
-        vErrors = [err38];
+        vErrors = [err39];
       } else {
-        vErrors.push(err38);
+        vErrors.push(err39);
       }
       errors++;
     }
     for (const key4 in data) {
       if (!(key4 === 'id' || key4 === 'name' || key4 === 'config')) {
-        const err39 = {
+        const err40 = {
           instancePath,
           schemaPath: '#/additionalProperties',
           keyword: 'additionalProperties',
@@ -2819,9 +2837,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           data,
         };
         if (vErrors === null) {
-          vErrors = [err39];
+          vErrors = [err40];
         } else {
-          vErrors.push(err39);
+          vErrors.push(err40);
         }
         errors++;
       }
@@ -2830,7 +2848,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       let data21 = data.id;
       if (typeof data21 === 'string') {
         if (func2(data21) < 1) {
-          const err40 = {
+          const err41 = {
             instancePath: instancePath + '/id',
             schemaPath: '#/properties/id/minLength',
             keyword: 'minLength',
@@ -2841,14 +2859,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             data: data21,
           };
           if (vErrors === null) {
-            vErrors = [err40];
+            vErrors = [err41];
           } else {
-            vErrors.push(err40);
+            vErrors.push(err41);
           }
           errors++;
         }
       } else {
-        const err41 = {
+        const err42 = {
           instancePath: instancePath + '/id',
           schemaPath: '#/properties/id/type',
           keyword: 'type',
@@ -2859,9 +2877,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           data: data21,
         };
         if (vErrors === null) {
-          vErrors = [err41];
+          vErrors = [err42];
         } else {
-          vErrors.push(err41);
+          vErrors.push(err42);
         }
         errors++;
       }
@@ -2869,7 +2887,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
     if (data.name !== undefined) {
       let data22 = data.name;
       if (typeof data22 !== 'string') {
-        const err42 = {
+        const err43 = {
           instancePath: instancePath + '/name',
           schemaPath: '#/definitions/pluginName/type',
           keyword: 'type',
@@ -2880,9 +2898,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           data: data22,
         };
         if (vErrors === null) {
-          vErrors = [err42];
+          vErrors = [err43];
         } else {
-          vErrors.push(err42);
+          vErrors.push(err43);
         }
         errors++;
       }
@@ -2893,7 +2911,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
         data22 === 'openai' ||
         data22 === 'scripted'
       )) {
-        const err43 = {
+        const err44 = {
           instancePath: instancePath + '/name',
           schemaPath: '#/definitions/pluginName/enum',
           keyword: 'enum',
@@ -2904,9 +2922,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           data: data22,
         };
         if (vErrors === null) {
-          vErrors = [err43];
+          vErrors = [err44];
         } else {
-          vErrors.push(err43);
+          vErrors.push(err44);
         }
         errors++;
       }
@@ -2914,7 +2932,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
     if (data.config !== undefined) {
       let data23 = data.config;
       if (!(data23 && typeof data23 == 'object' && !Array.isArray(data23))) {
-        const err44 = {
+        const err45 = {
           instancePath: instancePath + '/config',
           schemaPath: '#/properties/config/type',
           keyword: 'type',
@@ -2925,15 +2943,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           data: data23,
         };
         if (vErrors === null) {
-          vErrors = [err44];
+          vErrors = [err45];
         } else {
-          vErrors.push(err44);
+          vErrors.push(err45);
         }
         errors++;
       }
     }
   } else {
-    const err45 = {
+    const err46 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -2944,9 +2962,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       data,
     };
     if (vErrors === null) {
-      vErrors = [err45];
+      vErrors = [err46];
     } else {
-      vErrors.push(err45);
+      vErrors.push(err46);
     }
     errors++;
   }
