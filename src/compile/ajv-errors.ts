@@ -183,13 +183,15 @@ function toDiagnostic(
         const allowed = (error.params as { allowedValues: unknown[] }).allowedValues;
         const names = allowed.filter((v): v is string => typeof v === 'string');
         const [near] = typeof error.data === 'string' ? suggest(error.data, names) : [];
-        // A titled enum names what it lists (`PluginName`: "unknown plugin name").
+        // A titled enum names what it lists, and its place is then plain (`PluginName`: "unknown plugin `x`").
         const noun = parent?.title
-          ? parent.title.replace(/(?<=[a-z])([A-Z])/g, ' $1').toLowerCase()
-          : 'value';
+          ?.replace(/Name$/, '')
+          .replace(/(?<=[a-z])([A-Z])/g, ' $1')
+          .toLowerCase();
+        const place = noun ? '' : where ? ` for ${where}` : '';
         return at(
           'schema',
-          `unknown ${noun} ${show(error.data)}${where ? ` for ${where}` : ''}${near ? `: did you mean \`${near}\`?` : ''}`,
+          `unknown ${noun || 'value'} ${show(error.data)}${place}${near ? `: did you mean \`${near}\`?` : ''}`,
           path,
           `use ${allowed.map((v) => show(v)).join(', ')}`,
         );

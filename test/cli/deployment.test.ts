@@ -65,7 +65,7 @@ describe('parseDeployment', () => {
 
   it('reports an unknown plugin with a did-you-mean at its position', () => {
     expect(issuesOf('- name: host\n- name: mdoe\n')).toEqual([
-      '2:9 unknown plugin name `mdoe` for `name` of entry 2: did you mean `mode`?',
+      '2:9 unknown plugin `mdoe`: did you mean `mode`?',
     ]);
   });
 
@@ -194,9 +194,7 @@ describe('a bad deployment on the command line', () => {
         },
       );
       expect(run.status).toBe(2);
-      expect(run.stderr).toContain(
-        'bad.yml:2:9: unknown plugin name `hots` for `name` of entry 2: did you mean `host`?',
-      );
+      expect(run.stderr).toContain('bad.yml:2:9: unknown plugin `hots`: did you mean `host`?');
       if (command === 'acp') expect(run.stdout).toBe('');
     });
   }

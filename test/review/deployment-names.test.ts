@@ -17,7 +17,7 @@ describe('review: plugin names and config keys are own names only', () => {
     it(`\`- name: ${name}\` is an unknown plugin`, () => {
       const found = issues(`- name: host\n- name: ${name}\n`);
       expect(found).toHaveLength(1);
-      expect(found[0]).toMatch(new RegExp(`^2:9 unknown plugin name \`${name}\``));
+      expect(found[0]).toMatch(new RegExp(`^2:9 unknown plugin \`${name}\``));
     });
   }
 
