@@ -444,7 +444,7 @@ export const cordisSchema = {
         'The **demo model**: a scripted model that walks through a plan-mode session. No config.',
         'The **reference host**: sessions, prompt assembly, the tool runtime, the approval seam, agents and the built-in tools (`read`, `list`, `grep`, `write`, `edit`, `bash`, `todo_write`).',
         'The **mode engine**: session modes (the built-in `plan` and yours) from policy documents, `ctx.modes`, the prompt filter, the pre-execute gate and `exit_plan_mode`.',
-        'An **OpenAI-compatible model**: chat completions with streaming and tool calls; DeepSeek by default, key from `DEEPSEEK_API_KEY`.',
+        'An **OpenAI-compatible model**: chat completions with streaming and tool calls; DeepSeek by default, key from `apiKey` or else `DEEPSEEK_API_KEY`.',
         'A **scripted model**: answers from a YAML or JSON script file, one entry per request (`script`).',
       ],
     },
