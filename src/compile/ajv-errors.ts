@@ -54,11 +54,14 @@ function relevantErrors(errors: readonly ErrorObject[]): ErrorObject[] {
   const out: ErrorObject[] = [];
   for (const [path, list] of byPath) {
     const branchy = list.some((e) => e.keyword === 'oneOf' || e.keyword === 'anyOf');
-    let kept = list;
+    // `maxProperties: 0` beside `additionalProperties: false` says the same of each key: keep the keyed error.
+    let kept = list.some((e) => e.keyword === 'additionalProperties')
+      ? list.filter((e) => e.keyword !== 'maxProperties')
+      : list;
     if (branchy) {
       // A branch whose type does not fit the value is irrelevant: drop its errors (Spectral's approach).
       const wrongType = new Set(list.filter((e) => e.keyword === 'type').map((e) => e.parentSchema));
-      kept = list.filter((e) => !wrongType.has(e.parentSchema) && e.keyword !== 'type');
+      kept = kept.filter((e) => !wrongType.has(e.parentSchema) && e.keyword !== 'type');
       const deeper = errors.some((e) => e.instancePath.startsWith(path + '/'));
       const explained = kept.some((e) => e.keyword !== 'oneOf' && e.keyword !== 'anyOf') || deeper;
       if (explained) kept = kept.filter((e) => e.keyword !== 'oneOf' && e.keyword !== 'anyOf');

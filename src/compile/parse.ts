@@ -55,7 +55,11 @@ export interface ParseOptions {
  * Parses one policy text. `file` is the path as the user gave it (null for inline documents).
  * @returns the parsed document; check `diagnostics` for errors
  */
-export function parsePolicyText(text: string, file: string | null, options: ParseOptions = {}): ParsedDocument {
+export function parsePolicyText(
+  text: string,
+  file: string | null,
+  options: ParseOptions = {},
+): ParsedDocument {
   const subject = options.subject ?? 'policy';
   const lines = new LineCounter();
   const keys: KeyIndex = new WeakMap();

@@ -556,6 +556,7 @@ export const cordisSchema = {
       title: 'DemoConfig',
       type: 'object',
       additionalProperties: false,
+      maxProperties: 0,
       description: 'The demo model takes no config.',
       markdownDescription: 'The **demo model** takes no config.',
     },

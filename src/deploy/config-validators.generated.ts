@@ -207,6 +207,7 @@ const schema11 = {
       title: 'DemoConfig',
       type: 'object',
       additionalProperties: false,
+      maxProperties: 0,
       description: 'The demo model takes no config.',
       markdownDescription: 'The **demo model** takes no config.',
     },
@@ -389,6 +390,7 @@ const schema39 = {
   title: 'DemoConfig',
   type: 'object',
   additionalProperties: false,
+  maxProperties: 0,
   description: 'The demo model takes no config.',
   markdownDescription: 'The **demo model** takes no config.',
 };
@@ -2746,14 +2748,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       if (data.config !== undefined) {
         let data20 = data.config;
         if (data20 && typeof data20 == 'object' && !Array.isArray(data20)) {
-          for (const key3 in data20) {
+          if (Object.keys(data20).length > 0) {
             const err36 = {
               instancePath: instancePath + '/config',
-              schemaPath: '#/definitions/demoConfig/additionalProperties',
-              keyword: 'additionalProperties',
-              params: { additionalProperty: key3 },
-              message: 'must NOT have additional properties',
-              schema: false,
+              schemaPath: '#/definitions/demoConfig/maxProperties',
+              keyword: 'maxProperties',
+              params: { limit: 0 },
+              message: 'must NOT have more than 0 properties',
+              schema: 0,
               parentSchema: schema39,
               data: data20,
             };
@@ -2764,8 +2766,26 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
+          for (const key3 in data20) {
+            const err37 = {
+              instancePath: instancePath + '/config',
+              schemaPath: '#/definitions/demoConfig/additionalProperties',
+              keyword: 'additionalProperties',
+              params: { additionalProperty: key3 },
+              message: 'must NOT have additional properties',
+              schema: false,
+              parentSchema: schema39,
+              data: data20,
+            };
+            if (vErrors === null) {
+              vErrors = [err37];
+            } else {
+              vErrors.push(err37);
+            }
+            errors++;
+          }
         } else {
-          const err37 = {
+          const err38 = {
             instancePath: instancePath + '/config',
             schemaPath: '#/definitions/demoConfig/type',
             keyword: 'type',
@@ -2776,9 +2796,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             data: data20,
           };
           if (vErrors === null) {
-            vErrors = [err37];
+            vErrors = [err38];
           } else {
-            vErrors.push(err37);
+            vErrors.push(err38);
           }
           errors++;
         }
@@ -2788,7 +2808,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
     valid19 = _valid4;
   }
   if (!valid19) {
-    const err38 = {
+    const err39 = {
       instancePath,
       schemaPath: '#/allOf/4/if',
       keyword: 'if',
@@ -2799,15 +2819,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       data,
     };
     if (vErrors === null) {
-      vErrors = [err38];
+      vErrors = [err39];
     } else {
-      vErrors.push(err38);
+      vErrors.push(err39);
     }
     errors++;
   }
   if (data && typeof data == 'object' && !Array.isArray(data)) {
     if (data.name === undefined) {
-      const err39 = {
+      const err40 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
@@ -2818,15 +2838,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
         data,
       };
       if (vErrors === null) {
-        vErrors = [err39];
+        vErrors = [err40];
       } else {
-        vErrors.push(err39);
+        vErrors.push(err40);
       }
       errors++;
     }
     for (const key4 in data) {
       if (!(key4 === 'id' || key4 === 'name' || key4 === 'config')) {
-        const err40 = {
+        const err41 = {
           instancePath,
           schemaPath: '#/additionalProperties',
           keyword: 'additionalProperties',
@@ -2837,9 +2857,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           data,
         };
         if (vErrors === null) {
-          vErrors = [err40];
+          vErrors = [err41];
         } else {
-          vErrors.push(err40);
+          vErrors.push(err41);
         }
         errors++;
       }
@@ -2848,7 +2868,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       let data21 = data.id;
       if (typeof data21 === 'string') {
         if (func2(data21) < 1) {
-          const err41 = {
+          const err42 = {
             instancePath: instancePath + '/id',
             schemaPath: '#/properties/id/minLength',
             keyword: 'minLength',
@@ -2859,14 +2879,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             data: data21,
           };
           if (vErrors === null) {
-            vErrors = [err41];
+            vErrors = [err42];
           } else {
-            vErrors.push(err41);
+            vErrors.push(err42);
           }
           errors++;
         }
       } else {
-        const err42 = {
+        const err43 = {
           instancePath: instancePath + '/id',
           schemaPath: '#/properties/id/type',
           keyword: 'type',
@@ -2877,9 +2897,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           data: data21,
         };
         if (vErrors === null) {
-          vErrors = [err42];
+          vErrors = [err43];
         } else {
-          vErrors.push(err42);
+          vErrors.push(err43);
         }
         errors++;
       }
@@ -2887,7 +2907,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
     if (data.name !== undefined) {
       let data22 = data.name;
       if (typeof data22 !== 'string') {
-        const err43 = {
+        const err44 = {
           instancePath: instancePath + '/name',
           schemaPath: '#/definitions/pluginName/type',
           keyword: 'type',
@@ -2898,9 +2918,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           data: data22,
         };
         if (vErrors === null) {
-          vErrors = [err43];
+          vErrors = [err44];
         } else {
-          vErrors.push(err43);
+          vErrors.push(err44);
         }
         errors++;
       }
@@ -2911,7 +2931,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
         data22 === 'openai' ||
         data22 === 'scripted'
       )) {
-        const err44 = {
+        const err45 = {
           instancePath: instancePath + '/name',
           schemaPath: '#/definitions/pluginName/enum',
           keyword: 'enum',
@@ -2922,9 +2942,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           data: data22,
         };
         if (vErrors === null) {
-          vErrors = [err44];
+          vErrors = [err45];
         } else {
-          vErrors.push(err44);
+          vErrors.push(err45);
         }
         errors++;
       }
@@ -2932,7 +2952,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
     if (data.config !== undefined) {
       let data23 = data.config;
       if (!(data23 && typeof data23 == 'object' && !Array.isArray(data23))) {
-        const err45 = {
+        const err46 = {
           instancePath: instancePath + '/config',
           schemaPath: '#/properties/config/type',
           keyword: 'type',
@@ -2943,15 +2963,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           data: data23,
         };
         if (vErrors === null) {
-          vErrors = [err45];
+          vErrors = [err46];
         } else {
-          vErrors.push(err45);
+          vErrors.push(err46);
         }
         errors++;
       }
     }
   } else {
-    const err46 = {
+    const err47 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -2962,9 +2982,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       data,
     };
     if (vErrors === null) {
-      vErrors = [err46];
+      vErrors = [err47];
     } else {
-      vErrors.push(err46);
+      vErrors.push(err47);
     }
     errors++;
   }
