@@ -178,11 +178,14 @@ export async function startDeployment(plan: DeploymentPlan, options: StartOption
   const notices =
     plan.source === EMBEDDED
       ? []
-      : await deploymentNotices([...plugins, ...models.slice(0, 1)], {
-          cwd: resolve(options.cwd ?? process.cwd()),
-          ...(options.forceWorkspace ? { forceWorkspace: true } : {}),
-          ...(options.modelScript !== undefined ? { modelScript: true } : {}),
-        });
+      : await deploymentNotices(
+          plan.entries.map((e) => plugins.find((p) => p.id === e.id) ?? e),
+          {
+            cwd: resolve(options.cwd ?? process.cwd()),
+            ...(options.forceWorkspace ? { forceWorkspace: true } : {}),
+            ...(options.modelScript !== undefined ? { modelScript: true } : {}),
+          },
+        );
   for (const line of notices) (options.notice ?? log)(line);
 
   const modelEntry = models[0]!;
