@@ -68,7 +68,7 @@ export async function deploymentNotices(
       const url = entry.config.baseUrl.replace(/\/+$/, '');
       if (url !== DEFAULT_BASE_URL) {
         lines.push(
-          `${PREFIX}model requests go to \`${url}\` (\`baseUrl\` at ${where(entry, ['baseUrl'])}), not the default \`${DEFAULT_BASE_URL}\`: that host receives your DEEPSEEK_API_KEY`,
+          `${PREFIX}model requests go to \`${url}\` (\`baseUrl\` at ${where(entry, ['baseUrl'])}), not the default \`${DEFAULT_BASE_URL}\`: that host receives ${typeof entry.config.apiKey === 'string' ? 'the `apiKey` of this file' : 'your DEEPSEEK_API_KEY'}`,
         );
       }
     }

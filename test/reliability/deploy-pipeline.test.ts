@@ -157,6 +157,9 @@ describe('check and matrix --config', () => {
       decision: 'allow',
       rule: { selector: 'bash', file: join(dir, 'cordis.yml'), line: 7 },
     });
+    // The deployment decides which policies load: paths or --no-builtin beside it are a usage error.
+    expect(run(['check', 'plan', 'bash', 'policies', '--config', 'cordis.yml'], dir).code).toBe(2);
+    expect(run(['check', 'plan', 'bash', '--config', 'cordis.yml', '--no-builtin'], dir).code).toBe(2);
   });
 
   it('matrix shows the deployment’s modes; a deployment that cannot load gives no answer', () => {

@@ -116,6 +116,11 @@ export const command: CliCommand = {
     if (config !== undefined && args.positionals.length > 0) {
       throw new UsageError('`--config` and policy paths cannot be combined');
     }
+    if (config !== undefined && args.options.has('no-builtin')) {
+      throw new UsageError(
+        '`--config` and `--no-builtin` cannot be combined: a deployment loads the built-in plan',
+      );
+    }
     const report = await runMatrix({
       ...(config === undefined ? {} : { config }),
       paths: args.positionals,
