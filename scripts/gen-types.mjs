@@ -2,8 +2,10 @@
 //   src/compile/schema-types.generated.ts     — TypeScript types (json-schema-to-typescript),
 //   src/compile/schema-data.generated.ts      — the schemas as constants, so nothing reads schema/ at run time,
 //   src/compile/policy-validator.generated.ts — policy.schema.json's ajv validator, precompiled (ajv standalone),
-//     so loading a policy neither imports nor compiles ajv (startup: ~170 ms of compile saved).
-// Both are checked in; test/compile/generated-types.test.ts fails when they differ from a fresh generation.
+//     so loading a policy neither imports nor compiles ajv (startup: ~170 ms of compile saved),
+//   src/deploy/config-validators.generated.ts — the same for cordis.schema.json (a whole deployment) and
+//     mode-config.schema.json (the mode plugin's config given in code).
+// All are checked in; test/compile/generated-types.test.ts fails when they differ from a fresh generation.
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,11 +42,20 @@ export async function generate() {
       `/** schema/${name} */\nexport const ${constName}Schema = ${JSON.stringify(schema)} as const;\n`,
     );
   }
-  const policy = JSON.parse(await readFile(join(dir, 'policy.schema.json'), 'utf8'));
+  const read = async (name) => JSON.parse(await readFile(join(dir, name), 'utf8'));
+  const [policy, modeConfig, cordis] = await Promise.all(
+    ['policy.schema.json', 'mode-config.schema.json', 'cordis.schema.json'].map(read),
+  );
   const files = {
     'src/compile/schema-types.generated.ts': BANNER + types.join('\n'),
     'src/compile/schema-data.generated.ts': BANNER + data.join('\n'),
-    'src/compile/policy-validator.generated.ts': BANNER + standaloneValidator(policy),
+    'src/compile/policy-validator.generated.ts': BANNER + standaloneValidator([policy]),
+    'src/deploy/config-validators.generated.ts':
+      BANNER +
+      standaloneValidator([policy, modeConfig, cordis], {
+        validateDeployment: cordis.$id,
+        validateModeConfig: modeConfig.$id,
+      }),
   };
   const out = {};
   for (const [rel, text] of Object.entries(files)) {
@@ -55,13 +66,23 @@ export async function generate() {
   return out;
 }
 
-/** ajv's standalone ESM code for one schema, with the options validate.ts relies on (allErrors, verbose). */
-function standaloneValidator(schema) {
+/**
+ * ajv's standalone ESM code, with the options validate.ts relies on (allErrors, verbose): for one schema (the
+ * default export), or named exports of schemas by `$id` (the others are there for their `$ref`s).
+ */
+function standaloneValidator(schemas, exports) {
   const ajv = new Ajv({ allErrors: true, strict: true, verbose: true, code: { source: true, esm: true } });
   // Editor-only annotations: declared so strict mode accepts them.
   ajv.addKeyword({ keyword: 'markdownDescription', schemaType: 'string' });
+  ajv.addKeyword({ keyword: 'markdownEnumDescriptions', schemaType: 'array' });
   ajv.addKeyword({ keyword: 'defaultSnippets', schemaType: 'array' });
-  let code = standaloneCode.default(ajv, ajv.compile(schema));
+  let code;
+  if (exports === undefined) {
+    code = standaloneCode.default(ajv, ajv.compile(schemas[0]));
+  } else {
+    for (const schema of schemas) ajv.addSchema(schema);
+    code = standaloneCode.default(ajv, exports);
+  }
   // The ESM output still calls require() (STACK.md): inline the one runtime helper it needs instead.
   code = code.replaceAll('require("ajv/dist/runtime/ucs2length").default', 'ucs2length');
   if (/require\(/.test(code))

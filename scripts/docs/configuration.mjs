@@ -8,7 +8,7 @@
  */
 import Ajv from 'ajv';
 import { parse, stringify } from 'yaml';
-import { parseDeployment } from '../../dist/cli/deployment-parse.js';
+import { parseDeployment } from '../../dist/deploy/index.js';
 import { cell, code, fence, generatedNotice, page, table } from './markdown.mjs';
 
 /** @typedef {Record<string, any>} JsonSchema */
@@ -138,7 +138,9 @@ function checkExample(src) {
   if (!validate(parse(src.example)))
     throw new Error(`cordis.yml fails its schema: ${ajv.errorsText(validate.errors)}`);
   const parsed = parseDeployment(src.example, 'cordis.yml', '.');
-  if (parsed.issues.length > 0) throw new Error(`cordis.yml is refused: ${JSON.stringify(parsed.issues)}`);
+  if (parsed.diagnostics.length > 0) {
+    throw new Error(`cordis.yml is refused: ${JSON.stringify(parsed.diagnostics)}`);
+  }
 }
 
 /**

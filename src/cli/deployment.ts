@@ -9,30 +9,43 @@
  * the real folder of the file that was trusted. Whatever the trust, starting prints the notices of
  * `start-notices.ts` (a wider plan, a workspace outside the current folder, another model endpoint).
  *
- * Starting is all or nothing: every entry is checked before anything starts (unknown plugins, bad configs, a
- * missing host or model, each with `file:line:column`), and a plugin that fails while starting takes the whole
- * deployment down before the error is reported. Errors are `DeploymentError` (exit code 2).
+ * Reading, validating and resolving the file is src/deploy's (one diagnostic type, positions in the file, the mode
+ * config resolved once and handed to the mode plugin). Starting is all or nothing: every entry is checked before
+ * anything starts (unknown plugins, bad configs, a missing host or model, each with `file:line:column`), and a
+ * plugin that fails while starting takes the whole deployment down before the error is reported. Errors are
+ * `DeploymentError` (exit code 2).
  * @module
  */
 import { lstatSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { format } from 'node:util';
 import { Context, type Fiber } from 'cordis';
-import type { Model } from '../host/types.js';
+import type { Diagnostic, Range } from '../compile/types.js';
 import {
-  DeploymentError,
+  diagnostic,
   parseDeployment,
   readDeployment,
+  resolveDeployment,
+  whereOf,
   type DeploymentEntry,
-  type DeploymentIssue,
-} from './deployment-parse.js';
-import { PLUGIN_NAMES } from './plugin-names.js';
+} from '../deploy/index.js';
+import type { Model } from '../host/types.js';
+import { PLUGIN_NAMES, type PluginSpec } from './plugin-names.js';
 import type { Runtime, RuntimeAgentInit } from './runtime-types.js';
 import { deploymentNotices } from './start-notices.js';
 import { readHashed, trustStatus, UntrustedConfigError, type HashedFile } from './trust.js';
 
-export { DeploymentError } from './deployment-parse.js';
 export { TrustStoreError, UntrustedConfigError } from './trust.js';
+
+/** Thrown when a deployment cannot start; `main` maps it to exit code 2. */
+export class DeploymentError extends Error {
+  readonly exitCode = 2;
+  /** @param diagnostics every error found (nothing stays started) */
+  constructor(readonly diagnostics: readonly Diagnostic[]) {
+    super(diagnostics.map((d) => `${whereOf(d)}: ${d.message}`).join('\n'));
+    this.name = 'DeploymentError';
+  }
+}
 
 /** The name of the embedded default in messages. */
 export const EMBEDDED = '<embedded default deployment>';
@@ -65,9 +78,9 @@ export interface PlanOptions {
 export function planDeployment(options: PlanOptions): DeploymentPlan {
   const env = options.env ?? process.env;
   if (options.config !== undefined) {
-    const parsed = readDeployment(options.config);
-    if (parsed.issues.length > 0) throw new DeploymentError(parsed.issues);
-    return { source: options.config, entries: parsed.entries };
+    const read = readDeployment(options.config);
+    refuseOnErrors(read.diagnostics);
+    return { source: options.config, entries: read.entries };
   }
   const found = options.embedded ? undefined : findConfig(options.cwd);
   if (found === undefined) return embeddedDeployment(env);
@@ -77,16 +90,21 @@ export function planDeployment(options: PlanOptions): DeploymentPlan {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const reason = code === 'ENOENT' ? 'it links to a file that does not exist' : (error as Error).message;
-    throw new DeploymentError([
-      { file: found, line: 1, column: 1, message: `cannot read the deployment: ${reason}` },
-    ]);
+    throw new DeploymentError([diagnostic('io', `cannot read the deployment: ${reason}`, found, [], START)]);
   }
   const status = trustStatus(hashed, env);
   if (status !== 'trusted') throw new UntrustedConfigError(found, status);
   // The bytes that were hashed are the bytes parsed.
-  const parsed = parseDeployment(hashed.text, found, dirname(hashed.realPath));
-  if (parsed.issues.length > 0) throw new DeploymentError(parsed.issues);
-  return { source: found, entries: parsed.entries };
+  const read = parseDeployment(hashed.text, found, dirname(hashed.realPath));
+  refuseOnErrors(read.diagnostics);
+  return { source: found, entries: read.entries };
+}
+
+const START: Range = { start: { line: 1, column: 1 }, end: { line: 1, column: 1 } };
+
+function refuseOnErrors(diagnostics: readonly Diagnostic[]): void {
+  const errors = diagnostics.filter((d) => d.severity === 'error');
+  if (errors.length > 0) throw new DeploymentError(errors);
 }
 
 /** Any entry named cordis.yml counts (a dangling link too): one that cannot be read is refused, not skipped. */
@@ -102,10 +120,7 @@ function findConfig(cwd: string): string | undefined {
 
 /** The embedded default: host, mode plugin, and the demo model (or OpenAI with a key). */
 export function embeddedDeployment(env: NodeJS.ProcessEnv): DeploymentPlan {
-  const entry = (name: string, config: Record<string, unknown> = {}): DeploymentEntry => {
-    const at = { file: EMBEDDED, line: 1, column: 1 };
-    return fixedEntry(name, config, at);
-  };
+  const entry = (name: string): DeploymentEntry => fixedEntry(name, {}, EMBEDDED);
   const model = env.DEEPSEEK_API_KEY ? entry('openai') : entry('demo');
   return { source: EMBEDDED, entries: [entry('host'), entry('mode'), model] };
 }
@@ -134,53 +149,54 @@ export interface StartOptions {
  * @throws {@link DeploymentError} with every problem found; nothing stays started
  */
 export async function startDeployment(plan: DeploymentPlan, options: StartOptions): Promise<Runtime> {
-  const issues: DeploymentIssue[] = [];
-  const plugins = plan.entries.filter((e) => e.spec.kind === 'plugin');
-  let models = plan.entries.filter((e) => e.spec.kind === 'model');
+  const errors: Diagnostic[] = [];
+  const incomplete = (message: string, at: DeploymentEntry | undefined, help: string): void =>
+    void errors.push(
+      diagnostic('incomplete-deployment', message, at?.file ?? plan.source, [], at?.range ?? START, help),
+    );
+  let models = plan.entries.filter((e) => specOf(e).kind === 'model');
   if (options.modelScript !== undefined) {
-    const at = { file: '--model-script', line: 1, column: 1 };
-    models = [fixedEntry('scripted', { script: resolve(options.modelScript) }, at)];
+    models = [fixedEntry('scripted', { script: resolve(options.modelScript) }, '--model-script')];
   }
-  const head = { file: plan.source, line: 1, column: 1 };
-  if (!plugins.some((e) => e.name === 'host')) {
-    issues.push({ ...head, message: 'the deployment has no `host` entry (add `- name: host`)' });
+  if (!plan.entries.some((e) => e.name === 'host')) {
+    incomplete('the deployment has no `host` entry', undefined, 'add `- name: host`');
   }
   if (models.length === 0) {
-    issues.push({
-      ...head,
-      message: 'the deployment has no model (add `- name: openai` or `- name: scripted`)',
-    });
+    incomplete('the deployment has no model', undefined, 'add `- name: openai` or `- name: scripted`');
   }
   for (const extra of models.slice(1)) {
-    issues.push({ ...extra.at, message: `a deployment has one model; \`${extra.id}\` is a second one` });
+    incomplete(`a deployment has one model; \`${extra.id}\` is a second one`, extra, 'remove one of them');
   }
-  for (const entry of [...plugins, ...models.slice(0, 1)]) {
-    for (const issue of (await entry.spec.check?.(entry)) ?? []) issues.push(issue);
-  }
-  if (issues.length > 0) throw new DeploymentError(issues);
+  // The mode config is resolved here, once: the notices and the mode plugin use these modes.
+  const resolved = await resolveDeployment(plan.entries.filter((e) => specOf(e).kind === 'plugin'));
+  for (const d of resolved.diagnostics) if (d.severity === 'error') errors.push(d);
+  if (errors.length > 0) throw new DeploymentError(errors);
+  const plugins = resolved.entries;
 
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   // The embedded default widens nothing and names no workspace or endpoint.
   const notices =
     plan.source === EMBEDDED
       ? []
-      : await deploymentNotices(plan.entries, {
-          cwd: resolve(options.cwd ?? process.cwd()),
-          ...(options.forceWorkspace ? { forceWorkspace: true } : {}),
-          ...(options.modelScript !== undefined ? { modelScript: true } : {}),
-        });
+      : await deploymentNotices(
+          plan.entries.map((e) => plugins.find((p) => p.id === e.id) ?? e),
+          {
+            cwd: resolve(options.cwd ?? process.cwd()),
+            ...(options.forceWorkspace ? { forceWorkspace: true } : {}),
+            ...(options.modelScript !== undefined ? { modelScript: true } : {}),
+          },
+        );
   for (const line of notices) (options.notice ?? log)(line);
 
   const modelEntry = models[0]!;
   let model: Model;
   try {
-    if (modelEntry.spec.kind !== 'model') throw new Error('not a model');
-    const factory = await modelEntry.spec.load();
+    const spec = specOf(modelEntry);
+    if (spec.kind !== 'model') throw new Error('not a model');
+    const factory = await spec.load();
     model = factory(modelEntry.config);
   } catch (error) {
-    throw new DeploymentError([
-      { ...modelEntry.at, message: `model \`${modelEntry.name}\`: ${message(error)}` },
-    ]);
+    throw new DeploymentError([startFailed(modelEntry, `model \`${modelEntry.name}\`: ${message(error)}`)]);
   }
 
   const ctx = new Context();
@@ -201,23 +217,19 @@ export async function startDeployment(plan: DeploymentPlan, options: StartOption
     }
   };
   for (const entry of plugins) {
-    const config =
-      entry.spec.kind === 'plugin' && entry.spec.prepare ? entry.spec.prepare(entry) : { ...entry.config };
-    if (
-      entry.spec.kind === 'plugin' &&
-      entry.spec.workspace &&
-      (options.forceWorkspace || config.workspace === undefined)
-    ) {
+    const spec = specOf(entry);
+    if (spec.kind !== 'plugin') continue;
+    const config = { ...entry.config };
+    if (spec.workspace && (options.forceWorkspace || config.workspace === undefined)) {
       config.workspace = options.workspace;
     }
     if (entry.name === 'host' && options.sessionsDir !== undefined) config.sessionsDir = options.sessionsDir;
     try {
-      const plugin = entry.spec.kind === 'plugin' ? await entry.spec.load() : null;
-      if (plugin) fibers.push(await ctx.plugin(plugin, config));
+      fibers.push(await ctx.plugin(await spec.load(entry), config));
     } catch (error) {
       await dispose();
       throw new DeploymentError([
-        { ...entry.at, message: `plugin \`${entry.id}\` failed to start: ${message(error)}` },
+        startFailed(entry, `plugin \`${entry.id}\` failed to start: ${message(error)}`),
       ]);
     }
   }
@@ -248,23 +260,29 @@ export async function startDeployment(plan: DeploymentPlan, options: StartOption
   };
 }
 
-/** An entry made in code (embedded default, `--model-script`): every position is `at`. */
-function fixedEntry(
-  name: string,
-  config: Record<string, unknown>,
-  at: { file: string; line: number; column: number },
-): DeploymentEntry {
+/** An entry made in code (embedded default, `--model-script`): every position is the start of `file`. */
+function fixedEntry(name: string, config: Record<string, unknown>, file: string): DeploymentEntry {
   return {
     id: name,
     name,
-    spec: PLUGIN_NAMES[name]!,
     config,
-    at,
-    locate: () => at,
-    locateKey: () => at,
-    range: () => undefined,
+    file,
     baseDir: process.cwd(),
+    range: START,
+    locate: () => START,
+    keyRange: () => START,
   };
+}
+
+/** The registry's spec of an entry (src/deploy accepts only the names the registry has). */
+function specOf(entry: DeploymentEntry): PluginSpec {
+  const spec = Object.hasOwn(PLUGIN_NAMES, entry.name) ? PLUGIN_NAMES[entry.name] : undefined;
+  if (!spec) throw new Error(`no plugin named \`${entry.name}\``);
+  return spec;
+}
+
+function startFailed(entry: DeploymentEntry, text: string): Diagnostic {
+  return diagnostic('start-failed', text, entry.file, [], entry.range);
 }
 
 function message(error: unknown): string {

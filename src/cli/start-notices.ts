@@ -19,7 +19,7 @@ import { loadPolicySources } from '../compile/load.js';
 import type { CompiledPolicy, DecideResult, Hints, RuleRef } from '../compile/types.js';
 import { collectToolRows } from '../compile/grid.js';
 import { defaultToolCatalog } from './default-tools.js';
-import type { DeploymentEntry } from './deployment-parse.js';
+import { whereOf, type ResolvedEntry } from '../deploy/index.js';
 
 /** What the notices are computed against. */
 export interface NoticeOptions {
@@ -49,17 +49,17 @@ let builtinPlan: Promise<CompiledPolicy | undefined> | undefined;
  * @returns one line per notice, each starting with `dsh-mode: notice: `
  */
 export async function deploymentNotices(
-  entries: readonly DeploymentEntry[],
+  entries: readonly ResolvedEntry[],
   options: NoticeOptions,
 ): Promise<string[]> {
   const lines: string[] = [];
   for (const entry of entries) {
-    if (entry.name === 'mode') lines.push(...(await planNotices(entry)));
+    if (entry.name === 'mode') for (const line of await planNotices(entry)) lines.push(line);
     if (entry.name === 'host' && !options.forceWorkspace && typeof entry.config.workspace === 'string') {
       const workspace = entry.config.workspace;
       if (!inside(workspace, options.cwd)) {
         lines.push(
-          `${PREFIX}the workspace is \`${workspace}\` (\`workspace\` at ${where(entry.locate(['workspace']))}), outside the current folder \`${options.cwd}\`: the tools read and write there`,
+          `${PREFIX}the workspace is \`${workspace}\` (\`workspace\` at ${where(entry, ['workspace'])}), outside the current folder \`${options.cwd}\`: the tools read and write there`,
         );
       }
     }
@@ -68,7 +68,7 @@ export async function deploymentNotices(
       const url = entry.config.baseUrl.replace(/\/+$/, '');
       if (url !== DEFAULT_BASE_URL) {
         lines.push(
-          `${PREFIX}model requests go to \`${url}\` (\`baseUrl\` at ${where(entry.locate(['baseUrl']))}), not the default \`${DEFAULT_BASE_URL}\`: that host receives your DEEPSEEK_API_KEY`,
+          `${PREFIX}model requests go to \`${url}\` (\`baseUrl\` at ${where(entry, ['baseUrl'])}), not the default \`${DEFAULT_BASE_URL}\`: that host receives ${typeof entry.config.apiKey === 'string' ? 'the `apiKey` of this file' : 'your DEEPSEEK_API_KEY'}`,
         );
       }
     }
@@ -77,19 +77,15 @@ export async function deploymentNotices(
 }
 
 /** The notices for one `mode` entry: an override of plan, and every tool it decides less restrictively. */
-async function planNotices(entry: DeploymentEntry): Promise<string[]> {
-  const { resolveModeConfig } = await import('../engine/config.js');
-  const config =
-    entry.spec.kind === 'plugin' && entry.spec.prepare ? entry.spec.prepare(entry) : entry.config;
-  const resolved = await resolveModeConfig(config);
-  const plan = resolved.value?.get('plan');
+async function planNotices(entry: ResolvedEntry): Promise<string[]> {
+  const plan = entry.modes?.get('plan');
   const base = await loadBuiltinPlan();
   if (plan === undefined || base === undefined) return [];
   const lines: string[] = [];
   for (const doc of plan.documents ?? []) {
     if (!doc.override) continue;
     const range = doc.source.locate(['override']);
-    const at = `${doc.source.file ?? entry.at.file}${range ? `:${range.start.line}:${range.start.column}` : ''}`;
+    const at = `${doc.source.file ?? entry.file}${range ? `:${range.start.line}:${range.start.column}` : ''}`;
     lines.push(`${PREFIX}plan mode is replaced by an \`override: true\` document at ${at}`);
   }
   const widened = await planWidenings(plan, base);
@@ -147,8 +143,9 @@ function ruleText(rule: RuleRef): string {
   return rule.file === null ? rule.selector : `${rule.selector} at ${rule.file}:${rule.line}:${rule.column}`;
 }
 
-function where(at: { file: string; line: number; column: number }): string {
-  return `${at.file}:${at.line}:${at.column}`;
+/** `file:line:column` of a key's value in an entry's config. */
+function where(entry: ResolvedEntry, path: string[]): string {
+  return whereOf({ file: entry.file, range: entry.locate(path) ?? entry.range });
 }
 
 /** Whether `path` is `folder` or inside it, symbolic links of the existing parts resolved. */

@@ -45,11 +45,22 @@ export interface ParsedDocument {
 // C0 controls other than tab, LF and CR, plus DEL: YAML forbids them, and they mean a binary file.
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
+/** Options of {@link parsePolicyText}. */
+export interface ParseOptions {
+  /** What the text is, in messages (default `policy`; the deployment loader says `deployment`). */
+  subject?: string;
+}
+
 /**
  * Parses one policy text. `file` is the path as the user gave it (null for inline documents).
  * @returns the parsed document; check `diagnostics` for errors
  */
-export function parsePolicyText(text: string, file: string | null): ParsedDocument {
+export function parsePolicyText(
+  text: string,
+  file: string | null,
+  options: ParseOptions = {},
+): ParsedDocument {
+  const subject = options.subject ?? 'policy';
   const lines = new LineCounter();
   const keys: KeyIndex = new WeakMap();
   let doc: Document.Parsed | undefined;
@@ -70,7 +81,7 @@ export function parsePolicyText(text: string, file: string | null): ParsedDocume
   if (bytes > MAX_POLICY_BYTES) {
     return fail(
       'too-large',
-      `policy is ${bytes} bytes: the limit is ${MAX_POLICY_BYTES} bytes (1 MiB)`,
+      `${subject} is ${bytes} bytes: the limit is ${MAX_POLICY_BYTES} bytes (1 MiB)`,
       0,
       'split the policy into several files of the same mode',
     );
@@ -80,21 +91,21 @@ export function parsePolicyText(text: string, file: string | null): ParsedDocume
     const hex = control[0].charCodeAt(0).toString(16).padStart(2, '0');
     return fail(
       'syntax',
-      `control character \`\\x${hex}\` in policy text: this is not a YAML or JSON file`,
+      `control character \`\\x${hex}\` in ${subject} text: this is not a YAML or JSON file`,
       control.index,
     );
   }
   try {
     doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false });
   } catch (error) {
-    return fail('syntax', `cannot parse policy: ${firstLine(error)}`);
+    return fail('syntax', `cannot parse ${subject}: ${firstLine(error)}`);
   }
   const at = (offset: number) => rangeOf(lines, [offset, offset + 1]);
   for (const e of doc.errors) {
     if (e.code === 'RESOURCE_EXHAUSTION') {
       doc = undefined;
       result.diagnostics = [];
-      return fail('too-deep', `policy nests too deeply: the limit is ${MAX_DEPTH} levels`, e.pos[0]);
+      return fail('too-deep', `${subject} nests too deeply: the limit is ${MAX_DEPTH} levels`, e.pos[0]);
     }
     if (e.code === 'DUPLICATE_KEY') {
       const key = keyAt(text, e.pos[0]);
@@ -128,7 +139,7 @@ export function parsePolicyText(text: string, file: string | null): ParsedDocume
       makeDiagnostic(
         'too-deep',
         'error',
-        `policy nests too deeply: the limit is ${MAX_DEPTH} levels`,
+        `${subject} nests too deeply: the limit is ${MAX_DEPTH} levels`,
         file,
         [],
         at(deep),
@@ -155,8 +166,8 @@ export function parsePolicyText(text: string, file: string | null): ParsedDocume
     return fail(
       code,
       code === 'alias-limit'
-        ? `policy expands too many aliases: the limit is ${MAX_ALIAS_COUNT}`
-        : `cannot build policy data: ${lowerFirst(message)}`,
+        ? `${subject} expands too many aliases: the limit is ${MAX_ALIAS_COUNT}`
+        : `cannot build ${subject} data: ${lowerFirst(message)}`,
     );
   }
   result.diagnostics = sortDiagnostics(result.diagnostics);

@@ -389,7 +389,7 @@ export const cordisSchema = {
       },
       allOf: [
         {
-          if: { properties: { name: { enum: ['mode', 'dsh-mode'] } }, required: ['name'] },
+          if: { properties: { name: { const: 'mode' } }, required: ['name'] },
           then: { properties: { config: { $ref: 'mode-config.schema.json' } } },
         },
         {
@@ -398,7 +398,7 @@ export const cordisSchema = {
         },
         {
           if: { properties: { name: { const: 'scripted' } }, required: ['name'] },
-          then: { properties: { config: { $ref: '#/definitions/scriptedConfig' } } },
+          then: { required: ['config'], properties: { config: { $ref: '#/definitions/scriptedConfig' } } },
         },
         {
           if: { properties: { name: { const: 'openai' } }, required: ['name'] },
@@ -444,13 +444,14 @@ export const cordisSchema = {
         'The **demo model**: a scripted model that walks through a plan-mode session. No config.',
         'The **reference host**: sessions, prompt assembly, the tool runtime, the approval seam, agents and the built-in tools (`read`, `list`, `grep`, `write`, `edit`, `bash`, `todo_write`).',
         'The **mode engine**: session modes (the built-in `plan` and yours) from policy documents, `ctx.modes`, the prompt filter, the pre-execute gate and `exit_plan_mode`.',
-        'An **OpenAI-compatible model**: chat completions with streaming and tool calls; DeepSeek by default, key from `DEEPSEEK_API_KEY`.',
+        'An **OpenAI-compatible model**: chat completions with streaming and tool calls; DeepSeek by default, key from `apiKey` or else `DEEPSEEK_API_KEY`.',
         'A **scripted model**: answers from a YAML or JSON script file, one entry per request (`script`).',
       ],
     },
     hostConfig: {
       title: 'HostConfig',
       type: 'object',
+      additionalProperties: false,
       description: 'Configuration of the reference host.',
       markdownDescription:
         'Configuration of the **reference host**. File tools are confined to the workspace: `..`, absolute paths and symlinks that leave it are refused.',
@@ -482,6 +483,7 @@ export const cordisSchema = {
     scriptedConfig: {
       title: 'ScriptedConfig',
       type: 'object',
+      additionalProperties: false,
       required: ['script'],
       description: 'Configuration of the scripted model.',
       markdownDescription: 'Configuration of the **scripted model**.',
@@ -499,6 +501,7 @@ export const cordisSchema = {
     openaiConfig: {
       title: 'OpenaiConfig',
       type: 'object',
+      additionalProperties: false,
       description: 'Configuration of an OpenAI-compatible chat-completions model.',
       markdownDescription:
         "Configuration of an **OpenAI-compatible** chat-completions model (DeepSeek's endpoint by default). Keep the key in the environment (`DEEPSEEK_API_KEY`), not in this file.",

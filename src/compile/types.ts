@@ -6,6 +6,9 @@
  * @module
  */
 
+/** The mode of a session with no policy. Reserved: no document may define it. */
+export const DEFAULT_MODE = 'default';
+
 /** A rule's verdict for a tool. Restrictiveness: deny > ask > allow. */
 export type Decision = 'allow' | 'deny' | 'ask';
 

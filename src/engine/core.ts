@@ -8,7 +8,7 @@
  */
 import type { CompiledPolicy, DecideResult, Hints } from '../compile/types.js';
 import type { Session, Tool, ToolAnnotations } from '../host/types.js';
-import type { ResolvedModes } from './config.js';
+import type { ResolvedModes } from '../deploy/modes.js';
 import { ModeFoldCache } from './fold.js';
 import { removeIntent, writeIntent } from './intent-file.js';
 import { DEFAULT_MODE, EXIT_PLAN_MODE } from './vocabulary.js';

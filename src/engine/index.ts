@@ -16,6 +16,7 @@ export {
   type EventSource,
   type ModeFold,
 } from './fold.js';
+// The configuration is src/deploy's; re-exported here for the plugin's users.
 export {
   DEFAULT_MODE_DESCRIPTION,
   formatDiagnostics,
@@ -25,7 +26,7 @@ export {
   type ModeListEntry,
   type ResolvedModes,
   type ResolveResult,
-} from './config.js';
+} from '../deploy/index.js';
 export { hintsOf, ModeCore, type Intent, type Judgement, type ToolLookup } from './core.js';
 export {
   ModesService,
@@ -61,4 +62,4 @@ export {
   planTitle,
   type ExitPlanModeArgs,
 } from './exit-plan-mode.js';
-export { apply, inject, ModeConfigError, ModePlugin, name } from './plugin.js';
+export { apply, createModePlugin, inject, ModeConfigError, ModePlugin, name } from './plugin.js';

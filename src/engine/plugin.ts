@@ -3,6 +3,7 @@
  * configuration first (files load asynchronously, and cordis 4's `Config` step must be synchronous), and only
  * then registers anything, so an invalid configuration rejects the `ctx.plugin()` fiber with a
  * {@link ModeConfigError} listing every finding as file:line:column, and the plugin never runs half-configured.
+ * A deployment resolves its modes before anything starts and applies {@link createModePlugin} with them.
  *
  * Every registration is an effect of the plugin's fiber: disposing it removes the `ctx.modes` service, the
  * `mode:policy` section, the `exit_plan_mode` tool, the gate and all three listeners, and marks the engine
@@ -20,7 +21,8 @@
  */
 import { symbols, type Context } from 'cordis';
 import type { Agent } from '../host/types.js';
-import { formatDiagnostics, resolveModeConfig, type ModeConfig } from './config.js';
+import { formatDiagnostics } from '../deploy/diagnostic.js';
+import { resolveModeConfig, type ModeConfig, type ResolvedModes } from '../deploy/modes.js';
 import { createBoundaryListener } from './boundary.js';
 import { ModeCore } from './core.js';
 import { createExitPlanModeTool } from './exit-plan-mode.js';
@@ -57,14 +59,32 @@ export class ModeConfigError extends Error {
 /**
  * Starts the engine.
  * @param ctx the plugin's context
- * @param config the plugin config (`policies`, `modes`, and the loader's `source`)
+ * @param config the plugin config (`policies`, `modes`)
  * @throws {@link ModeConfigError} when the configuration has errors
  */
 export async function apply(ctx: Context, config?: ModeConfig): Promise<void> {
   const result = await resolveModeConfig(config);
   if (!result.value) throw new ModeConfigError(result.diagnostics);
+  start(ctx, result.value);
+}
+
+/**
+ * The plugin for modes resolved already (the deployment loader resolves a cordis.yml once, with its positions);
+ * its config is not read.
+ * @param modes the resolved modes
+ * @returns a plugin object for `ctx.plugin()`
+ */
+export function createModePlugin(modes: ResolvedModes): {
+  name: string;
+  inject: string[];
+  apply(ctx: Context): void;
+} {
+  return { name, inject, apply: (ctx: Context) => start(ctx, modes) };
+}
+
+function start(ctx: Context, modes: ResolvedModes): void {
   const logger = ctx.logger('mode');
-  for (const finding of result.diagnostics) {
+  for (const finding of modes.diagnostics) {
     if (finding.severity === 'warning') logger.warn(formatDiagnostics([finding]));
     else logger.info(formatDiagnostics([finding]));
   }
@@ -74,7 +94,7 @@ export async function apply(ctx: Context, config?: ModeConfig): Promise<void> {
   // so if that service goes away this plugin is disposed with it.
   const registry = (tools as unknown as Record<symbol, typeof tools | undefined>)[symbols.original] ?? tools;
   const core = new ModeCore(
-    result.value,
+    modes,
     (tool) => registry.get(tool),
     (message) => logger.warn(message),
   );

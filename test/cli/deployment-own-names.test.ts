@@ -5,11 +5,12 @@
  * config key is an "unknown config key", not a nonsense type message.
  */
 import { describe, expect, it } from 'vitest';
-import { parseDeployment } from '../../src/cli/deployment-parse.js';
-import { PLUGIN_NAMES } from '../../src/cli/plugin-names.js';
+import { parseDeployment } from '../../src/deploy/index.js';
 
 const issues = (text: string) =>
-  parseDeployment(text, 'cordis.yml', '/base').issues.map((i) => `${i.line}:${i.column} ${i.message}`);
+  parseDeployment(text, 'cordis.yml', '/base').diagnostics.map(
+    (d) => `${d.range?.start.line}:${d.range?.start.column} ${d.message}`,
+  );
 
 describe('plugin names and config keys are own names only', () => {
   for (const name of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
@@ -20,15 +21,9 @@ describe('plugin names and config keys are own names only', () => {
     });
   }
 
-  it('a config key named after an Object.prototype member is an unknown key', async () => {
-    const [entry] = parseDeployment(
-      '- name: host\n  config:\n    toString: x\n',
-      'cordis.yml',
-      '/base',
-    ).entries;
-    const found = await PLUGIN_NAMES.host!.check!(entry!);
-    expect(found.map((i) => i.message)).toEqual([
-      'unknown config key `toString` of `host` (expected `workspace`, `sessionsDir`, `builtinTools`)',
+  it('a config key named after an Object.prototype member is an unknown key', () => {
+    expect(issues('- name: host\n  config:\n    toString: x\n')).toEqual([
+      '3:5 unknown key `toString` in `config` of entry 1 (`host`)',
     ]);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * The deployment loader (src/cli/deployment*.ts): cordis.yml parsed with positions, each entry mapped to a known
+ * The deployment loader (src/deploy, started by src/cli/deployment.ts): cordis.yml parsed with positions, each entry mapped to a known
  * plugin, every problem reported as file:line:column before anything starts, and the real deployments (the
  * repository's cordis.yml, the embedded default) started on a real cordis Context. The CLI refuses a bad file with
  * exit code 2 (chat and acp, the real binary).
@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseDeployment } from '../../src/cli/deployment-parse.js';
+import { parseDeployment } from '../../src/deploy/index.js';
 import {
   DeploymentError,
   embeddedDeployment,
@@ -24,7 +24,9 @@ function tempDir(): string {
 }
 
 function issuesOf(text: string): string[] {
-  return parseDeployment(text, 'cordis.yml', '/base').issues.map((i) => `${i.line}:${i.column} ${i.message}`);
+  return parseDeployment(text, 'cordis.yml', '/base').diagnostics.map(
+    (d) => `${d.range?.start.line}:${d.range?.start.column} ${d.message}`,
+  );
 }
 
 /** Starts a deployment written to a temp cordis.yml; returns the issues it was refused with, or [] and disposes. */
@@ -39,9 +41,9 @@ async function startIssues(text: string, files: Record<string, string> = {}): Pr
     return [];
   } catch (error) {
     if (!(error instanceof DeploymentError)) throw error;
-    return error.issues.map(
-      (i) =>
-        `${i.file === join(dir, 'cordis.yml') ? 'cordis.yml' : i.file}:${i.line}:${i.column} ${i.message}`,
+    return error.diagnostics.map(
+      (d) =>
+        `${d.file === join(dir, 'cordis.yml') ? 'cordis.yml' : d.file}:${d.range?.start.line}:${d.range?.start.column} ${d.message}`,
     );
   }
 }
@@ -53,7 +55,7 @@ describe('parseDeployment', () => {
       'x.yml',
       '/base',
     );
-    expect(parsed.issues).toEqual([]);
+    expect(parsed.diagnostics).toEqual([]);
     expect(parsed.entries.map((e) => [e.id, e.name])).toEqual([
       ['host', 'host'],
       ['m', 'scripted'],
@@ -63,7 +65,7 @@ describe('parseDeployment', () => {
 
   it('reports an unknown plugin with a did-you-mean at its position', () => {
     expect(issuesOf('- name: host\n- name: mdoe\n')).toEqual([
-      '2:9 unknown plugin `mdoe`: did you mean `mode`? (known: `demo`, `host`, `mode`, `openai`, `scripted`)',
+      '2:9 unknown plugin `mdoe`: did you mean `mode`?',
     ]);
   });
 
@@ -71,19 +73,17 @@ describe('parseDeployment', () => {
     expect(
       issuesOf('- name: host\n  confg: {}\n- name: host\n- config: {}\n- name: mode\n  config: [1]\n'),
     ).toEqual([
-      '2:3 unknown key `confg` in a plugin entry (expected `id`, `name`, `config`)',
-      '3:9 duplicate plugin id `host` (give one of them an `id`)',
-      '4:3 a plugin entry needs a `name` (a string)',
-      '6:11 the config of `mode` must be a mapping',
+      '2:3 unknown key `confg` in entry 1 (`host`): did you mean `config`?',
+      '4:3 missing required key `name` in entry 3',
+      '6:11 `config` of entry 4 (`mode`) must be a mapping: got a list',
     ]);
+    expect(issuesOf('- name: host\n- name: host\n')).toEqual(['2:9 duplicate plugin id `host`']);
   });
 
   it('refuses YAML errors, duplicate keys and a document that is not a list', () => {
-    expect(issuesOf('- name: host\n  name: mode\n')[0]).toMatch(/^2:3 yaml: map keys must be unique/);
-    expect(issuesOf('- name: [host\n')[0]).toMatch(/^\d+:\d+ yaml: /);
-    expect(issuesOf('name: host\n')).toEqual([
-      '1:1 a deployment must be a list of plugin entries (`- name: …`)',
-    ]);
+    expect(issuesOf('- name: host\n  name: mode\n')).toEqual(['2:3 duplicate key `name`']);
+    expect(issuesOf('- name: [host\n')[0]).toMatch(/^2:1 flow sequence/);
+    expect(issuesOf('name: host\n')).toEqual(['1:1 the deployment must be a list: got a mapping']);
   });
 
   it('refuses an alias bomb instead of expanding it', () => {
@@ -95,23 +95,23 @@ describe('parseDeployment', () => {
           .join(', ')}]`,
       );
     const text = `- name: host\n  config:\n${bomb.map((l) => `    ${l}`).join('\n')}\n`;
-    expect(issuesOf(text)[0]).toMatch(/yaml: .*alias/i);
+    expect(issuesOf(text)).toEqual(['1:1 deployment expands too many aliases: the limit is 100']);
   });
 });
 
 describe('startDeployment', () => {
   it('checks every entry before starting: config keys, a missing host and model, a second model', async () => {
     expect(await startIssues('- name: mode\n- name: demo\n  config: { speed: 2 }\n- name: openai\n')).toEqual(
-      [
-        'cordis.yml:1:1 the deployment has no `host` entry (add `- name: host`)',
-        'cordis.yml:4:9 a deployment has one model; `openai` is a second one',
-        'cordis.yml:3:13 unknown config key `speed` of `demo` (it takes no config)',
-      ],
+      ['cordis.yml:3:13 unknown key `speed` in `config` of entry 2 (`demo`): it takes no keys'],
     );
-    expect(await startIssues('- name: host\n  config: { builtinTools: "yes" }\n')).toEqual([
-      'cordis.yml:1:1 the deployment has no model (add `- name: openai` or `- name: scripted`)',
-      'cordis.yml:2:27 `builtinTools` of `host` must be a boolean',
+    expect(await startIssues('- name: mode\n- name: demo\n- name: openai\n')).toEqual([
+      'cordis.yml:1:1 the deployment has no `host` entry',
+      'cordis.yml:3:9 a deployment has one model; `openai` is a second one',
     ]);
+    expect(await startIssues('- name: host\n  config: { builtinTools: "yes" }\n')).toEqual([
+      'cordis.yml:2:27 `config.builtinTools` of entry 1 (`host`) must be a boolean: got string `yes`',
+    ]);
+    expect(await startIssues('- name: host\n')).toEqual(['cordis.yml:1:1 the deployment has no model']);
   });
 
   it('reports mode policy errors inside cordis.yml at their line and column', async () => {
@@ -119,7 +119,7 @@ describe('startDeployment', () => {
       '- name: host\n- name: mode\n  config:\n    modes:\n      review:\n        tools: { write: alow }\n- name: demo\n',
     );
     expect(issues).toHaveLength(1);
-    expect(issues[0]).toMatch(/^cordis\.yml:6:25 mode: .*`alow`/);
+    expect(issues[0]).toMatch(/^cordis\.yml:6:25 `alow` is not a decision/);
   });
 
   it('reports a policy file that cannot be read', async () => {

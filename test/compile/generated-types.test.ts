@@ -11,6 +11,7 @@ describe('npm run gen:types', () => {
       'src/compile/policy-validator.generated.ts',
       'src/compile/schema-data.generated.ts',
       'src/compile/schema-types.generated.ts',
+      'src/deploy/config-validators.generated.ts',
     ]);
     for (const [file, text] of Object.entries(fresh)) {
       const checkedIn = await readFile(file, 'utf8');

@@ -13,7 +13,7 @@ import {
   loadPolicyText,
   type SourceDocument,
 } from '../../src/compile/index.js';
-import { parseDeployment } from '../../src/cli/deployment-parse.js';
+import { parseDeployment } from '../../src/deploy/index.js';
 import { check } from './config.js';
 import {
   brokenSelectorArb,
@@ -249,7 +249,7 @@ describe('fuzz: garbage text', () => {
         ),
         (text) => {
           const parsed = parseDeployment(text, 'cordis.yml', '/nonexistent');
-          expect(Array.isArray(parsed.issues)).toBe(true);
+          expect(Array.isArray(parsed.diagnostics)).toBe(true);
         },
       ),
       [125, 20_000],

@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadPolicySources } from '../../src/compile/load.js';
 import { readCatalog } from '../../src/cli/commands/lint.js';
-import { readDeployment } from '../../src/cli/deployment-parse.js';
+import { readDeployment } from '../../src/deploy/read.js';
 import { loadScript, type ScriptEntry } from '../../src/host/index.js';
 import { bashIsolation, createBashTool } from '../../src/host/tools/bash.js';
 import { agentOf, eventsOf, setup, tempDir } from '../engine/setup.js';
@@ -186,7 +186,7 @@ describe('hostile files: special files are refused, never waited on', () => {
         expect(load.diagnostics.map((d) => d.message)).toEqual([
           `cannot read \`${path}\`: it is ${kind}, not a regular file`,
         ]);
-        expect(readDeployment(path).issues.map((i) => i.message)).toEqual([
+        expect(readDeployment(path).diagnostics.map((d) => d.message)).toEqual([
           `cannot read the deployment: it is ${kind}, not a regular file`,
         ]);
         expect(() => loadScript(path)).toThrow(

@@ -5,18 +5,21 @@
  * is not denied). `runCheck` returns a report and prints nothing.
  * @module
  */
-import { compilePolicies } from '../../compile/compile.js';
+import { compilePolicies, type CompiledPolicySet } from '../../compile/compile.js';
 import { authorize } from '../../engine/authorize.js';
 import { HINT_NAMES } from '../../compile/document.js';
 import { loadPolicySources } from '../../compile/load.js';
 import { suggest } from '../../compile/suggest.js';
 import type { Hints, HintName } from '../../compile/types.js';
+import { deploymentPolicies } from '../../deploy/index.js';
+import { stringOption } from '../argv.js';
 import type { CliCommand, CommandSpec } from '../command.js';
 import { UsageError } from '../errors.js';
 import { formatCheckText } from '../formatters/check-text.js';
 import { formatStylish } from '../formatters/stylish.js';
 import { formatCheckJson } from '../formatters/json.js';
 import { toLintReport, type CheckReport } from '../report.js';
+import { resolve } from 'node:path';
 import { defaultPaths } from './lint.js';
 
 /** Options of {@link runCheck}. */
@@ -29,6 +32,8 @@ export interface RunCheckOptions {
   paths: readonly string[];
   builtin?: boolean;
   cwd: string;
+  /** `--config`: decide with the modes this deployment file runs with, instead of `paths`. */
+  config?: string;
 }
 
 /**
@@ -37,13 +42,21 @@ export interface RunCheckOptions {
  * @returns the decision, or why there is none (an unknown mode, or files that cannot load)
  */
 export async function runCheck(options: RunCheckOptions): Promise<CheckReport> {
-  const load = await loadPolicySources(defaultPaths(options.paths, options.cwd), {
-    builtin: options.builtin !== false,
-  });
-  const errors = load.diagnostics.filter((d) => d.severity === 'error');
-  // Fail closed: a refused file could have narrowed the mode, so no answer is better than a wrong one.
-  if (errors.length > 0) return { kind: 'load-failed', diagnostics: errors };
-  const policies = compilePolicies(load.documents);
+  let policies: CompiledPolicySet;
+  if (options.config !== undefined) {
+    const deployed = await deploymentPolicies(resolve(options.cwd, options.config));
+    const errors = deployed.diagnostics.filter((d) => d.severity === 'error');
+    if (!deployed.policies) return { kind: 'load-failed', diagnostics: errors };
+    policies = deployed.policies;
+  } else {
+    const load = await loadPolicySources(defaultPaths(options.paths, options.cwd), {
+      builtin: options.builtin !== false,
+    });
+    const errors = load.diagnostics.filter((d) => d.severity === 'error');
+    // Fail closed: a refused file could have narrowed the mode, so no answer is better than a wrong one.
+    if (errors.length > 0) return { kind: 'load-failed', diagnostics: errors };
+    policies = compilePolicies(load.documents);
+  }
   if (policies.get(options.mode) === undefined)
     return { kind: 'unknown-mode', mode: options.mode, modes: [...policies.modes.keys()] };
   const call = options.hints ? { name: options.tool, hints: options.hints } : { name: options.tool };
@@ -90,7 +103,8 @@ export function parseAnnotations(text: string): Hints {
 const spec: CommandSpec = {
   name: 'check',
   summary: 'show how a mode decides one tool, and which rule decided',
-  usage: 'check MODE TOOL [PATH...] [--annotations HINTS] [--format text|json] [--no-builtin]',
+  usage:
+    'check MODE TOOL [PATH...] [--config FILE] [--annotations HINTS] [--format text|json] [--no-builtin]',
   description: [
     'Loads policies as lint does (the built-in plan first, then each PATH; without PATH, policies/ in the',
     'current folder if it exists) and prints the decision for TOOL in MODE: allow, ask or deny, whether the model sees the',
@@ -99,6 +113,8 @@ const spec: CommandSpec = {
     '',
     'HINTS are the tool declared annotations: readOnly, destructive, idempotent, openWorld, comma-separated,',
     'each optionally `=false` (absent ones take MCP defaults).',
+    '',
+    'With --config FILE, the modes are those the deployment FILE (a cordis.yml) runs with.',
     '',
     'Exit codes: 0 whatever the decision; 1 an unknown MODE (the modes that exist are listed) or a policy',
     'file that cannot load; 2 usage errors.',
@@ -118,9 +134,16 @@ const spec: CommandSpec = {
       description: 'output format, default text',
     },
     { name: 'no-builtin', type: 'boolean', description: 'do not load the built-in plan policy' },
+    {
+      name: 'config',
+      type: 'string',
+      value: 'FILE',
+      description: 'decide with the modes of this deployment (cordis.yml) instead of PATH',
+    },
   ],
   examples: [
     'check plan write',
+    'check plan bash --config cordis.yml',
     'check plan mcp__gh__list_issues --annotations readOnly',
     'check review bash policies/ --format json',
   ],
@@ -135,7 +158,17 @@ export const command: CliCommand = {
       throw new UsageError(mode === undefined ? 'missing MODE and TOOL' : 'missing TOOL');
     }
     const annotations = args.options.get('annotations');
+    const config = stringOption(args, 'config');
+    if (config !== undefined && paths.length > 0) {
+      throw new UsageError('`--config` and policy paths cannot be combined');
+    }
+    if (config !== undefined && args.options.has('no-builtin')) {
+      throw new UsageError(
+        '`--config` and `--no-builtin` cannot be combined: a deployment loads the built-in plan',
+      );
+    }
     const report = await runCheck({
+      ...(config === undefined ? {} : { config }),
       mode,
       tool,
       ...(typeof annotations === 'string' ? { hints: parseAnnotations(annotations) } : {}),

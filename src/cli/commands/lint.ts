@@ -1,17 +1,20 @@
 /**
  * `dsh-mode lint`: load policies (the built-in plan first), report every load diagnostic and lint finding, and run
- * the inline tests. `runLint` returns a report and prints nothing; `command.execute` formats it and says how the
+ * the inline tests. A path named `cordis.yml` (or `cordis.yaml`) is a deployment: its envelope, its inline modes
+ * and the policy files it names are linted as the deployment would load them (src/deploy). `runLint` returns a report and prints nothing; `command.execute` formats it and says how the
  * run ended (clean, findings, or an I/O problem).
  * @module
  */
 import { stringOption } from '../argv.js';
 import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { parseCatalog, type ToolCatalogEntry } from '../../compile/catalog.js';
+import { sortDiagnostics } from '../../compile/diagnostics.js';
 import { lintPolicies } from '../../compile/lint.js';
 import { loadPolicySources } from '../../compile/load.js';
 import { FileRefusedError, readRegularFile } from '../../compile/read-file.js';
 import type { Diagnostic } from '../../compile/types.js';
+import { lintDeployment } from '../../deploy/index.js';
 import type { CliCommand, CommandSpec } from '../command.js';
 import { UsageError } from '../errors.js';
 import { lintFormatters, type LintFormatName } from '../formatters/index.js';
@@ -38,8 +41,9 @@ export const IO_CODES: ReadonlySet<string> = new Set(['io', 'invalid-catalog']);
  * @returns the report: every diagnostic, counts and files read
  */
 export async function runLint(options: RunLintOptions): Promise<LintReport> {
-  const paths = defaultPaths(options.paths, options.cwd);
-  const load = await loadPolicySources(paths, { builtin: options.builtin !== false });
+  const all = defaultPaths(options.paths, options.cwd);
+  const deployments = all.filter(isDeploymentPath);
+  const paths = all.filter((p) => !isDeploymentPath(p));
   const extra: Diagnostic[] = [];
   let catalog: ToolCatalogEntry[] | undefined;
   if (options.catalog !== undefined) {
@@ -48,8 +52,30 @@ export async function runLint(options: RunLintOptions): Promise<LintReport> {
     if (result.diagnostics.length === 0) catalog = result.tools;
   }
   const lintOptions = catalog === undefined ? {} : { catalog };
-  const diagnostics = lintPolicies({ ...load, diagnostics: [...load.diagnostics, ...extra] }, lintOptions);
-  return toLintReport(diagnostics, load.files);
+  // Loops, not spread pushes: a linted tree can hold more findings than a call's argument limit.
+  const diagnostics: Diagnostic[] = [];
+  const files: string[] = [];
+  const add = (found: readonly Diagnostic[], read: readonly string[]): void => {
+    for (const d of found) diagnostics.push(d);
+    for (const f of read) if (!files.includes(f)) files.push(f);
+  };
+  // A deployment loads the built-in plan itself: lint it on its own only when policy paths are given too.
+  if (paths.length > 0 || deployments.length === 0) {
+    const load = await loadPolicySources(paths, { builtin: options.builtin !== false });
+    add(lintPolicies({ ...load, diagnostics: [...load.diagnostics, ...extra] }, lintOptions), load.files);
+  } else {
+    add(extra, []);
+  }
+  for (const file of deployments) {
+    const linted = await lintDeployment(file, lintOptions);
+    add(linted.diagnostics, linted.files);
+  }
+  return toLintReport(sortDiagnostics(diagnostics), files);
+}
+
+/** A path linted as a deployment: a file named like the one the apps find. */
+function isDeploymentPath(path: string): boolean {
+  return /^cordis\.ya?ml$/.test(basename(path));
 }
 
 /**
@@ -98,6 +124,8 @@ const spec: CommandSpec = {
     'Loads the built-in plan policy, then each PATH in order (a folder contributes its *.yaml, *.yml and',
     '*.json files, sorted, not recursively; without PATH, policies/ in the current folder if it exists). Reports',
     'syntax and schema errors, unknown keys (with a did-you-mean), lint findings and failing inline tests.',
+    'A PATH named cordis.yml is a deployment: its entries, its inline modes and the policy files it names are',
+    'linted as chat and acp would load them (the built-in plan included).',
     '',
     'With --tools, CATALOG is a JSON file: an array of {name, annotations?} or an MCP tools/list result',
     '{tools: [...]}; lint then flags rules that match no tool and tools that only a default decides.',
@@ -125,6 +153,7 @@ const spec: CommandSpec = {
   examples: [
     'lint',
     'lint policies/ ops/review.yaml --format json',
+    'lint cordis.yml',
     'lint --tools tools.json --max-warnings 0',
   ],
 };

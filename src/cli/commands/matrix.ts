@@ -7,19 +7,24 @@
  */
 import { stringOption } from '../argv.js';
 import type { CliCommand, CommandSpec } from '../command.js';
+import { UsageError } from '../errors.js';
 import { collectToolRows, hintProbes, isReadOnlyProbe, type Cell, type ToolRow } from '../../compile/grid.js';
 import { decideCell, reportTool } from '../grid-cells.js';
 import { formatStylish } from '../formatters/stylish.js';
 import { formatMatrixJson, formatMatrixMarkdown, formatMatrixText } from '../formatters/matrix.js';
 import type { LoadFailedReport, MatrixReport } from '../grid-report.js';
-import { loadSide, loadToolSet, type GridOptions } from '../grid-load.js';
+import { loadSide, loadToolSet, type GridOptions, type LoadedSide } from '../grid-load.js';
 import { toLintReport } from '../report.js';
-import { defaultPaths } from './lint.js';
+import { resolve } from 'node:path';
+import { deploymentPolicies } from '../../deploy/index.js';
+import { defaultPaths, IO_CODES } from './lint.js';
 
 /** Options of {@link runMatrix}. */
 export interface RunMatrixOptions extends GridOptions {
   /** Policy files, folders or `git:REV:path` sources; empty means `policies/` in `cwd` when it exists. */
   paths: readonly string[];
+  /** `--config`: the modes this deployment file runs with, instead of `paths`. */
+  config?: string;
 }
 
 /**
@@ -30,10 +35,13 @@ export interface RunMatrixOptions extends GridOptions {
 export async function runMatrix(options: RunMatrixOptions): Promise<MatrixReport | LoadFailedReport> {
   const toolSet = await loadToolSet(options.catalog);
   if ('kind' in toolSet) return toolSet;
-  const side = await loadSide(defaultPaths(options.paths, options.cwd), {
-    builtin: options.builtin !== false,
-    cwd: options.cwd,
-  });
+  const side =
+    options.config !== undefined
+      ? await deployedSide(resolve(options.cwd, options.config))
+      : await loadSide(defaultPaths(options.paths, options.cwd), {
+          builtin: options.builtin !== false,
+          cwd: options.cwd,
+        });
   if ('kind' in side) return side;
   const modes = [...side.policies.modes.values()];
   const line = (row: ToolRow) => modes.map((p) => decideCell(side.policies, p.mode, row));
@@ -61,15 +69,27 @@ export async function runMatrix(options: RunMatrixOptions): Promise<MatrixReport
   };
 }
 
+/** A deployment's modes as a grid side (the same fail-closed refusal as `loadSide`). */
+async function deployedSide(file: string): Promise<LoadedSide | LoadFailedReport> {
+  const deployed = await deploymentPolicies(file);
+  if (!deployed.policies) {
+    const errors = deployed.diagnostics.filter((d) => d.severity === 'error');
+    return { kind: 'load-failed', diagnostics: errors, io: errors.some((d) => IO_CODES.has(d.code)) };
+  }
+  const load = { documents: deployed.documents, diagnostics: [], files: deployed.files };
+  return { load, policies: deployed.policies };
+}
+
 const FORMATS = ['text', 'markdown', 'json'] as const;
 
 const spec: CommandSpec = {
   name: 'matrix',
   summary: 'show the decision of every mode for every tool as a grid',
-  usage: 'matrix [PATH...] [--tools CATALOG] [--format text|markdown|json] [--no-builtin]',
+  usage: 'matrix [PATH...] [--config FILE] [--tools CATALOG] [--format text|markdown|json] [--no-builtin]',
   description: [
     'Loads policies as lint does (the built-in plan first, then each PATH; without PATH, policies/ in the',
     'current folder; a PATH may also be git:REV:path) and prints a grid: one row per tool, one column per mode.',
+    'With --config FILE, the modes are those the deployment FILE (a cordis.yml) runs with.',
     '',
     'Rows: the tools of CATALOG (without --tools, the reference host built-in tools and exit_plan_mode), every',
     'name a rule mentions, one sample name per glob (the row shows the glob), and two probes for tools nobody',
@@ -96,6 +116,12 @@ const spec: CommandSpec = {
       description: 'output format, default text',
     },
     { name: 'no-builtin', type: 'boolean', description: 'do not load the built-in plan policy' },
+    {
+      name: 'config',
+      type: 'string',
+      value: 'FILE',
+      description: 'the modes of this deployment (cordis.yml) instead of PATH',
+    },
   ],
   examples: ['matrix', 'matrix policies/ --format markdown', 'matrix --tools tools.json --format json'],
 };
@@ -105,7 +131,17 @@ export const command: CliCommand = {
   spec,
   async execute(args, env) {
     const catalog = stringOption(args, 'tools');
+    const config = stringOption(args, 'config');
+    if (config !== undefined && args.positionals.length > 0) {
+      throw new UsageError('`--config` and policy paths cannot be combined');
+    }
+    if (config !== undefined && args.options.has('no-builtin')) {
+      throw new UsageError(
+        '`--config` and `--no-builtin` cannot be combined: a deployment loads the built-in plan',
+      );
+    }
     const report = await runMatrix({
+      ...(config === undefined ? {} : { config }),
       paths: args.positionals,
       ...(catalog === undefined ? {} : { catalog }),
       builtin: !args.options.has('no-builtin'),

@@ -8,7 +8,7 @@
  */
 import { dirname, resolve } from 'node:path';
 import type { CliCommand, CommandSpec, Outcome } from '../command.js';
-import { parseDeployment } from '../deployment-parse.js';
+import { parseDeployment, resolveDeployment, whereOf } from '../../deploy/index.js';
 import { UsageError } from '../errors.js';
 import { deploymentNotices } from '../start-notices.js';
 import {
@@ -79,15 +79,17 @@ async function trustFile(file: string, shown: string): Promise<Outcome> {
     return { kind: 'io', stderr: `error: cannot read ${shown}: ${reason(error)}; nothing was recorded\n` };
   }
   const parsed = parseDeployment(hashed.text, file, dirname(hashed.realPath));
-  if (parsed.issues.length > 0) {
-    const issues = parsed.issues.map((i) => `${i.file}:${i.line}:${i.column}: ${i.message}`).join('\n');
+  const errors = parsed.diagnostics.filter((d) => d.severity === 'error');
+  if (errors.length > 0) {
+    const issues = errors.map((d) => `${whereOf(d)}: ${d.message}`).join('\n');
     return {
       kind: 'io',
       stderr: `${issues}\nerror: ${shown} is not a valid deployment; nothing was recorded\n`,
     };
   }
   const { record, store, previous } = addTrust(hashed, process.env);
-  const notices = await deploymentNotices(parsed.entries, { cwd: dirname(file) });
+  const { entries } = await resolveDeployment(parsed.entries);
+  const notices = await deploymentNotices(entries, { cwd: dirname(file) });
   const again =
     previous === undefined ? '' : previous.sha256 === record.sha256 ? ' (again)' : ' (new content)';
   return {
