@@ -6,9 +6,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Context } from 'cordis';
 import type { Agent, PreExecuteResult, Tool } from '../../src/host/index.js';
-import { ModePlugin } from '../../src/engine/index.js';
 import {
+  alreadyApprovedReason,
   DEFAULT_MODE_RULE,
+  ModePlugin,
   EXIT_ALREADY_APPROVED_RULE,
   UNDEFINED_MODE_RULE,
 } from '../../src/engine/index.js';
@@ -172,6 +173,23 @@ describe('invariant 4: the gate judges the landed mode only', () => {
     expect(resultOf(agent.session.events, 'write')?.isError).toBe(false);
     const { readFileSync } = await import('node:fs');
     expect(readFileSync(`${workspace}/w.txt`, 'utf8')).toBe('w');
+  });
+
+  it('denies a second exit of an approved step unasked, naming the engine rule, not the policy', async () => {
+    const { ctx } = await setup();
+    const asked = answerApprovals(ctx, { outcome: 'allowed-once' });
+    const exit = { name: 'exit_plan_mode', arguments: { plan: '# P' } };
+    const { agent } = agentOf(ctx, [{ tool_calls: [exit, exit] }, { text: 'Ok.' }], { mode: 'plan' });
+    await agent.prompt('exit twice');
+    expect(asked).toHaveLength(1);
+    expect(resultOf(agent.session.events, 'exit_plan_mode', 0)?.data).toEqual({
+      rule: planRule('exit_plan_mode'),
+    });
+    expect(resultOf(agent.session.events, 'exit_plan_mode', 1)).toMatchObject({
+      content: `Error: ${alreadyApprovedReason('plan')}`,
+      isError: true,
+      data: { rule: EXIT_ALREADY_APPROVED_RULE },
+    });
   });
 
   it('exit_plan_mode is denied in default mode', async () => {
