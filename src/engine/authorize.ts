@@ -1,7 +1,7 @@
 /**
  * `authorize(policies, mode, call) → Verdict`: the engine's decision for one tool call, pure and synchronous, with
- * no session, no host and no cordis. The gate, `check`, `matrix` and `diff` are adapters over it, and so can any
- * other host be.
+ * no session, no host and no cordis. The gate, the assemble filter (visible = not deny), `check`, `matrix` and
+ * `diff` are adapters over it, and so can any other host be.
  *
  * What it holds on top of the compiled policy:
  * - the default mode is the absence of policy: every tool is allowed, except `exit_plan_mode`, which is denied

@@ -1,32 +1,24 @@
 /**
- * The engine's state for one plugin instance: the resolved modes, the per-session fold, the pending intents, and
- * the one judgement both layers use (`judge`), so the assemble filter and the gate always come from the same table
- * (DESIGN.md section 2: visibility = the decision is not deny).
+ * The engine's state for one plugin instance: the resolved modes, the per-session fold and the pending intents.
+ * Both layers decide through `authorize()` (`verdict`), with the registered tool's annotations as hints, so the
+ * assemble filter and the gate always come from the same table (visibility = the decision is not deny).
  *
  * Nothing here is module-global: disposing the plugin drops this object, and a reload starts clean.
  * @module
  */
-import type { CompiledPolicy, DecideResult, Hints } from '../compile/types.js';
+import type { Hints } from '../compile/types.js';
 import type { Session, Tool, ToolAnnotations } from '../host/types.js';
 import type { ResolvedModes } from '../deploy/modes.js';
+import { authorize, type Verdict } from './authorize.js';
 import { ModeFoldCache } from './fold.js';
 import { removeIntent, writeIntent } from './intent-file.js';
-import { DEFAULT_MODE, EXIT_PLAN_MODE } from './vocabulary.js';
+import { DEFAULT_MODE } from './vocabulary.js';
 
 /** A flip waiting for the next boundary. `narrate` is false for the tool-driven exit (its result narrates it). */
 export interface Intent {
   readonly mode: string;
   readonly narrate: boolean;
 }
-
-/** How a tool fares in a mode. */
-export type Judgement =
-  /** The default mode: no policy at all (only `exit_plan_mode` is out of place there). */
-  | { kind: 'default' }
-  /** A folded mode the configuration does not define: everything is denied (invariant 9). */
-  | { kind: 'undefined-mode' }
-  /** A configured mode: the compiled decision. */
-  | ({ kind: 'policy'; policy: CompiledPolicy } & DecideResult);
 
 /** Finds a registered tool by name (`ctx.tools.get`), for its annotations. */
 export type ToolLookup = (name: string) => Tool | undefined;
@@ -119,33 +111,19 @@ export class ModeCore {
   }
 
   /**
-   * Judges a tool in a mode, with the registered tool's annotations as hints (a tool no one registered, such as
-   * a hallucinated or foreign-added name, gets MCP's default hints).
+   * The verdict for a tool in a mode (`authorize()`), with the registered tool's annotations as hints (a tool no
+   * one registered, such as a hallucinated or foreign-added name, gets MCP's default hints).
    * @param mode the mode to judge in (the landed one, for the gate and the filter)
    * @param name the tool name
-   * @returns the judgement
+   * @returns the verdict
    */
-  judge(mode: string, name: string): Judgement {
-    if (mode === DEFAULT_MODE) return { kind: 'default' };
-    const policy = this.modes.get(mode);
-    if (!policy) return { kind: 'undefined-mode' };
-    return { kind: 'policy', policy, ...policy.decide(name, hintsOf(this.lookup(name)?.annotations)) };
+  verdict(mode: string, name: string): Verdict {
+    return authorize(this.modes, mode, { name, hints: hintsOf(this.lookup(name)?.annotations) });
   }
 
-  /**
-   * Visibility, the soft layer's rule: in default every tool but `exit_plan_mode`; in an undefined mode none;
-   * otherwise the tools whose decision is not deny.
-   */
+  /** Visibility, the soft layer's rule: the tools whose verdict is not deny. */
   visible(mode: string, name: string): boolean {
-    const judgement = this.judge(mode, name);
-    switch (judgement.kind) {
-      case 'default':
-        return name !== EXIT_PLAN_MODE;
-      case 'undefined-mode':
-        return false;
-      case 'policy':
-        return judgement.decision !== 'deny';
-    }
+    return this.verdict(mode, name).decision !== 'deny';
   }
 }
 

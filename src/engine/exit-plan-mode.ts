@@ -102,8 +102,7 @@ export function createExitPlanModeTool(core: ModeCore): Tool<ExitPlanModeArgs> {
         return error('the plan is empty: write it first');
       const session = context.agent.session;
       const mode = core.mode(session);
-      const judgement = core.judge(mode, EXIT_PLAN_MODE);
-      if (judgement.kind !== 'policy' || judgement.decision === 'deny') {
+      if (core.verdict(mode, EXIT_PLAN_MODE).decision === 'deny') {
         return error(`${EXIT_PLAN_MODE} is not available in ${mode} mode`);
       }
       core.park(session, { mode: DEFAULT_MODE, narrate: false });

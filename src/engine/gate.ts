@@ -6,18 +6,26 @@
  * matches the request header the model was sent. A registered, hallucinated or foreign-added tool is judged the
  * same way: the filter alone cannot stop a call by name.
  *
- * Verdicts: no agent → allow (no session to fold); allow → allow (the waterfall may still narrow it), except for
- * `exit_plan_mode`, which always asks (invariant 7: leaving a mode needs a human's approval) unless an earlier
- * exit of the same step was already approved (then it is denied, unasked); ask → `{kind: 'ask', reason}` (the
- * tool runtime routes it to `ctx.approval`); deny → `{kind: 'deny', reason}` with a reason that names the mode,
- * points at `exit_plan_mode` where that tool is available, or carries the rule's own reason. A folded mode this
- * deployment does not define denies everything (invariant 9).
+ * The decision is `authorize()`'s, for the landed mode, with the registered tool's annotations as hints: its
+ * reason and deciding rule (`rule`: selector and file:line:column, which the runtime copies into `approval/asked`
+ * and the deny result) pass through unchanged. The gate adds only what needs the session:
+ * - no agent → allow (no session to fold); an `allow` verdict → allow (the waterfall may still narrow it);
+ * - an `exit_plan_mode` call when an earlier exit of the same step was already approved → deny, unasked, with
+ *   `EXIT_ALREADY_APPROVED_RULE`.
  * @module
  */
 import type { Authorizer, PreExecuteResult } from '../host/types.js';
-import { askReason, denyReason } from './authorize.js';
+import type { RuleRef } from '../compile/types.js';
 import type { ModeCore } from './core.js';
-import { DEFAULT_MODE, EXIT_PLAN_MODE } from './vocabulary.js';
+import { EXIT_PLAN_MODE } from './vocabulary.js';
+
+/** The rule reported for an exit denied because an earlier exit of the same step was already approved. */
+export const EXIT_ALREADY_APPROVED_RULE: RuleRef = Object.freeze({
+  selector: '(exit already approved in this step)',
+  file: null,
+  line: null,
+  column: null,
+});
 
 /**
  * The error an `exit_plan_mode` call gets when an earlier call of the same step was already approved: it is not
@@ -42,29 +50,19 @@ export function createGate(core: ModeCore): Authorizer {
     if (!exec.agent) return ALLOW;
     const session = exec.agent.session;
     const mode = core.mode(session);
-    const judgement = core.judge(mode, exec.name);
-    switch (judgement.kind) {
-      case 'default':
-        return exec.name === EXIT_PLAN_MODE
-          ? { kind: 'deny', reason: denyReason(core, mode, exec.name) }
-          : ALLOW;
-      case 'undefined-mode':
-        return { kind: 'deny', reason: denyReason(core, mode, exec.name) };
-      case 'policy':
-        if (judgement.decision === 'deny') {
-          return { kind: 'deny', reason: denyReason(core, mode, exec.name, judgement.reason) };
+    const verdict = core.verdict(mode, exec.name);
+    switch (verdict.decision) {
+      case 'allow':
+        return ALLOW;
+      case 'deny':
+        return { kind: 'deny', reason: verdict.reason, rule: verdict.rule };
+      case 'ask':
+        // One approval per step: a later exit of the same batch is not asked (it could only repeat or contradict
+        // the answer that already decided where the session goes at this step's end).
+        if (exec.name === EXIT_PLAN_MODE && core.exitApproved(session)) {
+          return { kind: 'deny', reason: alreadyApprovedReason(mode), rule: EXIT_ALREADY_APPROVED_RULE };
         }
-        if (exec.name === EXIT_PLAN_MODE) {
-          // One approval per step: a later exit of the same batch is not asked (it could only repeat or contradict
-          // the answer that already decided where the session goes at this step's end).
-          if (core.exitApproved(session)) return { kind: 'deny', reason: alreadyApprovedReason(mode) };
-          // The exit always asks (invariant 7): a mode that allows it (`default: allow`, a glob) must not let the
-          // model leave it, and run what it denies, without a human's approval.
-          return { kind: 'ask', reason: askReason(mode, exec.name, judgement.reason) };
-        }
-        return judgement.decision === 'allow'
-          ? ALLOW
-          : { kind: 'ask', reason: askReason(mode, exec.name, judgement.reason) };
+        return { kind: 'ask', reason: verdict.reason, rule: verdict.rule };
     }
   };
 }

@@ -27,7 +27,7 @@ export {
   type ResolvedModes,
   type ResolveResult,
 } from '../deploy/index.js';
-export { hintsOf, ModeCore, type Intent, type Judgement, type ToolLookup } from './core.js';
+export { hintsOf, ModeCore, type Intent, type ToolLookup } from './core.js';
 export {
   ModesService,
   requestFlip,
@@ -43,7 +43,7 @@ export {
   undefinedModeSection,
   type AssembleListener,
 } from './soft-layer.js';
-export { alreadyApprovedReason, createGate } from './gate.js';
+export { alreadyApprovedReason, createGate, EXIT_ALREADY_APPROVED_RULE } from './gate.js';
 export {
   askReason,
   authorize,

@@ -4,15 +4,15 @@
  * - The `mode:policy` section (order 50: after persona 0, before tool guidance 100–199) renders the folded mode's
  *   section; it is empty (so dropped) in the default mode and for agent-less assemblies.
  * - The assemble filter is registered with `prepend` (outermost) and filters *after* `await next()`, so tools that
- *   inner listeners add are filtered too. In the default mode it removes only `exit_plan_mode`, which keeps a
- *   default-mode request byte-identical to a deployment without the engine; in a mode it keeps the tools whose
- *   decision is not deny. A listener registered outside ours may still widen the schemas; the gate keeps whatever
+ *   inner listeners add are filtered too. It keeps the tools whose `authorize()` verdict in the folded mode is
+ *   not deny: in the default mode that removes only `exit_plan_mode`, which keeps a default-mode request
+ *   byte-identical to a deployment without the engine. A listener registered outside ours may still widen the schemas; the gate keeps whatever
  *   it re-adds from running.
  * @module
  */
 import type { AssembleContext, Assembly, PromptSection } from '../host/types.js';
 import type { ModeCore } from './core.js';
-import { DEFAULT_MODE, EXIT_PLAN_MODE, MODE_SECTION, MODE_SECTION_ORDER } from './vocabulary.js';
+import { DEFAULT_MODE, MODE_SECTION, MODE_SECTION_ORDER } from './vocabulary.js';
 
 /** The `system-prompt/assemble` waterfall listener signature (the host's contract). */
 export type AssembleListener = (
@@ -60,10 +60,7 @@ export function createAssembleFilter(core: ModeCore): AssembleListener {
   return async (_assembly, context, next) => {
     const result = await next();
     const mode = context.agent ? core.mode(context.agent.session) : DEFAULT_MODE;
-    const tools =
-      mode === DEFAULT_MODE
-        ? result.tools.filter((tool) => tool.name !== EXIT_PLAN_MODE)
-        : result.tools.filter((tool) => core.visible(mode, tool.name));
+    const tools = result.tools.filter((tool) => core.visible(mode, tool.name));
     return tools.length === result.tools.length ? result : { ...result, tools };
   };
 }

@@ -109,15 +109,17 @@ export const HOST_EVENT_CATALOG = {
   'tool/result': {
     type: 'tool/result',
     surface: 'surface',
-    payload: '{ callId: string; name: string; content: string; isError: boolean }',
+    payload: '{ callId: string; name: string; content: string; isError: boolean; data?: ToolResultData }',
     writer:
       'src/host/loop.ts (the tool runtime’s result, a denial included); src/host/sessions.ts (`resume()`: an interrupted error for each call a dead process left without one)',
     readers: [
       'src/host/transcript.ts: a tool-role message (a call still without one gets an interrupted error there)',
-      'src/cli/acp: `tool_call_update`',
+      'src/cli/acp: `tool_call_update` (`data.rule` as `_meta["dsh-mode/rule"]`)',
       'src/cli/chat: the result',
     ],
-    description: 'What the call returned; a gate denial or a rejected approval is an error result.',
+    description:
+      'What the call returned; a gate denial or a rejected approval is an error result. `data.rule` is the rule ' +
+      'that denied the call or asked about it (selector, file, line, column); the model sees only `content`.',
   },
   'context/message': {
     type: 'context/message',
@@ -162,10 +164,11 @@ export const HOST_EVENT_CATALOG = {
   'approval/asked': {
     type: 'approval/asked',
     surface: 'log-only',
-    payload: '{ callId: string; toolName: string; reason?: string }',
+    payload: '{ callId: string; toolName: string; reason?: string; rule?: VerdictRule }',
     writer: 'src/host/tool-runtime.ts (an `ask` verdict, before `ctx.approval.request()`)',
     readers: ['log viewers and audits'],
-    description: 'A question was put to the user about this call.',
+    description:
+      'A question was put to the user about this call; `rule` is the rule that asks (selector, file, line, column).',
   },
   'approval/decided': {
     type: 'approval/decided',

@@ -155,6 +155,7 @@ export class LoopAgent implements Agent {
           name: call.name,
           content: result.content,
           isError: result.isError === true,
+          ...(result.data ? { data: result.data } : {}),
         });
       }
       if (signal?.aborted) return { end: 'cancelled', text: response.text };

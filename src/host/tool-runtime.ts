@@ -1,10 +1,17 @@
 /**
  * `ctx.tools`: the tool registry and runtime. `execute()` never throws; every failure is an error result the
  * model can read: unknown name (naming the tools of the agent's last request header, or every registered tool
- * for an agent-less call or before the first header), arguments that fail the tool's JSON Schema (ajv),
- * a `deny` verdict (`Error: <reason>`), an `ask` verdict not answered `allowed-once`, a throwing judge (fail
- * closed), or a throwing tool. An `ask` appends `approval/asked` before asking and `approval/decided` when
- * answered, when the call has an agent whose session has an open turn.
+ * for an agent-less call or before the first header), a `deny` verdict (`Error: <reason>`), arguments that fail
+ * the tool's JSON Schema (ajv), an `ask` verdict not answered `allowed-once`, a throwing judge (fail closed), or
+ * a throwing tool.
+ *
+ * Order: name, then verdict, then arguments, then the question, then the run. A call is judged before its
+ * arguments are validated, so a denied call never shows the model the tool's schema errors (guards and
+ * `tools/pre-execute` listeners therefore see unvalidated arguments). An allowed call is validated before it
+ * runs, and an `ask` before it is asked, so the user is never asked about a call that could not run. An `ask`
+ * appends `approval/asked` before asking and `approval/decided` when answered, when the call has an agent whose
+ * session has an open turn. The deciding rule of a `deny` or `ask` verdict (`rule`) goes into `approval/asked`,
+ * the approval request, and the result's `data.rule` (the model sees only `content`).
  *
  * The verdict (`judge()`) combines two seams. The guards (`guard()`: synchronous authorisers, the mode engine's
  * gate) set a ceiling; the `tools/pre-execute` waterfall can only narrow it: the most restrictive of all wins
@@ -23,7 +30,9 @@ import type {
   Tool,
   ToolExec,
   ToolResult,
+  ToolResultData,
   ToolSchema,
+  VerdictRule,
 } from './types.js';
 
 declare module 'cordis' {
@@ -194,21 +203,24 @@ export class ToolsService extends Service {
         `unknown tool \`${shown}\`; available tools: ${names.length ? names.join(', ') : '(none)'}`,
       );
     }
+    // Judged before validation: a call the verdict denies never shows the model the tool's schema errors.
+    const verdict = await this.judge(exec);
+    containedEmit(this.ctx, 'tools/verdict', [exec, verdict]);
+    const data = verdict.kind !== 'allow' && verdict.rule ? { rule: verdict.rule } : undefined;
+    if (verdict.kind === 'deny') return error(verdict.reason || `\`${exec.name}\` is denied`, data);
+    // Validated before asking: the user is never asked about a call that could not run.
     if (!entry.validate(exec.arguments)) {
       const problems = (entry.validate.errors ?? []).map(
         (e) => `${e.instancePath || '(arguments)'} ${e.message}`,
       );
       return error(`invalid arguments for \`${exec.name}\`: ${problems.join('; ')}`);
     }
-    const verdict = await this.judge(exec);
-    containedEmit(this.ctx, 'tools/verdict', [exec, verdict]);
-    if (verdict.kind === 'deny') return error(verdict.reason || `\`${exec.name}\` is denied`);
     if (verdict.kind === 'ask') {
-      const outcome = await this.ask(exec, verdict.reason);
+      const outcome = await this.ask(exec, verdict);
       if (outcome.outcome !== 'allowed-once') {
-        return (
-          entry.tool.onDenied?.(outcome, exec.arguments as never) ?? error(denialText(exec.name, outcome))
-        );
+        const denied =
+          entry.tool.onDenied?.(outcome, exec.arguments as never) ?? error(denialText(exec.name, outcome));
+        return withData(denied, data);
       }
     }
     if (exec.signal?.aborted) return error(`\`${exec.name}\` was cancelled before it ran`);
@@ -220,10 +232,13 @@ export class ToolsService extends Service {
         signal: exec.signal ?? never,
         workspace,
       });
-      if (typeof result?.content !== 'string') return error(`\`${exec.name}\` returned no content`);
-      return result.isError ? { content: result.content, isError: true } : { content: result.content };
+      if (typeof result?.content !== 'string') return error(`\`${exec.name}\` returned no content`, data);
+      return withData(
+        result.isError ? { content: result.content, isError: true } : { content: result.content },
+        data,
+      );
     } catch (failure) {
-      return error(describeError(failure));
+      return error(describeError(failure), data);
     }
   }
 
@@ -244,13 +259,18 @@ export class ToolsService extends Service {
     return header ? header.tools.map((tool) => tool.name) : this.names();
   }
 
-  private async ask(exec: ToolExec, reason: string | undefined): Promise<ApprovalOutcome> {
+  private async ask(
+    exec: ToolExec,
+    verdict: { reason?: string; rule?: VerdictRule },
+  ): Promise<ApprovalOutcome> {
+    const { reason, rule } = verdict;
     const session = exec.agent?.session;
     const audit = session?.turnOpen ? session : undefined;
     await audit?.append('approval/asked', {
       callId: exec.callId,
       toolName: exec.name,
       ...(reason ? { reason } : {}),
+      ...(rule ? { rule } : {}),
     });
     const approval = this.ctx.get('approval');
     const outcome: ApprovalOutcome = approval
@@ -259,6 +279,7 @@ export class ToolsService extends Service {
           toolName: exec.name,
           callId: exec.callId,
           reason,
+          ...(rule ? { rule } : {}),
           arguments: exec.arguments,
           signal: exec.signal,
         })
@@ -296,22 +317,47 @@ export function narrowest(a: PreExecuteResult, b: PreExecuteResult): PreExecuteR
   return RANK[b.kind] > RANK[a.kind] ? b : a;
 }
 
-/** A well-formed verdict (a copy holding only its own fields), or null for anything else (a promise, junk). */
+/**
+ * A well-formed verdict (a copy holding only its own fields), or null for anything else (a promise, junk). A
+ * malformed `rule` is dropped, not trusted: it is only a label, and the verdict still stands.
+ */
 function checked(value: unknown): PreExecuteResult | null {
-  const verdict = value as { kind?: unknown; reason?: unknown } | null;
+  const verdict = value as { kind?: unknown; reason?: unknown; rule?: unknown } | null;
   const reason = typeof verdict?.reason === 'string' ? verdict.reason : undefined;
+  const rule = ruleOf(verdict?.rule);
+  const labelled = rule ? { rule } : {};
   switch (verdict?.kind) {
     case 'allow':
       return ALLOW;
     case 'ask':
-      return reason !== undefined ? { kind: 'ask', reason } : { kind: 'ask' };
+      return reason !== undefined ? { kind: 'ask', reason, ...labelled } : { kind: 'ask', ...labelled };
     case 'deny':
-      return { kind: 'deny', reason: reason ?? '' };
+      return { kind: 'deny', reason: reason ?? '', ...labelled };
     default:
       return null;
   }
 }
 
-function error(message: string): ToolResult {
-  return { content: `Error: ${message}`, isError: true };
+/** A frozen copy of a well-formed rule, or undefined. */
+function ruleOf(value: unknown): VerdictRule | undefined {
+  const rule = value as Partial<Record<keyof VerdictRule, unknown>> | null | undefined;
+  if (typeof rule !== 'object' || rule === null || typeof rule.selector !== 'string') return undefined;
+  const file = rule.file ?? null;
+  const line = rule.line ?? null;
+  const column = rule.column ?? null;
+  if (file !== null && typeof file !== 'string') return undefined;
+  if (!positionOrNull(line) || !positionOrNull(column)) return undefined;
+  return Object.freeze({ selector: rule.selector, file, line, column } as VerdictRule);
+}
+
+function positionOrNull(value: unknown): boolean {
+  return value === null || (Number.isSafeInteger(value) && (value as number) >= 0);
+}
+
+function error(message: string, data?: ToolResultData): ToolResult {
+  return withData({ content: `Error: ${message}`, isError: true }, data);
+}
+
+function withData(result: ToolResult, data: ToolResultData | undefined): ToolResult {
+  return data ? { ...result, data } : result;
 }

@@ -69,12 +69,12 @@ export interface SessionEventMap {
   'user/message': { text: string };
   'assistant/message': { text: string; toolCalls: ToolCallRequest[] };
   'tool/call': { callId: string; name: string; arguments: unknown };
-  'tool/result': { callId: string; name: string; content: string; isError: boolean };
+  'tool/result': { callId: string; name: string; content: string; isError: boolean; data?: ToolResultData };
   'context/message': { text: string };
   'request/header': { header: RequestHeader; reason: 'initial' | 'resume' | 'fallback' };
   'request/header-delta': RequestHeaderDelta;
   'todo/write': { todos: TodoItem[] };
-  'approval/asked': { callId: string; toolName: string; reason?: string };
+  'approval/asked': { callId: string; toolName: string; reason?: string; rule?: VerdictRule };
   'approval/decided': { callId: string; outcome: ApprovalOutcome['outcome']; feedback?: string };
 }
 
@@ -162,6 +162,25 @@ export interface ToolContext {
 export interface ToolResult {
   content: string;
   isError?: boolean;
+  /** Structured facts about the result for the journal and UIs; the model sees only `content`. */
+  data?: ToolResultData;
+}
+
+/** The structured part of a tool result (set by the tool runtime, not by tools). */
+export interface ToolResultData {
+  /** The rule of a `deny` verdict, or of an `ask` verdict once asked (whatever the answer). */
+  rule?: VerdictRule;
+}
+
+/**
+ * The rule that decided a verdict: a policy selector as written with the file:line:column where it is written,
+ * or an engine rule (a parenthesised name such as `(default mode)`) with no file.
+ */
+export interface VerdictRule {
+  selector: string;
+  file: string | null;
+  line: number | null;
+  column: number | null;
 }
 
 export interface Tool<A = unknown> {
@@ -188,9 +207,11 @@ export interface ToolExec {
   signal?: AbortSignal;
 }
 
-/** The verdict of the `tools/pre-execute` waterfall. */
+/** The verdict of a guard or the `tools/pre-execute` waterfall; `rule` names what decided a deny or an ask. */
 export type PreExecuteResult =
-  { kind: 'allow' } | { kind: 'deny'; reason: string } | { kind: 'ask'; reason?: string };
+  | { kind: 'allow' }
+  | { kind: 'deny'; reason: string; rule?: VerdictRule }
+  | { kind: 'ask'; reason?: string; rule?: VerdictRule };
 
 /**
  * A synchronous judge registered with `ctx.tools.guard()`. Its verdict is a ceiling: the runtime combines it with
@@ -207,6 +228,8 @@ export interface ApprovalRequest {
   callId: string;
   /** Why the question is asked (from the `ask` verdict). */
   reason?: string;
+  /** The rule that asks (from the `ask` verdict), so an answerer can show where it is written. */
+  rule?: VerdictRule;
   /** The call's arguments, so an answerer can show them (the plan of `exit_plan_mode`). */
   arguments?: unknown;
   signal?: AbortSignal;

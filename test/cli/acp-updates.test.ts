@@ -53,6 +53,21 @@ describe('updatesFor', () => {
     ]);
   });
 
+  it('carries the rule of a denied or asked call as _meta["dsh-mode/rule"], and no _meta without one', () => {
+    const rule = { selector: 'default', file: '/p/plan.yaml', line: 33, column: 1 };
+    const result = { callId: 'c3', name: 'write', content: 'Error: no', isError: true };
+    expect(updatesFor(event('tool/result', { ...result, data: { rule } }), tools)).toEqual([
+      {
+        sessionUpdate: 'tool_call_update',
+        toolCallId: 'c3',
+        status: 'failed',
+        content: [{ type: 'content', content: { type: 'text', text: 'Error: no' } }],
+        _meta: { 'dsh-mode/rule': rule },
+      },
+    ]);
+    expect(updatesFor(event('tool/result', { ...result, data: {} }), tools)[0]).not.toHaveProperty('_meta');
+  });
+
   it('sends assistant text unless it was streamed, and nothing for log-only events', () => {
     const message = event('assistant/message', { text: 'Hi', toolCalls: [] });
     expect(updatesFor(message, tools)).toHaveLength(1);

@@ -210,7 +210,7 @@ describe('authorize imports nothing from cordis or the host', () => {
   });
 });
 
-describe('authorize gives the gate’s reasons, byte for byte', () => {
+describe('authorize gives the gate’s reasons and rules, byte for byte', () => {
   const CONFIG = {
     modes: {
       review: {
@@ -248,7 +248,10 @@ describe('authorize gives the gate’s reasons, byte for byte', () => {
           expect(verdict.decision, `${mode} ${name}`).toBe('allow');
           continue;
         }
-        expect({ kind: verdict.decision, reason: verdict.reason }, `${mode} ${name}`).toEqual(fromGate);
+        expect(
+          { kind: verdict.decision, reason: verdict.reason, rule: verdict.rule },
+          `${mode} ${name}`,
+        ).toEqual(fromGate);
         compared++;
       }
     }

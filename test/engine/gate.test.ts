@@ -6,8 +6,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Context } from 'cordis';
 import type { Agent, PreExecuteResult, Tool } from '../../src/host/index.js';
-import { ModePlugin } from '../../src/engine/index.js';
-import { agentOf, answerApprovals, eventsOf, resultOf, setup } from './setup.js';
+import {
+  alreadyApprovedReason,
+  DEFAULT_MODE_RULE,
+  ModePlugin,
+  EXIT_ALREADY_APPROVED_RULE,
+  UNDEFINED_MODE_RULE,
+} from '../../src/engine/index.js';
+import { agentOf, answerApprovals, eventsOf, planRule, resultOf, setup } from './setup.js';
 
 const PLAN_WRITE_DENIED =
   'tool "write" is not available in plan mode; keep planning and present your plan with exit_plan_mode when ready';
@@ -55,6 +61,7 @@ describe('invariant 4: the gate judges the landed mode only', () => {
       name: 'write',
       content: `Error: ${PLAN_WRITE_DENIED}`,
       isError: true,
+      data: { rule: planRule('default') },
     });
     const { existsSync } = await import('node:fs');
     expect(existsSync(`${workspace}/x.txt`)).toBe(false);
@@ -68,7 +75,11 @@ describe('invariant 4: the gate judges the landed mode only', () => {
     expect(await verdict(ctx, 'write', agent)).toEqual({ kind: 'allow' });
     const planned = await agentIn(ctx, 'plan');
     ctx.modes.set(planned, 'default');
-    expect(await verdict(ctx, 'write', planned)).toEqual({ kind: 'deny', reason: PLAN_WRITE_DENIED });
+    expect(await verdict(ctx, 'write', planned)).toEqual({
+      kind: 'deny',
+      reason: PLAN_WRITE_DENIED,
+      rule: planRule('default'),
+    });
   });
 
   it('passes agent-less calls through (no session to fold)', async () => {
@@ -85,6 +96,7 @@ describe('invariant 4: the gate judges the landed mode only', () => {
       kind: 'deny',
       reason:
         'tool "no_such_tool" is not available in plan mode; keep planning and present your plan with exit_plan_mode when ready',
+      rule: planRule('default'),
     });
     expect((await verdict(ctx, 'mcp__gh__create_issue', agent)).kind).toBe('deny');
     // A foreign tool registered later, declaring read-only, is allowed by plan's effects rule.
@@ -113,6 +125,7 @@ describe('invariant 4: the gate judges the landed mode only', () => {
     expect(await verdict(ctx, 'exit_plan_mode', agent)).toEqual({
       kind: 'ask',
       reason: "Leaving plan mode needs the user's approval of the plan.",
+      rule: planRule('exit_plan_mode'),
     });
   });
 
@@ -122,19 +135,23 @@ describe('invariant 4: the gate judges the landed mode only', () => {
     expect(await verdict(ctx, 'bash', agent)).toEqual({
       kind: 'deny',
       reason: 'tool "bash" is not available in review mode',
+      rule: expect.objectContaining({ selector: 'default' }),
     });
     expect(await verdict(ctx, 'mcp__gh__list_issues', agent)).toEqual({
       kind: 'deny',
       reason:
         'tool "mcp__gh__list_issues" is not available in review mode: Review mode does not call MCP servers.',
+      rule: expect.objectContaining({ selector: 'mcp__*' }),
     });
     expect(await verdict(ctx, 'write', agent)).toEqual({
       kind: 'ask',
       reason: 'tool "write" needs approval in review mode',
+      rule: expect.objectContaining({ selector: 'write' }),
     });
     expect(await verdict(ctx, 'exit_plan_mode', agent)).toEqual({
       kind: 'deny',
       reason: 'tool "exit_plan_mode" is not available in review mode',
+      rule: expect.objectContaining({ selector: 'default' }),
     });
   });
 
@@ -158,6 +175,23 @@ describe('invariant 4: the gate judges the landed mode only', () => {
     expect(readFileSync(`${workspace}/w.txt`, 'utf8')).toBe('w');
   });
 
+  it('denies a second exit of an approved step unasked, naming the engine rule, not the policy', async () => {
+    const { ctx } = await setup();
+    const asked = answerApprovals(ctx, { outcome: 'allowed-once' });
+    const exit = { name: 'exit_plan_mode', arguments: { plan: '# P' } };
+    const { agent } = agentOf(ctx, [{ tool_calls: [exit, exit] }, { text: 'Ok.' }], { mode: 'plan' });
+    await agent.prompt('exit twice');
+    expect(asked).toHaveLength(1);
+    expect(resultOf(agent.session.events, 'exit_plan_mode', 0)?.data).toEqual({
+      rule: planRule('exit_plan_mode'),
+    });
+    expect(resultOf(agent.session.events, 'exit_plan_mode', 1)).toMatchObject({
+      content: `Error: ${alreadyApprovedReason('plan')}`,
+      isError: true,
+      data: { rule: EXIT_ALREADY_APPROVED_RULE },
+    });
+  });
+
   it('exit_plan_mode is denied in default mode', async () => {
     const { ctx } = await setup();
     const agent = await agentIn(ctx, 'default');
@@ -165,6 +199,7 @@ describe('invariant 4: the gate judges the landed mode only', () => {
       kind: 'deny',
       reason:
         'tool "exit_plan_mode" is not available in default mode: there is no plan to approve outside a planning mode',
+      rule: DEFAULT_MODE_RULE,
     });
   });
 });
@@ -180,7 +215,11 @@ describe('invariant 9: a folded mode the configuration no longer defines fails c
     await ctx.plugin(ModePlugin, {});
     expect(ctx.modes.get(agent)).toEqual({ current: 'review', defined: false });
     for (const tool of ['read', 'write', 'exit_plan_mode', 'no_such_tool']) {
-      expect(await verdict(ctx, tool, agent)).toEqual({ kind: 'deny', reason: GHOST_DENIED(tool) });
+      expect(await verdict(ctx, tool, agent)).toEqual({
+        kind: 'deny',
+        reason: GHOST_DENIED(tool),
+        rule: UNDEFINED_MODE_RULE,
+      });
     }
     const { header } = await ctx.systemPrompt.assemble({ agent });
     expect(header.tools).toEqual([]);

@@ -4,6 +4,8 @@
  * plugin on top. Nothing is faked but the model (the host's scripted model) and, where a test says so, the approval
  * answerer (a real `approval/request` listener).
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Context, Fiber } from 'cordis';
 import { ModePlugin, type ModeConfig } from '../../src/engine/index.js';
 import {
@@ -75,4 +77,20 @@ export function eventsOf<K extends SessionEvent['type']>(
 /** The tool result of a call, by tool name and occurrence. */
 export function resultOf(events: readonly SessionEvent[], name: string, nth = 0) {
   return eventsOf(events, 'tool/result').filter((event) => event.data.name === name)[nth]?.data;
+}
+
+/** The built-in plan policy's file, as the engine names it in a rule. */
+export const PLAN_FILE = join(import.meta.dirname, '../../policies/plan.yaml');
+
+/**
+ * The rule of the built-in plan policy written as `key:` at the start of a line (indented two spaces under
+ * `tools:`, or at the top for `default`), with its file:line:column found in the file's own text.
+ * @param selector `default` or a tool selector of plan.yaml
+ */
+export function planRule(selector: string): { selector: string; file: string; line: number; column: number } {
+  const lines = readFileSync(PLAN_FILE, 'utf8').split('\n');
+  const key = selector === 'default' ? 'default:' : `  ${selector}:`;
+  const index = lines.findIndex((line) => line.startsWith(key));
+  if (index === -1) throw new Error(`plan.yaml has no rule \`${selector}\``);
+  return { selector, file: PLAN_FILE, line: index + 1, column: lines[index]!.indexOf(selector) + 1 };
 }

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ScriptEntry, SessionEvent, Tool } from '../../src/host/index.js';
 import { EXIT_PLAN_MODE, MODE_SECTION } from '../../src/engine/index.js';
-import { agentOf, eventsOf, resultOf, setup } from './setup.js';
+import { agentOf, eventsOf, planRule, resultOf, setup } from './setup.js';
 
 const PLAN_TOOLS = ['read', 'list', 'grep', 'todo_write', EXIT_PLAN_MODE];
 const DEFAULT_TOOLS = ['read', 'list', 'grep', 'write', 'edit', 'bash', 'todo_write'];
@@ -154,6 +154,7 @@ describe('invariant 3: in a mode the filtered tools and the section reach the re
       content:
         'Error: tool "deploy" is not available in plan mode; keep planning and present your plan with exit_plan_mode when ready',
       isError: true,
+      data: { rule: planRule('default') },
     });
   });
 

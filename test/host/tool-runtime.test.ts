@@ -292,3 +292,95 @@ describe('ctx.tools.guard(): a ceiling over the pre-execute waterfall', () => {
     expect(seen).toEqual(['add:deny', 'add:allow']);
   });
 });
+
+describe('ctx.tools.execute(): the verdict comes before the arguments, and its rule goes with the result', () => {
+  const RULE = { selector: 'add', file: '/p/review.yaml', line: 4, column: 3 };
+
+  /** A host with one guard and an in-memory session whose turn is open. */
+  async function guarded(verdict: PreExecuteResult, answer?: ApprovalOutcome) {
+    const base = await host();
+    let runs = 0;
+    base.ctx.tools.register({ ...add, name: 'counted', execute: () => ((runs += 1), { content: 'ran' }) });
+    base.ctx.tools.guard(() => verdict);
+    const asked: unknown[] = [];
+    if (answer) base.ctx.on('approval/request', async (request) => (asked.push(request), answer));
+    const session = base.ctx.sessions.create({ inMemory: true });
+    const agent = base.ctx.agents.create({ session, model: scriptedModel([]) });
+    await session.append('turn/start', { turn: 1 });
+    const run = (args: unknown = { a: 1, b: 2 }) =>
+      base.ctx.tools.execute(exec({ name: 'counted', arguments: args, agent }));
+    return { ...base, session, run, asked, runs: () => runs };
+  }
+
+  it('gives a denied call the deny reason, never its schema errors, with the rule as data', async () => {
+    const t = await guarded({ kind: 'deny', reason: 'no adding here', rule: RULE });
+    for (const args of [{ a: 'x' }, {}, null, 'text']) {
+      expect(await t.run(args)).toEqual({
+        content: 'Error: no adding here',
+        isError: true,
+        data: { rule: RULE },
+      });
+    }
+    expect(t.runs()).toBe(0);
+  });
+
+  it('validates an ask before asking: an invalid call is never put to the user', async () => {
+    const t = await guarded({ kind: 'ask', reason: 'adds', rule: RULE }, { outcome: 'allowed-once' });
+    expect((await t.run({ a: 'x' })).content).toMatch(/^Error: invalid arguments for `counted`/);
+    expect(t.asked).toEqual([]);
+    expect(t.session.events.map((event) => event.type)).toEqual(['turn/start']);
+  });
+
+  it('validates an allowed call before it runs', async () => {
+    const t = await guarded({ kind: 'allow' });
+    expect(await t.run({ a: 1 })).toEqual({
+      content: "Error: invalid arguments for `counted`: (arguments) must have required property 'b'",
+      isError: true,
+    });
+    expect(t.runs()).toBe(0);
+  });
+
+  it('puts the asking rule into approval/asked, the approval request and the result, whatever the answer', async () => {
+    for (const answer of [{ outcome: 'allowed-once' }, { outcome: 'rejected' }] as const) {
+      const t = await guarded({ kind: 'ask', reason: 'adds', rule: RULE }, answer);
+      const result = await t.run();
+      expect(result.data).toEqual({ rule: RULE });
+      expect(result.content).toBe(
+        answer.outcome === 'allowed-once' ? 'ran' : 'Error: the user rejected `counted`',
+      );
+      expect(t.asked).toEqual([expect.objectContaining({ reason: 'adds', rule: RULE })]);
+      expect(t.session.events[1]).toMatchObject({
+        type: 'approval/asked',
+        data: { callId: 'c1', toolName: 'counted', reason: 'adds', rule: RULE },
+      });
+    }
+  });
+
+  it('adds no data where no rule decided: an allow, or a verdict without a rule', async () => {
+    expect(await (await guarded({ kind: 'allow' })).run()).toEqual({ content: 'ran' });
+    expect(await (await guarded({ kind: 'deny', reason: 'no' })).run()).toEqual({
+      content: 'Error: no',
+      isError: true,
+    });
+  });
+
+  it('drops a malformed rule and keeps the verdict (a rule is a label, never trusted as one)', async () => {
+    const junk = [
+      { selector: 5, file: null, line: null, column: null },
+      { selector: 'x', file: 7, line: null, column: null },
+      { selector: 'x', file: 'f', line: -1, column: 1 },
+      { selector: 'x', file: 'f', line: 1.5, column: 1 },
+      'default',
+      null,
+    ];
+    for (const rule of junk) {
+      const t = await guarded({ kind: 'deny', reason: 'no', rule } as never);
+      expect(await t.run()).toEqual({ content: 'Error: no', isError: true });
+    }
+    // Engine rules have no file: null positions pass, and so do absent ones (taken as null).
+    const bare = await guarded({ kind: 'deny', reason: 'no', rule: { selector: '(default mode)' } } as never);
+    expect((await bare.run()).data).toEqual({
+      rule: { selector: '(default mode)', file: null, line: null, column: null },
+    });
+  });
+});

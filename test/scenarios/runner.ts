@@ -261,12 +261,16 @@ async function runStep(
   }
 }
 
-/** Replaces what varies between runs: the temp workspace, the session id, times, the version. */
+/**
+ * Replaces what varies between runs: the temp workspace, the package's own folder (where the built-in policies a
+ * rule names live), the session id, times, the version.
+ */
 function normaliser(workspace: string, sessionId: string | null): (value: unknown) => unknown {
   const walk = (value: unknown, key?: string): unknown => {
     if (typeof value === 'string') {
       if (key === 'time' && !Number.isNaN(Date.parse(value))) return '<time>';
       let text = value.split(workspace).join('<workspace>');
+      text = text.split(`${ROOT}/`).join('<package>/');
       if (sessionId) text = text.split(sessionId).join('<session>');
       return text;
     }

@@ -2,14 +2,15 @@
  * The ACP approval answerer: an `approval/request` listener that turns an `ask` for a call of an ACP session's
  * agent into `session/request_permission` on the already streamed tool call (same `toolCallId`), with an
  * `allow_once` and a `reject_once` option ("Approve plan" / "Keep planning" for `exit_plan_mode`). Questions for
- * other agents pass on to the next answerer. A rejection may carry feedback for the model in the response's
+ * other agents pass on to the next answerer. The rule that asks rides on the tool call as `_meta["dsh-mode/rule"]`
+ * (selector, file, line, column). A rejection may carry feedback for the model in the response's
  * `_meta.feedback` (ACP itself has no field for it).
  * @module
  */
 import type { PermissionOption, ToolCallUpdate } from '@agentclientprotocol/sdk';
 import type { ApprovalOutcome, ApprovalRequest } from '../../host/types.js';
 import type { AcpSession } from './session-state.js';
-import { callCard, type ToolLookup } from './updates.js';
+import { callCard, ruleMeta, type ToolLookup } from './updates.js';
 
 const ALLOW = 'allow';
 const REJECT = 'reject';
@@ -40,7 +41,10 @@ export async function askClient(
   // The tool_call card must be on the wire before the question that points at it.
   await session.flush();
   // The same bounded, escaped card as the streamed tool_call.
-  const toolCall: ToolCallUpdate = callCard(request.callId, request.toolName, request.arguments, tools);
+  const toolCall: ToolCallUpdate = {
+    ...callCard(request.callId, request.toolName, request.arguments, tools),
+    ...ruleMeta(request.rule),
+  };
   try {
     // No cancellation signal on the request: a client that sends session/cancel answers its pending permission
     // requests `cancelled` itself (ACP), and the approval seam already stops waiting when the turn is aborted.

@@ -5,7 +5,7 @@
  * `user/message` → `user_message_chunk`; `assistant/message` text → `agent_message_chunk` (unless the text was
  * already streamed chunk by chunk); `tool/call` → `tool_call` (pending, titled by the tool's `present()`, the
  * exit plan as markdown content); `tool/result` → `tool_call_update` (completed or failed, the result text as
- * content). Everything else is log-only here; `mode/set` is handled by the mode notifier.
+ * content, and the rule that denied or asked about the call, if any, as `_meta["dsh-mode/rule"]`). Everything else is log-only here; `mode/set` is handled by the mode notifier.
  *
  * What a client shows is bounded and escaped, so no single update can outgrow a client's message limit or draw
  * fake lines: a title is one line of at most 500 characters, a text at most 200,000 UTF-16 units (a longer tool
@@ -15,7 +15,7 @@
  * @module
  */
 import type { SessionUpdate, ToolCallContent, ToolCallUpdate, ToolKind } from '@agentclientprotocol/sdk';
-import type { SessionEvent, SessionEventMap, Tool } from '../../host/types.js';
+import type { SessionEvent, SessionEventMap, Tool, VerdictRule } from '../../host/types.js';
 import { visible } from '../visible.js';
 
 /**
@@ -136,6 +136,19 @@ function clipStrings(value: unknown, depth: number): unknown {
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, clipStrings(v, depth + 1)]));
 }
 
+/** The `_meta` key under which a tool call carries the rule that denied it or asked about it. */
+export const RULE_META_KEY = 'dsh-mode/rule';
+
+/**
+ * The `_meta` of a tool call update that names its deciding rule (ACP reserves `_meta` for such extensions; the
+ * key is namespaced, as ACP asks of custom keys).
+ * @param rule the rule, if the verdict named one
+ * @returns `{ _meta }` to spread into the update, or nothing
+ */
+export function ruleMeta(rule: VerdictRule | undefined): { _meta?: { [RULE_META_KEY]: VerdictRule } } {
+  return rule ? { _meta: { [RULE_META_KEY]: rule } } : {};
+}
+
 function text(value: string): ToolCallContent[] {
   return [{ type: 'content', content: { type: 'text', text: value } }];
 }
@@ -193,6 +206,7 @@ export function updatesFor(event: SessionEvent, tools: ToolLookup, streamed = fa
           toolCallId: data.callId,
           status: data.isError ? 'failed' : 'completed',
           content: text(shownText(data.content)),
+          ...ruleMeta(data.data?.rule),
         },
       ];
     }
