@@ -50,4 +50,5 @@ export {
   type RuleReport,
 } from './rules/define.js';
 export type { LintDocument, SelectorRule } from './lint-context.js';
+export type { JsonCheckOutput, JsonDiagnostic, JsonLintOutput, LintReport } from './report.js';
 export { parseCatalog, type CatalogResult, type ToolCatalogEntry } from './catalog.js';

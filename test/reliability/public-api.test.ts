@@ -66,6 +66,8 @@ import {
   lintRules,
   type CompiledPolicySet,
   type Diagnostic,
+  type JsonLintOutput,
+  type LintReport,
   type PolicyDocument,
 } from 'dsh-mode/compile';
 import { authorize, DEFAULT_MODE, EXIT_PLAN_MODE, PLAN_MODE, type Hints, type Verdict } from 'dsh-mode/engine';
@@ -92,7 +94,9 @@ const exit: Verdict = rootAuthorize(rootCompile(load.documents), DEFAULT_MODE, {
 const found: Diagnostic[] = lintPolicies(load, { rules: [...Object.values(lintRules), noBash] });
 const first: PolicyDocument | undefined = load.documents[0]?.document;
 const where: string | null = verdict.rule.file;
-console.log(verdict.decision, exit.decision, found.length, first?.mode, where);
+const report: LintReport = { diagnostics: found, errorCount: 0, warningCount: 0, infoCount: 0, files: load.files };
+const json: JsonLintOutput = { diagnostics: [], errorCount: report.errorCount, warningCount: 0, infoCount: 0 };
+console.log(verdict.decision, exit.decision, found.length, first?.mode, where, json);
 `;
 
 const PLUGIN_TS = `import ModePluginDefault, { apply, inject, ModePlugin, name, type ModeConfig } from 'dsh-mode/engine/plugin';
