@@ -2,11 +2,13 @@
  * Runs examples/embed-authorize.mjs as a real child process (it imports `dsh-mode/compile` and `dsh-mode/engine`
  * by name, which resolve to this package's dist/) and checks each verdict against the built-in plan policy: the
  * deciding rules' positions are read from policies/plan.yaml, not written here. Also checks that the README's
- * "Use as a library" snippet is the example's own code, so the snippet is what this test runs.
+ * "Use as a library" snippet is the example's own code, so the snippet is what this test runs, and that its table
+ * of entries names what each entry exports.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const root = resolve(import.meta.dirname, '../..');
@@ -63,6 +65,37 @@ describe('examples/embed-authorize.mjs', () => {
         const found = code.indexOf(line, from);
         expect(found, `README line not in the example: ${line}`).toBeGreaterThanOrEqual(0);
         from = found + 1;
+      }
+    }
+  });
+  it("names in the README's table of entries what each entry exports", async () => {
+    const readme = readFileSync(resolve(root, 'README.md'), 'utf8');
+    const pkg = JSON.parse(readFileSync(resolve(root, 'package.json'), 'utf8')) as {
+      exports: Record<string, string | { default: string }>;
+    };
+    const rows = [...readme.matchAll(/^\| `(dsh-mode[^`]*)` \| ([^|]*) \|/gm)];
+    expect(rows.map((r) => r[1])).toEqual([
+      'dsh-mode',
+      'dsh-mode/compile',
+      'dsh-mode/engine',
+      'dsh-mode/engine/plugin',
+    ]);
+    for (const [, entry, what] of rows) {
+      const target = pkg.exports[entry!.replace(/^dsh-mode/, '.')];
+      expect(typeof target).toBe('object');
+      const built = (target as { default: string }).default;
+      // The entry's source: an export list (dist/x/y.js comes from src/x/y.ts).
+      const source = readFileSync(
+        resolve(root, built.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts')),
+        'utf8',
+      ).replace(/\/\*\*[\s\S]*?\*\//g, '');
+      const named = [...what!.matchAll(/`([A-Za-z_$][\w$]*)`/g)].map((m) => m[1]!);
+      expect(named.length).toBeGreaterThan(0);
+      expect(named.filter((n) => !new RegExp(`\\b${n}\\b`).test(source))).toEqual([]);
+      if (entry === 'dsh-mode') {
+        // The root's row is its whole run-time surface.
+        const exported = Object.keys(await import(pathToFileURL(resolve(root, built)).href));
+        expect(exported.filter((n) => !named.includes(n))).toEqual([]);
       }
     }
   });
