@@ -11,7 +11,7 @@
  * @module
  */
 export { apply, inject, ModeConfigError, ModePlugin, ModePlugin as default, name } from './plugin.js';
-export type { ModeConfig, ModeListEntry } from './config.js';
+export type { ModeConfig, ModeListEntry } from '../deploy/modes.js';
 export {
   UnknownModeError,
   type ModeInfo,
