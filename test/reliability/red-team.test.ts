@@ -113,3 +113,28 @@ describe('red team: diff --fail-on-escalation and hint probes', () => {
     });
   });
 });
+
+describe('red team: the probe for tools nobody named', () => {
+  // HOLE (not fixed, grid.ts): `(other tool)` is decided for one fixed name, `\u2063dsh-mode-other-tool\u2063`.
+  // A glob that matches that name and nothing real (`"\u2063*": deny`) decides the probe, so `default: allow`
+  // goes unseen: every tool nobody named (`mcp__db__drop`) goes from deny to allow, and diff reports 0
+  // escalations. Needs: a probe name that no selector other than a match-all one matches (chosen per load).
+  it.fails('a default widened behind a selector that matches the probe name is an escalation', async () => {
+    await measured('diff-probes', 'red team: default widening behind the probe name', null, async () => {
+      const wide = overridePlan('  write: deny\n  edit: deny\n  bash: deny\n  "\u2063*": deny\n').replace(
+        'default: deny',
+        'default: allow',
+      );
+      const dir = makeTree({ 'old/plan.yaml': PLAN, 'new/plan.yaml': wide });
+      expect(dshMode(['check', 'plan', 'mcp__db__drop', 'old', '--no-builtin'], dir).stdout).toMatch(
+        /: deny$/m,
+      );
+      expect(dshMode(['check', 'plan', 'mcp__db__drop', 'new', '--no-builtin'], dir).stdout).toMatch(
+        /: allow$/m,
+      );
+      const diff = dshMode(['diff', 'old', 'new', '--no-builtin', '--fail-on-escalation'], dir);
+      expect(diff.code, diff.stdout + diff.stderr).toBe(1);
+      return { runs: 1, violations: 0 };
+    });
+  });
+});
