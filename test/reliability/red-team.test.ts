@@ -5,7 +5,7 @@
  * visible (the test starts failing, and must become a plain `it`, once the hole is closed).
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../engine/setup.js';
@@ -134,6 +134,39 @@ describe('red team: the probe for tools nobody named', () => {
       );
       const diff = dshMode(['diff', 'old', 'new', '--no-builtin', '--fail-on-escalation'], dir);
       expect(diff.code, diff.stdout + diff.stderr).toBe(1);
+      return { runs: 1, violations: 0 };
+    });
+  });
+});
+
+describe('red team: start notices', () => {
+  // HOLE (not fixed, the same probes as diff: start-notices.ts calls collectToolRows): a plan widened by a glob
+  // that a built-in tool stands for is not listed among the widenings. The override itself is still named (so a
+  // user is told plan was replaced), but not that `todo_*` now allows every `todo_…` tool. A trusted cordis.yml
+  // whose policies folder gains such a file on a `git pull` stays trusted (only cordis.yml is hashed).
+  it.fails('a widening by a glob a built-in tool stands for is named at start', async () => {
+    await measured('hostile', 'red team: start notice for a glob widening', null, async () => {
+      const dir = tempDir('dsh-red-');
+      mkdirSync(join(dir, 'policies'));
+      writeFileSync(join(dir, 'policies/zz.yaml'), overridePlan('  "todo_*": allow\n'));
+      writeFileSync(join(dir, 'script.json'), JSON.stringify([{ text: 'hi' }]));
+      writeFileSync(
+        join(dir, 'cordis.yml'),
+        '- name: host\n- name: mode\n  config:\n    policies: [./policies]\n- name: scripted\n  config: { script: script.json }\n',
+      );
+      const env = { DSH_MODE_CONFIG_DIR: join(dir, 'trust') };
+      const run = spawnSync(process.execPath, [BIN, 'chat', '--config', 'cordis.yml', '--prompt', 'hi'], {
+        cwd: dir,
+        encoding: 'utf8',
+        env: { ...process.env, NO_COLOR: '1', ...env, DEEPSEEK_API_KEY: '' },
+        input: '',
+        timeout: 60_000,
+      });
+      expect(run.status, run.stderr).toBe(0);
+      expect(run.stderr).toContain('plan mode is replaced by an `override: true` document');
+      expect(run.stderr).toMatch(
+        /plan mode allows more than the built-in plan:\n(  .*\n)*  todo_\*: deny → allow/,
+      );
       return { runs: 1, violations: 0 };
     });
   });
