@@ -8,9 +8,10 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { boundedNdJsonStream } from '../../src/cli/acp/nd-json.js';
 import { tempDir } from '../engine/setup.js';
 import { dshMode, makeTree, ROOT } from '../cli/run.js';
-import { measured } from './config.js';
+import { measured, rng, seedOf } from './config.js';
 
 const BIN = resolve(import.meta.dirname, '../../bin/dsh-mode.mjs');
 const PLAN = readFileSync(join(ROOT, 'policies/plan.yaml'), 'utf8');
@@ -168,6 +169,73 @@ describe('red team: start notices', () => {
         /plan mode allows more than the built-in plan:\n(  .*\n)*  todo_\*: deny → allow/,
       );
       return { runs: 1, violations: 0 };
+    });
+  });
+});
+
+describe('red team: the ACP wire at its limits (held)', () => {
+  it('lines at, one under and one over the limit, CRLF and three-byte characters, in random chunks', async () => {
+    const name = 'red team: wire lines at the exact limit in random chunks';
+    await measured('hostile', name, seedOf(name), async () => {
+      const limit = 64;
+      const random = rng(seedOf(name));
+      /** A request line of exactly `size` bytes (newline excluded), padded with three-byte characters. */
+      const line = (id: number, size: number): string | undefined => {
+        const of = (s: string) => JSON.stringify({ jsonrpc: '2.0', id, method: 'x', params: { s } });
+        let pad = '';
+        while (Buffer.byteLength(of(pad)) + 3 <= size) pad += '€';
+        while (Buffer.byteLength(of(pad)) < size) pad += 'a';
+        return Buffer.byteLength(of(pad)) === size ? of(pad) : undefined;
+      };
+      const trials = 200;
+      for (let trial = 0; trial < trials; trial++) {
+        const passes: number[] = [];
+        const refused: number[] = [];
+        let text = '';
+        for (let id = 1; id <= 6; id++) {
+          const size = [limit, limit + 1, limit - 1, 50, limit + 2, limit * 3][Math.floor(random() * 6)]!;
+          const crlf = random() < 0.3;
+          const body = line(id, crlf ? size - 1 : size);
+          if (body === undefined) continue;
+          text += body + (crlf ? '\r\n' : '\n');
+          // The carriage return counts towards the line's bytes.
+          (size <= limit ? passes : refused).push(id);
+        }
+        const bytes = Buffer.from(text);
+        const answers: { id: unknown; error?: unknown }[] = [];
+        const input = new ReadableStream<Uint8Array>({
+          start(controller) {
+            for (let at = 0; at < bytes.length;) {
+              const n = 1 + Math.floor(random() * 17);
+              controller.enqueue(new Uint8Array(bytes.subarray(at, at + n)));
+              at += n;
+            }
+            controller.close();
+          },
+        });
+        const output = new WritableStream<Uint8Array>({
+          write(chunk) {
+            for (const l of Buffer.from(chunk).toString('utf8').split('\n').filter(Boolean))
+              answers.push(JSON.parse(l) as { id: unknown; error?: unknown });
+          },
+        });
+        const { stream } = boundedNdJsonStream(output, input, () => {}, {
+          maxLineBytes: limit,
+          maxMessageBytes: 1 << 20,
+        });
+        const reader = stream.readable.getReader();
+        const read: { id?: unknown; params?: { s: string } }[] = [];
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          read.push(value as { id?: unknown; params?: { s: string } });
+        }
+        await new Promise((resolve) => setTimeout(resolve, 0));
+        expect(read.map((m) => m.id)).toEqual(passes);
+        expect(read.every((m) => !m.params!.s.includes('\ufffd'))).toBe(true);
+        expect(answers.filter((a) => a.error).map((a) => a.id)).toEqual(refused);
+      }
+      return { runs: trials, violations: 0, notes: 'limit 64 bytes; sizes limit-1, limit, limit+1, 3x' };
     });
   });
 });
