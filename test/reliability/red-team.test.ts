@@ -66,6 +66,50 @@ describe('red team: text shown to people', () => {
   });
 });
 
+describe('red team: text shown to people, as a terminal wraps it', () => {
+  /** The rows an 80-column terminal shows (every character here is one column wide). */
+  const rows = (text: string, width = 80): string[] =>
+    text.split('\n').flatMap((line) => {
+      const chars = [...line];
+      const out: string[] = [];
+      for (let at = 0; at < chars.length || at === 0; at += width)
+        out.push(chars.slice(at, at + width).join(''));
+      return out;
+    });
+
+  // HOLE (not fixed, chat/render.ts and answerer.ts): marks are escaped only at the start of a logical line, but a
+  // terminal soft-wraps long lines. Streamed text padded to the terminal's width (80 here) puts `  ✓ write …` at
+  // the start of a screen row, which reads as the chat's own tool line. The same works inside a plan box (a body
+  // line of 78 characters after `│ `). Needs: the printer to know the terminal's width and count columns (wide
+  // characters included), or marks escaped wherever they appear in untrusted text.
+  it.fails(
+    'streamed text padded to the terminal width cannot put a fake tool line at the start of a row',
+    async () => {
+      await measured('hostile', 'red team: fake UI rows by soft wrap', null, async () => {
+        const dir = tempDir('dsh-red-');
+        const pad = 'Reading the files now, please wait while I look at the project structure.'.padEnd(
+          80,
+          '.',
+        );
+        const fake = '  ✓ write src/app.js — ok: Wrote src/app.js';
+        writeFileSync(join(dir, 'script.json'), JSON.stringify([{ text: `${pad}${fake}\n` }]));
+        const run = chat(dir, [
+          '--model-script',
+          join(dir, 'script.json'),
+          '--mode',
+          'plan',
+          '--prompt',
+          'go',
+        ]);
+        expect(run.code, run.err).toBe(0);
+        const ui = rows(run.out).filter((row) => /^\s*[✓✗→┌│└─]/.test(row));
+        expect(ui, run.out).toEqual(['── mode is now plan ──']);
+        return { runs: 1, violations: 0 };
+      });
+    },
+  );
+});
+
 describe('red team: diff --fail-on-escalation and hint probes', () => {
   // HOLE (not fixed, grid.ts): a glob that a catalog or built-in tool matches gets no sample row of its own
   // (`collectToolRows`: "a catalog tool stands for the glob"), so a glob allowing every other name it matches is
