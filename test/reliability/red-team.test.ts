@@ -283,3 +283,34 @@ describe('red team: the ACP wire at its limits (held)', () => {
     });
   });
 });
+
+describe('red team: nothing the user owns is damaged', () => {
+  it('edit refuses a file that is not UTF-8 and leaves every byte of it as it was', async () => {
+    await measured('hostile', 'red team: edit of a Latin-1 file', null, async () => {
+      const dir = tempDir('dsh-red-');
+      // A Latin-1 file: `é` is the single byte 0xE9, which a lossy decode turns into U+FFFD on the way back.
+      const latin1 = Buffer.from([...Buffer.from('caf'), 0xe9, ...Buffer.from(' au lait\nline two\n')]);
+      writeFileSync(join(dir, 'menu.txt'), latin1);
+      const bom = Buffer.from('\ufeffheading\nline two\n');
+      writeFileSync(join(dir, 'bom.txt'), bom);
+      const edit = (path: string) => ({
+        name: 'edit',
+        arguments: { path, old_string: 'line two', new_string: 'line 2' },
+      });
+      writeFileSync(
+        join(dir, 'script.json'),
+        JSON.stringify([
+          { text: 'Editing.', tool_calls: [edit('menu.txt'), edit('bom.txt')] },
+          { text: 'Done.' },
+        ]),
+      );
+      const run = chat(dir, ['--model-script', join(dir, 'script.json'), '--prompt', 'go']);
+      expect(run.code, run.err).toBe(0);
+      expect(readFileSync(join(dir, 'menu.txt')).equals(latin1)).toBe(true);
+      expect(run.out).toContain('is not UTF-8 text');
+      // A UTF-8 file with a byte order mark is still edited, and keeps its mark.
+      expect(readFileSync(join(dir, 'bom.txt')).equals(Buffer.from('\ufeffheading\nline 2\n'))).toBe(true);
+      return { runs: 2, violations: 0 };
+    });
+  });
+});
