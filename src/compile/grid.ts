@@ -6,9 +6,10 @@
  * 1. the catalog's tools with their hints (`--tools`); without a catalog, the reference host's built-in tools
  *    with their declared hints, so the grid shows what a stock deployment would do with `write` or `bash`;
  * 2. every name a rule mentions literally (brace alternatives count: `{read,list}` names both), sorted;
- * 3. one sample name per glob alternative that nothing above already stands for (so `mcp__*` appears as the
- *    row `mcp__*`, decided for the name `mcp__x`: see `sampleName` in `glob-syntax.ts`), sorted by pattern; a
- *    glob that matches nothing has no row;
+ * 3. one sample name per glob alternative (so `mcp__*` appears as the row `mcp__*`, decided for the name
+ *    `mcp__x`: see `sampleName` in `glob-syntax.ts`), sorted by pattern, unless the sample is already a row; a
+ *    glob that matches nothing has no row. A tool above that the glob matches does not replace the sample: a
+ *    more specific rule may decide that tool, so `todo_*: allow` must still be asked about `todo_x`;
  * 4. two probes for tools nobody named: `(other tool)` without hints and `(other read-only tool)` declaring
  *    `readOnly`, which show what `effects` and `default` decide.
  * Names from rules and samples carry no hints unless the catalog (or the built-ins) gives some.
@@ -97,12 +98,9 @@ export function collectToolRows(
     else add({ name, label: name, source: 'rule', probeHints: true });
   }
   for (const [pattern, alt] of [...globs].sort(([a], [b]) => byCodeUnit(a, b))) {
+    // A catalog tool the glob matches is asked with every hint combination too, as well as the glob's sample.
     const standing = rows.filter((r) => r.source !== 'probe' && alt.match(r.name));
-    if (standing.length > 0) {
-      // A catalog tool stands for the glob: it is asked with every hint combination in the glob's stead.
-      for (const row of standing) if (rows.indexOf(row) < catalogRows) row.probeHints = true;
-      continue;
-    }
+    for (const row of standing) if (rows.indexOf(row) < catalogRows) row.probeHints = true;
     const sample = sampleName(pattern);
     if (sample !== undefined && alt.match(sample))
       add({ name: sample, label: pattern, source: 'glob', probeHints: true });

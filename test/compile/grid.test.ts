@@ -33,12 +33,14 @@ describe('collectToolRows', () => {
       ['c', 'catalog'],
       ['a', 'rule'],
       ['b', 'rule'],
+      // `a` matches `a*` but does not stand for it: `a` has a rule of its own, `ax` is decided by `a*`.
+      ['a*', 'glob'],
       ['z?', 'glob'],
       ['(other tool)', 'probe'],
       ['(other read-only tool)', 'probe'],
     ]);
-    expect(rows[4]!.hints).toBeUndefined();
-    expect(rows[5]!.hints).toEqual({ readOnly: true });
+    expect(rows[5]!.hints).toBeUndefined();
+    expect(rows[6]!.hints).toEqual({ readOnly: true });
   });
   it('marks the rows that stand for a selector, and (other tool), for hint probes', () => {
     const { documents } = loadPolicyText(

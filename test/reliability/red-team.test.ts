@@ -111,12 +111,10 @@ describe('red team: text shown to people, as a terminal wraps it', () => {
 });
 
 describe('red team: diff --fail-on-escalation and hint probes', () => {
-  // HOLE (not fixed, grid.ts): a glob that a catalog or built-in tool matches gets no sample row of its own
-  // (`collectToolRows`: "a catalog tool stands for the glob"), so a glob allowing every other name it matches is
-  // never compared. Here `todo_*: allow` in an override of plan: `todo_write` stands for it (allowed before and
-  // after), while `todo_delete_all` (or any `todo_…` MCP-style tool) goes from deny to allow. Needs: a sample of
-  // every glob besides the tools that stand for it, chosen to avoid them.
-  it.fails('a glob widening shadowed by a built-in tool it matches is an escalation', async () => {
+  // A glob that a catalog or built-in tool matched got no sample row of its own (that tool "stood for" it), so a
+  // glob allowing every other name it matches was never compared. Here `todo_*: allow` in an override of plan:
+  // `todo_write` is allowed before and after, while `todo_delete_all` goes from deny to allow.
+  it('a glob widening shadowed by a built-in tool it matches is an escalation', async () => {
     await measured('diff-probes', 'red team: glob widening behind a built-in tool', null, async () => {
       const dir = makeTree({
         'old/plan.yaml': PLAN,
@@ -185,11 +183,11 @@ describe('red team: the probe for tools nobody named', () => {
 });
 
 describe('red team: start notices', () => {
-  // HOLE (not fixed, the same probes as diff: start-notices.ts calls collectToolRows): a plan widened by a glob
-  // that a built-in tool stands for is not listed among the widenings. The override itself is still named (so a
-  // user is told plan was replaced), but not that `todo_*` now allows every `todo_…` tool. A trusted cordis.yml
-  // whose policies folder gains such a file on a `git pull` stays trusted (only cordis.yml is hashed).
-  it.fails('a widening by a glob a built-in tool stands for is named at start', async () => {
+  // The start notices use diff's rows (collectToolRows), so a plan widened by a glob that a built-in tool matched
+  // was not listed among the widenings: only the override itself was named. A trusted cordis.yml whose policies
+  // folder gains such a file on a `git pull` stays trusted (only cordis.yml is hashed), so the notice is all the
+  // user gets.
+  it('a widening by a glob a built-in tool stands for is named at start', async () => {
     await measured('hostile', 'red team: start notice for a glob widening', null, async () => {
       const dir = tempDir('dsh-red-');
       mkdirSync(join(dir, 'policies'));
