@@ -25,7 +25,7 @@
 import type { ToolCatalogEntry } from './catalog.js';
 import type { CompiledPolicySet } from './compile.js';
 import { HINT_NAMES } from './document.js';
-import { parseSelector } from './glob.js';
+import { parseSelector, type SelectorAlternative } from './glob.js';
 import { sampleName } from './glob-syntax.js';
 import type { Decision, HintName, Hints, RuleRef, SourceDocument } from './types.js';
 
@@ -56,6 +56,33 @@ export interface Cell {
 }
 
 const PROBE_NAME = '\u2063dsh-mode-other-tool\u2063';
+/** What a glob's sample puts for `*` and `?`: `x` first, then others until no more specific glob decides it. */
+const SAMPLE_FILLS = ['x', 'q', 'z', '0', '_', '-', '.', '\u2063'];
+
+/**
+ * A name for a glob's row that the glob itself decides: the first sample (see {@link SAMPLE_FILLS}) that no
+ * literal name and no other glob at least as specific also matches, else the first sample that matches at all.
+ * Otherwise `mcp__*: allow` beside `mcp__x*: deny` would be asked only about `mcp__x`, which the second decides.
+ */
+function pickSample(
+  pattern: string,
+  alt: SelectorAlternative,
+  others: readonly SelectorAlternative[],
+  literals: ReadonlySet<string>,
+): string | undefined {
+  let first: string | undefined;
+  for (const fill of SAMPLE_FILLS) {
+    const name = sampleName(pattern, fill);
+    if (name === undefined || !alt.match(name)) continue;
+    first ??= name;
+    if (literals.has(name)) continue;
+    const shadowed = others.some(
+      (o) => o.pattern !== alt.pattern && o.specificity >= alt.specificity && o.match(name),
+    );
+    if (!shadowed) return name;
+  }
+  return first;
+}
 
 /**
  * Collects the rows for one or more loads (the union, for diff).
@@ -80,7 +107,7 @@ export function collectToolRows(
     add({ name: tool.name, label: tool.name, source: catalogSource, ...hintsOf(tool.hints) });
   const catalogRows = rows.length;
   const literals = new Set<string>();
-  const globs = new Map<string, { match(name: string): boolean }>();
+  const globs = new Map<string, SelectorAlternative>();
   for (const documents of documentSets) {
     for (const { document } of documents) {
       for (const selector of Object.keys(document.tools ?? {})) {
@@ -101,9 +128,8 @@ export function collectToolRows(
     // A catalog tool the glob matches is asked with every hint combination too, as well as the glob's sample.
     const standing = rows.filter((r) => r.source !== 'probe' && alt.match(r.name));
     for (const row of standing) if (rows.indexOf(row) < catalogRows) row.probeHints = true;
-    const sample = sampleName(pattern);
-    if (sample !== undefined && alt.match(sample))
-      add({ name: sample, label: pattern, source: 'glob', probeHints: true });
+    const sample = pickSample(pattern, alt, [...globs.values()], literals);
+    if (sample !== undefined) add({ name: sample, label: pattern, source: 'glob', probeHints: true });
   }
   rows.push({ name: PROBE_NAME, label: '(other tool)', source: 'probe', probeHints: true });
   rows.push({

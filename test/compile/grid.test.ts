@@ -64,6 +64,19 @@ describe('collectToolRows', () => {
     expect(rows.filter(isReadOnlyProbe).map((r) => r.label)).toEqual(['(other read-only tool)']);
   });
 
+  it('samples a glob with a name that a more specific glob does not also match', () => {
+    const { documents } = loadPolicyText(
+      'mode: x\ntools:\n  "mcp__*": allow\n  "mcp__x*": deny\n  "mcp__q*": deny\n',
+      'x.yaml',
+    );
+    const rows = collectToolRows([documents], [], 'catalog');
+    expect(rows.filter((r) => r.source === 'glob').map((r) => [r.label, r.name])).toEqual([
+      ['mcp__*', 'mcp__z'],
+      ['mcp__q*', 'mcp__qx'],
+      ['mcp__x*', 'mcp__x'],
+    ]);
+  });
+
   it('keeps a row for a POSIX-class glob, decided for a name it matches', () => {
     const { documents } = loadPolicyText('mode: x\ntools:\n  "[[:alpha:]]_*": deny\n', 'x.yaml');
     const row = collectToolRows([documents], [], 'catalog').find((r) => r.source === 'glob');

@@ -133,12 +133,10 @@ describe('red team: diff --fail-on-escalation and hint probes', () => {
     });
   });
 
-  // HOLE (not fixed, grid.ts and glob-syntax.ts `sampleName`): a glob's one sample name fills every `*` with `x`,
-  // so a more specific glob that also matches that sample decides it, and the wider glob is never seen. Here
-  // `mcp__*: allow` with `mcp__x*: deny`: the row `mcp__*` is decided for `mcp__x` (deny), while every MCP tool
-  // not starting with `x` (`mcp__db__upsert`) goes from deny to allow. Needs: samples that avoid the more specific
-  // selectors (for example a fill character no selector mentions).
-  it.fails('a glob widening whose sample a more specific glob shadows is an escalation', async () => {
+  // A glob's one sample name filled every `*` with `x`, so a more specific glob that also matched that sample
+  // decided it, and the wider glob was never seen: `mcp__*: allow` beside `mcp__x*: deny` was asked only about
+  // `mcp__x` (deny), while every other MCP tool (`mcp__db__upsert`) goes from deny to allow.
+  it('a glob widening whose sample a more specific glob shadows is an escalation', async () => {
     await measured('diff-probes', 'red team: glob widening behind a shadowed sample', null, async () => {
       const dir = makeTree({
         'old/plan.yaml': PLAN,
