@@ -7,7 +7,8 @@
  *    with their declared hints, so the grid shows what a stock deployment would do with `write` or `bash`;
  * 2. every name a rule mentions literally (brace alternatives count: `{read,list}` names both), sorted;
  * 3. one sample name per glob alternative (so `mcp__*` appears as the row `mcp__*`, decided for the name
- *    `mcp__x`: see `sampleName` in `glob-syntax.ts`), sorted by pattern, unless the sample is already a row; a
+ *    `mcp__x`: see `sampleName` in `glob-syntax.ts`, or for another fill such as `mcp__q` when a glob at least as
+ *    specific also matches `mcp__x`), sorted by pattern, unless the sample is already a row; a
  *    glob that matches nothing has no row. A tool above that the glob matches does not replace the sample: a
  *    more specific rule may decide that tool, so `todo_*: allow` must still be asked about `todo_x`;
  * 4. two probes for tools nobody named: `(other tool)` without hints and `(other read-only tool)` declaring

@@ -159,7 +159,10 @@ describe('red team: the probe for tools nobody named', () => {
   // HOLE (not fixed, grid.ts): `(other tool)` is decided for one fixed name, `\u2063dsh-mode-other-tool\u2063`.
   // A glob that matches that name and nothing real (`"\u2063*": deny`) decides the probe, so `default: allow`
   // goes unseen: every tool nobody named (`mcp__db__drop`) goes from deny to allow, and diff reports 0
-  // escalations. Needs: a probe name that no selector other than a match-all one matches (chosen per load).
+  // escalations (the start notices still name the override, but not the widening). Trying a few other fixed
+  // names is not enough: deny globs such as `[!m]*`, `m[!c]*`, `mc[!p]*`… cover any fixed list while leaving
+  // `mcp__…` to the default. Needs: witnesses computed from the selectors (a name matched by no selector, found
+  // on the product of the globs' automata), not fixed names.
   it.fails('a default widened behind a selector that matches the probe name is an escalation', async () => {
     await measured('diff-probes', 'red team: default widening behind the probe name', null, async () => {
       const wide = overridePlan('  write: deny\n  edit: deny\n  bash: deny\n  "\u2063*": deny\n').replace(
