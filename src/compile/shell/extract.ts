@@ -50,9 +50,33 @@ interface Located extends ShellWord {
 const OUTPUT_OPERATORS = new Set(['>', '>>', '>|', '&>', '&>>', '<>']);
 
 /** Builtins that change how later commands resolve or run. */
-const SHELL_STATE = new Set(['set', 'shopt', 'hash', 'source', '.', 'trap', 'enable', 'fc', 'unalias', 'ulimit', 'umask']);
+const SHELL_STATE = new Set([
+  'set',
+  'shopt',
+  'hash',
+  'source',
+  '.',
+  'trap',
+  'enable',
+  'fc',
+  'unalias',
+  'ulimit',
+  'umask',
+]);
 /** Builtins that assign variables. */
-const ASSIGNING = new Set(['declare', 'typeset', 'local', 'export', 'readonly', 'read', 'mapfile', 'readarray', 'getopts', 'unset', 'let']);
+const ASSIGNING = new Set([
+  'declare',
+  'typeset',
+  'local',
+  'export',
+  'readonly',
+  'read',
+  'mapfile',
+  'readarray',
+  'getopts',
+  'unset',
+  'let',
+]);
 
 class Walker implements PartVisitor {
   readonly commands: SimpleCommand[] = [];
@@ -124,7 +148,13 @@ class Walker implements PartVisitor {
         return;
       case 'For':
       case 'Select':
-        this.fail('assignment', `\`${node.type === 'For' ? 'for' : 'select'}\` assigns the variable \`${node.name.text}\``, frame, node.pos, node.end);
+        this.fail(
+          'assignment',
+          `\`${node.type === 'For' ? 'for' : 'select'}\` assigns the variable \`${node.name.text}\``,
+          frame,
+          node.pos,
+          node.end,
+        );
         for (const w of node.wordlist ?? []) this.word(w, frame);
         this.statements(node.body.commands, frame);
         return;
@@ -162,12 +192,24 @@ class Walker implements PartVisitor {
         this.functionBody(node.body, frame);
         return;
       case 'Coproc':
-        this.fail('coproc', '`coproc` runs a command in the background with pipes this analyser does not model', frame, node.pos, node.end);
+        this.fail(
+          'coproc',
+          '`coproc` runs a command in the background with pipes this analyser does not model',
+          frame,
+          node.pos,
+          node.end,
+        );
         this.functionBody(node.body, frame);
         return;
       default: {
         const unknown = node as { type: string; pos: number; end: number };
-        this.fail('unsupported', `a construct this analyser does not model: ${unknown.type}`, frame, unknown.pos, unknown.end);
+        this.fail(
+          'unsupported',
+          `a construct this analyser does not model: ${unknown.type}`,
+          frame,
+          unknown.pos,
+          unknown.end,
+        );
       }
     }
   }
@@ -207,7 +249,22 @@ class Walker implements PartVisitor {
   /** Arithmetic evaluates array subscripts, so even a quoted `a[$(cmd)]` runs `cmd`: not modelled. */
   arithmetic(text: string, frame: Frame, pos: number, end: number): void {
     if (/\$\(|`|[<>]\(/.test(text))
-      this.fail('arithmetic', `a command substitution inside an arithmetic expression: \`${text.trim()}\``, frame, pos, end);
+      this.fail(
+        'arithmetic',
+        `a command substitution inside an arithmetic expression: \`${text.trim()}\``,
+        frame,
+        pos,
+        end,
+      );
+    // `(( PATH = 1 ))`, `i++`: arithmetic assigns too.
+    if (/(?<![=!<>])=(?!=)|\+\+|--/.test(text))
+      this.fail(
+        'assignment',
+        `an arithmetic expression assigns a variable: \`${text.trim()}\``,
+        frame,
+        pos,
+        end,
+      );
   }
 
   arithmeticOperand(word: U.Word, frame: Frame): void {
@@ -272,7 +329,13 @@ class Walker implements PartVisitor {
     const index = a.index ? this.word(a.index, frame) : undefined;
     const known = value.known && (index === undefined || index.known) && a.value.type !== 'ArrayValue';
     const lhs = a.index ? `${a.name}[${index?.value ?? ''}]` : a.name;
-    return { text: a.text, value: `${lhs}${a.append ? '+=' : '='}${value.value}`, known, pos: a.pos, end: a.end };
+    return {
+      text: a.text,
+      value: `${lhs}${a.append ? '+=' : '='}${value.value}`,
+      known,
+      pos: a.pos,
+      end: a.end,
+    };
   }
 
   /** Records one command, then what it runs if it is a wrapper. */
@@ -300,15 +363,36 @@ class Walker implements PartVisitor {
       ...(parent === undefined ? {} : { parent }),
     });
     if (!first.known) {
-      this.fail('expansion', `a command name with an expansion: \`${first.text}\``, frame, first.pos, first.end);
+      this.fail(
+        'expansion',
+        `a command name with an expansion: \`${first.text}\``,
+        frame,
+        first.pos,
+        first.end,
+      );
       return;
     }
     if (stdinDoc && isInterpreter(name))
-      this.fail('heredoc-interpreter', `a here-document or here-string fed to the interpreter \`${name}\``, frame, at.pos, at.end);
+      this.fail(
+        'heredoc-interpreter',
+        `a here-document or here-string fed to the interpreter \`${name}\``,
+        frame,
+        at.pos,
+        at.end,
+      );
     if (name === 'alias') this.fail('definition', `an alias definition: \`${text}\``, frame, at.pos, at.end);
     else if (SHELL_STATE.has(name))
-      this.fail('shell-state', `\`${name}\` changes how later commands resolve or run`, frame, at.pos, at.end);
-    else if (ASSIGNING.has(name) || (name === 'printf' && words.some((w, i) => i > 0 && w.value.startsWith('-v'))))
+      this.fail(
+        'shell-state',
+        `\`${name}\` changes how later commands resolve or run`,
+        frame,
+        at.pos,
+        at.end,
+      );
+    else if (
+      ASSIGNING.has(name) ||
+      (name === 'printf' && words.some((w, i) => i > 0 && w.value.startsWith('-v')))
+    )
       this.fail('assignment', `\`${name}\` assigns a variable`, frame, at.pos, at.end);
     if (name === 'let') for (const w of words.slice(1)) this.arithmetic(w.text, frame, w.pos, w.end);
 
@@ -322,13 +406,22 @@ class Walker implements PartVisitor {
     const innerVia = [...via, name];
     for (const run of result) {
       if (run.kind === 'argv') {
-        let inner: Located[] = words.slice(run.from, run.to).map((w) =>
-          run.placeholder !== undefined && w.value.includes(run.placeholder) ? { ...w, known: false } : w,
-        );
+        let inner: Located[] = words
+          .slice(run.from, run.to)
+          .map((w) =>
+            run.placeholder !== undefined && w.value.includes(run.placeholder) ? { ...w, known: false } : w,
+          );
         const last = words[words.length - 1]!;
-        if (run.from >= words.length) inner = [{ text: 'echo', value: 'echo', known: true, pos: last.end, end: last.end }];
+        if (run.from >= words.length)
+          inner = [{ text: 'echo', value: 'echo', known: true, pos: last.end, end: last.end }];
         if (run.appendsUnknown)
-          inner.push({ text: '<arguments from standard input>', value: '', known: false, pos: last.end, end: last.end });
+          inner.push({
+            text: '<arguments from standard input>',
+            value: '',
+            known: false,
+            pos: last.end,
+            end: last.end,
+          });
         const pos = inner[0]!.pos;
         const end = inner[inner.length - 1]!.end;
         this.command(inner, frame, innerVia, index, stdinDoc, { pos, end: Math.max(end, pos) });
@@ -359,13 +452,26 @@ class Walker implements PartVisitor {
   redirections(list: readonly U.Redirection[], frame: Frame, name: Located | undefined): void {
     for (const r of list) {
       if (r.descriptor?.type === 'FileDescriptorVariable')
-        this.fail('assignment', `a redirection assigns the variable \`${r.descriptor.name}\``, frame, r.pos, r.end);
+        this.fail(
+          'assignment',
+          `a redirection assigns the variable \`${r.descriptor.name}\``,
+          frame,
+          r.pos,
+          r.end,
+        );
       const fd = r.descriptor?.type === 'FileDescriptor' ? r.descriptor.value : undefined;
       if (r.type === 'HereDoc') {
         const delimiter = r.delimiter;
         if (delimiter && !delimiter.quoted) walkWordParts(r.body, this, frame);
         const target: ShellWord = { text: delimiter?.text ?? '', value: delimiter?.value ?? '', known: true };
-        this.redirects.push({ operator: r.operator, ...(fd === undefined ? {} : { fd }), target, output: false, accepted: true, span: this.span(frame, r.pos, r.end) });
+        this.redirects.push({
+          operator: r.operator,
+          ...(fd === undefined ? {} : { fd }),
+          target,
+          output: false,
+          accepted: true,
+          span: this.span(frame, r.pos, r.end),
+        });
         continue;
       }
       if (r.target === undefined) {
@@ -385,10 +491,23 @@ class Walker implements PartVisitor {
       }
       if (output) accepted = target.known && target.value === '/dev/null';
       const { pos: _p, end: _e, ...targetWord } = target;
-      this.redirects.push({ operator: r.operator, ...(fd === undefined ? {} : { fd }), target: targetWord, output, accepted, span: this.span(frame, r.pos, r.end) });
+      this.redirects.push({
+        operator: r.operator,
+        ...(fd === undefined ? {} : { fd }),
+        target: targetWord,
+        output,
+        accepted,
+        span: this.span(frame, r.pos, r.end),
+      });
       if (!accepted) {
         const who = name ? ` of \`${name.text}\`` : '';
-        this.fail('redirect', `a redirection${who} that writes \`${target.text}\` (\`${frame.source.slice(r.pos, r.end)}\`)`, frame, r.pos, r.end);
+        this.fail(
+          'redirect',
+          `a redirection${who} that writes \`${target.text}\` (\`${frame.source.slice(r.pos, r.end)}\`)`,
+          frame,
+          r.pos,
+          r.end,
+        );
       }
     }
   }
@@ -409,7 +528,13 @@ export function extractCommands(script: string): ScriptAnalysis {
     try {
       parsed = parse(script);
     } catch (error) {
-      walker.fail('parse-error', `the shell parser failed: ${(error as Error).message}`, frame, 0, script.length);
+      walker.fail(
+        'parse-error',
+        `the shell parser failed: ${(error as Error).message}`,
+        frame,
+        0,
+        script.length,
+      );
     }
     if (parsed) walker.script(parsed, frame, 0, script.length);
   }

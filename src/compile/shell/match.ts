@@ -12,7 +12,8 @@
 import type { ShellWord, SimpleCommand } from './types.js';
 
 /** One word of a pattern. */
-type PatternWord = { readonly kind: 'any' } | { readonly kind: 'word'; readonly text: string; readonly re?: RegExp };
+type PatternWord =
+  { readonly kind: 'any' } | { readonly kind: 'word'; readonly text: string; readonly re?: RegExp };
 
 /** A parsed command pattern. */
 export interface CommandPattern {
@@ -87,7 +88,10 @@ export function matchCommand(
   options: MatchOptions,
 ): boolean {
   const p = typeof pattern === 'string' ? parseCommandPattern(pattern) : pattern;
-  const words = 'words' in command && !Array.isArray(command) ? (command as SimpleCommand).words : (command as readonly ShellWord[]);
+  const words =
+    'words' in command && !Array.isArray(command)
+      ? (command as SimpleCommand).words
+      : (command as readonly ShellWord[]);
   const forAllow = options.forAllow;
   const P = p.words.length;
   const W = words.length;

@@ -51,7 +51,8 @@ export function readOptions(
   let i = from;
   while (i < words.length) {
     const word = words[i]!;
-    if (!word.known) return { message: `an argument of \`${program}\` with an expansion: \`${word.text}\``, at: i };
+    if (!word.known)
+      return { message: `an argument of \`${program}\` with an expansion: \`${word.text}\``, at: i };
     const v = word.value;
     if (v === '--') return { options, next: i + 1 };
     if (!v.startsWith('-') || v === '-') return { options, next: i };
@@ -64,7 +65,8 @@ export function readOptions(
       const eq = v.indexOf('=');
       const name = eq < 0 ? v.slice(2) : v.slice(2, eq);
       const kind = Object.hasOwn(spec.long, name) ? spec.long[name] : undefined;
-      if (kind === undefined) return { message: `an option of \`${program}\` this analyser does not know: \`${v}\``, at: i };
+      if (kind === undefined)
+        return { message: `an option of \`${program}\` this analyser does not know: \`${v}\``, at: i };
       if (eq >= 0) {
         if (kind === 'none') return { message: `\`${program}\` option \`--${name}\` takes no value`, at: i };
         options.push({ name, value: v.slice(eq + 1) });
@@ -72,7 +74,8 @@ export function readOptions(
       } else if (kind === 'required') {
         const arg = words[i + 1];
         if (arg === undefined) return { message: `\`${program}\` option \`--${name}\` needs a value`, at: i };
-        if (!arg.known) return { message: `an argument of \`${program}\` with an expansion: \`${arg.text}\``, at: i + 1 };
+        if (!arg.known)
+          return { message: `an argument of \`${program}\` with an expansion: \`${arg.text}\``, at: i + 1 };
         options.push({ name, value: arg.value });
         i += 2;
       } else {
@@ -99,8 +102,10 @@ export function readOptions(
         options.push(rest === '' ? { name: letter } : { name: letter, value: rest });
       } else {
         const arg = words[i + 1];
-        if (arg === undefined) return { message: `\`${program}\` option \`-${letter}\` needs a value`, at: i };
-        if (!arg.known) return { message: `an argument of \`${program}\` with an expansion: \`${arg.text}\``, at: i + 1 };
+        if (arg === undefined)
+          return { message: `\`${program}\` option \`-${letter}\` needs a value`, at: i };
+        if (!arg.known)
+          return { message: `an argument of \`${program}\` with an expansion: \`${arg.text}\``, at: i + 1 };
         options.push({ name: letter, value: arg.value });
         consumedNext = true;
       }
@@ -125,7 +130,8 @@ export function splitShortOptions(words: readonly ShellWord[]): ShellWord[] {
   words.forEach((w, i) => {
     if (i > 0 && w.known && w.value === '--') ended = true;
     if (i > 0 && !ended && w.known && /^-[A-Za-z0-9]{2,}$/.test(w.value)) {
-      for (const letter of w.value.slice(1)) out.push({ text: `-${letter}`, value: `-${letter}`, known: true });
+      for (const letter of w.value.slice(1))
+        out.push({ text: `-${letter}`, value: `-${letter}`, known: true });
     } else out.push(w);
   });
   return out;

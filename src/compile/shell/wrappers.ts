@@ -39,10 +39,14 @@ function assignmentAt(words: readonly ShellWord[], from: number): number {
 }
 
 /** Options, then `NAME=VALUE` words (an assignment: never allowed), then the command. */
-function simple(spec: OptionSpec, check?: (opts: { name: string; value?: string }[]) => WrapperFailure | undefined) {
+function simple(
+  spec: OptionSpec,
+  check?: (opts: { name: string; value?: string }[]) => WrapperFailure | undefined,
+) {
   return (words: readonly ShellWord[], name: string): WrapperResult => {
     const parsed = readOptions(words, 1, spec, name);
-    if ('message' in parsed) return { kind: parsed.message.includes('expansion') ? 'expansion' : 'wrapper', ...parsed };
+    if ('message' in parsed)
+      return { kind: parsed.message.includes('expansion') ? 'expansion' : 'wrapper', ...parsed };
     const failure = check?.([...parsed.options]);
     if (failure) return failure;
     return rest(words, parsed.next);
@@ -79,7 +83,8 @@ const ENV: OptionSpec = {
 
 function env(words: readonly ShellWord[], name: string): WrapperResult {
   const parsed = readOptions(words, 1, ENV, name);
-  if ('message' in parsed) return { kind: parsed.message.includes('expansion') ? 'expansion' : 'wrapper', ...parsed };
+  if ('message' in parsed)
+    return { kind: parsed.message.includes('expansion') ? 'expansion' : 'wrapper', ...parsed };
   if (parsed.options.some((o) => o.name === 'S' || o.name === 'split-string'))
     return failOption(name, '-S', 'splits a string into a command');
   let i = parsed.next;
@@ -88,27 +93,65 @@ function env(words: readonly ShellWord[], name: string): WrapperResult {
   if (afterAssignments > i)
     return { kind: 'assignment', message: `\`${name}\` sets a variable: \`${words[i]!.text}\``, at: i };
   if (i < words.length && !words[i]!.known)
-    return { kind: 'expansion', message: `an argument of \`${name}\` with an expansion: \`${words[i]!.text}\``, at: i };
+    return {
+      kind: 'expansion',
+      message: `an argument of \`${name}\` with an expansion: \`${words[i]!.text}\``,
+      at: i,
+    };
   return rest(words, i);
 }
 
 const SUDO: OptionSpec = {
   short: {
-    A: NONE, b: NONE, E: NONE, H: NONE, k: NONE, n: NONE, P: NONE, S: NONE, B: NONE, N: NONE,
-    u: REQ, g: REQ, C: REQ, D: REQ, p: REQ, r: REQ, t: REQ, T: REQ, U: REQ, R: REQ,
+    A: NONE,
+    b: NONE,
+    E: NONE,
+    H: NONE,
+    k: NONE,
+    n: NONE,
+    P: NONE,
+    S: NONE,
+    B: NONE,
+    N: NONE,
+    u: REQ,
+    g: REQ,
+    C: REQ,
+    D: REQ,
+    p: REQ,
+    r: REQ,
+    t: REQ,
+    T: REQ,
+    U: REQ,
+    R: REQ,
   },
   long: {
-    askpass: NONE, background: NONE, 'preserve-env': OPT, 'set-home': NONE, 'reset-timestamp': NONE,
-    'non-interactive': NONE, 'preserve-groups': NONE, stdin: NONE, bell: NONE,
-    user: REQ, group: REQ, 'close-from': REQ, chdir: REQ, prompt: REQ, role: REQ, type: REQ,
-    'command-timeout': REQ, 'other-user': REQ, chroot: REQ,
+    askpass: NONE,
+    background: NONE,
+    'preserve-env': OPT,
+    'set-home': NONE,
+    'reset-timestamp': NONE,
+    'non-interactive': NONE,
+    'preserve-groups': NONE,
+    stdin: NONE,
+    bell: NONE,
+    user: REQ,
+    group: REQ,
+    'close-from': REQ,
+    chdir: REQ,
+    prompt: REQ,
+    role: REQ,
+    type: REQ,
+    'command-timeout': REQ,
+    'other-user': REQ,
+    chroot: REQ,
   },
 };
 
 function sudo(words: readonly ShellWord[], name: string): WrapperResult {
   // -e (edit), -s/-i (a shell), -l/-v/-K/-V/-h (no command) are left out of SUDO, so they fail as unknown.
   const parsed = readOptions(words, 1, SUDO, name);
-  if ('message' in parsed) return { kind: parsed.message.includes('expansion') ? 'expansion' : 'wrapper', ...parsed };
+  if ('message' in parsed)
+    return { kind: parsed.message.includes('expansion') ? 'expansion' : 'wrapper', ...parsed };
   const i = parsed.next;
   if (assignmentAt(words, i) > i)
     return { kind: 'assignment', message: `\`${name}\` sets a variable: \`${words[i]!.text}\``, at: i };
@@ -117,34 +160,56 @@ function sudo(words: readonly ShellWord[], name: string): WrapperResult {
 
 function command(words: readonly ShellWord[], name: string): WrapperResult {
   const parsed = readOptions(words, 1, { short: { p: NONE, v: NONE, V: NONE }, long: {} }, name);
-  if ('message' in parsed) return { kind: parsed.message.includes('expansion') ? 'expansion' : 'wrapper', ...parsed };
+  if ('message' in parsed)
+    return { kind: parsed.message.includes('expansion') ? 'expansion' : 'wrapper', ...parsed };
   // `command -v NAME` only prints how NAME would resolve.
   if (parsed.options.some((o) => o.name === 'v' || o.name === 'V')) return [];
   return rest(words, parsed.next);
 }
 
 const SHELL_LETTERS = new Set('abefhkmnptuvxBCEHPT');
-const SHELL_LONG = new Set(['norc', 'noprofile', 'posix', 'verbose', 'noediting', 'restricted', 'help', 'version']);
+const SHELL_LONG = new Set([
+  'norc',
+  'noprofile',
+  'posix',
+  'verbose',
+  'noediting',
+  'restricted',
+  'help',
+  'version',
+]);
 
 /** `sh|bash|dash|zsh|ksh [options] -c STRING [NAME [ARG…]]`; any other form runs commands we cannot see. */
 function shell(words: readonly ShellWord[], name: string): WrapperResult {
   let hasC = false;
+  let sawShort = false;
   let i = 1;
   for (; i < words.length; i++) {
     const word = words[i]!;
-    if (!word.known) return { kind: 'expansion', message: `an argument of \`${name}\` with an expansion: \`${word.text}\``, at: i };
+    if (!word.known)
+      return {
+        kind: 'expansion',
+        message: `an argument of \`${name}\` with an expansion: \`${word.text}\``,
+        at: i,
+      };
     const v = word.value;
     if (v === '--' || v === '-') {
       i++;
       break;
     }
     if (v.startsWith('--')) {
-      if (!SHELL_LONG.has(v.slice(2)))
-        return { kind: 'wrapper', message: `an option of \`${name}\` this analyser does not model: \`${v}\``, at: i };
+      // bash reads long options only before the short ones.
+      if (sawShort || !SHELL_LONG.has(v.slice(2)))
+        return {
+          kind: 'wrapper',
+          message: `an option of \`${name}\` this analyser does not model: \`${v}\``,
+          at: i,
+        };
       if (v === '--help' || v === '--version') return [];
       continue;
     }
     if (!/^[-+]/.test(v)) break;
+    sawShort = true;
     for (const letter of v.slice(1)) {
       if (letter === 'c') hasC = true;
       else if (letter === 'o' || letter === 'O') {
@@ -152,51 +217,121 @@ function shell(words: readonly ShellWord[], name: string): WrapperResult {
         if (i >= words.length || !words[i]!.known)
           return { kind: 'wrapper', message: `\`${name} -${letter}\` needs a known value`, at: i - 1 };
       } else if (!SHELL_LETTERS.has(letter))
-        return { kind: 'wrapper', message: `an option of \`${name}\` this analyser does not model: \`-${letter}\``, at: i };
+        return {
+          kind: 'wrapper',
+          message: `an option of \`${name}\` this analyser does not model: \`-${letter}\``,
+          at: i,
+        };
     }
   }
   if (!hasC) {
-    const what = i < words.length ? `runs the script file \`${words[i]!.text}\`` : 'reads its commands from standard input';
-    return { kind: 'wrapper', message: `\`${name}\` ${what}, whose commands are not known`, at: Math.min(i, words.length - 1) };
+    const what =
+      i < words.length
+        ? `runs the script file \`${words[i]!.text}\``
+        : 'reads its commands from standard input';
+    return {
+      kind: 'wrapper',
+      message: `\`${name}\` ${what}, whose commands are not known`,
+      at: Math.min(i, words.length - 1),
+    };
   }
   const script = words[i];
-  if (script === undefined) return { kind: 'wrapper', message: `\`${name} -c\` has no command string`, at: 0 };
-  if (!script.known) return { kind: 'expansion', message: `the command string of \`${name} -c\` has an expansion: \`${script.text}\``, at: i };
+  if (script === undefined)
+    return { kind: 'wrapper', message: `\`${name} -c\` has no command string`, at: 0 };
+  if (!script.known)
+    return {
+      kind: 'expansion',
+      message: `the command string of \`${name} -c\` has an expansion: \`${script.text}\``,
+      at: i,
+    };
   return [{ kind: 'script', from: i, to: i + 1 }];
 }
 
 function evalWords(words: readonly ShellWord[], name: string): WrapperResult {
   for (let i = 1; i < words.length; i++)
-    if (!words[i]!.known) return { kind: 'expansion', message: `an argument of \`${name}\` with an expansion: \`${words[i]!.text}\``, at: i };
+    if (!words[i]!.known)
+      return {
+        kind: 'expansion',
+        message: `an argument of \`${name}\` with an expansion: \`${words[i]!.text}\``,
+        at: i,
+      };
   return words.length > 1 ? [{ kind: 'script', from: 1, to: words.length }] : [];
 }
 
 const TIMEOUT: OptionSpec = {
   short: { v: NONE, k: REQ, s: REQ },
-  long: { 'kill-after': REQ, signal: REQ, 'preserve-status': NONE, foreground: NONE, verbose: NONE, help: NONE, version: NONE },
+  long: {
+    'kill-after': REQ,
+    signal: REQ,
+    'preserve-status': NONE,
+    foreground: NONE,
+    verbose: NONE,
+    help: NONE,
+    version: NONE,
+  },
 };
 
 function timeout(words: readonly ShellWord[], name: string): WrapperResult {
   const parsed = readOptions(words, 1, TIMEOUT, name);
-  if ('message' in parsed) return { kind: parsed.message.includes('expansion') ? 'expansion' : 'wrapper', ...parsed };
+  if ('message' in parsed)
+    return { kind: parsed.message.includes('expansion') ? 'expansion' : 'wrapper', ...parsed };
   const duration = words[parsed.next];
   if (duration === undefined) return [];
-  if (!duration.known) return { kind: 'expansion', message: `an argument of \`${name}\` with an expansion: \`${duration.text}\``, at: parsed.next };
+  if (!duration.known)
+    return {
+      kind: 'expansion',
+      message: `an argument of \`${name}\` with an expansion: \`${duration.text}\``,
+      at: parsed.next,
+    };
   return rest(words, parsed.next + 1);
 }
 
 const XARGS: OptionSpec = {
-  short: { 0: NONE, o: NONE, p: NONE, r: NONE, t: NONE, x: NONE, a: REQ, d: REQ, E: REQ, I: REQ, L: REQ, n: REQ, P: REQ, s: REQ, e: OPT, i: OPT, l: OPT },
+  short: {
+    0: NONE,
+    o: NONE,
+    p: NONE,
+    r: NONE,
+    t: NONE,
+    x: NONE,
+    a: REQ,
+    d: REQ,
+    E: REQ,
+    I: REQ,
+    L: REQ,
+    n: REQ,
+    P: REQ,
+    s: REQ,
+    e: OPT,
+    i: OPT,
+    l: OPT,
+  },
   long: {
-    null: NONE, 'open-tty': NONE, interactive: NONE, 'no-run-if-empty': NONE, verbose: NONE, exit: NONE, 'show-limits': NONE,
-    'arg-file': REQ, delimiter: REQ, 'max-args': REQ, 'max-procs': REQ, 'max-chars': REQ, 'process-slot-var': REQ,
-    'max-lines': OPT, replace: OPT, eof: OPT, help: NONE, version: NONE,
+    null: NONE,
+    'open-tty': NONE,
+    interactive: NONE,
+    'no-run-if-empty': NONE,
+    verbose: NONE,
+    exit: NONE,
+    'show-limits': NONE,
+    'arg-file': REQ,
+    delimiter: REQ,
+    'max-args': REQ,
+    'max-procs': REQ,
+    'max-chars': REQ,
+    'process-slot-var': REQ,
+    'max-lines': OPT,
+    replace: OPT,
+    eof: OPT,
+    help: NONE,
+    version: NONE,
   },
 };
 
 function xargs(words: readonly ShellWord[], name: string): WrapperResult {
   const parsed = readOptions(words, 1, XARGS, name);
-  if ('message' in parsed) return { kind: parsed.message.includes('expansion') ? 'expansion' : 'wrapper', ...parsed };
+  if ('message' in parsed)
+    return { kind: parsed.message.includes('expansion') ? 'expansion' : 'wrapper', ...parsed };
   let placeholder: string | undefined;
   for (const o of parsed.options) {
     if (o.name === 'I') placeholder = o.value;
@@ -204,8 +339,16 @@ function xargs(words: readonly ShellWord[], name: string): WrapperResult {
     if (o.name === 'help' || o.name === 'version' || o.name === 'show-limits') return [];
   }
   // With no command, xargs runs echo; its arguments come from standard input, so they are never known.
-  if (parsed.next >= words.length) return [{ kind: 'argv', from: words.length, to: words.length, appendsUnknown: true }];
-  return [{ kind: 'argv', from: parsed.next, to: words.length, ...(placeholder === undefined ? { appendsUnknown: true } : { placeholder }) }];
+  if (parsed.next >= words.length)
+    return [{ kind: 'argv', from: words.length, to: words.length, appendsUnknown: true }];
+  return [
+    {
+      kind: 'argv',
+      from: parsed.next,
+      to: words.length,
+      ...(placeholder === undefined ? { appendsUnknown: true } : { placeholder }),
+    },
+  ];
 }
 
 const FIND_ACTIONS = new Set(['-exec', '-execdir', '-ok', '-okdir']);
@@ -216,7 +359,12 @@ function find(words: readonly ShellWord[], name: string): WrapperResult {
   for (let i = 1; i < words.length; i++) {
     const word = words[i]!;
     // Any word of the expression could be an action, so every one must be known.
-    if (!word.known) return { kind: 'expansion', message: `an argument of \`${name}\` with an expansion: \`${word.text}\``, at: i };
+    if (!word.known)
+      return {
+        kind: 'expansion',
+        message: `an argument of \`${name}\` with an expansion: \`${word.text}\``,
+        at: i,
+      };
     if (!FIND_ACTIONS.has(word.value)) continue;
     const from = i + 1;
     let j = from;
@@ -227,7 +375,12 @@ function find(words: readonly ShellWord[], name: string): WrapperResult {
       if (plusAllowed && w.known && w.value === '+' && j > from && words[j - 1]!.value === '{}') break;
       j++;
     }
-    if (j >= words.length) return { kind: 'wrapper', message: `\`${name} ${word.value}\` has no terminating \`;\` or \`+\``, at: i };
+    if (j >= words.length)
+      return {
+        kind: 'wrapper',
+        message: `\`${name} ${word.value}\` has no terminating \`;\` or \`+\``,
+        at: i,
+      };
     if (j === from) return { kind: 'wrapper', message: `\`${name} ${word.value}\` has no command`, at: i };
     runs.push({ kind: 'argv', from, to: j, placeholder: '{}' });
     i = j;
@@ -236,46 +389,105 @@ function find(words: readonly ShellWord[], name: string): WrapperResult {
 }
 
 const WATCH: OptionSpec = {
-  short: { b: NONE, c: NONE, C: NONE, d: OPT, e: NONE, f: NONE, g: NONE, p: NONE, r: NONE, t: NONE, w: NONE, x: NONE, n: REQ, q: REQ },
+  short: {
+    b: NONE,
+    c: NONE,
+    C: NONE,
+    d: OPT,
+    e: NONE,
+    f: NONE,
+    g: NONE,
+    p: NONE,
+    r: NONE,
+    t: NONE,
+    w: NONE,
+    x: NONE,
+    n: REQ,
+    q: REQ,
+  },
   long: {
-    beep: NONE, color: NONE, 'no-color': NONE, differences: OPT, errexit: NONE, follow: NONE, chgexit: NONE, precise: NONE,
-    'no-rerun': NONE, 'no-title': NONE, 'no-wrap': NONE, exec: NONE, interval: REQ, equexit: REQ, help: NONE, version: NONE,
+    beep: NONE,
+    color: NONE,
+    'no-color': NONE,
+    differences: OPT,
+    errexit: NONE,
+    follow: NONE,
+    chgexit: NONE,
+    precise: NONE,
+    'no-rerun': NONE,
+    'no-title': NONE,
+    'no-wrap': NONE,
+    exec: NONE,
+    interval: REQ,
+    equexit: REQ,
+    help: NONE,
+    version: NONE,
   },
 };
 
 /** `watch` runs its words joined by spaces through `sh -c`, or as a command with `-x`. */
 function watch(words: readonly ShellWord[], name: string): WrapperResult {
   const parsed = readOptions(words, 1, WATCH, name);
-  if ('message' in parsed) return { kind: parsed.message.includes('expansion') ? 'expansion' : 'wrapper', ...parsed };
+  if ('message' in parsed)
+    return { kind: parsed.message.includes('expansion') ? 'expansion' : 'wrapper', ...parsed };
   if (parsed.options.some((o) => o.name === 'x' || o.name === 'exec')) return rest(words, parsed.next);
   for (let i = parsed.next; i < words.length; i++)
-    if (!words[i]!.known) return { kind: 'expansion', message: `an argument of \`${name}\` with an expansion: \`${words[i]!.text}\``, at: i };
+    if (!words[i]!.known)
+      return {
+        kind: 'expansion',
+        message: `an argument of \`${name}\` with an expansion: \`${words[i]!.text}\``,
+        at: i,
+      };
   return parsed.next < words.length ? [{ kind: 'script', from: parsed.next, to: words.length }] : [];
 }
 
 const FLOCK: OptionSpec = {
   short: { s: NONE, x: NONE, e: NONE, u: NONE, n: NONE, o: NONE, F: NONE, w: REQ, E: REQ, c: REQ },
   long: {
-    shared: NONE, exclusive: NONE, unlock: NONE, nonblock: NONE, nb: NONE, close: NONE, 'no-fork': NONE, verbose: NONE,
-    wait: REQ, timeout: REQ, 'conflict-exit-code': REQ, command: REQ, help: NONE, version: NONE,
+    shared: NONE,
+    exclusive: NONE,
+    unlock: NONE,
+    nonblock: NONE,
+    nb: NONE,
+    close: NONE,
+    'no-fork': NONE,
+    verbose: NONE,
+    wait: REQ,
+    timeout: REQ,
+    'conflict-exit-code': REQ,
+    command: REQ,
+    help: NONE,
+    version: NONE,
   },
 };
 
 /** `flock [options] FILE COMMAND…`, `flock [options] FILE -c STRING`, or `flock [options] FD` (runs nothing). */
 function flock(words: readonly ShellWord[], name: string): WrapperResult {
   const parsed = readOptions(words, 1, FLOCK, name);
-  if ('message' in parsed) return { kind: parsed.message.includes('expansion') ? 'expansion' : 'wrapper', ...parsed };
+  if ('message' in parsed)
+    return { kind: parsed.message.includes('expansion') ? 'expansion' : 'wrapper', ...parsed };
   if (parsed.options.some((o) => o.name === 'c' || o.name === 'command'))
     return failOption(name, '-c', 'before the lock file');
   const file = parsed.next;
   if (file >= words.length) return [];
-  if (!words[file]!.known) return { kind: 'expansion', message: `an argument of \`${name}\` with an expansion: \`${words[file]!.text}\``, at: file };
+  if (!words[file]!.known)
+    return {
+      kind: 'expansion',
+      message: `an argument of \`${name}\` with an expansion: \`${words[file]!.text}\``,
+      at: file,
+    };
   const next = words[file + 1];
   if (next === undefined) return [];
   if (next.known && (next.value === '-c' || next.value === '--command')) {
     const script = words[file + 2];
-    if (script === undefined) return { kind: 'wrapper', message: `\`${name} -c\` has no command string`, at: file + 1 };
-    if (!script.known) return { kind: 'expansion', message: `the command string of \`${name} -c\` has an expansion: \`${script.text}\``, at: file + 2 };
+    if (script === undefined)
+      return { kind: 'wrapper', message: `\`${name} -c\` has no command string`, at: file + 1 };
+    if (!script.known)
+      return {
+        kind: 'expansion',
+        message: `the command string of \`${name} -c\` has an expansion: \`${script.text}\``,
+        at: file + 2,
+      };
     return [{ kind: 'script', from: file + 2, to: file + 3 }];
   }
   return rest(words, file + 1);
@@ -287,17 +499,35 @@ const WRAPPERS: ReadonlyMap<string, Wrapper> = new Map<string, Wrapper>([
   ['command', command],
   ['builtin', simple({ short: {}, long: {} })],
   ['exec', simple({ short: { c: NONE, l: NONE, a: REQ }, long: {} })],
-  ['nice', simple({ short: { n: REQ }, long: { adjustment: REQ, help: NONE, version: NONE }, numeric: true })],
+  [
+    'nice',
+    simple({ short: { n: REQ }, long: { adjustment: REQ, help: NONE, version: NONE }, numeric: true }),
+  ],
   ['nohup', simple({ short: {}, long: { help: NONE, version: NONE } })],
   [
     'time',
     simple({
       short: { a: NONE, p: NONE, q: NONE, v: NONE, V: NONE, f: REQ, o: REQ },
-      long: { append: NONE, portability: NONE, quiet: NONE, verbose: NONE, format: REQ, output: REQ, help: NONE, version: NONE },
+      long: {
+        append: NONE,
+        portability: NONE,
+        quiet: NONE,
+        verbose: NONE,
+        format: REQ,
+        output: REQ,
+        help: NONE,
+        version: NONE,
+      },
     }),
   ],
   ['timeout', timeout],
-  ['stdbuf', simple({ short: { i: REQ, o: REQ, e: REQ }, long: { input: REQ, output: REQ, error: REQ, help: NONE, version: NONE } })],
+  [
+    'stdbuf',
+    simple({
+      short: { i: REQ, o: REQ, e: REQ },
+      long: { input: REQ, output: REQ, error: REQ, help: NONE, version: NONE },
+    }),
+  ],
   ['xargs', xargs],
   ['find', find],
   ['sh', shell],
@@ -307,7 +537,13 @@ const WRAPPERS: ReadonlyMap<string, Wrapper> = new Map<string, Wrapper>([
   ['ksh', shell],
   ['eval', evalWords],
   ['watch', watch],
-  ['setsid', simple({ short: { c: NONE, f: NONE, w: NONE }, long: { ctty: NONE, fork: NONE, wait: NONE, help: NONE, version: NONE } })],
+  [
+    'setsid',
+    simple({
+      short: { c: NONE, f: NONE, w: NONE },
+      long: { ctty: NONE, fork: NONE, wait: NONE, help: NONE, version: NONE },
+    }),
+  ],
   ['flock', flock],
 ]);
 
@@ -316,9 +552,34 @@ const WRAPPERS: ReadonlyMap<string, Wrapper> = new Map<string, Wrapper>([
  * judged by the runner's name alone.
  */
 const UNMODELLED_RUNNERS = new Set([
-  'doas', 'su', 'runuser', 'pkexec', 'chroot', 'ionice', 'chrt', 'taskset', 'strace', 'ltrace', 'gdb', 'unshare',
-  'nsenter', 'script', 'parallel', 'systemd-run', 'busybox', 'unbuffer', 'firejail', 'fakeroot', 'proot', 'caffeinate',
-  'csh', 'tcsh', 'fish', 'mksh', 'rbash', 'nohup.exe',
+  'doas',
+  'su',
+  'runuser',
+  'pkexec',
+  'chroot',
+  'ionice',
+  'chrt',
+  'taskset',
+  'strace',
+  'ltrace',
+  'gdb',
+  'unshare',
+  'nsenter',
+  'script',
+  'parallel',
+  'systemd-run',
+  'busybox',
+  'unbuffer',
+  'firejail',
+  'fakeroot',
+  'proot',
+  'caffeinate',
+  'csh',
+  'tcsh',
+  'fish',
+  'mksh',
+  'rbash',
+  'nohup.exe',
 ]);
 
 /**
@@ -329,7 +590,11 @@ const UNMODELLED_RUNNERS = new Set([
  */
 export function readWrapper(name: string, words: readonly ShellWord[]): WrapperResult | undefined {
   if (UNMODELLED_RUNNERS.has(name))
-    return { kind: 'wrapper', message: `\`${name}\` runs other programs in a way this analyser does not model`, at: 0 };
+    return {
+      kind: 'wrapper',
+      message: `\`${name}\` runs other programs in a way this analyser does not model`,
+      at: 0,
+    };
   const wrapper = WRAPPERS.get(name);
   return wrapper?.(words, name);
 }
