@@ -83,6 +83,10 @@ class Walker implements PartVisitor {
   readonly redirects: ShellRedirect[] = [];
   readonly reasons: UnanalysableReason[] = [];
   private readonly lineStarts: number[] = [0];
+  /** Inside a compound whose stdin is a here-document or here-string. */
+  private docStdin = 0;
+  /** Inside a pipeline element after the first: stdin is the previous command's output. */
+  private pipedStdin = 0;
 
   constructor(private readonly top: string) {
     for (let i = 0; i < top.length; i++) if (top.charCodeAt(i) === 10) this.lineStarts.push(i + 1);
@@ -118,7 +122,9 @@ class Walker implements PartVisitor {
     // A script with a decoded source of its own (escaped backticks) has offsets into that source.
     if (parsed.source !== undefined && parsed.source !== frame.source)
       inner = { ...frame, source: parsed.source, outer: frame.outer ?? { start: pos, end } };
-    for (const error of parsed.errors ?? [])
+    // The first error is the one a user can act on; the rest follow from it.
+    const error = parsed.errors?.[0];
+    if (error)
       this.fail('parse-error', `the shell cannot parse this script: ${error.message}`, inner, error.pos);
     this.statements(parsed.commands, inner);
   }
@@ -132,7 +138,11 @@ class Walker implements PartVisitor {
       case 'Command':
         return this.simple(node, frame);
       case 'Pipeline':
-        for (const c of node.commands) this.node(c, frame);
+        node.commands.forEach((c, i) => {
+          if (i > 0) this.pipedStdin++;
+          this.node(c, frame);
+          if (i > 0) this.pipedStdin--;
+        });
         return;
       case 'AndOr':
         for (const c of node.commands) this.node(c, frame);
@@ -183,10 +193,14 @@ class Walker implements PartVisitor {
       case 'ArithmeticCommand':
         this.arithmetic(node.body, frame, node.pos, node.end);
         return;
-      case 'Redirected':
+      case 'Redirected': {
+        const doc = node.redirects.some((r) => r.type === 'HereDoc' || r.type === 'HereString');
+        if (doc) this.docStdin++;
         this.node(node.command, frame);
+        if (doc) this.docStdin--;
         this.redirections(node.redirects, frame, undefined);
         return;
+      }
       case 'Function':
         this.fail('definition', `a function definition: \`${node.name.text}\``, frame, node.pos, node.end);
         this.functionBody(node.body, frame);
@@ -372,14 +386,24 @@ class Walker implements PartVisitor {
       );
       return;
     }
-    if (stdinDoc && isInterpreter(name))
-      this.fail(
-        'heredoc-interpreter',
-        `a here-document or here-string fed to the interpreter \`${name}\``,
-        frame,
-        at.pos,
-        at.end,
-      );
+    if (isInterpreter(name)) {
+      if (stdinDoc || this.docStdin > 0)
+        this.fail(
+          'heredoc-interpreter',
+          `a here-document or here-string fed to the interpreter \`${name}\``,
+          frame,
+          at.pos,
+          at.end,
+        );
+      else if (this.pipedStdin > 0 && words.slice(1).every((w) => w.known && w.value.startsWith('-')))
+        this.fail(
+          'heredoc-interpreter',
+          `the interpreter \`${name}\` reads its program from a pipe`,
+          frame,
+          at.pos,
+          at.end,
+        );
+    }
     if (name === 'alias') this.fail('definition', `an alias definition: \`${text}\``, frame, at.pos, at.end);
     else if (SHELL_STATE.has(name))
       this.fail(

@@ -29,6 +29,8 @@ export interface ParsedOptions {
 
 /** A reason the options could not be read, and the index of the word at fault. */
 export interface OptionError {
+  /** `expansion` for a word whose value is not known, `wrapper` for an option this reader does not know. */
+  readonly kind: 'expansion' | 'wrapper';
   readonly message: string;
   readonly at: number;
 }
@@ -52,7 +54,11 @@ export function readOptions(
   while (i < words.length) {
     const word = words[i]!;
     if (!word.known)
-      return { message: `an argument of \`${program}\` with an expansion: \`${word.text}\``, at: i };
+      return {
+        kind: 'expansion',
+        message: `an argument of \`${program}\` with an expansion: \`${word.text}\``,
+        at: i,
+      };
     const v = word.value;
     if (v === '--') return { options, next: i + 1 };
     if (!v.startsWith('-') || v === '-') return { options, next: i };
@@ -66,16 +72,26 @@ export function readOptions(
       const name = eq < 0 ? v.slice(2) : v.slice(2, eq);
       const kind = Object.hasOwn(spec.long, name) ? spec.long[name] : undefined;
       if (kind === undefined)
-        return { message: `an option of \`${program}\` this analyser does not know: \`${v}\``, at: i };
+        return {
+          kind: 'wrapper',
+          message: `an option of \`${program}\` this analyser does not know: \`${v}\``,
+          at: i,
+        };
       if (eq >= 0) {
-        if (kind === 'none') return { message: `\`${program}\` option \`--${name}\` takes no value`, at: i };
+        if (kind === 'none')
+          return { kind: 'wrapper', message: `\`${program}\` option \`--${name}\` takes no value`, at: i };
         options.push({ name, value: v.slice(eq + 1) });
         i++;
       } else if (kind === 'required') {
         const arg = words[i + 1];
-        if (arg === undefined) return { message: `\`${program}\` option \`--${name}\` needs a value`, at: i };
+        if (arg === undefined)
+          return { kind: 'wrapper', message: `\`${program}\` option \`--${name}\` needs a value`, at: i };
         if (!arg.known)
-          return { message: `an argument of \`${program}\` with an expansion: \`${arg.text}\``, at: i + 1 };
+          return {
+            kind: 'expansion',
+            message: `an argument of \`${program}\` with an expansion: \`${arg.text}\``,
+            at: i + 1,
+          };
         options.push({ name, value: arg.value });
         i += 2;
       } else {
@@ -91,7 +107,11 @@ export function readOptions(
       const letter = v[j]!;
       const kind = Object.hasOwn(spec.short, letter) ? spec.short[letter] : undefined;
       if (kind === undefined)
-        return { message: `an option of \`${program}\` this analyser does not know: \`-${letter}\``, at: i };
+        return {
+          kind: 'wrapper',
+          message: `an option of \`${program}\` this analyser does not know: \`-${letter}\``,
+          at: i,
+        };
       if (kind === 'none') {
         options.push({ name: letter });
         j++;
@@ -103,9 +123,13 @@ export function readOptions(
       } else {
         const arg = words[i + 1];
         if (arg === undefined)
-          return { message: `\`${program}\` option \`-${letter}\` needs a value`, at: i };
+          return { kind: 'wrapper', message: `\`${program}\` option \`-${letter}\` needs a value`, at: i };
         if (!arg.known)
-          return { message: `an argument of \`${program}\` with an expansion: \`${arg.text}\``, at: i + 1 };
+          return {
+            kind: 'expansion',
+            message: `an argument of \`${program}\` with an expansion: \`${arg.text}\``,
+            at: i + 1,
+          };
         options.push({ name: letter, value: arg.value });
         consumedNext = true;
       }

@@ -38,18 +38,11 @@ function assignmentAt(words: readonly ShellWord[], from: number): number {
   return i;
 }
 
-/** Options, then `NAME=VALUE` words (an assignment: never allowed), then the command. */
-function simple(
-  spec: OptionSpec,
-  check?: (opts: { name: string; value?: string }[]) => WrapperFailure | undefined,
-) {
-  return (words: readonly ShellWord[], name: string): WrapperResult => {
+/** Options, then the command. */
+function simple(spec: OptionSpec): Wrapper {
+  return (words, name) => {
     const parsed = readOptions(words, 1, spec, name);
-    if ('message' in parsed)
-      return { kind: parsed.message.includes('expansion') ? 'expansion' : 'wrapper', ...parsed };
-    const failure = check?.([...parsed.options]);
-    if (failure) return failure;
-    return rest(words, parsed.next);
+    return 'message' in parsed ? parsed : rest(words, parsed.next);
   };
 }
 
@@ -83,8 +76,7 @@ const ENV: OptionSpec = {
 
 function env(words: readonly ShellWord[], name: string): WrapperResult {
   const parsed = readOptions(words, 1, ENV, name);
-  if ('message' in parsed)
-    return { kind: parsed.message.includes('expansion') ? 'expansion' : 'wrapper', ...parsed };
+  if ('message' in parsed) return parsed;
   if (parsed.options.some((o) => o.name === 'S' || o.name === 'split-string'))
     return failOption(name, '-S', 'splits a string into a command');
   let i = parsed.next;
@@ -150,8 +142,7 @@ const SUDO: OptionSpec = {
 function sudo(words: readonly ShellWord[], name: string): WrapperResult {
   // -e (edit), -s/-i (a shell), -l/-v/-K/-V/-h (no command) are left out of SUDO, so they fail as unknown.
   const parsed = readOptions(words, 1, SUDO, name);
-  if ('message' in parsed)
-    return { kind: parsed.message.includes('expansion') ? 'expansion' : 'wrapper', ...parsed };
+  if ('message' in parsed) return parsed;
   const i = parsed.next;
   if (assignmentAt(words, i) > i)
     return { kind: 'assignment', message: `\`${name}\` sets a variable: \`${words[i]!.text}\``, at: i };
@@ -160,8 +151,7 @@ function sudo(words: readonly ShellWord[], name: string): WrapperResult {
 
 function command(words: readonly ShellWord[], name: string): WrapperResult {
   const parsed = readOptions(words, 1, { short: { p: NONE, v: NONE, V: NONE }, long: {} }, name);
-  if ('message' in parsed)
-    return { kind: parsed.message.includes('expansion') ? 'expansion' : 'wrapper', ...parsed };
+  if ('message' in parsed) return parsed;
   // `command -v NAME` only prints how NAME would resolve.
   if (parsed.options.some((o) => o.name === 'v' || o.name === 'V')) return [];
   return rest(words, parsed.next);
@@ -273,8 +263,7 @@ const TIMEOUT: OptionSpec = {
 
 function timeout(words: readonly ShellWord[], name: string): WrapperResult {
   const parsed = readOptions(words, 1, TIMEOUT, name);
-  if ('message' in parsed)
-    return { kind: parsed.message.includes('expansion') ? 'expansion' : 'wrapper', ...parsed };
+  if ('message' in parsed) return parsed;
   const duration = words[parsed.next];
   if (duration === undefined) return [];
   if (!duration.known)
@@ -330,8 +319,7 @@ const XARGS: OptionSpec = {
 
 function xargs(words: readonly ShellWord[], name: string): WrapperResult {
   const parsed = readOptions(words, 1, XARGS, name);
-  if ('message' in parsed)
-    return { kind: parsed.message.includes('expansion') ? 'expansion' : 'wrapper', ...parsed };
+  if ('message' in parsed) return parsed;
   let placeholder: string | undefined;
   for (const o of parsed.options) {
     if (o.name === 'I') placeholder = o.value;
@@ -428,8 +416,7 @@ const WATCH: OptionSpec = {
 /** `watch` runs its words joined by spaces through `sh -c`, or as a command with `-x`. */
 function watch(words: readonly ShellWord[], name: string): WrapperResult {
   const parsed = readOptions(words, 1, WATCH, name);
-  if ('message' in parsed)
-    return { kind: parsed.message.includes('expansion') ? 'expansion' : 'wrapper', ...parsed };
+  if ('message' in parsed) return parsed;
   if (parsed.options.some((o) => o.name === 'x' || o.name === 'exec')) return rest(words, parsed.next);
   for (let i = parsed.next; i < words.length; i++)
     if (!words[i]!.known)
@@ -464,8 +451,7 @@ const FLOCK: OptionSpec = {
 /** `flock [options] FILE COMMAND…`, `flock [options] FILE -c STRING`, or `flock [options] FD` (runs nothing). */
 function flock(words: readonly ShellWord[], name: string): WrapperResult {
   const parsed = readOptions(words, 1, FLOCK, name);
-  if ('message' in parsed)
-    return { kind: parsed.message.includes('expansion') ? 'expansion' : 'wrapper', ...parsed };
+  if ('message' in parsed) return parsed;
   if (parsed.options.some((o) => o.name === 'c' || o.name === 'command'))
     return failOption(name, '-c', 'before the lock file');
   const file = parsed.next;
