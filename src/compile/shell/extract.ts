@@ -418,6 +418,10 @@ class Walker implements PartVisitor {
       (name === 'printf' && words.some((w, i) => i > 0 && w.value.startsWith('-v')))
     )
       this.fail('assignment', `\`${name}\` assigns a variable`, frame, at.pos, at.end);
+    // `test -v 'a[$(cmd)]'` evaluates the subscript, and with it the substitution.
+    if (name === 'test' || name === '[' || name === 'wait')
+      for (const w of words.slice(1))
+        if (w.known && /\$\(|`/.test(w.value)) this.arithmetic(w.value, frame, w.pos, w.end);
     if (name === 'let') for (const w of words.slice(1)) this.arithmetic(w.text, frame, w.pos, w.end);
 
     const result = readWrapper(name, words);
