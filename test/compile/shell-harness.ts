@@ -24,6 +24,7 @@ const REAL: Record<string, string> = {
   setsid: '/usr/bin/setsid',
   flock: '/usr/bin/flock',
   sh: '/usr/bin/dash',
+  dash: '/usr/bin/dash',
   bash: '/bin/bash',
   perl: '/usr/bin/perl',
   node: process.execPath,
@@ -81,7 +82,7 @@ export function makeHarness(): Harness {
     const file = join(bin, name);
     writeFileSync(
       file,
-      `#!/bin/bash\nprintf '%s' "\${0##*/}" >> ${q(log)}; printf '\\t%s' "$@" >> ${q(log)}; printf '\\n' >> ${q(log)}\n${body}\n`,
+      `#!/bin/bash\nprintf '%s' "\${0##*/}" >> ${q(log)}; printf '\\t%q' "$@" >> ${q(log)}; printf '\\n' >> ${q(log)}\n${body}\n`,
     );
     chmodSync(file, 0o755);
   };

@@ -301,6 +301,10 @@ class Walker implements PartVisitor {
     this.script(script, { ...frame, depth: frame.depth + 1 }, pos, end);
   }
 
+  visitUnsupported(text: string, frame: Frame, pos: number, end: number): void {
+    this.fail('unsupported', `a construct this analyser does not model: \`${text}\``, frame, pos, end);
+  }
+
   visitArithmetic(text: string, frame: Frame, pos: number, end: number): void {
     this.arithmetic(text, frame, pos, end);
   }

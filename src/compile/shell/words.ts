@@ -10,6 +10,7 @@ import type { ShellWord } from './types.js';
 export interface PartVisitor {
   visitScript(script: U.Script | undefined, frame: never, pos: number, end: number): void;
   visitArithmetic(text: string, frame: never, pos: number, end: number): void;
+  visitUnsupported(text: string, frame: never, pos: number, end: number): void;
 }
 
 /** An unquoted literal is known unless it has an unescaped `~` (tilde expansion, also after `=` and `:`). */
@@ -63,6 +64,7 @@ export function walkWordParts<F>(
   const v = visitor as unknown as {
     visitScript(script: U.Script | undefined, frame: F, pos: number, end: number): void;
     visitArithmetic(text: string, frame: F, pos: number, end: number): void;
+    visitUnsupported(text: string, frame: F, pos: number, end: number): void;
   };
   for (const part of parts) {
     switch (part.type) {
@@ -78,6 +80,8 @@ export function walkWordParts<F>(
         walkWordParts(part, visitor, frame);
         break;
       case 'ParameterExpansion': {
+        // `${ cmd; }` and `${| cmd; }` run commands in bash 5.3: not modelled.
+        if (/^\$\{[\s|]/.test(part.text)) v.visitUnsupported(part.text, frame, part.pos, part.end);
         // Subscripts and slice offsets are arithmetic; default, pattern and replacement words may nest commands.
         if (part.index) {
           v.visitArithmetic(part.index.text, frame, part.index.pos, part.index.end);

@@ -228,13 +228,24 @@ function shell(words: readonly ShellWord[], name: string): WrapperResult {
   const script = words[i];
   if (script === undefined)
     return { kind: 'wrapper', message: `\`${name} -c\` has no command string`, at: 0 };
-  if (!script.known)
+  // `$'…'` and `$"…"` are bash's: dash reads `$'\'` as `$` and a quoted backslash, so a string that is one
+  // quoted word to bash can hide commands from it.
+  if (name !== 'bash' && /\$['"]/.test(script.value))
     return {
-      kind: 'expansion',
-      message: `the command string of \`${name} -c\` has an expansion: \`${script.text}\``,
+      kind: 'wrapper',
+      message: `the command string of \`${name} -c\` has \`$'…'\` or \`$"…"\`, which \`${name}\` reads differently from bash`,
       at: i,
     };
   return [{ kind: 'script', from: i, to: i + 1 }];
+}
+
+/** zsh and ksh expand words in ways bash does not (zsh's glob qualifiers run code; both read startup files). */
+function otherShell(_words: readonly ShellWord[], name: string): WrapperResult {
+  return {
+    kind: 'wrapper',
+    message: `\`${name}\` reads scripts with a grammar this analyser does not model`,
+    at: 0,
+  };
 }
 
 function evalWords(words: readonly ShellWord[], name: string): WrapperResult {
@@ -519,8 +530,8 @@ const WRAPPERS: ReadonlyMap<string, Wrapper> = new Map<string, Wrapper>([
   ['sh', shell],
   ['bash', shell],
   ['dash', shell],
-  ['zsh', shell],
-  ['ksh', shell],
+  ['zsh', otherShell],
+  ['ksh', otherShell],
   ['eval', evalWords],
   ['watch', watch],
   [
