@@ -82,7 +82,8 @@ export function makeHarness(): Harness {
     const file = join(bin, name);
     writeFileSync(
       file,
-      `#!/bin/bash\nprintf '%s' "\${0##*/}" >> ${q(log)}; printf '\\t%q' "$@" >> ${q(log)}; printf '\\n' >> ${q(log)}\n${body}\n`,
+      // One write per line, so stubs running at once (a pipeline) never interleave.
+      `#!/bin/bash\nprintf -v args '\\t%q' "$@"; printf '%s%s\\n' "\${0##*/}" "$args" >> ${q(log)}\n${body}\n`,
     );
     chmodSync(file, 0o755);
   };

@@ -39,6 +39,11 @@ interface Frame {
   readonly parent?: number;
   /** The label in messages for a frame that is a string run as a script (`bash -c`). */
   readonly label?: string;
+  /**
+   * `sh` for a string that a POSIX shell runs (`sh -c`, `watch`, `flock -c`): parsed as bash, which agrees with
+   * dash except where bash has syntax of its own; those places are unanalysable there.
+   */
+  readonly dialect?: 'sh';
 }
 
 /** A word with its offsets in its frame's source. */
@@ -138,6 +143,15 @@ class Walker implements PartVisitor {
       case 'Command':
         return this.simple(node, frame);
       case 'Pipeline':
+        // Without bash's `time` keyword, `time -o f cmd` runs the program `time`, which writes `f`.
+        if (frame.dialect === 'sh' && node.prefixes.some((p) => p.type === 'Time'))
+          this.fail(
+            'wrapper',
+            '`time` is a program, not a keyword, in a POSIX shell',
+            frame,
+            node.pos,
+            node.end,
+          );
         node.commands.forEach((c, i) => {
           if (i > 0) this.pipedStdin++;
           this.node(c, frame);
@@ -169,6 +183,15 @@ class Walker implements PartVisitor {
         this.statements(node.body.commands, frame);
         return;
       case 'ArithmeticFor':
+        // A POSIX shell reads `((cmd))` as two subshells running `cmd`.
+        if (frame.dialect === 'sh')
+          this.fail(
+            'unsupported',
+            '`((…))` runs as nested subshells in a POSIX shell',
+            frame,
+            node.pos,
+            node.end,
+          );
         this.arithmetic(frame.source.slice(node.pos, node.end), frame, node.pos, node.end);
         this.statements(node.body.commands, frame);
         return;
@@ -191,6 +214,15 @@ class Walker implements PartVisitor {
         this.test(node.expression, frame);
         return;
       case 'ArithmeticCommand':
+        // A POSIX shell reads `((cmd))` as two subshells running `cmd`.
+        if (frame.dialect === 'sh')
+          this.fail(
+            'unsupported',
+            '`((…))` runs as nested subshells in a POSIX shell',
+            frame,
+            node.pos,
+            node.end,
+          );
         this.arithmetic(node.body, frame, node.pos, node.end);
         return;
       case 'Redirected': {
@@ -473,6 +505,9 @@ class Walker implements PartVisitor {
           via: innerVia,
           parent: index,
           label: `the script of \`${name}\``,
+          ...(name === 'bash' || (name === 'eval' && frame.dialect === undefined)
+            ? {}
+            : { dialect: 'sh' as const }),
         };
         this.script(parse(source), inner, 0, source.length);
       }
