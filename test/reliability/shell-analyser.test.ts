@@ -86,11 +86,12 @@ describe('fuzz: the shell analyser against real bash', () => {
         if (analysis.unanalysable.length > 0) return;
         const listed = analysis.commands.map((c) => c.name);
         for (const name of ran) expect(listed, script).toContain(name);
-        // And so an allow for `git log **` alone never covers the script.
-        expect(
-          analysis.commands.every((c) => matchCommand('git log **', c, { forAllow: true })),
-          script,
-        ).toBe(false);
+        // And so an allow for `git log **` alone never covers a script that ran rm.
+        if (ran.includes('rm'))
+          expect(
+            analysis.commands.every((c) => matchCommand('git log **', c, { forAllow: true })),
+            script,
+          ).toBe(false);
       }),
       [60, 400],
       'scripts from 15 hiding steps and 13 wrapper forms around 5 rm payloads, each run under bash with logging stubs',
