@@ -30,6 +30,11 @@ const steps: ((s: string) => string)[] = [
   (s) => `eval ${sq(s)}`,
   (s) => `time ${s}`,
   (s) => `! ${s}`,
+  (s) => `find . -maxdepth 0 -exec bash -c ${sq(s)} \\;`,
+  (s) => `echo . | xargs -I{} sh -c ${sq(s)}`,
+  (s) => `cat <<EOF\n$(${s})\nEOF`,
+  (s) => `git log $(${s}) --oneline`,
+  (s) => `[[ -n "$(${s})" ]]`,
 ];
 /** Wrappers that take a simple command, not a list. */
 const wrappers = [
@@ -94,7 +99,7 @@ describe('fuzz: the shell analyser against real bash', () => {
           ).toBe(false);
       }),
       [60, 400],
-      'scripts from 15 hiding steps and 13 wrapper forms around 5 rm payloads, each run under bash with logging stubs',
+      'scripts from 20 hiding steps and 13 wrapper forms around 5 rm payloads, each run under bash with logging stubs',
     );
     // The stubs work: the ground truth is not empty by accident.
     expect(ranRm).toBeGreaterThan(runs / 2);
