@@ -54,7 +54,7 @@ interface Located extends ShellWord {
 
 const OUTPUT_OPERATORS = new Set(['>', '>>', '>|', '&>', '&>>', '<>']);
 
-/** Builtins that change how later commands resolve or run. */
+/** Builtins that change how later commands resolve or run, or run code of their own (`compgen -C`). */
 const SHELL_STATE = new Set([
   'set',
   'shopt',
@@ -67,6 +67,10 @@ const SHELL_STATE = new Set([
   'unalias',
   'ulimit',
   'umask',
+  'compgen',
+  'complete',
+  'compopt',
+  'bind',
 ]);
 /** Builtins that assign variables. */
 const ASSIGNING = new Set([
@@ -444,7 +448,7 @@ class Walker implements PartVisitor {
     else if (SHELL_STATE.has(name))
       this.fail(
         'shell-state',
-        `\`${name}\` changes how later commands resolve or run`,
+        `\`${name}\` changes how later commands resolve or run, or runs code of its own`,
         frame,
         at.pos,
         at.end,
