@@ -68,16 +68,17 @@ export class JournalSession implements Session {
       );
     }
     // INVARIANT: keys in this order; journal-file.ts recognises a torn first line by its `{"seq":1,"type":` start.
-    const event: SessionEvent<K> = {
+    // The signature ties `data` to `type`; the compiler cannot follow that through a generic `K`.
+    const event = {
       seq: this.#events.length + 1,
       type,
       data,
       time: new Date().toISOString(),
-    };
+    } as SessionEvent<K>;
     const line = JSON.stringify(event) + '\n';
     // Written before it is acknowledged: a failed write leaves the log unchanged and rejects the append.
     this.#writer?.write(line);
-    this.#events.push(event as SessionEvent);
+    this.#events.push(event);
     if (type === 'turn/start') this.#turnOpen = true;
     if (type === 'turn/end') {
       this.#turnOpen = false;
@@ -109,7 +110,7 @@ export function openTurn(events: readonly SessionEvent[]): number | null {
   for (let i = events.length - 1; i >= 0; i--) {
     const event = events[i]!;
     if (event.type === 'turn/end') return null;
-    if (event.type === 'turn/start') return (event.data as SessionEventMap['turn/start']).turn;
+    if (event.type === 'turn/start') return event.data.turn;
   }
   return null;
 }

@@ -80,12 +80,31 @@ export interface SessionEventMap {
 
 export type SessionEventType = keyof SessionEventMap & string;
 
-/** One journal entry. `seq` starts at 1 and increases by one per append. `time` is an ISO 8601 string. */
-export interface SessionEvent<K extends SessionEventType = SessionEventType> {
-  seq: number;
-  type: K;
-  data: SessionEventMap[K];
-  time: string;
+/**
+ * One journal entry. `seq` starts at 1 and increases by one per append. `time` is an ISO 8601 string.
+ * A union over {@link SessionEventMap}, discriminated by `type`: `switch (event.type)` narrows `event.data`.
+ * `SessionEvent<'tool/call'>` is one member.
+ */
+export type SessionEvent<K extends SessionEventType = SessionEventType> = Extract<
+  AnySessionEvent,
+  { type: K }
+>;
+
+type AnySessionEvent = {
+  [T in SessionEventType]: { seq: number; type: T; data: SessionEventMap[T]; time: string };
+}[SessionEventType];
+
+/**
+ * An event whose payload has not been checked: the shape of a line read back from a journal file (the reader
+ * checks `seq`, `type`, `time` and that `data` is an object, nothing inside it). Code that must survive a
+ * hand-edited or foreign log takes this type, so the compiler makes it check a field before using it.
+ * Every {@link SessionEvent} is one.
+ */
+export interface UncheckedEvent {
+  readonly seq: number;
+  readonly type: string;
+  readonly data: unknown;
+  readonly time: string;
 }
 
 /** The surface event types: the model transcript is built from these alone. */
