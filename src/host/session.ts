@@ -8,7 +8,7 @@
  * @module
  */
 import type { Context } from 'cordis';
-import { containedWaterfall } from './contain.js';
+import { containedWaterfall, containListeners, type ContainedListeners } from './contain.js';
 import type { JournalWriter } from './journal-file.js';
 import type { Session, SessionEvent, SessionEventMap, SessionEventType } from './types.js';
 
@@ -20,7 +20,7 @@ export class JournalSession implements Session {
   #release: (() => void) | null;
   #closed = false;
   // Resolved once: appends are the hottest path of the host.
-  readonly #bus: Context['events'];
+  readonly #listeners: ContainedListeners;
 
   /**
    * @param ctx the context whose `session/event` listeners see each append
@@ -39,7 +39,7 @@ export class JournalSession implements Session {
     readonly resumed: boolean,
   ) {
     this.#events = events;
-    this.#bus = ctx.events;
+    this.#listeners = containListeners(ctx);
     this.#turnOpen = openTurn(events) !== null;
     this.#writer = writer?.writer ?? null;
     this.#release = writer?.release ?? null;
@@ -84,7 +84,7 @@ export class JournalSession implements Session {
       this.#turnOpen = false;
       this.#writer?.sync();
     }
-    await containedWaterfall(this.ctx, 'session/event', [this, event], noop, this.#bus);
+    await containedWaterfall(this.ctx, 'session/event', [this, event], noop, this.#listeners);
     return event;
   }
 
