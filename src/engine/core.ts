@@ -7,7 +7,7 @@
  * @module
  */
 import type { CompiledPolicy, DecideResult, Hints } from '../compile/types.js';
-import type { Session, Tool, ToolAnnotations } from '../host/types.js';
+import type { Session, ToolAnnotations, ToolLookup } from '../host/types.js';
 import type { ResolvedModes } from '../deploy/modes.js';
 import { ModeFoldCache } from './fold.js';
 import { removeIntent, writeIntent } from './intent-file.js';
@@ -28,8 +28,8 @@ export type Judgement =
   /** A configured mode: the compiled decision. */
   | ({ kind: 'policy'; policy: CompiledPolicy } & DecideResult);
 
-/** Finds a registered tool by name (`ctx.tools.get`), for its annotations. */
-export type ToolLookup = (name: string) => Tool | undefined;
+/** Finds a registered tool by name (`ctx.tools.lookup()`), for its annotations. */
+export type { ToolLookup };
 
 /** The state of one engine instance. */
 export class ModeCore {

@@ -90,6 +90,7 @@ export type SessionEvent<K extends SessionEventType = SessionEventType> = Extrac
   { type: K }
 >;
 
+/** Every event type's entry, as one union (what {@link SessionEvent} picks from). */
 type AnySessionEvent = {
   [T in SessionEventType]: { seq: number; type: T; data: SessionEventMap[T]; time: string };
 }[SessionEventType];
@@ -286,4 +287,35 @@ export interface ModelResponse {
 export interface Model {
   readonly name: string;
   complete(request: ModelRequest, onChunk?: (chunk: ModelChunk) => void): Promise<ModelResponse>;
+}
+
+// ---------------------------------------------------------------------------------------------- services
+
+/** Looks a registered tool up by name. */
+export type ToolLookup = (name: string) => Tool | undefined;
+
+/**
+ * The tool seam as a plugin uses it (`ctx.tools`, implemented by the host's `ToolsService`). Registrations are
+ * effects of the calling plugin, so they must go through `ctx.tools`; a hot path reads through {@link lookup}.
+ */
+export interface ToolRegistry {
+  /** Registers a tool while the calling plugin lives; throws on a duplicate or invalid name or schema. */
+  register<A>(tool: Tool<A>): () => void;
+  /** Registers a guard: a ceiling over the `tools/pre-execute` waterfall, while the calling plugin lives. */
+  guard(authorizer: Authorizer): () => void;
+  /** The registered tool of that name. */
+  get(name: string): Tool | undefined;
+  /** `get` as a plain function over the live registry (no service proxy in between). */
+  lookup(): ToolLookup;
+}
+
+/** The system prompt seam as a plugin uses it (`ctx.systemPrompt`). */
+export interface PromptSections {
+  /** Adds a section while the calling plugin lives; throws on a duplicate name. */
+  section(section: PromptSection): () => void;
+}
+
+/** The approval seam (`ctx.approval`): asks whoever answers `approval/request`; never rejects. */
+export interface ApprovalSeam {
+  request(request: ApprovalRequest): Promise<ApprovalOutcome>;
 }

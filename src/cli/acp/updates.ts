@@ -15,7 +15,7 @@
  * @module
  */
 import type { SessionUpdate, ToolCallContent, ToolCallUpdate, ToolKind } from '@agentclientprotocol/sdk';
-import type { SessionEvent, Tool } from '../../host/types.js';
+import type { SessionEvent, Tool, ToolLookup } from '../../host/types.js';
 import { visible } from '../visible.js';
 
 /**
@@ -28,7 +28,7 @@ const MAX_RAW_INPUT_BYTES = 1024 * 1024;
 const MAX_RAW_STRING_CHARS = 4096;
 
 /** Looks a tool up by name (for its `present()` card); absent tools get a generic card. */
-export type ToolLookup = (name: string) => Tool | undefined;
+export type { ToolLookup };
 
 const KINDS: Record<string, ToolKind> = {
   read: 'read',
