@@ -7,7 +7,7 @@
  * @module
  */
 import { SURFACE_EVENT_TYPES } from '../../dist/host/types.js';
-import { SESSION_EVENT_CATALOG } from '../../dist/engine/event-catalog.js';
+import { SESSION_EVENT_CATALOG } from '../../dist/event-catalog.js';
 import { cell, code, fence, generatedNotice, page, slug, table } from './markdown.mjs';
 import {
   closeOverSourceTypes,

@@ -30,6 +30,7 @@ import {
   type DeploymentEntry,
 } from '../deploy/index.js';
 import type { Model } from '../host/types.js';
+import { containListeners } from '../host/contain.js';
 import { PLUGIN_NAMES, type PluginSpec } from './plugin-names.js';
 import type { Runtime, RuntimeAgentInit } from './runtime-types.js';
 import { deploymentNotices } from './start-notices.js';
@@ -200,6 +201,8 @@ export async function startDeployment(plan: DeploymentPlan, options: StartOption
   }
 
   const ctx = new Context();
+  // Before any plugin: a listener of the host's contained events must not land in cordis's own list.
+  containListeners(ctx);
   ctx.logger.exporter({
     export(record) {
       // Errors and warnings only (level 0 and 1); the apps' stdout stays clean.

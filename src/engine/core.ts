@@ -7,7 +7,7 @@
  * @module
  */
 import type { Hints } from '../compile/types.js';
-import type { Session, Tool, ToolAnnotations } from '../host/types.js';
+import type { Session, ToolAnnotations, ToolLookup } from '../host/types.js';
 import type { ResolvedModes } from '../deploy/modes.js';
 import { authorize, type Verdict } from './authorize.js';
 import { ModeFoldCache } from './fold.js';
@@ -20,8 +20,8 @@ export interface Intent {
   readonly narrate: boolean;
 }
 
-/** Finds a registered tool by name (`ctx.tools.get`), for its annotations. */
-export type ToolLookup = (name: string) => Tool | undefined;
+/** Finds a registered tool by name (`ctx.tools.lookup()`), for its annotations. */
+export type { ToolLookup };
 
 /** The state of one engine instance. */
 export class ModeCore {

@@ -14,7 +14,7 @@
  * instead of crashing the fold or reading as `default`.
  * @module
  */
-import type { SessionEvent } from '../host/types.js';
+import type { UncheckedEvent } from '../host/types.js';
 import { DEFAULT_MODE } from './vocabulary.js';
 
 /**
@@ -29,7 +29,7 @@ export const MALFORMED_MODE = '<malformed mode/set>';
  * @returns its `mode` when that is a string, else {@link MALFORMED_MODE}
  */
 export function modeOfSet(data: unknown): string {
-  const mode = typeof data === 'object' && data !== null ? (data as { mode?: unknown }).mode : undefined;
+  const mode = typeof data === 'object' && data !== null && 'mode' in data ? data.mode : undefined;
   return typeof mode === 'string' ? mode : MALFORMED_MODE;
 }
 
@@ -40,7 +40,7 @@ export function modeOfSet(data: unknown): string {
  *   one, `foldMode(events, event.seq - 1)` is the mode just before `event`.
  * @returns the mode of the last `mode/set` before `end`, or `default`
  */
-export function foldMode(events: readonly SessionEvent[], end: number = events.length): string {
+export function foldMode(events: readonly UncheckedEvent[], end: number = events.length): string {
   for (let i = Math.min(end, events.length) - 1; i >= 0; i--) {
     const event = events[i]!;
     if (event.type === 'mode/set') return modeOfSet(event.data);
@@ -58,9 +58,9 @@ export interface ModeFold {
   readonly cursor: number;
 }
 
-/** Anything with a growing event list (a `Session`). */
+/** Anything with a growing event list (a `Session`), read as unchecked: a resumed log may hold any payload. */
 export interface EventSource {
-  readonly events: readonly SessionEvent[];
+  readonly events: readonly UncheckedEvent[];
 }
 
 interface MutableFold {

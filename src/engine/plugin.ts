@@ -19,8 +19,8 @@
  * waterfall can only narrow, whatever order other plugins register their listeners in.
  * @module
  */
-import { symbols, type Context } from 'cordis';
-import type { Agent } from '../host/types.js';
+import type { Context } from 'cordis';
+import type { Agent, PromptSections, ToolRegistry } from '../host/types.js';
 import { formatDiagnostics } from '../deploy/diagnostic.js';
 import { resolveModeConfig, type ModeConfig, type ResolvedModes } from '../deploy/modes.js';
 import { createBoundaryListener } from './boundary.js';
@@ -31,8 +31,8 @@ import { seed } from './seed.js';
 import { ModesService } from './service.js';
 import { createAssembleFilter, createModeSection } from './soft-layer.js';
 import type { Diagnostic } from '../compile/types.js';
-// Type-only: these bring the host's cordis events and services into scope (declaration merging) without any
-// run-time dependency on the host's implementation (DESIGN.md section 1).
+// Type-only: these bring the host's cordis events and service keys into scope (declaration merging). The engine's
+// code uses the seams through the interfaces of ../host/types.ts and has no run-time dependency on the host.
 import type {} from '../host/agents.js';
 import type {} from '../host/sessions.js';
 import type {} from '../host/system-prompt.js';
@@ -88,20 +88,17 @@ function start(ctx: Context, modes: ResolvedModes): void {
     if (finding.severity === 'warning') logger.warn(formatDiagnostics([finding]));
     else logger.info(formatDiagnostics([finding]));
   }
-  const tools = ctx.tools;
-  // cordis wraps a service in a traceable proxy that costs ~20 µs per method call; the lookup runs for every tool
-  // at every step and is a plain Map read, so it uses the service itself. Safe to capture: `tools` is injected,
-  // so if that service goes away this plugin is disposed with it.
-  const registry = (tools as unknown as Record<symbol, typeof tools | undefined>)[symbols.original] ?? tools;
-  const core = new ModeCore(
-    modes,
-    (tool) => registry.get(tool),
-    (message) => logger.warn(message),
-  );
+  // Registrations go through the service proxies, which make them effects of this plugin's fiber.
+  const tools: ToolRegistry = ctx.tools;
+  const prompt: PromptSections = ctx.systemPrompt;
+  // The lookup runs for every tool at every step; a call through the service proxy costs microseconds, so it
+  // reads through the registry's plain lookup. Safe to keep: `tools` is injected, so if that service goes away
+  // this plugin is disposed with it.
+  const core = new ModeCore(modes, tools.lookup(), (message) => logger.warn(message));
   ctx.effect(() => () => core.dispose(), 'mode: mark disposed');
 
   new ModesService(ctx, core);
-  ctx.systemPrompt.section(createModeSection(core));
+  prompt.section(createModeSection(core));
   tools.register(createExitPlanModeTool(core));
   ctx.on(
     'session/event',
@@ -120,7 +117,7 @@ function start(ctx: Context, modes: ResolvedModes): void {
     { prepend: true },
   );
   ctx.on('system-prompt/assemble', createAssembleFilter(core), { prepend: true });
-  ctx.tools.guard(createGate(core));
+  tools.guard(createGate(core));
 }
 
 /** The plugin object, for `ctx.plugin(ModePlugin, config)`. */

@@ -5,7 +5,7 @@
  * @module
  */
 import { Service, type Context } from 'cordis';
-import { containedEmit } from './contain.js';
+import { containedEmit, containListeners } from './contain.js';
 import { LoopAgent } from './loop.js';
 import type { Agent, AgentOptions, Model, ModelChunk, Session } from './types.js';
 
@@ -37,6 +37,7 @@ export class AgentsService extends Service {
 
   constructor(ctx: Context) {
     super(ctx, 'agents');
+    containListeners(ctx);
   }
 
   /** Creates an agent and announces it on `agent/created`. */

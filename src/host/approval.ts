@@ -5,8 +5,8 @@
  * @module
  */
 import { Service, type Context } from 'cordis';
-import { warn, waterfall } from './contain.js';
-import type { ApprovalOutcome, ApprovalRequest } from './types.js';
+import { containListeners, warn, waterfall } from './contain.js';
+import type { ApprovalOutcome, ApprovalRequest, ApprovalSeam } from './types.js';
 
 declare module 'cordis' {
   interface Context {
@@ -24,9 +24,10 @@ declare module 'cordis' {
 const OUTCOMES = new Set(['allowed-once', 'rejected', 'cancelled', 'unavailable']);
 
 /** The `ctx.approval` service. */
-export class ApprovalService extends Service {
+export class ApprovalService extends Service implements ApprovalSeam {
   constructor(ctx: Context) {
     super(ctx, 'approval');
+    containListeners(ctx);
   }
 
   /** Asks whoever answers; never rejects. */

@@ -4,7 +4,7 @@
  * what `docs/reference/session-events.md` and UIs read.
  *
  * Contract: one entry per event type the host declares in `types.ts`, keyed by the type, with `type` equal to the
- * key (tsc enforces both, see `satisfies` below and the complete catalogue in `src/engine/event-catalog.ts`);
+ * key (tsc enforces both, see `satisfies` below and the complete catalogue in `src/event-catalog.ts`);
  * `payload` is the declared payload type as written in `types.ts`, and `surface` agrees with
  * `SURFACE_EVENT_TYPES` (test/docs/event-catalog.test.ts checks both).
  * @module

@@ -108,10 +108,10 @@ export function replayHeaders(events: readonly SessionEvent[]): RequestHeader[] 
 }
 
 function step(header: RequestHeader | null, event: SessionEvent): RequestHeader | null {
-  if (event.type === 'request/header') return (event.data as SessionEventMap['request/header']).header;
+  if (event.type === 'request/header') return event.data.header;
   if (event.type === 'request/header-delta') {
     if (!header) throw new Error(`seq ${event.seq}: request/header-delta before any request/header`);
-    return applyDelta(header, event.data as RequestHeaderDelta);
+    return applyDelta(header, event.data);
   }
   return header;
 }

@@ -6,7 +6,7 @@
  * an older version closed with a call still unanswered is paired in the transcript instead (`transcript.ts`).
  * @module
  */
-import type { SessionEvent, SessionEventMap, ToolCallRequest } from './types.js';
+import type { ToolCallRequest, UncheckedEvent } from './types.js';
 
 /** How far an unanswered call got before the process ended. */
 export type InterruptedAt = 'before-call' | 'awaiting-approval' | 'running' | 'unknown';
@@ -35,7 +35,7 @@ export function interruptedText(name: string, at: InterruptedAt): string {
 
 /** The calls of a batch, skipping entries a damaged log may hold that are not calls. */
 export function callsOf(data: unknown): ToolCallRequest[] {
-  const calls = (data as { toolCalls?: unknown } | null)?.toolCalls;
+  const calls = typeof data === 'object' && data !== null && 'toolCalls' in data ? data.toolCalls : undefined;
   if (!Array.isArray(calls)) return [];
   return calls.filter(
     (call): call is ToolCallRequest =>
@@ -51,7 +51,7 @@ export function callsOf(data: unknown): ToolCallRequest[] {
  * @param events the log
  * @param from the index of the open turn's `turn/start`
  */
-export function unansweredCalls(events: readonly SessionEvent[], from: number): UnansweredCall[] {
+export function unansweredCalls(events: readonly UncheckedEvent[], from: number): UnansweredCall[] {
   let batch = -1;
   for (let i = events.length - 1; i >= from; i--) {
     if (events[i]!.type === 'assistant/message') {
@@ -66,14 +66,15 @@ export function unansweredCalls(events: readonly SessionEvent[], from: number): 
   const answered = new Set<string>();
   for (let i = batch + 1; i < events.length; i++) {
     const event = events[i]!;
-    const id = (event.data as { callId?: unknown } | null)?.callId;
+    const { data } = event;
+    const id = typeof data === 'object' && data !== null && 'callId' in data ? data.callId : undefined;
     if (typeof id !== 'string') continue;
     if (event.type === 'tool/call') called.add(id);
     else if (event.type === 'approval/asked') asked.add(id);
     else if (event.type === 'approval/decided') decided.add(id);
     else if (event.type === 'tool/result') answered.add(id);
   }
-  return callsOf(events[batch]!.data as SessionEventMap['assistant/message'])
+  return callsOf(events[batch]!.data)
     .filter((call) => !answered.has(call.callId))
     .map((call) => {
       const wasCalled = called.has(call.callId);

@@ -184,9 +184,9 @@ export class LoopAgent implements Agent {
     for (; this.#headerCursor < events.length; this.#headerCursor++) {
       const event = events[this.#headerCursor]!;
       if (event.type === 'request/header') {
-        this.#logged = (event.data as SessionEventMap['request/header']).header;
+        this.#logged = event.data.header;
       } else if (event.type === 'request/header-delta' && this.#logged) {
-        this.#logged = applyDelta(this.#logged, event.data as SessionEventMap['request/header-delta']);
+        this.#logged = applyDelta(this.#logged, event.data);
       }
     }
     return this.#logged;

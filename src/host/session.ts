@@ -8,7 +8,7 @@
  * @module
  */
 import type { Context } from 'cordis';
-import { containedWaterfall } from './contain.js';
+import { containedWaterfall, containListeners, type ContainedListeners } from './contain.js';
 import type { JournalWriter } from './journal-file.js';
 import type { Session, SessionEvent, SessionEventMap, SessionEventType } from './types.js';
 
@@ -20,7 +20,7 @@ export class JournalSession implements Session {
   #release: (() => void) | null;
   #closed = false;
   // Resolved once: appends are the hottest path of the host.
-  readonly #bus: Context['events'];
+  readonly #listeners: ContainedListeners;
 
   /**
    * @param ctx the context whose `session/event` listeners see each append
@@ -39,7 +39,7 @@ export class JournalSession implements Session {
     readonly resumed: boolean,
   ) {
     this.#events = events;
-    this.#bus = ctx.events;
+    this.#listeners = containListeners(ctx);
     this.#turnOpen = openTurn(events) !== null;
     this.#writer = writer?.writer ?? null;
     this.#release = writer?.release ?? null;
@@ -68,22 +68,23 @@ export class JournalSession implements Session {
       );
     }
     // INVARIANT: keys in this order; journal-file.ts recognises a torn first line by its `{"seq":1,"type":` start.
-    const event: SessionEvent<K> = {
+    // The signature ties `data` to `type`; the compiler cannot follow that through a generic `K`.
+    const event = {
       seq: this.#events.length + 1,
       type,
       data,
       time: new Date().toISOString(),
-    };
+    } as SessionEvent<K>;
     const line = JSON.stringify(event) + '\n';
     // Written before it is acknowledged: a failed write leaves the log unchanged and rejects the append.
     this.#writer?.write(line);
-    this.#events.push(event as SessionEvent);
+    this.#events.push(event);
     if (type === 'turn/start') this.#turnOpen = true;
     if (type === 'turn/end') {
       this.#turnOpen = false;
       this.#writer?.sync();
     }
-    await containedWaterfall(this.ctx, 'session/event', [this, event], noop, this.#bus);
+    await containedWaterfall(this.ctx, 'session/event', [this, event], noop, this.#listeners);
     return event;
   }
 
@@ -109,7 +110,7 @@ export function openTurn(events: readonly SessionEvent[]): number | null {
   for (let i = events.length - 1; i >= 0; i--) {
     const event = events[i]!;
     if (event.type === 'turn/end') return null;
-    if (event.type === 'turn/start') return (event.data as SessionEventMap['turn/start']).turn;
+    if (event.type === 'turn/start') return event.data.turn;
   }
   return null;
 }

@@ -15,7 +15,7 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import { Service, type Context } from 'cordis';
-import { warn } from './contain.js';
+import { containListeners, warn } from './contain.js';
 import { unansweredCalls, interruptedText } from './interrupted.js';
 import { acquireLock, JournalWriter, readJournal } from './journal-file.js';
 import { checkExistingLog, checkFolders } from './journal-path.js';
@@ -59,6 +59,7 @@ export class SessionsService extends Service {
 
   constructor(ctx: Context, config: SessionsConfig) {
     super(ctx, 'sessions');
+    containListeners(ctx);
     if (!config || typeof config.workspace !== 'string')
       throw new Error('ctx.sessions needs a `workspace` path');
     this.workspace = resolve(config.workspace);

@@ -7,8 +7,8 @@
  * @module
  */
 import { Service, type Context } from 'cordis';
-import { waterfall } from './contain.js';
-import type { AssembleContext, Assembly, PromptSection, RequestHeader } from './types.js';
+import { containListeners, waterfall } from './contain.js';
+import type { AssembleContext, Assembly, PromptSection, PromptSections, RequestHeader } from './types.js';
 
 declare module 'cordis' {
   interface Context {
@@ -25,11 +25,12 @@ declare module 'cordis' {
 }
 
 /** The `ctx.systemPrompt` service. */
-export class SystemPromptService extends Service {
+export class SystemPromptService extends Service implements PromptSections {
   private readonly sections = new Map<string, PromptSection>();
 
   constructor(ctx: Context) {
     super(ctx, 'systemPrompt');
+    containListeners(ctx);
   }
 
   /**

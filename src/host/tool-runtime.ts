@@ -21,7 +21,7 @@
  */
 import { Ajv, type ValidateFunction } from 'ajv';
 import { Service, type Context } from 'cordis';
-import { containedEmit, describeError, warn, waterfall } from './contain.js';
+import { containedEmit, containListeners, describeError, warn, waterfall } from './contain.js';
 import { foldRequestHeader } from './headers.js';
 import type {
   ApprovalOutcome,
@@ -29,6 +29,8 @@ import type {
   PreExecuteResult,
   Tool,
   ToolExec,
+  ToolLookup,
+  ToolRegistry,
   ToolResult,
   ToolResultData,
   ToolSchema,
@@ -56,7 +58,7 @@ export interface ToolsConfig {
 const never = new AbortController().signal;
 
 /** The `ctx.tools` service. */
-export class ToolsService extends Service {
+export class ToolsService extends Service implements ToolRegistry {
   private readonly registry = new Map<
     string,
     { tool: Tool<never>; validate: ValidateFunction; schema: string }
@@ -67,6 +69,7 @@ export class ToolsService extends Service {
 
   constructor(ctx: Context, config: ToolsConfig) {
     super(ctx, 'tools');
+    containListeners(ctx);
     if (!config || typeof config.workspace !== 'string')
       throw new Error('ctx.tools needs a `workspace` path');
     this.workspace = config.workspace;
@@ -177,6 +180,16 @@ export class ToolsService extends Service {
   /** The registered tool of that name. */
   get(name: string): Tool | undefined {
     return this.registry.get(name)?.tool as Tool | undefined;
+  }
+
+  /**
+   * `get` as a plain function over the live registry, for hot paths: a call through the `ctx.tools` service proxy
+   * costs microseconds, this one a map read. It sees later registrations and removals; keep it no longer than
+   * the service (a plugin that injects `tools` is disposed with it).
+   */
+  lookup(): ToolLookup {
+    const registry = this.registry;
+    return (name) => registry.get(name)?.tool as Tool | undefined;
   }
 
   /** Registered names in registration order. */

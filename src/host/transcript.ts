@@ -12,7 +12,7 @@
  * @module
  */
 import { callsOf, interruptedText } from './interrupted.js';
-import type { ModelMessage, SessionEvent, SessionEventMap } from './types.js';
+import type { ModelMessage, SessionEvent } from './types.js';
 
 /** Builds a transcript incrementally: `add()` the events in log order, read `messages`. */
 export class TranscriptBuilder {
@@ -26,17 +26,17 @@ export class TranscriptBuilder {
       case 'user/message':
       case 'context/message':
         this.#pairCalls();
-        this.messages.push({ role: 'user', content: (event.data as SessionEventMap['user/message']).text });
+        this.messages.push({ role: 'user', content: event.data.text });
         break;
       case 'assistant/message': {
         this.#pairCalls();
-        const data = event.data as SessionEventMap['assistant/message'];
+        const data = event.data;
         this.messages.push({ role: 'assistant', content: data.text, toolCalls: data.toolCalls });
         for (const call of callsOf(data)) this.#unanswered.set(call.callId, call.name);
         break;
       }
       case 'tool/result': {
-        const data = event.data as SessionEventMap['tool/result'];
+        const data = event.data;
         this.#unanswered.delete(data.callId);
         this.messages.push({
           role: 'tool',

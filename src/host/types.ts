@@ -80,12 +80,32 @@ export interface SessionEventMap {
 
 export type SessionEventType = keyof SessionEventMap & string;
 
-/** One journal entry. `seq` starts at 1 and increases by one per append. `time` is an ISO 8601 string. */
-export interface SessionEvent<K extends SessionEventType = SessionEventType> {
-  seq: number;
-  type: K;
-  data: SessionEventMap[K];
-  time: string;
+/**
+ * One journal entry. `seq` starts at 1 and increases by one per append. `time` is an ISO 8601 string.
+ * A union over {@link SessionEventMap}, discriminated by `type`: `switch (event.type)` narrows `event.data`.
+ * `SessionEvent<'tool/call'>` is one member.
+ */
+export type SessionEvent<K extends SessionEventType = SessionEventType> = Extract<
+  AnySessionEvent,
+  { type: K }
+>;
+
+/** Every event type's entry, as one union (what {@link SessionEvent} picks from). */
+type AnySessionEvent = {
+  [T in SessionEventType]: { seq: number; type: T; data: SessionEventMap[T]; time: string };
+}[SessionEventType];
+
+/**
+ * An event whose payload has not been checked: the shape of a line read back from a journal file (the reader
+ * checks `seq`, `type`, `time` and that `data` is an object, nothing inside it). Code that must survive a
+ * hand-edited or foreign log takes this type, so the compiler makes it check a field before using it.
+ * Every {@link SessionEvent} is one.
+ */
+export interface UncheckedEvent {
+  readonly seq: number;
+  readonly type: string;
+  readonly data: unknown;
+  readonly time: string;
 }
 
 /** The surface event types: the model transcript is built from these alone. */
@@ -290,4 +310,35 @@ export interface ModelResponse {
 export interface Model {
   readonly name: string;
   complete(request: ModelRequest, onChunk?: (chunk: ModelChunk) => void): Promise<ModelResponse>;
+}
+
+// ---------------------------------------------------------------------------------------------- services
+
+/** Looks a registered tool up by name. */
+export type ToolLookup = (name: string) => Tool | undefined;
+
+/**
+ * The tool seam as a plugin uses it (`ctx.tools`, implemented by the host's `ToolsService`). Registrations are
+ * effects of the calling plugin, so they must go through `ctx.tools`; a hot path reads through {@link lookup}.
+ */
+export interface ToolRegistry {
+  /** Registers a tool while the calling plugin lives; throws on a duplicate or invalid name or schema. */
+  register<A>(tool: Tool<A>): () => void;
+  /** Registers a guard: a ceiling over the `tools/pre-execute` waterfall, while the calling plugin lives. */
+  guard(authorizer: Authorizer): () => void;
+  /** The registered tool of that name. */
+  get(name: string): Tool | undefined;
+  /** `get` as a plain function over the live registry (no service proxy in between). */
+  lookup(): ToolLookup;
+}
+
+/** The system prompt seam as a plugin uses it (`ctx.systemPrompt`). */
+export interface PromptSections {
+  /** Adds a section while the calling plugin lives; throws on a duplicate name. */
+  section(section: PromptSection): () => void;
+}
+
+/** The approval seam (`ctx.approval`): asks whoever answers `approval/request`; never rejects. */
+export interface ApprovalSeam {
+  request(request: ApprovalRequest): Promise<ApprovalOutcome>;
 }

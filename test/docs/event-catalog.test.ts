@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { listSessionEvents, SESSION_EVENT_CATALOG } from '../../src/engine/event-catalog.js';
+import { listSessionEvents, SESSION_EVENT_CATALOG } from '../../src/event-catalog.js';
 import { HOST_EVENT_CATALOG } from '../../src/host/event-catalog.js';
 import { SURFACE_EVENT_TYPES, type SessionEventType } from '../../src/host/types.js';
 

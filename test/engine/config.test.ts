@@ -200,7 +200,8 @@ describe('the plugin refuses to start on an invalid configuration', () => {
     const file = join(dir, 'review.yaml');
     writeFileSync(file, 'mode: review\ntols:\n  read: allow\n');
     const { ctx } = await setup({ plugin: false });
-    const failure = await Promise.resolve(ctx.plugin(ModePlugin, { policies: [file] })).then(
+    const fiber = ctx.plugin(ModePlugin, { policies: [file] });
+    const failure = await Promise.resolve(fiber).then(
       () => undefined,
       (error: unknown) => error,
     );
@@ -210,7 +211,7 @@ describe('the plugin refuses to start on an invalid configuration', () => {
     );
     expect(ctx.get('modes')).toBeUndefined();
     expect(ctx.tools.get('exit_plan_mode')).toBeUndefined();
-    expect(ctx.events._hooks['tools/pre-execute'] ?? []).toEqual([]);
+    expect(fiber.getEffects()).toEqual([]);
   });
 
   it('starts with operator policy files and enforces the composed ceiling on the real loop', async () => {

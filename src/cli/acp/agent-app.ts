@@ -18,6 +18,7 @@
 import { statSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
+import { modeOfSet } from '../../engine/fold.js';
 import type { Session, SessionEvent, SessionEventMap } from '../../host/types.js';
 import type { Runtime } from '../runtime-types.js';
 import { visible } from '../visible.js';
@@ -65,7 +66,7 @@ export function createAcpAgent(runtime: Runtime, version: string): { app: acp.Ag
 
   function onEvent(state: AcpSession, event: SessionEvent): void {
     if (event.type === 'mode/set') {
-      state.notifyMode((event.data as { mode: string }).mode);
+      state.notifyMode(modeOfSet(event.data));
       return;
     }
     // The client shows its own prompt; user messages go out only when a loaded history is replayed.
@@ -196,8 +197,10 @@ export function createAcpAgent(runtime: Runtime, version: string): { app: acp.Ag
         await state.flush();
         const stop = turn.signal.aborted ? 'cancelled' : STOP[outcome.reason];
         if (stop === null) {
-          const end = [...state.agent.session.events].reverse().find((e) => e.type === 'turn/end');
-          const detail = (end?.data as SessionEventMap['turn/end'] | undefined)?.error ?? 'the turn failed';
+          const end = state.agent.session.events.findLast(
+            (e): e is SessionEvent<'turn/end'> => e.type === 'turn/end',
+          );
+          const detail = end?.data.error ?? 'the turn failed';
           // The error text may quote the model or its server: one escaped line, bounded.
           throw acp.RequestError.internalError(
             { sessionId: state.id },

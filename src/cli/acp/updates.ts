@@ -15,7 +15,7 @@
  * @module
  */
 import type { SessionUpdate, ToolCallContent, ToolCallUpdate, ToolKind } from '@agentclientprotocol/sdk';
-import type { SessionEvent, SessionEventMap, Tool, VerdictRule } from '../../host/types.js';
+import type { SessionEvent, SessionEventMap, Tool, ToolLookup, VerdictRule } from '../../host/types.js';
 import { visible } from '../visible.js';
 
 /**
@@ -28,7 +28,7 @@ const MAX_RAW_INPUT_BYTES = 1024 * 1024;
 const MAX_RAW_STRING_CHARS = 4096;
 
 /** Looks a tool up by name (for its `present()` card); absent tools get a generic card. */
-export type ToolLookup = (name: string) => Tool | undefined;
+export type { ToolLookup };
 
 const KINDS: Record<string, ToolKind> = {
   read: 'read',
@@ -163,14 +163,14 @@ function text(value: string): ToolCallContent[] {
 export function updatesFor(event: SessionEvent, tools: ToolLookup, streamed = false): SessionUpdate[] {
   switch (event.type) {
     case 'user/message': {
-      const data = event.data as SessionEventMap['user/message'];
+      const { data } = event;
       return textChunks(data.text).map((chunk) => ({
         sessionUpdate: 'user_message_chunk',
         content: { type: 'text', text: chunk },
       }));
     }
     case 'assistant/message': {
-      const data = event.data as SessionEventMap['assistant/message'];
+      const { data } = event;
       if (streamed || data.text === '') return [];
       return textChunks(data.text).map((chunk) => ({
         sessionUpdate: 'agent_message_chunk',
@@ -178,7 +178,7 @@ export function updatesFor(event: SessionEvent, tools: ToolLookup, streamed = fa
       }));
     }
     case 'tool/call': {
-      const data = event.data as SessionEventMap['tool/call'];
+      const { data } = event;
       const { toolCallId, title, rawInput, content } = callCard(
         data.callId,
         data.name,
@@ -199,7 +199,7 @@ export function updatesFor(event: SessionEvent, tools: ToolLookup, streamed = fa
       ];
     }
     case 'tool/result': {
-      const data = event.data as SessionEventMap['tool/result'];
+      const { data } = event;
       return [
         {
           sessionUpdate: 'tool_call_update',

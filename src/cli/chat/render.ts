@@ -115,10 +115,10 @@ export function watchToolCalls(ctx: Context, session: Session, printer: Printer)
     async (s: Session, event: SessionEvent, next: () => Promise<void>) => {
       if (s === session) {
         if (event.type === 'tool/call') {
-          const data = event.data as SessionEventMap['tool/call'];
+          const { data } = event;
           calls.set(data.callId, { name: data.name, args: data.arguments });
         } else if (event.type === 'tool/result') {
-          const data = event.data as SessionEventMap['tool/result'];
+          const { data } = event;
           const call = calls.get(data.callId);
           calls.delete(data.callId);
           const verdict = verdicts.get(data.callId);

@@ -7,7 +7,6 @@
  * @module
  */
 import type { LoopAgent } from '../../host/loop.js';
-import type { SessionEventMap } from '../../host/types.js';
 import type { ModesService } from '../../engine/service.js';
 import type { Printer } from './render.js';
 import { visible } from '../visible.js';
@@ -160,8 +159,7 @@ function lastTurnError(agent: LoopAgent): string {
   const events = agent.session.events;
   for (let i = events.length - 1; i >= 0; i--) {
     const event = events[i]!;
-    if (event.type === 'turn/end')
-      return (event.data as SessionEventMap['turn/end']).error ?? 'unknown error';
+    if (event.type === 'turn/end') return event.data.error ?? 'unknown error';
   }
   return 'unknown error';
 }

@@ -10,7 +10,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import type { SessionEventMap } from '../../host/types.js';
+import { modeOfSet } from '../../engine/fold.js';
 import {
   DeploymentError,
   planDeployment,
@@ -125,7 +125,7 @@ export async function runChat(options: ChatOptions, io: ChatIo): Promise<number>
       answerApprovals(runtime.ctx, agent, terminal, printer),
       runtime.ctx.on('session/event', async (s, event, next) => {
         if (s === session && event.type === 'mode/set') {
-          printer.line(`── mode is now ${(event.data as SessionEventMap['mode/set']).mode} ──`);
+          printer.line(`── mode is now ${modeOfSet(event.data)} ──`);
         }
         return next();
       }),
