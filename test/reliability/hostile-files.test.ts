@@ -20,7 +20,7 @@ import {
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadPolicySources } from '../../src/compile/load.js';
-import { readCatalog } from '../../src/cli/commands/lint.js';
+import { loadCatalog } from '../../src/compile/catalog.js';
 import { readDeployment } from '../../src/deploy/read.js';
 import { loadScript, type ScriptEntry } from '../../src/host/index.js';
 import { bashIsolation, createBashTool } from '../../src/host/tools/bash.js';
@@ -192,7 +192,7 @@ describe('hostile files: special files are refused, never waited on', () => {
         expect(() => loadScript(path)).toThrow(
           `cannot read the script \`${path}\`: it is ${kind}, not a regular file`,
         );
-        expect((await readCatalog(path)).diagnostics.map((d) => d.message)).toEqual([
+        expect((await loadCatalog(path)).diagnostics.map((d) => d.message)).toEqual([
           `cannot read catalog \`${path}\`: is ${kind}, not a regular file`,
         ]);
         runs += 4;
