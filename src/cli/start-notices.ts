@@ -18,7 +18,7 @@ import { compareRestrictiveness } from '../compile/document.js';
 import { loadPolicySources } from '../compile/load.js';
 import type { CompiledPolicy, DecideResult, Hints, RuleRef } from '../compile/types.js';
 import { collectToolRows } from '../compile/grid.js';
-import { defaultToolCatalog } from './default-tools.js';
+import { builtinToolCatalog } from '../compile/builtin-tools.js';
 import { whereOf, type ResolvedEntry } from '../deploy/index.js';
 
 /** What the notices are computed against. */
@@ -105,7 +105,7 @@ async function planNotices(entry: ResolvedEntry): Promise<string[]> {
  */
 export async function planWidenings(plan: CompiledPolicy, base: CompiledPolicy): Promise<string[]> {
   const sources = [plan, base].map((p) => (p.documents ?? []).map((d) => d.source));
-  const rows = collectToolRows(sources, await defaultToolCatalog(), 'builtin');
+  const rows = collectToolRows(sources, builtinToolCatalog(), 'builtin');
   const lines: string[] = [];
   for (const row of rows) {
     const probes: (Hints | undefined)[] = [row.hints, undefined, ...HINT_SETS];
