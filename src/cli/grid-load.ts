@@ -9,8 +9,7 @@
  * `--no-builtin`.
  * @module
  */
-import { builtinToolCatalog } from '../compile/builtin-tools.js';
-import { loadCatalog, type ToolCatalogEntry } from '../compile/catalog.js';
+import { builtinToolCatalog, loadCatalog, type ToolCatalogEntry } from '../compile/catalog.js';
 import { compilePolicies, type CompiledPolicySet } from '../compile/compile.js';
 import { loadPolicySources, type LoadResult } from '../compile/load.js';
 import { gitObjects } from './git-objects.js';

@@ -18,7 +18,7 @@ import { compareRestrictiveness } from '../compile/document.js';
 import { loadPolicySources } from '../compile/load.js';
 import type { CompiledPolicy, DecideResult, Hints, RuleRef } from '../compile/types.js';
 import { collectToolRows } from '../compile/grid.js';
-import { builtinToolCatalog } from '../compile/builtin-tools.js';
+import { builtinToolCatalog } from '../compile/catalog.js';
 import { whereOf, type ResolvedEntry } from '../deploy/index.js';
 
 /** What the notices are computed against. */

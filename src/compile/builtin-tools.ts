@@ -2,12 +2,10 @@
  * The tools every deployment of the reference host has, with their MCP annotations: the host's built-in tools in
  * registration order, then `exit_plan_mode`, which the mode engine adds. This table is the one place their hints
  * are written: the host's and the engine's tool definitions read their annotations from it, and `matrix`, `diff`
- * and the start notices ask about these tools when no catalog is given. It lives in compile, the lowest layer,
- * so that all of them can import it.
+ * and the start notices ask about these tools when no catalog is given (`builtinToolCatalog` in `catalog.ts`). It
+ * lives in compile, the lowest layer, so that all of them can import it, and imports nothing.
  * @module
  */
-import { hintsOfAnnotations, type ToolCatalogEntry } from './catalog.js';
-
 /** MCP `ToolAnnotations`' four hints, all declared. */
 export interface BuiltinAnnotations {
   readonly readOnlyHint: boolean;
@@ -40,17 +38,6 @@ export const BUILTIN_TOOL_ANNOTATIONS = deepFreeze({
     openWorldHint: false,
   },
 } satisfies Record<string, BuiltinAnnotations>);
-
-/**
- * The default catalog: every built-in tool with its hints.
- * @returns a fresh list, in registration order, `exit_plan_mode` last
- */
-export function builtinToolCatalog(): ToolCatalogEntry[] {
-  return Object.entries(BUILTIN_TOOL_ANNOTATIONS).map(([name, annotations]) => ({
-    name,
-    hints: hintsOfAnnotations(annotations)!,
-  }));
-}
 
 function deepFreeze<T extends Record<string, BuiltinAnnotations>>(table: T): Readonly<T> {
   for (const value of Object.values(table)) Object.freeze(value);

@@ -10,6 +10,7 @@
  * @module
  */
 import { resolve } from 'node:path';
+import { BUILTIN_TOOL_ANNOTATIONS } from './builtin-tools.js';
 import { FileRefusedError, readRegularFile } from './read-file.js';
 import type { Diagnostic, Hints, JsonPath } from './types.js';
 
@@ -161,4 +162,15 @@ export async function loadCatalog(file: string, cwd?: string): Promise<CatalogRe
     };
   }
   return parseCatalog(text, file);
+}
+
+/**
+ * The default catalog: every built-in tool with its hints (see `builtin-tools.ts`).
+ * @returns a fresh list, in registration order, `exit_plan_mode` last
+ */
+export function builtinToolCatalog(): ToolCatalogEntry[] {
+  return Object.entries(BUILTIN_TOOL_ANNOTATIONS).map(([name, annotations]) => ({
+    name,
+    hints: hintsOfAnnotations(annotations)!,
+  }));
 }

@@ -3,8 +3,8 @@
  * engine's `exit_plan_mode` and the default catalog of `matrix`, `diff` and the start notices all read them.
  */
 import { describe, expect, it } from 'vitest';
-import { BUILTIN_TOOL_ANNOTATIONS, builtinToolCatalog } from '../../src/compile/builtin-tools.js';
-import { hintsOfAnnotations } from '../../src/compile/catalog.js';
+import { BUILTIN_TOOL_ANNOTATIONS } from '../../src/compile/builtin-tools.js';
+import { builtinToolCatalog, hintsOfAnnotations } from '../../src/compile/catalog.js';
 import { EXIT_PLAN_MODE_HINTS } from '../../src/engine/authorize.js';
 import { builtinTools } from '../../src/host/tools/index.js';
 
