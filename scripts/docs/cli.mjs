@@ -88,7 +88,7 @@ export async function cliPage() {
   return page([
     generatedNotice('the command table and command specs in src/cli (the text `--help` prints)'),
     '# Command line',
-    'The `dsh-mode` command (`npx dsh-mode …` in a project that depends on the package). Every command takes `--help`. Options may be written `--name value` or `--name=value`; `--` ends the options.',
+    'The `dsh-mode` command (`npx dsh-mode …` in a project that depends on the package). Every command takes `--help`. Options may be written `--name value` or `--name=value`; `--` ends the options. Human output is coloured when stdout is a terminal: `NO_COLOR` turns colour off, `FORCE_COLOR` turns it on even in a pipe, and `FORCE_COLOR=0` turns it off.',
     `${code('dsh-mode --help')} prints:\n\n${fence('text', renderMainHelp().trimEnd())}`,
     `Commands: ${names.map((n) => `[${code(n)}](#${n})`).join(', ')}.`,
     '## Exit codes',

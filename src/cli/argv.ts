@@ -1,9 +1,11 @@
 /**
- * A small argv parser: long options (`--name value`, `--name=value`, boolean `--flag`), a few short aliases,
- * `--` to end options, and positionals. Every mistake is a {@link UsageError} with a clear message (an unknown
- * option gets a did-you-mean), never a silent default. Kept tiny and dependency-free so `dsh-mode` starts fast.
+ * Command-line arguments: long options (`--name value`, `--name=value`, boolean `--flag`), a few short aliases,
+ * `--` to end options, and positionals, tokenised by `node:util` `parseArgs` and checked against each command's
+ * option table. Every mistake is a {@link UsageError} with a clear message (an unknown option gets a
+ * did-you-mean), never a silent default.
  * @module
  */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { suggest } from '../compile/suggest.js';
 import { UsageError } from './errors.js';
 
@@ -42,7 +44,8 @@ export function stringOption(args: ParsedArgs, name: string): string | undefined
 const HELP: OptionSpec = { name: 'help', short: 'h', type: 'boolean', description: 'show this help' };
 
 /**
- * Parses arguments against a command's options (`--help` is always accepted).
+ * Parses arguments against a command's options (`--help` is always accepted). Tokens come from `node:util`
+ * `parseArgs` (non-strict, so that every mistake gets our wording and a did-you-mean instead of Node's).
  * @param argv the arguments after the command name
  * @param specs the command's options
  * @returns the options and positionals
@@ -50,42 +53,43 @@ const HELP: OptionSpec = { name: 'help', short: 'h', type: 'boolean', descriptio
  */
 export function parseArgv(argv: readonly string[], specs: readonly OptionSpec[]): ParsedArgs {
   const all = [...specs, HELP];
+  const config: ParseArgsConfig['options'] = {};
+  for (const spec of all)
+    config[spec.name] = { type: spec.type, ...(spec.short ? { short: spec.short } : {}) };
+  const { tokens } = parseArgs({
+    args: [...argv],
+    options: config,
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
   const options = new Map<string, string | true>();
   const positionals: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === '--') {
-      for (const rest of argv.slice(i + 1)) positionals.push(rest);
-      break;
-    }
-    if (!arg.startsWith('-') || arg === '-') {
-      positionals.push(arg);
-      continue;
-    }
-    const eq = arg.indexOf('=');
-    const written = eq === -1 ? arg : arg.slice(0, eq);
-    const spec = arg.startsWith('--')
-      ? all.find((s) => s.name === written.slice(2))
-      : all.find((s) => s.short !== undefined && s.short === written.slice(1));
+  for (const token of tokens) {
+    if (token.kind === 'positional') positionals.push(token.value);
+    if (token.kind !== 'option') continue;
+    const spec = all.find((s) =>
+      token.rawName.startsWith('--') ? `--${s.name}` === token.rawName : s.short === token.rawName.slice(1),
+    );
     if (spec === undefined) {
       const near = suggest(
-        written.replace(/^-+/, ''),
+        token.rawName.replace(/^-+/, ''),
         all.map((s) => s.name),
       );
       throw new UsageError(
-        `unknown option \`${written}\``,
+        `unknown option \`${token.rawName}\``,
         near.length > 0 ? `did you mean \`--${near[0]}\`?` : undefined,
       );
     }
     if (spec.type === 'boolean') {
-      if (eq !== -1) throw new UsageError(`option \`--${spec.name}\` takes no value`);
+      if (token.inlineValue) throw new UsageError(`option \`--${spec.name}\` takes no value`);
       options.set(spec.name, true);
       continue;
     }
-    let value: string | undefined;
-    if (eq !== -1) value = arg.slice(eq + 1);
-    else if (i + 1 < argv.length && !(argv[i + 1]!.startsWith('-') && argv[i + 1] !== '-')) value = argv[++i];
-    if (value === undefined || value === '') {
+    // A following option is not a value (`--tools --format json`); `-` is (stdin, by convention).
+    const value = token.value;
+    const swallowed = !token.inlineValue && value !== undefined && value.startsWith('-') && value !== '-';
+    if (value === undefined || value === '' || swallowed) {
       throw new UsageError(`option \`--${spec.name}\` needs a value${spec.value ? ` (${spec.value})` : ''}`);
     }
     if (spec.choices && !spec.choices.includes(value)) {

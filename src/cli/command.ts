@@ -5,6 +5,7 @@
  * @module
  */
 import type { OptionSpec, ParsedArgs } from './argv.js';
+import type { FormatContext } from './report.js';
 
 /** The help of one command. */
 export interface CommandSpec {
@@ -37,14 +38,18 @@ export interface Outcome {
 
 /** The process environment a command may read. Passed in, so tests and `main()` callers control it. */
 export interface CliEnv {
+  /** The folder the command runs in: relative paths resolve from it. */
   cwd: string;
-  /** Whether stdout takes ANSI colours (a TTY, and `NO_COLOR` unset). */
+  /** Whether stdout takes ANSI colours (see `colour.ts`). */
   color: boolean;
 }
+
+/** What a command runs with: the environment and the format context built from it. */
+export type CommandContext = CliEnv & FormatContext;
 
 /** A command module's contract with `main.ts`. */
 export interface CliCommand {
   spec: CommandSpec;
   /** Runs the command; throws `UsageError` for command-line mistakes. */
-  execute(args: ParsedArgs, env: CliEnv): Promise<Outcome>;
+  execute(args: ParsedArgs, env: CommandContext): Promise<Outcome>;
 }

@@ -2,18 +2,21 @@
  * Loading for `matrix` and `diff`: policy sources compiled into modes, and the tools to ask about. Fails closed
  * like `check`: a side with any load error is not compared (a refused file could have narrowed a mode), and the
  * report says whether that was an unreadable input (exit 2) or an invalid policy (exit 1).
+ *
+ * A side is loaded as lint loads (the built-in plan first unless `builtin: false`, then each source in order);
+ * a source may also be `git:REV:path`, read through git in `cwd`. A built-in plan loaded from a git source is not
+ * recognised as the built-in (only real paths are compared): when diffing `policies/plan.yaml` itself, pass
+ * `--no-builtin`.
  * @module
  */
-import type { ToolCatalogEntry } from '../compile/catalog.js';
+import { builtinToolCatalog, loadCatalog, type ToolCatalogEntry } from '../compile/catalog.js';
 import { compilePolicies, type CompiledPolicySet } from '../compile/compile.js';
-import type { LoadResult } from '../compile/load.js';
-import type { Diagnostic } from '../compile/types.js';
-import { IO_CODES, readCatalog } from './commands/lint.js';
-import { defaultToolCatalog } from './default-tools.js';
+import { loadPolicySources, type LoadResult } from '../compile/load.js';
+import { gitObjects } from './git-objects.js';
 import type { LoadFailedReport } from './grid-report.js';
-import { loadSources } from './policy-source.js';
+import { loadFailed } from './inputs.js';
 
-/** What `matrix` and `diff` share: the catalog, the built-in, and the folder git runs in. */
+/** What `matrix` and `diff` share: the catalog, the built-in, and the folder paths and git resolve from. */
 export interface GridOptions {
   /** A tool catalog file (`--tools`); without it, the reference host's built-in tools. */
   catalog?: string;
@@ -44,24 +47,24 @@ export async function loadSide(
   sources: readonly string[],
   options: { builtin: boolean; cwd: string },
 ): Promise<LoadedSide | LoadFailedReport> {
-  const load = await loadSources(sources, options);
+  const load = await loadPolicySources(sources, { ...options, git: gitObjects(options.cwd) });
   const errors = load.diagnostics.filter((d) => d.severity === 'error');
-  if (errors.length > 0) return failed(errors);
+  if (errors.length > 0) return loadFailed(errors);
   return { load, policies: compilePolicies(load.documents) };
 }
 
 /**
- * The catalog given with `--tools`, or the default tools.
+ * The catalog given with `--tools`, or the built-in tools.
  * @param file the catalog path, if any
+ * @param cwd the folder a relative path resolves from
  * @returns the tools, or a load-failed report for a catalog that cannot be used
  */
-export async function loadToolSet(file: string | undefined): Promise<ToolSet | LoadFailedReport> {
-  if (file === undefined) return { tools: await defaultToolCatalog(), toolSet: 'builtin' };
-  const result = await readCatalog(file);
-  if (result.diagnostics.some((d) => d.severity === 'error')) return failed(result.diagnostics);
+export async function loadToolSet(
+  file: string | undefined,
+  cwd: string,
+): Promise<ToolSet | LoadFailedReport> {
+  if (file === undefined) return { tools: builtinToolCatalog(), toolSet: 'builtin' };
+  const result = await loadCatalog(file, cwd);
+  if (result.diagnostics.some((d) => d.severity === 'error')) return loadFailed(result.diagnostics);
   return { tools: result.tools, toolSet: 'catalog' };
-}
-
-function failed(diagnostics: Diagnostic[]): LoadFailedReport {
-  return { kind: 'load-failed', diagnostics, io: diagnostics.some((d) => IO_CODES.has(d.code)) };
 }

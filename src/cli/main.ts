@@ -8,13 +8,14 @@
  * command ended by Ctrl-C (`chat`).
  * @module
  */
-import { readFileSync } from 'node:fs';
 import { parseArgv } from './argv.js';
-import type { CliEnv, OutcomeKind } from './command.js';
+import { colourEnabled } from './colour.js';
+import type { CliEnv, CommandContext, OutcomeKind } from './command.js';
 import { commands } from './commands/index.js';
 import { UsageError } from './errors.js';
 import { renderCommandHelp, renderMainHelp } from './help.js';
 import { suggest } from '../compile/suggest.js';
+import { packageVersion } from './version.js';
 
 /** The exit code of each outcome: the only table of exit codes. */
 export const EXIT_CODES: Readonly<Record<OutcomeKind | 'internal', number>> = {
@@ -49,7 +50,7 @@ export async function main(argv: string[], io: MainIo = processIo()): Promise<nu
       return name === undefined ? EXIT_CODES.usage : EXIT_CODES.ok;
     }
     if (name === '--version' || name === '-v') {
-      io.stdout(`${version()}\n`);
+      io.stdout(`${packageVersion()}\n`);
       return EXIT_CODES.ok;
     }
     const entry = Object.hasOwn(commands, name) ? commands[name] : undefined;
@@ -67,7 +68,9 @@ export async function main(argv: string[], io: MainIo = processIo()): Promise<nu
         io.stdout(renderCommandHelp(command.spec));
         return EXIT_CODES.ok;
       }
-      const outcome = await command.execute(args, io.env);
+      // The one format context of the run: every formatter gets its folder, colour and version from here.
+      const context: CommandContext = { ...io.env, version: packageVersion() };
+      const outcome = await command.execute(args, context);
       if (outcome.stdout) io.stdout(outcome.stdout);
       if (outcome.stderr) io.stderr(outcome.stderr);
       return EXIT_CODES[outcome.kind];
@@ -103,20 +106,13 @@ function usageText(error: UsageError, usage?: string): string {
     .concat('\n');
 }
 
-function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-    version: string;
-  };
-  return pkg.version;
-}
-
 function processIo(): MainIo {
   return {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
     env: {
       cwd: process.cwd(),
-      color: process.stdout.isTTY === true && !process.env.NO_COLOR && process.env.TERM !== 'dumb',
+      color: colourEnabled(process.env, process.stdout.isTTY === true),
     },
   };
 }

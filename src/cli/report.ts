@@ -23,11 +23,21 @@ export type CheckReport =
   | { kind: 'unknown-mode'; mode: string; modes: string[] }
   | { kind: 'load-failed'; diagnostics: Diagnostic[] };
 
-/** Options every formatter receives. */
-export interface FormatOptions {
+/**
+ * The format context `main.ts` builds once per run and passes to every formatter: everything output may depend
+ * on besides the report.
+ */
+export interface FormatContext {
   /** Emit ANSI colours. */
   color: boolean;
+  /** The folder the command runs in: CI formats show paths relative to it. */
+  cwd: string;
+  /** The package version (SARIF names it). */
+  version: string;
 }
+
+/** What the human formatters read from the context. */
+export type FormatOptions = Pick<FormatContext, 'color'>;
 
 /**
  * Counts diagnostics by severity into a lint report.

@@ -3,22 +3,19 @@
  * would not expect: plan mode made less restrictive than the built-in plan, a workspace outside the current
  * folder, and a model endpoint other than the default (it receives `DEEPSEEK_API_KEY`).
  *
- * Plan is compared, decision by decision, against the built-in plan alone. The tools asked about are the host's
- * built-in tools and `exit_plan_mode`, every name the plan's rules mention, one sample name per glob, and a tool
- * nobody named; each is asked with no hints, with its declared hints, and with every one of the 16 combinations
- * of the four hints, so a widening through `effects` or a glob is found as well as one by name. An
- * `override: true` document for plan is always named, even when it widens nothing. Pure apart from loading the
+ * Plan is compared, decision by decision, against the built-in plan alone, over the built-in tools, by compile's
+ * `findWidenings` (`../compile/widenings.ts`, which says which tools and hints are asked); this module only words
+ * the notices. An `override: true` document for plan is always named, even when it widens nothing. Pure apart from loading the
  * built-in plan and the policy files the deployment names.
  * @module
  */
 import { realpathSync } from 'node:fs';
 import { resolve, sep } from 'node:path';
 import { compilePolicies } from '../compile/compile.js';
-import { compareRestrictiveness } from '../compile/document.js';
 import { loadPolicySources } from '../compile/load.js';
-import type { CompiledPolicy, DecideResult, Hints, RuleRef } from '../compile/types.js';
-import { collectToolRows } from '../compile/grid.js';
-import { defaultToolCatalog } from './default-tools.js';
+import type { CompiledPolicy, Hints, RuleRef } from '../compile/types.js';
+import { findWidenings } from '../compile/widenings.js';
+import { builtinToolCatalog } from '../compile/catalog.js';
 import { whereOf, type ResolvedEntry } from '../deploy/index.js';
 
 /** What the notices are computed against. */
@@ -35,10 +32,6 @@ const PREFIX = 'dsh-mode: notice: ';
 /** Widened tools listed by name before the rest are counted. */
 const MAX_LISTED = 12;
 const HINT_NAMES = ['readOnly', 'destructive', 'idempotent', 'openWorld'] as const;
-/** Every combination of the four hints. */
-const HINT_SETS: readonly Hints[] = Array.from({ length: 16 }, (_, bits) =>
-  Object.fromEntries(HINT_NAMES.map((name, i) => [name, (bits & (1 << i)) !== 0])),
-);
 
 let builtinPlan: Promise<CompiledPolicy | undefined> | undefined;
 
@@ -88,7 +81,7 @@ async function planNotices(entry: ResolvedEntry): Promise<string[]> {
     const at = `${doc.source.file ?? entry.file}${range ? `:${range.start.line}:${range.start.column}` : ''}`;
     lines.push(`${PREFIX}plan mode is replaced by an \`override: true\` document at ${at}`);
   }
-  const widened = await planWidenings(plan, base);
+  const widened = planWidenings(plan, base);
   if (widened.length > 0) {
     const shown = widened.slice(0, MAX_LISTED).map((w) => `  ${w}`);
     const more = widened.length > MAX_LISTED ? [`  … and ${widened.length - MAX_LISTED} more`] : [];
@@ -98,34 +91,16 @@ async function planNotices(entry: ResolvedEntry): Promise<string[]> {
 }
 
 /**
- * The tools a composed plan decides less restrictively than the built-in plan.
+ * The tools a composed plan decides less restrictively than the built-in plan, as notice lines.
  * @param plan the composed plan
  * @param base the built-in plan alone
  * @returns one line per widened tool: its name, the change, the deciding rule, and the hints if they matter
  */
-export async function planWidenings(plan: CompiledPolicy, base: CompiledPolicy): Promise<string[]> {
-  const sources = [plan, base].map((p) => (p.documents ?? []).map((d) => d.source));
-  const rows = collectToolRows(sources, await defaultToolCatalog(), 'builtin');
-  const lines: string[] = [];
-  for (const row of rows) {
-    const probes: (Hints | undefined)[] = [row.hints, undefined, ...HINT_SETS];
-    for (const hints of probes) {
-      const now = plan.decide(row.name, hints);
-      const before = base.decide(row.name, hints);
-      if (!wider(row.name, now, before)) continue;
-      const given = hints === row.hints || hints === undefined ? '' : ` when it declares ${hintText(hints)}`;
-      lines.push(`${row.label}: ${before.decision} → ${now.decision}${given} (${ruleText(now.rule)})`);
-      break;
-    }
-  }
-  return lines;
-}
-
-/** `exit_plan_mode` is asked whatever its decision says, so allow and ask are the same for it. */
-function wider(name: string, now: DecideResult, before: DecideResult): boolean {
-  const rank = (d: DecideResult) =>
-    name === 'exit_plan_mode' && d.decision === 'allow' ? 'ask' : d.decision;
-  return compareRestrictiveness(rank(now), rank(before)) < 0;
+export function planWidenings(plan: CompiledPolicy, base: CompiledPolicy): string[] {
+  return findWidenings(plan, base, builtinToolCatalog()).map((w) => {
+    const given = w.hints === undefined ? '' : ` when it declares ${hintText(w.hints)}`;
+    return `${w.label}: ${w.before} → ${w.after}${given} (${ruleText(w.rule)})`;
+  });
 }
 
 function loadBuiltinPlan(): Promise<CompiledPolicy | undefined> {
@@ -135,7 +110,7 @@ function loadBuiltinPlan(): Promise<CompiledPolicy | undefined> {
   return builtinPlan;
 }
 
-function hintText(hints: Hints): string {
+function hintText(hints: Readonly<Hints>): string {
   return HINT_NAMES.map((name) => `${name}: ${String(hints[name] === true)}`).join(', ');
 }
 

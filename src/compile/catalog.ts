@@ -5,9 +5,13 @@
  * Two JSON shapes are accepted: an array of `{ name, annotations? }`, or an MCP `tools/list` result
  * `{ tools: [...] }`. Annotations use MCP's names (`readOnlyHint`, `destructiveHint`, `idempotentHint`,
  * `openWorldHint`); the short names (`readOnly`, …) are accepted too. Anything else becomes a diagnostic with
- * the code `invalid-catalog` (an error); a bad catalog never throws.
+ * the code `invalid-catalog` (an error); a bad catalog never throws. {@link hintsOfAnnotations} is the one
+ * mapping from MCP's annotation names to the policy language's hint names.
  * @module
  */
+import { resolve } from 'node:path';
+import { BUILTIN_TOOL_ANNOTATIONS } from './builtin-tools.js';
+import { FileRefusedError, readRegularFile } from './read-file.js';
 import type { Diagnostic, Hints, JsonPath } from './types.js';
 
 /** One catalogued tool. */
@@ -99,4 +103,74 @@ export function parseCatalog(text: string, file: string): CatalogResult {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Maps MCP `ToolAnnotations` to the policy language's short hint names; absent hints stay absent, so the compiler
+ * applies MCP's defaults, and keys other than the four hints are ignored.
+ * @param annotations the tool's annotations, if any
+ * @returns the hints, or undefined when the tool declares none
+ */
+export function hintsOfAnnotations(annotations: McpAnnotations | undefined): Hints | undefined {
+  if (annotations === undefined) return undefined;
+  const hints: Hints = {};
+  for (const [key, hint] of Object.entries(MCP_HINT_NAMES)) {
+    const value = annotations[key as keyof McpAnnotations];
+    if (typeof value === 'boolean') hints[hint] = value;
+  }
+  return hints;
+}
+
+const MCP_HINT_NAMES = {
+  readOnlyHint: 'readOnly',
+  destructiveHint: 'destructive',
+  idempotentHint: 'idempotent',
+  openWorldHint: 'openWorld',
+} as const satisfies Record<string, keyof Hints>;
+
+/** The four hints of MCP's `ToolAnnotations`, by MCP's names. */
+export type McpAnnotations = { readonly [K in keyof typeof MCP_HINT_NAMES]?: unknown };
+
+/** Largest catalog file read, in bytes. */
+export const MAX_CATALOG_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Reads and parses a catalog file (`--tools`); an unreadable or invalid one yields diagnostics, never a throw.
+ * @param file the file as given (reported as given)
+ * @param cwd the folder a relative `file` resolves from (default: the process's folder)
+ * @returns the tools and any diagnostics; on an error, `tools` is empty
+ */
+export async function loadCatalog(file: string, cwd?: string): Promise<CatalogResult> {
+  let text: string;
+  try {
+    text = (await readRegularFile(cwd === undefined ? file : resolve(cwd, file), MAX_CATALOG_BYTES)).toString(
+      'utf8',
+    );
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why =
+      code === 'ENOENT'
+        ? 'no such file'
+        : error instanceof FileRefusedError
+          ? error.message
+          : (error as Error).message;
+    return {
+      tools: [],
+      diagnostics: [
+        { code: 'io', severity: 'error', message: `cannot read catalog \`${file}\`: ${why}`, file, path: [] },
+      ],
+    };
+  }
+  return parseCatalog(text, file);
+}
+
+/**
+ * The default catalog: every built-in tool with its hints (see `builtin-tools.ts`).
+ * @returns a fresh list, in registration order, `exit_plan_mode` last
+ */
+export function builtinToolCatalog(): ToolCatalogEntry[] {
+  return Object.entries(BUILTIN_TOOL_ANNOTATIONS).map(([name, annotations]) => ({
+    name,
+    hints: hintsOfAnnotations(annotations)!,
+  }));
 }

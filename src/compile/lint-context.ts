@@ -17,7 +17,7 @@ import { ModeCompositions } from './lint-compose.js';
 import type { SelectorAlternative } from './glob.js';
 import { BUILTIN_PLAN_PATH } from './load.js';
 import type { ToolCatalogEntry } from './catalog.js';
-import type { RuleContext } from './rules/define.js';
+import type { LintDocument, RuleContext, SelectorRule } from './rules/define.js';
 import type {
   CompiledDocument,
   CompiledRule,
@@ -30,20 +30,7 @@ import type {
   SourceDocument,
 } from './types.js';
 
-/** A loaded, valid document as lint sees it. */
-export type LintDocument = SourceDocument;
-export type { SelectorAlternative };
-
-/** One `tools` rule of a document: its selector, decision, reason, path and parsed brace alternatives. */
-export interface SelectorRule {
-  selector: string;
-  decision: Decision;
-  reason?: string;
-  path: JsonPath;
-  alternatives: readonly SelectorAlternative[];
-  /** Set when the selector's syntax is invalid or it has too many brace alternatives. */
-  error?: string;
-}
+export type { LintDocument, SelectorAlternative, SelectorRule };
 
 /**
  * The hint sets worth probing for documents: only `effects` read hints, so every combination of the hints the

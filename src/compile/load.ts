@@ -1,20 +1,18 @@
 /**
- * Loading policy sources: the built-in plan policy, then files and folders in the order given (DESIGN.md
- * section 2, "Load order"), each parsed and validated. With read-file.ts, the only module of src/compile that
- * does I/O.
+ * Loading policy sources: the built-in plan policy, then files, folders and (with a git reader) `git:REV:path`
+ * sources in the order given (DESIGN.md section 2, "Load order"), each parsed and validated. Reading is
+ * `source.ts`'s; this module only orders, dedupes and validates.
  *
- * Contract: never throws for bad input. A folder contributes its `*.yaml`, `*.yml` and `*.json` files, not
- * recursively, sorted by name; a real path is loaded once; a missing or unreadable path, or one that is not a regular file or folder (a FIFO, a device), is an `io` error. A file
- * with any error is refused (it contributes no document) and all of its diagnostics are reported. `file` is the
- * path as the user gave it (folder entries: the folder as given joined with the entry name).
+ * Contract: never throws for bad input. A real path is loaded once; a file with any error is refused (it
+ * contributes no document) and all of its diagnostics are reported. `file` is the path as the user gave it
+ * (folder entries: the folder as given joined with the entry name).
  * @module
  */
-import { readdir, realpath, stat } from 'node:fs/promises';
-import { dirname, extname, resolve, sep } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { hasErrors, makeDiagnostic, type LoadDiagnostic } from './diagnostics.js';
-import { MAX_POLICY_BYTES, parsePolicyText, type ParsedDocument } from './parse.js';
-import { FileRefusedError, readRegularFile } from './read-file.js';
+import { hasErrors, type LoadDiagnostic } from './diagnostics.js';
+import { parsePolicyText, type ParsedDocument } from './parse.js';
+import { fileSource, policySource, type GitObjects, type PolicySource } from './source.js';
 import type { SourceDocument } from './types.js';
 import { validatePolicy } from './validate.js';
 
@@ -38,65 +36,52 @@ export interface LoadResult {
 export interface LoadOptions {
   /** Load the built-in plan policy first (default true). */
   builtin?: boolean;
+  /** The folder relative paths resolve from (default: the process's folder); files are still reported as given. */
+  cwd?: string;
+  /** Reads `git:REV:path` sources; without it, such an argument is a path like any other. */
+  git?: GitObjects;
 }
 
-const POLICY_EXTENSIONS = new Set(['.yaml', '.yml', '.json']);
-
 /**
- * Loads policy files and folders, the built-in plan policy first.
- * @param paths files or folders, as the user gave them (relative ones resolve from the current folder)
+ * Loads policy sources, the built-in plan policy first.
+ * @param paths files, folders or (with `options.git`) `git:REV:path` sources, as the user gave them
+ * @param options built-in, working folder and git reader
  * @returns the valid documents, all diagnostics, and the files considered
  */
 export async function loadPolicySources(
   paths: readonly string[],
   options: LoadOptions = {},
 ): Promise<LoadResult> {
+  const sources = paths.map((p) =>
+    policySource(p, {
+      ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+      ...(options.git === undefined ? {} : { git: options.git }),
+    }),
+  );
+  if (options.builtin !== false) sources.unshift(fileSource(BUILTIN_PLAN_PATH));
+  return loadFrom(sources);
+}
+
+/**
+ * Loads sources in order; a file reached twice (the same real path) loads once.
+ * @param sources where to read from
+ * @returns the valid documents, all diagnostics, and the files considered
+ */
+export async function loadFrom(sources: readonly PolicySource[]): Promise<LoadResult> {
   const result: LoadResult = { documents: [], diagnostics: [], files: [] };
   const seen = new Set<string>();
-  const queue: string[] = [];
-  if (options.builtin !== false) queue.push(BUILTIN_PLAN_PATH);
-  for (const path of paths) {
-    let info;
-    try {
-      info = await stat(path);
-    } catch (error) {
-      result.diagnostics.push(ioDiagnostic(path, error));
-      continue;
+  for (const source of sources) {
+    const read = await source.read(seen);
+    for (const d of read.diagnostics) result.diagnostics.push(d);
+    const texts = new Map(read.texts.map((t) => [t.file, t.text]));
+    for (const file of read.considered) {
+      result.files.push(file);
+      const text = texts.get(file);
+      if (text === undefined) continue;
+      const loaded = loadPolicyText(text, file);
+      for (const d of loaded.diagnostics) result.diagnostics.push(d);
+      for (const d of loaded.documents) result.documents.push(d);
     }
-    if (!info.isDirectory()) {
-      queue.push(path);
-      continue;
-    }
-    try {
-      const entries = await readdir(path, { withFileTypes: true });
-      const names = entries
-        .filter((e) => !e.isDirectory() && POLICY_EXTENSIONS.has(extname(e.name).toLowerCase()))
-        .map((e) => e.name)
-        .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-      // Reported as given (DESIGN.md section 2): `join` would normalise `./pol` to `pol`.
-      const folder = path.endsWith('/') || path.endsWith(sep) ? path : path + sep;
-      for (const name of names) queue.push(folder + name);
-    } catch (error) {
-      result.diagnostics.push(ioDiagnostic(path, error));
-    }
-  }
-  // Paths are loaded in order after folders were listed, so load order is exactly the order given.
-  for (const file of queue) {
-    let real: string;
-    try {
-      real = await realpath(file);
-    } catch (error) {
-      result.diagnostics.push(ioDiagnostic(file, error));
-      continue;
-    }
-    if (seen.has(real)) continue;
-    seen.add(real);
-    result.files.push(file);
-    const text = await readPolicyFile(file, result.diagnostics);
-    if (text === undefined) continue;
-    const loaded = loadPolicyText(text, file);
-    for (const d of loaded.diagnostics) result.diagnostics.push(d);
-    for (const d of loaded.documents) result.documents.push(d);
   }
   return result;
 }
@@ -116,55 +101,4 @@ export function loadPolicyText(text: string, file: string | null): LoadResult {
 
 function toSource(parsed: ParsedDocument, document: SourceDocument['document']): SourceDocument {
   return { file: parsed.file, document, locate: parsed.locate, keyRange: parsed.keyRange };
-}
-
-/** Reads a policy file as strict UTF-8, refusing special files and oversize files before reading them whole. */
-async function readPolicyFile(file: string, diagnostics: LoadDiagnostic[]): Promise<string | undefined> {
-  let bytes: Buffer;
-  try {
-    bytes = await readRegularFile(file, MAX_POLICY_BYTES);
-  } catch (error) {
-    if (error instanceof FileRefusedError && error.reason === 'too-large') {
-      diagnostics.push(
-        makeDiagnostic(
-          'too-large',
-          'error',
-          `policy ${error.message} (1 MiB)`,
-          file,
-          [],
-          { start: { line: 1, column: 1 }, end: { line: 1, column: 1 } },
-          'split the policy into several files of the same mode',
-        ),
-      );
-    } else {
-      diagnostics.push(ioDiagnostic(file, error));
-    }
-    return undefined;
-  }
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    diagnostics.push(
-      makeDiagnostic('syntax', 'error', 'policy is not valid UTF-8 text', file, [], {
-        start: { line: 1, column: 1 },
-        end: { line: 1, column: 1 },
-      }),
-    );
-    return undefined;
-  }
-}
-
-function ioDiagnostic(file: string, error: unknown): LoadDiagnostic {
-  const code = (error as NodeJS.ErrnoException)?.code;
-  const why =
-    code === 'ENOENT'
-      ? 'no such file or folder'
-      : error instanceof FileRefusedError
-        ? `it ${error.message}`
-        : lowerFirst((error as Error)?.message ?? String(error));
-  return makeDiagnostic('io', 'error', `cannot read \`${file}\`: ${why}`, file, []);
-}
-
-function lowerFirst(s: string): string {
-  return s.charAt(0).toLowerCase() + s.slice(1);
 }

@@ -13,6 +13,7 @@ import { authorize, type Verdict } from './authorize.js';
 import { ModeFoldCache } from './fold.js';
 import { removeIntent, writeIntent } from './intent-file.js';
 import { DEFAULT_MODE } from './vocabulary.js';
+import { hintsOfAnnotations } from '../compile/catalog.js';
 
 /** A flip waiting for the next boundary. `narrate` is false for the tool-driven exit (its result narrates it). */
 export interface Intent {
@@ -134,13 +135,7 @@ export class ModeCore {
  * @returns the hints, or undefined when the tool declares none
  */
 export function hintsOf(annotations: ToolAnnotations | undefined): Hints | undefined {
-  if (!annotations) return undefined;
-  const hints: Hints = {};
-  if (annotations.readOnlyHint !== undefined) hints.readOnly = annotations.readOnlyHint;
-  if (annotations.destructiveHint !== undefined) hints.destructive = annotations.destructiveHint;
-  if (annotations.idempotentHint !== undefined) hints.idempotent = annotations.idempotentHint;
-  if (annotations.openWorldHint !== undefined) hints.openWorld = annotations.openWorldHint;
-  return hints;
+  return hintsOfAnnotations(annotations);
 }
 
 function describe(error: unknown): string {

@@ -13,6 +13,7 @@
 import type { ApprovalOutcome, Tool, ToolResult } from '../host/types.js';
 import type { ModeCore } from './core.js';
 import { DEFAULT_MODE, EXIT_PLAN_MODE } from './vocabulary.js';
+import { BUILTIN_TOOL_ANNOTATIONS } from '../compile/builtin-tools.js';
 
 /** The tool's arguments. */
 export interface ExitPlanModeArgs {
@@ -88,8 +89,7 @@ export function createExitPlanModeTool(core: ModeCore): Tool<ExitPlanModeArgs> {
       required: ['plan'],
       additionalProperties: false,
     },
-    // Not read-only: a mode that allows read-only tools by effect must not offer the exit by accident.
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    annotations: BUILTIN_TOOL_ANNOTATIONS.exit_plan_mode,
     execute(args, context) {
       if (!context.agent)
         return error(`${EXIT_PLAN_MODE} needs an agent: there is no session whose mode it could end`);

@@ -148,8 +148,15 @@ describe('dsh-mode lint', () => {
     expect(dshMode(['lint', '--tools'], dir).code).toBe(2);
   });
 
-  it('colours stylish output only on request: never in a pipe', () => {
+  it('colours stylish output in a pipe only with FORCE_COLOR, and never under FORCE_COLOR=0', () => {
     const dir = makeTree({ 'a.yaml': 'mode: review\ntool: {}\n' });
-    expect(dshMode(['lint', 'a.yaml'], dir, { FORCE_COLOR: '1' }).stdout).not.toContain('\u001b[');
+    expect(dshMode(['lint', 'a.yaml'], dir).stdout).not.toContain('\u001b[');
+    expect(dshMode(['lint', 'a.yaml'], dir, { FORCE_COLOR: '0' }).stdout).not.toContain('\u001b[');
+    expect(dshMode(['lint', 'a.yaml'], dir, { NO_COLOR: '1' }).stdout).not.toContain('\u001b[');
+    const forced = dshMode(['lint', 'a.yaml'], dir, { FORCE_COLOR: '1' }).stdout;
+    expect(forced).toContain('\u001b[4ma.yaml\u001b[0m');
+    expect(dshMode(['lint', 'a.yaml', '--format', 'json'], dir, { FORCE_COLOR: '1' }).stdout).not.toContain(
+      '\u001b[',
+    );
   });
 });

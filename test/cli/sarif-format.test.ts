@@ -48,16 +48,16 @@ describe('formatSarif', () => {
   });
 
   it('is checked by a schema validator that rejects a malformed log', () => {
-    const log = parse(formatSarif({ diagnostics }, { cwd }));
+    const log = parse(formatSarif({ diagnostics }, { cwd, version: '0.0.0' }));
     log.runs[0].results[0].level = 'fatal';
     expect(validateSarif(log)).toBe(false);
-    const noUri = parse(formatSarif({ diagnostics }, { cwd }));
+    const noUri = parse(formatSarif({ diagnostics }, { cwd, version: '0.0.0' }));
     noUri.runs[0].originalUriBaseIds['%SRCROOT%'].uri = 'not a uri';
     expect(validateSarif(noUri)).toBe(false);
   });
 
   it('describes every registered lint rule with help, a docs anchor and its default level', () => {
-    const log = parse(formatSarif({ diagnostics: [] }, { cwd }));
+    const log = parse(formatSarif({ diagnostics: [] }, { cwd, version: '0.0.0' }));
     const described = log.runs[0].tool.driver.rules as any[];
     for (const rule of Object.values(rules)) {
       const entry = described.find((r) => r.id === rule.id);
@@ -74,7 +74,7 @@ describe('formatSarif', () => {
   });
 
   it('points each result at its rule and at a region with relative URIs under %SRCROOT%', () => {
-    const log = parse(formatSarif({ diagnostics }, { cwd }));
+    const log = parse(formatSarif({ diagnostics }, { cwd, version: '0.0.0' }));
     const run = log.runs[0];
     expect(run.originalUriBaseIds['%SRCROOT%'].uri).toBe('file:///repo/');
     const [first, second, third, fourth, fifth] = run.results;

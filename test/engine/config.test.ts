@@ -35,10 +35,21 @@ function fromCordisYml(text: string, dir: string): [ModeConfig, ConfigSource] {
 
 const WIDEN_PLAN = 'mode: plan\ntools:\n  write: allow\n  bash: allow\n';
 
+/** A range on one line, columns end exclusive. */
+function at(line: number, column: number, endColumn: number) {
+  return { start: { line, column }, end: { line, column: endColumn } };
+}
+
+const TRAP_HELP =
+  'allow or ask for at least one tool, or add `exit_plan_mode: ask` so the agent can propose leaving';
+const MODE_CONFIG_KEYS = 'allowed keys here: `policies`, `modes`';
+const INLINE_KEYS =
+  'allowed keys here: `mode`, `description`, `section`, `tools`, `effects`, `default`, `override`, `tests`';
+
 describe('resolveModeConfig', () => {
   it('loads the built-in plan policy first, even with no config', async () => {
     const { value, diagnostics } = await resolveModeConfig(undefined);
-    expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(diagnostics).toEqual([]);
     expect(value!.files).toEqual([BUILTIN_PLAN_PATH]);
     expect(value!.list().map((mode) => mode.name)).toEqual(['default', 'plan']);
     expect(value!.get('plan')!.decide('write').decision).toBe('deny');
@@ -48,10 +59,22 @@ describe('resolveModeConfig', () => {
   it('an operator document allowing write for plan without override: write stays denied (the ceiling)', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'plan-extra.yaml'), WIDEN_PLAN);
-    const { value } = await resolveModeConfig({
+    const { value, diagnostics } = await resolveModeConfig({
       policies: [join(dir, 'plan-extra.yaml')],
       modes: { plan: { tools: { grep: 'deny' } } },
     });
+    // Lint says so: the widening rules change nothing under the built-in plan's ceiling.
+    const noEffect = (tool: string, range: ReturnType<typeof at>) => ({
+      code: 'no-op-rule',
+      severity: 'info',
+      message: `rule \`${tool}: allow\` changes nothing: mode \`plan\` decides the same without it`,
+      messageId: 'noEffect',
+      file: join(dir, 'plan-extra.yaml'),
+      path: ['tools', tool],
+      range,
+      help: 'remove it, or give it a `reason` if it documents intent',
+    });
+    expect(diagnostics).toEqual([noEffect('write', at(3, 3, 8)), noEffect('bash', at(4, 3, 7))]);
     const plan = value!.get('plan')!;
     expect(plan.decide('write').decision).toBe('deny');
     expect(plan.decide('bash').decision).toBe('deny');
@@ -66,20 +89,51 @@ describe('resolveModeConfig', () => {
     });
     expect(value!.get('plan')!.decide('write').decision).toBe('allow');
     expect(value!.get('plan')!.decide('read').decision).toBe('deny');
-    expect(diagnostics.some((d) => d.code === 'override' && d.severity !== 'error')).toBe(true);
+    expect(diagnostics).toEqual([
+      {
+        code: 'override',
+        severity: 'info',
+        message: 'this document replaces every earlier document of mode `plan`',
+        messageId: 'override',
+        file: null,
+        path: ['override'],
+        help: 'remove `override: true` to compose as a ceiling, where the most restrictive decision wins',
+      },
+    ]);
   });
 
   it('inline modes: the key is the mode; `mode:` may be left out and must equal the key', async () => {
     const ok = await resolveModeConfig({
       modes: { review: { mode: 'review', description: 'Read only.', default: 'deny' } },
     });
-    expect(ok.value!.list()).toContainEqual({ name: 'review', description: 'Read only.' });
+    expect(ok.value!.list()).toEqual([
+      { name: 'default', description: expect.any(String) },
+      { name: 'plan', description: expect.any(String) },
+      { name: 'review', description: 'Read only.' },
+    ]);
+    expect(ok.diagnostics).toEqual([
+      {
+        code: 'trap-mode',
+        severity: 'warning',
+        message: 'mode `review` denies every tool and offers no exit',
+        messageId: 'trap',
+        file: null,
+        path: ['mode'],
+        help: TRAP_HELP,
+      },
+    ]);
     const bad = await resolveModeConfig({ modes: { review: { mode: 'other', default: 'deny' } } });
     expect(bad.value).toBeUndefined();
-    expect(bad.diagnostics).toMatchObject([
-      { code: 'invalid-mode-name', severity: 'error', path: ['modes', 'review', 'mode'], file: null },
+    expect(bad.diagnostics).toEqual([
+      {
+        code: 'invalid-mode-name',
+        severity: 'error',
+        message: 'inline mode `review` says `mode: other`: the key is the mode',
+        file: null,
+        path: ['modes', 'review', 'mode'],
+        help: 'drop `mode:` or make it `review`',
+      },
     ]);
-    expect(bad.diagnostics[0]!.message).toBe('inline mode `review` says `mode: other`: the key is the mode');
   });
 
   it('rejects a bad config shape with precise findings: unknown keys, reserved and malformed names, wrong types', async () => {
@@ -88,36 +142,99 @@ describe('resolveModeConfig', () => {
       modes: { default: {}, Review: {}, ok: 'deny' },
     } as unknown as ModeConfig);
     expect(value).toBeUndefined();
-    expect(diagnostics.map((d) => [d.code, d.path, d.message])).toEqual(
-      expect.arrayContaining([
-        ['unknown-key', ['polices'], 'unknown key `polices`: did you mean `policies`?'],
-        ['reserved-mode-name', ['modes', 'default'], 'mode name `default` is reserved: it means no mode'],
-        [
-          'invalid-mode-name',
-          ['modes', 'Review'],
+    expect(diagnostics).toEqual([
+      {
+        code: 'invalid-mode-name',
+        severity: 'error',
+        message:
           'invalid mode name `Review`: use lowercase letters, digits and dashes, starting with a letter',
-        ],
-        ['invalid-type', ['modes', 'ok'], '`modes.ok` must be a mapping: got string `deny`'],
-      ]),
-    );
+        file: null,
+        path: ['modes', 'Review'],
+      },
+      {
+        code: 'invalid-type',
+        severity: 'error',
+        message: '`modes.ok` must be a mapping: got string `deny`',
+        file: null,
+        path: ['modes', 'ok'],
+      },
+      {
+        code: 'reserved-mode-name',
+        severity: 'error',
+        message: 'mode name `default` is reserved: it means no mode',
+        file: null,
+        path: ['modes', 'default'],
+        help: 'pick another name',
+      },
+      {
+        code: 'unknown-key',
+        severity: 'error',
+        message: 'unknown key `polices`: did you mean `policies`?',
+        file: null,
+        path: ['polices'],
+        help: MODE_CONFIG_KEYS,
+      },
+    ]);
     const notList = await resolveModeConfig({ policies: 'policies' } as unknown as ModeConfig);
-    expect(notList.diagnostics[0]!.message).toBe('`policies` must be a list: got string `policies`');
+    expect(notList.diagnostics).toEqual([
+      {
+        code: 'invalid-type',
+        severity: 'error',
+        message: '`policies` must be a list: got string `policies`',
+        file: null,
+        path: ['policies'],
+      },
+    ]);
   });
 
   it('rejects a config that is not a mapping, and list items and modes of the wrong type', async () => {
-    for (const config of [[], 'plan', 3]) {
-      const { value, diagnostics } = await resolveModeConfig(config as unknown as ModeConfig);
+    const cases: [unknown, string][] = [
+      [[], 'a list'],
+      ['plan', 'string `plan`'],
+      [3, 'number `3`'],
+    ];
+    for (const [config, got] of cases) {
+      const { value, diagnostics } = await resolveModeConfig(config as ModeConfig);
       expect(value).toBeUndefined();
-      expect(diagnostics[0]).toMatchObject({ code: 'invalid-type', path: [] });
+      expect(diagnostics).toEqual([
+        {
+          code: 'invalid-type',
+          severity: 'error',
+          message: `document must be a mapping: got ${got}`,
+          file: null,
+          path: [],
+        },
+      ]);
     }
     const items = await resolveModeConfig({ policies: ['ok.yaml', 3], modes: [] } as unknown as ModeConfig);
-    expect(items.diagnostics.map((d) => [d.path, d.message])).toEqual([
-      [['policies', 1], '`policies[1]` must be a string: got number `3`'],
-      [['modes'], '`modes` must be a mapping: got a list'],
+    expect(items.diagnostics).toEqual([
+      {
+        code: 'invalid-type',
+        severity: 'error',
+        message: '`policies[1]` must be a string: got number `3`',
+        file: null,
+        path: ['policies', 1],
+      },
+      {
+        code: 'invalid-type',
+        severity: 'error',
+        message: '`modes` must be a mapping: got a list',
+        file: null,
+        path: ['modes'],
+      },
     ]);
     // A user-written `source` is not the loader's: it is an unknown key like any other.
     const forged = await resolveModeConfig({ source: { file: 'x' } } as unknown as ModeConfig);
-    expect(forged.diagnostics.map((d) => d.code)).toEqual(['unknown-key']);
+    expect(forged.diagnostics).toEqual([
+      {
+        code: 'unknown-key',
+        severity: 'error',
+        message: 'unknown key `source`',
+        file: null,
+        path: ['source'],
+        help: MODE_CONFIG_KEYS,
+      },
+    ]);
     expect(formatDiagnostics(items.diagnostics)).toBe(
       [
         '<config>: error: `policies[1]` must be a string: got number `3` (at policies.1) [invalid-type]',
@@ -140,16 +257,31 @@ describe('resolveModeConfig', () => {
     ].join('\n');
     const { value, diagnostics } = await resolveModeConfig(...fromCordisYml(text, dir));
     expect(value).toBeUndefined();
-    expect(diagnostics.map((d) => [d.file, d.code, d.path, d.range?.start])).toEqual([
-      ['cordis.yml', 'unknown-key', ['modes', 'review', 'tool'], { line: 5, column: 9 }],
-      ['cordis.yml', 'invalid-decision', ['modes', 'review', 'default'], { line: 7, column: 18 }],
+    const unknownTool = {
+      code: 'unknown-key',
+      severity: 'error',
+      message: 'unknown key `tool` in `modes.review`: did you mean `tools`?',
+      file: 'cordis.yml',
+      path: ['modes', 'review', 'tool'],
+      range: at(5, 9, 13),
+      help: INLINE_KEYS,
+    };
+    expect(diagnostics).toEqual([
+      unknownTool,
+      {
+        code: 'invalid-decision',
+        severity: 'error',
+        message: '`nope` is not a decision for `modes.review.default`',
+        file: 'cordis.yml',
+        path: ['modes', 'review', 'default'],
+        range: at(7, 18, 22),
+        help: 'use `allow`, `deny` or `ask`',
+      },
     ]);
-    expect(diagnostics[0]!.message).toBe('unknown key `tool` in `modes.review`: did you mean `tools`?');
     // Without a source: JSON paths, no file, no range.
     const bare = await resolveModeConfig({ modes: { review: { tool: {} } } } as unknown as ModeConfig);
-    expect(bare.diagnostics.map((d) => [d.file, d.path, d.range])).toEqual([
-      [null, ['modes', 'review', 'tool'], undefined],
-    ]);
+    const { range: _range, ...withoutRange } = unknownTool;
+    expect(bare.diagnostics).toEqual([{ ...withoutRange, file: null }]);
   });
 
   it('policies resolve from the cordis.yml folder (source.baseDir), folders contribute their files by name', async () => {
@@ -160,9 +292,21 @@ describe('resolveModeConfig', () => {
       join(dir, 'policies', 'a-guarded.yml'),
       'mode: guarded\ndescription: A\ntools:\n  write: ask\n',
     );
-    const { value } = await resolveModeConfig(
+    const { value, diagnostics } = await resolveModeConfig(
       ...fromCordisYml('- name: mode\n  config:\n    policies: [policies]\n', dir),
     );
+    expect(diagnostics).toEqual([
+      {
+        code: 'trap-mode',
+        severity: 'warning',
+        message: 'mode `review` denies every tool and offers no exit',
+        messageId: 'trap',
+        file: join(dir, 'policies', 'b-review.yaml'),
+        path: ['mode'],
+        range: at(1, 1, 5),
+        help: TRAP_HELP,
+      },
+    ]);
     expect(value!.list().map((mode) => mode.name)).toEqual(['default', 'plan', 'guarded', 'review']);
     expect(value!.files).toEqual([
       BUILTIN_PLAN_PATH,
@@ -177,9 +321,23 @@ describe('resolveModeConfig', () => {
     writeFileSync(file, 'mode: review\ntools:\n  write: alow\n');
     const { value, diagnostics } = await resolveModeConfig({ policies: [file, join(dir, 'missing.yaml')] });
     expect(value).toBeUndefined();
-    expect(diagnostics.map((d) => [d.file, d.code, d.range?.start.line ?? null])).toEqual([
-      [join(dir, 'missing.yaml'), 'io', null],
-      [file, 'invalid-decision', 3],
+    expect(diagnostics).toEqual([
+      {
+        code: 'io',
+        severity: 'error',
+        message: `cannot read \`${join(dir, 'missing.yaml')}\`: no such file or folder`,
+        file: join(dir, 'missing.yaml'),
+        path: [],
+      },
+      {
+        code: 'invalid-decision',
+        severity: 'error',
+        message: '`alow` is not a decision for `tools.write`: did you mean `allow`?',
+        file,
+        path: ['tools', 'write'],
+        range: at(3, 10, 14),
+        help: 'use `allow`, `deny` or `ask`',
+      },
     ]);
   });
 
@@ -187,10 +345,19 @@ describe('resolveModeConfig', () => {
     const { value, diagnostics } = await resolveModeConfig({
       modes: { plan: { tests: [{ tool: 'write', expect: 'allow' }] } },
     });
-    expect(value).toBeDefined();
-    const failing = diagnostics.filter((d) => d.code === 'failing-test');
-    expect(failing.length).toBeGreaterThan(0);
-    expect(failing.every((d) => d.severity !== 'error')).toBe(true);
+    expect(value!.get('plan')!.decide('write').decision).toBe('deny');
+    const rule = value!.get('plan')!.decide('write').rule;
+    expect(diagnostics).toEqual([
+      {
+        code: 'failing-test',
+        severity: 'warning',
+        message: 'test #1 expects `allow` for `write` but mode `plan` decides `deny`',
+        messageId: 'failing',
+        file: null,
+        path: ['tests', 0],
+        help: `decided by \`default\` at ${BUILTIN_PLAN_PATH}:${rule.line}:${rule.column}: change that rule or the expectation`,
+      },
+    ]);
   });
 });
 

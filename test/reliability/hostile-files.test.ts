@@ -17,10 +17,10 @@ import {
   truncateSync,
   writeFileSync,
 } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadPolicySources } from '../../src/compile/load.js';
-import { readCatalog } from '../../src/cli/commands/lint.js';
+import { loadCatalog } from '../../src/compile/catalog.js';
 import { readDeployment } from '../../src/deploy/read.js';
 import { loadScript, type ScriptEntry } from '../../src/host/index.js';
 import { bashIsolation, createBashTool } from '../../src/host/tools/bash.js';
@@ -192,7 +192,7 @@ describe('hostile files: special files are refused, never waited on', () => {
         expect(() => loadScript(path)).toThrow(
           `cannot read the script \`${path}\`: it is ${kind}, not a regular file`,
         );
-        expect((await readCatalog(path)).diagnostics.map((d) => d.message)).toEqual([
+        expect((await loadCatalog(path)).diagnostics.map((d) => d.message)).toEqual([
           `cannot read catalog \`${path}\`: is ${kind}, not a regular file`,
         ]);
         runs += 4;
@@ -324,19 +324,23 @@ describe('hostile files: bash ends every descendant', () => {
   it.runIf(process.getuid?.() === 0)(
     'without root, the command runs in a PID namespace too',
     async () => {
-      // The tool's module, compiled alone, run by `nobody` in a child process.
+      // The tool's module and the table it reads, compiled alone, run by `nobody` in a child process.
       const ts = (await import('typescript')).default;
       const dir = tempDir('dsh-bash-nobody-');
       chmodSync(dir, 0o777);
-      const source = readFileSync(join(import.meta.dirname, '../../src/host/tools/bash.ts'), 'utf8');
-      const js = ts.transpileModule(source, {
-        compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
-      }).outputText;
-      writeFileSync(join(dir, 'bash.mjs'), js);
+      writeFileSync(join(dir, 'package.json'), '{"type": "module"}');
+      for (const module of ['host/tools/bash', 'compile/builtin-tools']) {
+        const source = readFileSync(join(import.meta.dirname, `../../src/${module}.ts`), 'utf8');
+        const js = ts.transpileModule(source, {
+          compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
+        }).outputText;
+        mkdirSync(dirname(join(dir, `${module}.js`)), { recursive: true });
+        writeFileSync(join(dir, `${module}.js`), js);
+      }
       const marker = `dsh-setsid-nobody-${process.pid}`;
       writeFileSync(
         join(dir, 'run.mjs'),
-        `import { bashIsolation, bashTool } from './bash.mjs';
+        `import { bashIsolation, bashTool } from './host/tools/bash.js';
 const result = await bashTool.execute({ command: ${JSON.stringify(command(marker))}, timeout_ms: 1000 },
   { callId: 'n', signal: new AbortController().signal, workspace: ${JSON.stringify(dir)} });
 console.log(JSON.stringify({ isolation: bashIsolation(), uid: process.getuid(), result }));`,

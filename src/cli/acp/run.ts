@@ -4,7 +4,6 @@
  * (`nd-json.ts`).
  * @module
  */
-import { readFileSync } from 'node:fs';
 import { Readable, Writable } from 'node:stream';
 import {
   DeploymentError,
@@ -15,6 +14,7 @@ import {
 } from '../deployment.js';
 import { createAcpAgent } from './agent-app.js';
 import { boundedNdJsonStream } from './nd-json.js';
+import { packageVersion } from '../version.js';
 
 /** The options of `dsh-mode acp`. */
 export interface AcpOptions {
@@ -69,16 +69,5 @@ export async function runAcp(options: AcpOptions): Promise<number> {
   } finally {
     agent.dispose();
     await runtime.dispose();
-  }
-}
-
-function packageVersion(): string {
-  try {
-    const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
-      version?: string;
-    };
-    return pkg.version ?? '0.0.0';
-  } catch {
-    return '0.0.0';
   }
 }

@@ -20,7 +20,7 @@ import { formatStylish } from '../formatters/stylish.js';
 import { formatCheckJson } from '../formatters/json.js';
 import { toLintReport, type CheckReport } from '../report.js';
 import { resolve } from 'node:path';
-import { defaultPaths } from './lint.js';
+import { defaultPaths } from '../inputs.js';
 
 /** Options of {@link runCheck}. */
 export interface RunCheckOptions {
@@ -51,6 +51,7 @@ export async function runCheck(options: RunCheckOptions): Promise<CheckReport> {
   } else {
     const load = await loadPolicySources(defaultPaths(options.paths, options.cwd), {
       builtin: options.builtin !== false,
+      cwd: options.cwd,
     });
     const errors = load.diagnostics.filter((d) => d.severity === 'error');
     // Fail closed: a refused file could have narrowed the mode, so no answer is better than a wrong one.

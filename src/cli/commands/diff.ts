@@ -33,7 +33,7 @@ import {
 import type { ChangeKind, DiffReport, DiffRow, LoadFailedReport } from '../grid-report.js';
 import { loadSide, loadToolSet, type GridOptions } from '../grid-load.js';
 import { compareRestrictiveness } from '../../compile/document.js';
-import { loadFailedOutcome } from './matrix.js';
+import { loadFailedOutcome } from '../inputs.js';
 
 /** Options of {@link runDiff}. */
 export interface RunDiffOptions extends GridOptions {
@@ -49,7 +49,7 @@ export interface RunDiffOptions extends GridOptions {
  * @returns every mode × tool before and after, or why a side cannot be compared
  */
 export async function runDiff(options: RunDiffOptions): Promise<DiffReport | LoadFailedReport> {
-  const toolSet = await loadToolSet(options.catalog);
+  const toolSet = await loadToolSet(options.catalog, options.cwd);
   if ('kind' in toolSet) return toolSet;
   const loadOptions = { builtin: options.builtin !== false, cwd: options.cwd };
   const before = await loadSide([options.old], loadOptions);

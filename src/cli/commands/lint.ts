@@ -6,18 +6,17 @@
  * @module
  */
 import { stringOption } from '../argv.js';
-import { existsSync } from 'node:fs';
-import { basename, resolve } from 'node:path';
-import { parseCatalog, type ToolCatalogEntry } from '../../compile/catalog.js';
+import { basename } from 'node:path';
+import { loadCatalog, type ToolCatalogEntry } from '../../compile/catalog.js';
 import { sortDiagnostics } from '../../compile/diagnostics.js';
 import { lintPolicies } from '../../compile/lint.js';
 import { loadPolicySources } from '../../compile/load.js';
-import { FileRefusedError, readRegularFile } from '../../compile/read-file.js';
 import type { Diagnostic } from '../../compile/types.js';
 import { lintDeployment } from '../../deploy/index.js';
 import type { CliCommand, CommandSpec } from '../command.js';
 import { UsageError } from '../errors.js';
 import { lintFormatters, type LintFormatName } from '../formatters/index.js';
+import { defaultPaths, fromCwd, IO_CODES } from '../inputs.js';
 import { toLintReport, type LintReport } from '../report.js';
 
 /** Options of {@link runLint}. */
@@ -32,9 +31,6 @@ export interface RunLintOptions {
   cwd: string;
 }
 
-/** Diagnostic codes that mean "could not read the input", not "the policy is wrong": exit 2. */
-export const IO_CODES: ReadonlySet<string> = new Set(['io', 'invalid-catalog']);
-
 /**
  * Lints policies.
  * @param options paths, catalog, built-in and working folder
@@ -47,7 +43,7 @@ export async function runLint(options: RunLintOptions): Promise<LintReport> {
   const extra: Diagnostic[] = [];
   let catalog: ToolCatalogEntry[] | undefined;
   if (options.catalog !== undefined) {
-    const result = await readCatalog(options.catalog);
+    const result = await loadCatalog(options.catalog, options.cwd);
     for (const d of result.diagnostics) extra.push(d);
     if (result.diagnostics.length === 0) catalog = result.tools;
   }
@@ -61,13 +57,13 @@ export async function runLint(options: RunLintOptions): Promise<LintReport> {
   };
   // A deployment loads the built-in plan itself: lint it on its own only when policy paths are given too.
   if (paths.length > 0 || deployments.length === 0) {
-    const load = await loadPolicySources(paths, { builtin: options.builtin !== false });
+    const load = await loadPolicySources(paths, { builtin: options.builtin !== false, cwd: options.cwd });
     add(lintPolicies({ ...load, diagnostics: [...load.diagnostics, ...extra] }, lintOptions), load.files);
   } else {
     add(extra, []);
   }
   for (const file of deployments) {
-    const linted = await lintDeployment(file, lintOptions);
+    const linted = await lintDeployment(fromCwd(file, options.cwd), lintOptions);
     add(linted.diagnostics, linted.files);
   }
   return toLintReport(sortDiagnostics(diagnostics), files);
@@ -76,43 +72,6 @@ export async function runLint(options: RunLintOptions): Promise<LintReport> {
 /** A path linted as a deployment: a file named like the one the apps find. */
 function isDeploymentPath(path: string): boolean {
   return /^cordis\.ya?ml$/.test(basename(path));
-}
-
-/**
- * The paths to load: those given, or `policies/` when it exists in `cwd`.
- * @returns paths as the user would have written them
- */
-export function defaultPaths(paths: readonly string[], cwd: string): string[] {
-  if (paths.length > 0) return [...paths];
-  return existsSync(resolve(cwd, 'policies')) ? ['policies'] : [];
-}
-
-/** Largest `--tools` catalog read, in bytes. */
-const MAX_CATALOG_BYTES = 16 * 1024 * 1024;
-
-/** Reads a `--tools` catalog file; an unreadable or invalid one yields diagnostics, never a throw. */
-export async function readCatalog(
-  file: string,
-): Promise<{ tools: ToolCatalogEntry[]; diagnostics: Diagnostic[] }> {
-  let text: string;
-  try {
-    text = (await readRegularFile(file, MAX_CATALOG_BYTES)).toString('utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why =
-      code === 'ENOENT'
-        ? 'no such file'
-        : error instanceof FileRefusedError
-          ? error.message
-          : (error as Error).message;
-    return {
-      tools: [],
-      diagnostics: [
-        { code: 'io', severity: 'error', message: `cannot read catalog \`${file}\`: ${why}`, file, path: [] },
-      ],
-    };
-  }
-  return parseCatalog(text, file);
 }
 
 const spec: CommandSpec = {
@@ -171,7 +130,7 @@ export const command: CliCommand = {
       builtin: !args.options.has('no-builtin'),
       cwd: env.cwd,
     });
-    const stdout = lintFormatters[format](report, { color: env.color && format === 'stylish' });
+    const stdout = lintFormatters[format](report, { ...env, color: env.color && format === 'stylish' });
     if (report.diagnostics.some((d) => IO_CODES.has(d.code))) return { kind: 'io', stdout };
     if (report.errorCount > 0) return { kind: 'findings', stdout };
     if (maxWarnings !== undefined && report.warningCount > maxWarnings) {

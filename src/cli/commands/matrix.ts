@@ -10,14 +10,12 @@ import type { CliCommand, CommandSpec } from '../command.js';
 import { UsageError } from '../errors.js';
 import { collectToolRows, hintProbes, isReadOnlyProbe, type Cell, type ToolRow } from '../../compile/grid.js';
 import { decideCell, reportTool } from '../grid-cells.js';
-import { formatStylish } from '../formatters/stylish.js';
 import { formatMatrixJson, formatMatrixMarkdown, formatMatrixText } from '../formatters/matrix.js';
 import type { LoadFailedReport, MatrixReport } from '../grid-report.js';
 import { loadSide, loadToolSet, type GridOptions, type LoadedSide } from '../grid-load.js';
-import { toLintReport } from '../report.js';
 import { resolve } from 'node:path';
 import { deploymentPolicies } from '../../deploy/index.js';
-import { defaultPaths, IO_CODES } from './lint.js';
+import { defaultPaths, loadFailed, loadFailedOutcome } from '../inputs.js';
 
 /** Options of {@link runMatrix}. */
 export interface RunMatrixOptions extends GridOptions {
@@ -33,7 +31,7 @@ export interface RunMatrixOptions extends GridOptions {
  * @returns the grid, or why there is none
  */
 export async function runMatrix(options: RunMatrixOptions): Promise<MatrixReport | LoadFailedReport> {
-  const toolSet = await loadToolSet(options.catalog);
+  const toolSet = await loadToolSet(options.catalog, options.cwd);
   if ('kind' in toolSet) return toolSet;
   const side =
     options.config !== undefined
@@ -74,7 +72,7 @@ async function deployedSide(file: string): Promise<LoadedSide | LoadFailedReport
   const deployed = await deploymentPolicies(file);
   if (!deployed.policies) {
     const errors = deployed.diagnostics.filter((d) => d.severity === 'error');
-    return { kind: 'load-failed', diagnostics: errors, io: errors.some((d) => IO_CODES.has(d.code)) };
+    return loadFailed(errors);
   }
   const load = { documents: deployed.documents, diagnostics: [], files: deployed.files };
   return { load, policies: deployed.policies };
@@ -158,22 +156,3 @@ export const command: CliCommand = {
     return { kind: 'ok', stdout };
   },
 };
-
-/**
- * The outcome for inputs that cannot load: their diagnostics on stderr, exit 2 for unreadable inputs, else 1.
- * @param report the failure
- * @param consequence what is not done, for the last line
- * @returns the outcome
- */
-export function loadFailedOutcome(
-  report: LoadFailedReport,
-  consequence: string,
-): { kind: 'io' | 'load-failed'; stderr: string } {
-  const side = report.side ? ` (${report.side.toUpperCase()})` : '';
-  return {
-    kind: report.io ? 'io' : 'load-failed',
-    stderr:
-      `${formatStylish(toLintReport(report.diagnostics, []), { color: false })}\n` +
-      `error: policies${side} cannot load, so ${consequence}\n`,
-  };
-}

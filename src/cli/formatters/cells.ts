@@ -5,8 +5,14 @@
  * @module
  */
 import type { Decision, RuleRef } from '../../compile/types.js';
+import { paint, type Style } from '../colour.js';
 
-const COLOUR: Record<Decision, number> = { allow: 32, ask: 33, deny: 31 };
+/** The colour of each decision, in every human format. */
+export const DECISION_STYLE: Readonly<Record<Decision, Style>> = {
+  allow: 'green',
+  ask: 'yellow',
+  deny: 'red',
+};
 
 /**
  * A decision padded to `width`, coloured when `color` is true (padding stays outside the escape codes).
@@ -14,7 +20,7 @@ const COLOUR: Record<Decision, number> = { allow: 32, ask: 33, deny: 31 };
  */
 export function paintDecision(decision: Decision, color: boolean, width = 0): string {
   const pad = ' '.repeat(Math.max(0, width - decision.length));
-  return color ? `\u001b[${COLOUR[decision]}m${decision}\u001b[0m${pad}` : decision + pad;
+  return paint(DECISION_STYLE[decision], decision, color) + pad;
 }
 
 /**

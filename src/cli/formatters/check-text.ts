@@ -3,6 +3,7 @@
  * @module
  */
 import type { CheckReport, FormatOptions } from '../report.js';
+import { paintDecision } from './cells.js';
 
 /**
  * Formats a decided check for people.
@@ -14,8 +15,7 @@ export function formatCheckText(
   report: Extract<CheckReport, { kind: 'decided' }>,
   options: FormatOptions,
 ): string {
-  const colour = { allow: 32, ask: 33, deny: 31 }[report.decision];
-  const decision = options.color ? `\u001b[${colour}m${report.decision}\u001b[0m` : report.decision;
+  const decision = paintDecision(report.decision, options.color);
   const { rule } = report;
   const where =
     rule.file === null

@@ -12,7 +12,7 @@
  * @module
  */
 import type { Diagnostic, Severity } from '../../compile/types.js';
-import type { FormatOptions } from '../report.js';
+import type { FormatContext } from '../report.js';
 import { displayPath } from './paths.js';
 
 /** What this formatter reads from a lint report. */
@@ -20,11 +20,8 @@ export interface DiagnosticsReport {
   readonly diagnostics: readonly Diagnostic[];
 }
 
-/** Options of {@link formatGithub}; `color` is accepted (formatters share options) and ignored. */
-export interface GithubFormatOptions extends Partial<FormatOptions> {
-  /** The folder file paths are made relative to (GitHub expects paths from the repository root); default cwd. */
-  cwd?: string;
-}
+/** What {@link formatGithub} reads from the format context: the folder paths are made relative to. */
+export type GithubFormatOptions = Pick<FormatContext, 'cwd'>;
 
 const COMMAND: Record<Severity, string> = { error: 'error', warning: 'warning', info: 'notice' };
 
@@ -52,9 +49,8 @@ export function escapeProperty(text: string): string {
  * @param options the folder paths are relative to
  * @returns the commands, each ending in a newline; empty when there is nothing to report
  */
-export function formatGithub(report: DiagnosticsReport, options: GithubFormatOptions = {}): string {
-  const cwd = options.cwd ?? process.cwd();
-  return report.diagnostics.map((d) => githubCommand(d, cwd) + '\n').join('');
+export function formatGithub(report: DiagnosticsReport, options: GithubFormatOptions): string {
+  return report.diagnostics.map((d) => githubCommand(d, options.cwd) + '\n').join('');
 }
 
 /**

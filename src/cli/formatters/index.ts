@@ -2,14 +2,14 @@
  * The registry of `lint` formatters: a plain name → function map (`--format NAME`).
  * @module
  */
-import type { FormatOptions, LintReport } from '../report.js';
+import type { FormatContext, LintReport } from '../report.js';
 import { formatGithub } from './github.js';
 import { formatJson } from './json.js';
 import { formatSarif } from './sarif.js';
 import { formatStylish } from './stylish.js';
 
 /** A lint formatter: pure, report in, text out. */
-export type LintFormatter = (report: LintReport, options: FormatOptions) => string;
+export type LintFormatter = (report: LintReport, context: FormatContext) => string;
 
 /** Every lint formatter by name. */
 export const lintFormatters = {

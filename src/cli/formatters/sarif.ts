@@ -11,9 +11,8 @@
  * info → `note`. Pure: `(report, options) => string`; a test validates the output against the SARIF schema.
  * @module
  */
-import { readFileSync } from 'node:fs';
 import type { Diagnostic, Severity } from '../../compile/types.js';
-import type { FormatOptions } from '../report.js';
+import type { FormatContext } from '../report.js';
 import type { DiagnosticsReport } from './github.js';
 import { artifactLocation, folderUri, SRCROOT } from './paths.js';
 import { listRuleMetadata, ruleHelpUri, type RuleMetadata } from './sarif-rules.js';
@@ -22,13 +21,8 @@ import { listRuleMetadata, ruleHelpUri, type RuleMetadata } from './sarif-rules.
 export const SARIF_SCHEMA_URI =
   'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
 
-/** Options of {@link formatSarif}; `color` is accepted (formatters share options) and ignored. */
-export interface SarifFormatOptions extends Partial<FormatOptions> {
-  /** The folder relative URIs are based on; default the current folder. */
-  cwd?: string;
-  /** The tool version written into the log; default the package's version. */
-  version?: string;
-}
+/** What {@link formatSarif} reads from the format context: the folder relative URIs are based on, the version. */
+export type SarifFormatOptions = Pick<FormatContext, 'cwd' | 'version'>;
 
 type Level = 'error' | 'warning' | 'note';
 const LEVEL: Record<Severity, Level> = { error: 'error', warning: 'warning', info: 'note' };
@@ -51,8 +45,8 @@ interface SarifRule {
  * @param options base folder and version
  * @returns the log as pretty-printed JSON with a final newline
  */
-export function formatSarif(report: DiagnosticsReport, options: SarifFormatOptions = {}): string {
-  const cwd = options.cwd ?? process.cwd();
+export function formatSarif(report: DiagnosticsReport, options: SarifFormatOptions): string {
+  const cwd = options.cwd;
   const metadata = listRuleMetadata();
   for (const d of report.diagnostics) {
     if (!metadata.some((m) => m.id === d.code)) metadata.push(unknownCode(d));
@@ -66,7 +60,7 @@ export function formatSarif(report: DiagnosticsReport, options: SarifFormatOptio
         tool: {
           driver: {
             name: 'dsh-mode',
-            semanticVersion: options.version ?? packageVersion(),
+            semanticVersion: options.version,
             informationUri: 'https://dsh-mode.dev',
             rules: metadata.map(sarifRule),
           },
@@ -140,21 +134,4 @@ function pascalCase(id: string): string {
     .filter(Boolean)
     .map(capitalize)
     .join('');
-}
-
-let cachedVersion: string | undefined;
-/** The package version, read once from package.json (two folders above this module in src/ and dist/). */
-function packageVersion(): string {
-  if (cachedVersion === undefined) {
-    try {
-      const url = new URL('../../../package.json', import.meta.url);
-      cachedVersion = String(
-        (JSON.parse(readFileSync(url, 'utf8')) as { version?: unknown }).version ?? '0.0.0',
-      );
-    } catch {
-      // a relocated bundle without package.json still produces a valid log
-      cachedVersion = '0.0.0';
-    }
-  }
-  return cachedVersion;
 }

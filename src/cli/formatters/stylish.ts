@@ -1,14 +1,12 @@
 /**
  * The human format of `lint` (ESLint's `stylish`): findings grouped by file, one line each with
  * `line:column  severity  message  rule`, the help indented below, and a summary line. Colours only when asked
- * (`main.ts` asks on a TTY without `NO_COLOR`). Pure: a report in, text out.
+ * (`main.ts` decides, see `../colour.ts`). Pure: a report in, text out.
  * @module
  */
 import type { Diagnostic, Severity } from '../../compile/types.js';
+import { paint as paintIf, type Style } from '../colour.js';
 import type { FormatOptions, LintReport } from '../report.js';
-
-const CODES = { red: 31, yellow: 33, cyan: 36, dim: 2, bold: 1, underline: 4, green: 32 } as const;
-type Style = keyof typeof CODES;
 
 const SEVERITY_STYLE: Record<Severity, Style> = { error: 'red', warning: 'yellow', info: 'cyan' };
 
@@ -19,8 +17,7 @@ const SEVERITY_STYLE: Record<Severity, Style> = { error: 'red', warning: 'yellow
  * @returns the text (empty when there is nothing to report)
  */
 export function formatStylish(report: LintReport, options: FormatOptions): string {
-  const paint = (style: Style, text: string) =>
-    options.color ? `\u001b[${CODES[style]}m${text}\u001b[0m` : text;
+  const paint = (style: Style, text: string) => paintIf(style, text, options.color);
   if (report.diagnostics.length === 0) return '';
   const groups = new Map<string, Diagnostic[]>();
   for (const d of report.diagnostics) {

@@ -9,9 +9,32 @@
  * Rules never throw on user input and never do I/O; everything they need is on the context.
  * @module
  */
-import type { CompiledPolicy, DecideResult, Hints, JsonPath, RuleRef, Severity } from '../types.js';
 import type { ToolCatalogEntry } from '../catalog.js';
-import type { LintDocument, SelectorRule } from '../lint-context.js';
+import type { SelectorAlternative } from '../glob.js';
+import type {
+  CompiledPolicy,
+  Decision,
+  DecideResult,
+  Hints,
+  JsonPath,
+  RuleRef,
+  Severity,
+  SourceDocument,
+} from '../types.js';
+
+/** A loaded, valid document as lint sees it. */
+export type LintDocument = SourceDocument;
+
+/** One `tools` rule of a document: its selector, decision, reason, path and parsed brace alternatives. */
+export interface SelectorRule {
+  selector: string;
+  decision: Decision;
+  reason?: string;
+  path: JsonPath;
+  alternatives: readonly SelectorAlternative[];
+  /** Set when the selector's syntax is invalid or it has too many brace alternatives. */
+  error?: string;
+}
 
 /** One message template. Text follows Cedar's rules: one lowercase sentence, no final period, values in backticks. */
 export interface MessageTemplate {

@@ -17,6 +17,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import type { Tool } from '../types.js';
+import { BUILTIN_TOOL_ANNOTATIONS } from '../../compile/builtin-tools.js';
 
 /** Timeout of a command that names none. */
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
@@ -80,7 +81,7 @@ export function createBashTool(
       required: ['command'],
       additionalProperties: false,
     },
-    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+    annotations: BUILTIN_TOOL_ANNOTATIONS.bash,
     execute(args, context) {
       const { isolation, prefix } =
         options.isolation === 'process-group' ? { isolation: 'process-group' as const, prefix: [] } : probe();

@@ -9,6 +9,7 @@ import { readOpenFile } from '../../compile/read-file.js';
 import type { Tool } from '../types.js';
 import { openForWrite, replaceContent } from './open.js';
 import { confine } from './paths.js';
+import { BUILTIN_TOOL_ANNOTATIONS } from '../../compile/builtin-tools.js';
 
 /** Largest file `edit` changes, in bytes. */
 export const EDIT_MAX_BYTES = 16 * 1024 * 1024;
@@ -29,7 +30,7 @@ export const editTool: Tool<{ path: string; old_string: string; new_string: stri
     required: ['path', 'old_string', 'new_string'],
     additionalProperties: false,
   },
-  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  annotations: BUILTIN_TOOL_ANNOTATIONS.edit,
   async execute(args, context) {
     const file = confine(context.workspace, args.path);
     const handle = await openForWrite(context.workspace, file.display, 'edit');

@@ -19,6 +19,7 @@ import { FileRefusedError, readOpenFile } from '../../compile/read-file.js';
 import type { Tool } from '../types.js';
 import { openChild, openForRead, type OpenNode } from './open.js';
 import { confine } from './paths.js';
+import { BUILTIN_TOOL_ANNOTATIONS } from '../../compile/builtin-tools.js';
 
 // `.dsh` holds the host's own state (session logs): searching it would find the search itself.
 const SKIP = new Set(['.git', 'node_modules', '.dsh']);
@@ -55,7 +56,7 @@ export const grepTool: Tool<{ pattern: string; path?: string; ignoreCase?: boole
     required: ['pattern'],
     additionalProperties: false,
   },
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: BUILTIN_TOOL_ANNOTATIONS.grep,
   async execute(args, context) {
     // Syntax errors quote the pattern: a huge one would come back to the model whole.
     if (args.pattern.length > GREP_MAX_PATTERN) {

@@ -8,6 +8,7 @@ import { opendir } from 'node:fs/promises';
 import type { Tool } from '../types.js';
 import { openForRead } from './open.js';
 import { confine, explainFsError } from './paths.js';
+import { BUILTIN_TOOL_ANNOTATIONS } from '../../compile/builtin-tools.js';
 
 /** Most entries `list` shows. */
 export const LIST_MAX_ENTRIES = 1000;
@@ -23,7 +24,7 @@ export const listTool: Tool<{ path?: string }> = {
     properties: { path: { type: 'string', description: 'Folder path, relative to the workspace root.' } },
     additionalProperties: false,
   },
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: BUILTIN_TOOL_ANNOTATIONS.list,
   async execute(args, context) {
     const dir = confine(context.workspace, args.path ?? '.');
     const node = await openForRead(context.workspace, dir.absolute, dir.display, 'folder');

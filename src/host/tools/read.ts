@@ -9,6 +9,7 @@ import type { FileHandle } from 'node:fs/promises';
 import type { Tool } from '../types.js';
 import { openForRead } from './open.js';
 import { confine } from './paths.js';
+import { BUILTIN_TOOL_ANNOTATIONS } from '../../compile/builtin-tools.js';
 
 /** Largest file `read` returns whole, in bytes; larger files need `offset`/`limit`. Also the cap of a window. */
 export const READ_MAX_BYTES = 256 * 1024;
@@ -31,7 +32,7 @@ export const readTool: Tool<{ path: string; offset?: number; limit?: number }> =
     required: ['path'],
     additionalProperties: false,
   },
-  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: BUILTIN_TOOL_ANNOTATIONS.read,
   async execute(args, context) {
     const file = confine(context.workspace, args.path);
     const { handle, stats } = await openForRead(context.workspace, file.absolute, file.display, 'any');

@@ -4,6 +4,7 @@
  * @module
  */
 import type { TodoItem, Tool } from '../types.js';
+import { BUILTIN_TOOL_ANNOTATIONS } from '../../compile/builtin-tools.js';
 
 /** The `todo_write` tool: not destructive, idempotent, closed-world; needs an agent. */
 export const todoWriteTool: Tool<{ todos: TodoItem[] }> = {
@@ -29,7 +30,7 @@ export const todoWriteTool: Tool<{ todos: TodoItem[] }> = {
     additionalProperties: false,
   },
   // It changes only the session's own todo list, never the workspace; still not read-only (it writes state).
-  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: BUILTIN_TOOL_ANNOTATIONS.todo_write,
   async execute(args, context) {
     const session = context.agent?.session;
     if (!session)

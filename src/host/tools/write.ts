@@ -7,6 +7,7 @@
 import type { Tool } from '../types.js';
 import { openForWrite, replaceContent } from './open.js';
 import { confine } from './paths.js';
+import { BUILTIN_TOOL_ANNOTATIONS } from '../../compile/builtin-tools.js';
 
 /** The `write` tool: destructive (it overwrites), idempotent, closed-world. */
 export const writeTool: Tool<{ path: string; content: string }> = {
@@ -21,7 +22,7 @@ export const writeTool: Tool<{ path: string; content: string }> = {
     required: ['path', 'content'],
     additionalProperties: false,
   },
-  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  annotations: BUILTIN_TOOL_ANNOTATIONS.write,
   async execute(args, context) {
     const file = confine(context.workspace, args.path);
     const handle = await openForWrite(context.workspace, file.display, 'write');

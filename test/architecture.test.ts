@@ -1,0 +1,222 @@
+/**
+ * The layering of src/, checked on the source: the import graph (static, type-only and dynamic imports alike) has
+ * no cycle, each layer imports only the layers below it, and every folder says in its README what it owns and
+ * what it may import.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const SRC = join(ROOT, 'src');
+
+function walk(folder: string): string[] {
+  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) return walk(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+const IMPORT = /(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)['"]([^'"]+)['"]/gm;
+
+/** The relative imports of a module, as src-relative paths of `.ts` files. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\/|^\s*\/\/.*$/gm, '');
+  const found: string[] = [];
+  for (const match of text.matchAll(IMPORT)) {
+    const specifier = match[1]!;
+    if (!specifier.startsWith('.')) continue;
+    const target = resolve(dirname(file), specifier.replace(/\.js$/, '.ts'));
+    found.push(relative(SRC, target).split('\\').join('/'));
+  }
+  return found;
+}
+
+const modules = walk(SRC).map((f) => relative(SRC, f).split('\\').join('/'));
+const graph = new Map(modules.map((m) => [m, importsOf(join(SRC, m))]));
+
+/** Every cycle's members (strongly connected components of more than one module, or a self-import). */
+function cycles(edges: Map<string, string[]>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (v: string): void => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of edges.get(v) ?? []) {
+      if (!edges.has(w)) continue;
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const component: string[] = [];
+    let w: string;
+    do {
+      w = stack.pop()!;
+      onStack.delete(w);
+      component.push(w);
+    } while (w !== v);
+    if (component.length > 1 || (edges.get(v) ?? []).includes(v)) found.push(component.sort());
+  };
+  for (const v of edges.keys()) if (!index.has(v)) visit(v);
+  return found;
+}
+
+/** The imports of `from` modules that land in `banned` folders, as `module -> target` lines. */
+function crossings(from: (m: string) => boolean, banned: readonly string[]): string[] {
+  return [...graph]
+    .filter(([m]) => from(m))
+    .flatMap(([m, targets]) =>
+      targets.filter((t) => banned.some((b) => t.startsWith(`${b}/`))).map((t) => `${m} -> ${t}`),
+    );
+}
+
+describe('the import graph of src/', () => {
+  it('reads every module and finds the imports', () => {
+    expect(modules.length).toBeGreaterThan(50);
+    expect(graph.get('cli/main.ts')).toContain('cli/argv.ts');
+  });
+
+  it('finds a cycle when there is one', () => {
+    const edges = new Map([
+      ['a.ts', ['b.ts']],
+      ['b.ts', ['c.ts']],
+      ['c.ts', ['a.ts']],
+      ['d.ts', ['a.ts']],
+    ]);
+    expect(cycles(edges)).toEqual([['a.ts', 'b.ts', 'c.ts']]);
+  });
+
+  it('has no cycle', () => {
+    expect(cycles(graph)).toEqual([]);
+  });
+
+  it('resolves every relative import to a module of src/', () => {
+    const missing = [...graph].flatMap(([m, targets]) =>
+      targets.filter((t) => !graph.has(t) && !t.endsWith('.json')).map((t) => `${m} -> ${t}`),
+    );
+    expect(missing).toEqual([]);
+  });
+});
+
+describe('the layers of src/', () => {
+  it('src/compile imports nothing from engine, host, deploy or cli', () => {
+    expect(crossings((m) => m.startsWith('compile/'), ['engine', 'host', 'deploy', 'cli'])).toEqual([]);
+  });
+
+  it('src/engine/authorize.ts imports nothing from host or cli', () => {
+    expect(crossings((m) => m === 'engine/authorize.ts', ['host', 'cli', 'deploy'])).toEqual([]);
+  });
+
+  it('src/deploy imports nothing from cli or host', () => {
+    expect(crossings((m) => m.startsWith('deploy/'), ['cli', 'host'])).toEqual([]);
+  });
+
+  it('src/engine imports nothing from cli', () => {
+    expect(crossings((m) => m.startsWith('engine/'), ['cli'])).toEqual([]);
+  });
+
+  it('src/host imports nothing from engine, deploy or cli', () => {
+    expect(crossings((m) => m.startsWith('host/'), ['engine', 'deploy', 'cli'])).toEqual([]);
+  });
+
+  it('no command module imports another command module', () => {
+    const links = [...graph]
+      .filter(([m]) => m.startsWith('cli/commands/') && m !== 'cli/commands/index.ts')
+      .flatMap(([m, targets]) =>
+        targets.filter((t) => t.startsWith('cli/commands/')).map((t) => `${m} -> ${t}`),
+      );
+    expect(links).toEqual([]);
+    const outside = crossings(
+      (m) => m.startsWith('cli/') && !m.startsWith('cli/commands/'),
+      ['cli/commands'],
+    ).filter((l) => !l.endsWith('-> cli/commands/index.ts'));
+    expect(outside).toEqual([]);
+  });
+
+  // The CLI holds no policy analysis: it reaches compile through the pipeline's entry points and data types, and
+  // takes from the compiler's internals only vocabulary (hint names, the restrictiveness rank, the rule registry
+  // for SARIF's rule list), never documents, globs, the lint context or a rule.
+  it('src/cli imports from compile only its entry points and vocabulary', () => {
+    const modulesAllowed = new Set([
+      'compile/catalog.ts',
+      'compile/compile.ts',
+      'compile/diagnostics.ts',
+      'compile/grid.ts',
+      'compile/lint.ts',
+      'compile/load.ts',
+      'compile/read-file.ts',
+      'compile/source.ts',
+      'compile/suggest.ts',
+      'compile/types.ts',
+      'compile/widenings.ts',
+    ]);
+    const namesAllowed: Record<string, readonly string[]> = {
+      'compile/document.ts': ['HINT_NAMES', 'compareRestrictiveness'],
+      'compile/rules/index.ts': ['rules'],
+    };
+    const internal = [...graph.keys()]
+      .filter((m) => m.startsWith('cli/'))
+      .flatMap((m) =>
+        namedImportsOf(join(SRC, m))
+          .filter(({ target }) => target.startsWith('compile/') && !modulesAllowed.has(target))
+          .filter(({ target, names }) => names.some((n) => !(namesAllowed[target] ?? []).includes(n)))
+          .map(({ target, names }) => `${m} -> ${target} { ${names.join(', ')} }`),
+      );
+    expect(internal).toEqual([]);
+  });
+});
+
+/** The names each relative import of a module takes (`*` for a namespace or a dynamic import). */
+function namedImportsOf(file: string): { target: string; names: string[] }[] {
+  const text = readFileSync(file, 'utf8');
+  const found: { target: string; names: string[] }[] = [];
+  const clause =
+    /\b(?:import|export)\s+(?:type\s+)?(\{[^}]*\}|\*\s+as\s+\w+|\w+)?\s*(?:from\s*)?['"](\.[^'"]+)['"]|\bimport\s*\(\s*['"](\.[^'"]+)['"]/g;
+  for (const match of text.matchAll(clause)) {
+    const specifier = match[2] ?? match[3]!;
+    const target = relative(SRC, resolve(dirname(file), specifier.replace(/\.js$/, '.ts')))
+      .split('\\')
+      .join('/');
+    const braces = match[1]?.startsWith('{') ? match[1] : undefined;
+    const names =
+      braces === undefined
+        ? ['*']
+        : braces
+            .slice(1, -1)
+            .split(',')
+            .map(
+              (n) =>
+                n
+                  .trim()
+                  .replace(/^type\s+/, '')
+                  .split(/\s+as\s+/)[0]!,
+            )
+            .filter((n) => n !== '');
+    found.push({ target, names });
+  }
+  return found;
+}
+
+describe('the READMEs of src/', () => {
+  const folders = readdirSync(SRC, { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name);
+
+  it.each(folders)('src/%s has a README.md that says what it owns and what it may import', (folder) => {
+    const readme = join(SRC, folder, 'README.md');
+    expect(existsSync(readme)).toBe(true);
+    const text = readFileSync(readme, 'utf8');
+    expect(text).toMatch(/^# src\//);
+    expect(text).toMatch(/^## (May import|Imports)/m);
+  });
+});
