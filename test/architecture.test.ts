@@ -155,6 +155,7 @@ describe('the layers of src/', () => {
       'compile/lint.ts',
       'compile/load.ts',
       'compile/read-file.ts',
+      'compile/report.ts',
       'compile/source.ts',
       'compile/suggest.ts',
       'compile/types.ts',
