@@ -46,6 +46,8 @@ export class McpServerConnection {
   #failure: string | null = null;
   #closing = false;
   #stderr: string[] = [];
+  /** The re-listing a `list_changed` started, so the call that caused it returns only once the new set is in. */
+  #relisting: Promise<void> = Promise.resolve();
   /** Called after the server said its tools changed (the new full list, or an error reason). */
   onToolsChanged: ((tools: ListedTool[]) => void) | null = null;
 
@@ -86,10 +88,18 @@ export class McpServerConnection {
       if (!this.#closing) this.#fail(`the server \`${launch.name}\` exited or closed its connection`);
     };
     client.onerror = (error) => this.log(`server \`${launch.name}\`: ${error.message}`);
-    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
-      const tools = await this.listTools();
-      if (Array.isArray(tools)) this.onToolsChanged?.(tools);
-      else this.log(`server \`${launch.name}\`: re-listing its tools failed: ${tools.error}`);
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      const relist = async (): Promise<void> => {
+        const tools = await this.listTools();
+        if (Array.isArray(tools)) this.onToolsChanged?.(tools);
+        else this.log(`server \`${launch.name}\`: re-listing its tools failed: ${tools.error}`);
+      };
+      this.#relisting = this.#relisting
+        .then(relist)
+        .catch((error: unknown) =>
+          this.log(`server \`${launch.name}\`: re-listing failed: ${messageOf(error)}`),
+        );
+      return this.#relisting;
     });
     this.#client = client;
     try {
@@ -147,6 +157,8 @@ export class McpServerConnection {
         timeout: this.launch.callTimeoutMs,
         ...(signal ? { signal } : {}),
       });
+      // A notification sent before the answer was handled first: the next request sees the tools it announced.
+      await this.#relisting;
       return { text: resultText(result.content), isError: result.isError === true };
     } catch (error) {
       return { text: this.#describe(error, `\`${tool}\``), isError: true };
