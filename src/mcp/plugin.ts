@@ -44,14 +44,17 @@ export interface SessionServer {
 export const name = 'mcp';
 export const inject: string[] = ['tools'];
 
-/** `ctx.mcp`: the running servers, and the per-session ones. */
+/**
+ * `ctx.mcp`: the running servers, and the per-session ones. (No `#private` members: cordis hands out the service
+ * behind a proxy, and `#` fields cannot be read through one.)
+ */
 export class McpService extends Service {
-  readonly #table: ToolTable;
-  readonly #deployment: McpServerConnection[] = [];
-  readonly #sessions = new Map<Session, McpServerConnection[]>();
-  readonly #log: (line: string) => void;
-  readonly #warn: (line: string) => void;
-  #disposed = false;
+  private readonly table_: ToolTable;
+  private readonly deployment_: McpServerConnection[] = [];
+  private readonly sessions_ = new Map<Session, McpServerConnection[]>();
+  private readonly log_: (line: string) => void;
+  private readonly warn_: (line: string) => void;
+  private disposed_ = false;
 
   constructor(
     ctx: Context,
@@ -59,10 +62,10 @@ export class McpService extends Service {
   ) {
     super(ctx, 'mcp');
     const logger = ctx.logger('mcp');
-    this.#log = (line) => logger.info(line);
-    this.#warn = (line) => logger.warn(line);
+    this.log_ = (line) => logger.info(line);
+    this.warn_ = (line) => logger.warn(line);
     const tools = ctx.tools;
-    this.#table = new ToolTable((tool) => tools.register(tool), this.#warn);
+    this.table_ = new ToolTable((tool) => tools.register(tool), this.warn_);
   }
 
   /** Names of the deployment's servers. */
@@ -73,7 +76,7 @@ export class McpService extends Service {
   /** Starts the deployment's servers (all at once) and registers their tools. */
   async startDeployment(workspace: string): Promise<void> {
     const plans = Object.entries(this.config.servers ?? {}).map(([n, s]) => planServer(n, s, workspace));
-    await Promise.all(plans.map((plan) => this.#start(plan, null, this.#deployment)));
+    await Promise.all(plans.map((plan) => this.start_(plan, null, this.deployment_)));
   }
 
   /**
@@ -88,10 +91,10 @@ export class McpService extends Service {
     const warnings: string[] = [];
     const skip = (text: string) => {
       warnings.push(text);
-      this.#warn(text);
+      this.warn_(text);
     };
-    const list = this.#sessions.get(session) ?? [];
-    this.#sessions.set(session, list);
+    const list = this.sessions_.get(session) ?? [];
+    this.sessions_.set(session, list);
     const trusted = new Set(this.config.trustedEditorServers ?? []);
     const plans: ServerPlan[] = [];
     for (const server of servers) {
@@ -121,63 +124,63 @@ export class McpService extends Service {
         });
       }
     }
-    const failures = await Promise.all(plans.map((plan) => this.#start(plan, session, list)));
+    const failures = await Promise.all(plans.map((plan) => this.start_(plan, session, list)));
     for (const failure of failures) if (failure) warnings.push(failure);
     return warnings;
   }
 
   /** Stops one session's servers and removes their tools. */
   async closeSession(session: Session): Promise<void> {
-    const list = this.#sessions.get(session);
-    this.#sessions.delete(session);
-    await Promise.all((list ?? []).map((server) => this.#stop(server)));
+    const list = this.sessions_.get(session);
+    this.sessions_.delete(session);
+    await Promise.all((list ?? []).map((server) => this.stop_(server)));
   }
 
   /** True when `name` is an MCP tool the session may see and call (its own servers' and the deployment's). */
   serves(name: string, session: Scope): boolean {
-    return this.#table.pick(name, session) !== undefined;
+    return this.table_.pick(name, session) !== undefined;
   }
 
   /** True for a registered MCP tool. */
   isMcpTool(name: string): boolean {
-    return name.startsWith(MCP_PREFIX) && this.#table.has(name);
+    return name.startsWith(MCP_PREFIX) && this.table_.has(name);
   }
 
   /** Stops every server. */
   async stopAll(): Promise<void> {
-    this.#disposed = true;
-    const all = [...this.#deployment.splice(0), ...[...this.#sessions.values()].flat()];
-    this.#sessions.clear();
-    await Promise.all(all.map((server) => this.#stop(server)));
+    this.disposed_ = true;
+    const all = [...this.deployment_.splice(0), ...[...this.sessions_.values()].flat()];
+    this.sessions_.clear();
+    await Promise.all(all.map((server) => this.stop_(server)));
   }
 
-  async #start(plan: ServerPlan, scope: Scope, into: McpServerConnection[]): Promise<string | null> {
-    const server = new McpServerConnection(plan.launch, this.#log);
+  private async start_(plan: ServerPlan, scope: Scope, into: McpServerConnection[]): Promise<string | null> {
+    const server = new McpServerConnection(plan.launch, this.log_);
     into.push(server);
     const failure = await server.start();
     if (failure) {
-      this.#warn(`${failure}; its tools are left out`);
+      this.warn_(`${failure}; its tools are left out`);
       return failure;
     }
     const tools = await server.listTools();
     if (!Array.isArray(tools)) {
-      this.#warn(`${tools.error}; its tools are left out`);
+      this.warn_(`${tools.error}; its tools are left out`);
       return tools.error;
     }
-    if (this.#disposed || (scope !== null && !this.#sessions.has(scope))) {
+    if (this.disposed_ || (scope !== null && !this.sessions_.has(scope))) {
       await server.close();
       return null;
     }
-    this.#table.setServer(scope, server, plan.trusted, tools);
+    this.table_.setServer(scope, server, plan.trusted, tools);
     server.onToolsChanged = (next) => {
-      if (!this.#disposed) this.#table.setServer(scope, server, plan.trusted, next);
+      if (!this.disposed_) this.table_.setServer(scope, server, plan.trusted, next);
     };
     return null;
   }
 
-  async #stop(server: McpServerConnection): Promise<void> {
+  private async stop_(server: McpServerConnection): Promise<void> {
     server.onToolsChanged = null;
-    if (!this.#disposed) this.#table.removeServer(server);
+    if (!this.disposed_) this.table_.removeServer(server);
     await server.close();
   }
 }

@@ -9,10 +9,12 @@
  * goes on; every page is listed; a `list_changed` reaches the next request and the gate; disposing the plugin
  * stops the servers. `dsh-mode catalog` writes what `lint`/`matrix --tools` read, untrusted hints ignored there too.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { Readable, Writable } from 'node:stream';
 import { promisify } from 'node:util';
+import * as acp from '@agentclientprotocol/sdk';
 import type { Context, Fiber } from 'cordis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseCatalog } from '../../src/compile/catalog.js';
@@ -325,6 +327,90 @@ describe('catalogs with MCP tools', () => {
       expect(decision('mcp__fs__read_text_file')).toBe('allow');
       // The fixture declares `echo` read-only, but it is not trusted: plan denies it, as the runtime does.
       expect(decision('mcp__fx__echo')).toBe('deny');
+      return { runs: 1, violations: 0 };
+    });
+  });
+});
+
+describe('ACP sessions with the client’s MCP servers', () => {
+  it('starts the `mcpServers` of session/new; only the ones the deployment names are trusted', async () => {
+    await measured('mcp', 'ACP mcpServers: trust by name', null, async () => {
+      const dir = tempDir('dsh-mcp-acp-');
+      writeFileSync(join(dir, 'notes.txt'), 'acp notes\n');
+      writeFileSync(
+        join(dir, 'cordis.yml'),
+        [
+          '- name: host',
+          '- name: mode',
+          '- name: mcp',
+          '  config: { trustedEditorServers: [fs] }',
+          '- name: demo',
+          '',
+        ].join('\n'),
+      );
+      writeFileSync(
+        join(dir, 'script.json'),
+        JSON.stringify([
+          {
+            tool_calls: [
+              { name: 'mcp__fs__read_text_file', arguments: { path: join(dir, 'notes.txt') } },
+              { name: 'mcp__fx__echo', arguments: { text: 'hi' } },
+            ],
+          },
+          { text: 'Done.' },
+        ]),
+      );
+      const env: NodeJS.ProcessEnv = { ...process.env };
+      delete env.DEEPSEEK_API_KEY;
+      const child = spawn(
+        process.execPath,
+        [BIN, 'acp', '--config', 'cordis.yml', '--model-script', join(dir, 'script.json')],
+        { cwd: dir, env, stdio: ['pipe', 'pipe', 'pipe'] },
+      );
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+      const exited = new Promise<number | null>((done) => child.on('close', done));
+      const updates: Record<string, unknown>[] = [];
+      const stream = acp.ndJsonStream(
+        Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
+        Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
+      );
+      let stop: string | undefined;
+      try {
+        await acp
+          .client({ name: 'mcp-servers' })
+          .onNotification(acp.methods.client.session.update, ({ params }) => {
+            updates.push(params.update as Record<string, unknown>);
+          })
+          .connectWith(stream, async (agent) => {
+            await agent.request(acp.methods.agent.initialize, { protocolVersion: 1, clientCapabilities: {} });
+            const { sessionId } = await agent.request(acp.methods.agent.session.new, {
+              cwd: dir,
+              mcpServers: [
+                { name: 'fs', command: process.execPath, args: [FS_SERVER, dir], env: [] },
+                { name: 'fx', command: process.execPath, args: [FIXTURE], env: [] },
+              ],
+            });
+            await agent.request(acp.methods.agent.session.setMode, { sessionId, modeId: 'plan' });
+            const answer = await agent.request(acp.methods.agent.session.prompt, {
+              sessionId,
+              prompt: [{ type: 'text', text: 'read it' }],
+            });
+            stop = answer.stopReason;
+          });
+      } catch (error) {
+        child.kill();
+        throw new Error(
+          `the client lost the agent: ${(error as Error).message} ${JSON.stringify((error as { data?: unknown }).data)}\nstderr: ${stderr.slice(-2000)}`,
+        );
+      }
+      child.stdin.end();
+      expect(await exited).toBe(0);
+      expect(stop).toBe('end_turn');
+      const results = updates.filter((u) => u.sessionUpdate === 'tool_call_update');
+      expect(results.map((u) => u.status)).toEqual(['completed', 'failed']);
+      expect(JSON.stringify(results[0])).toContain('acp notes');
+      expect(JSON.stringify(results[1])).toContain('plan mode');
       return { runs: 1, violations: 0 };
     });
   });
