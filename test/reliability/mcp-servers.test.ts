@@ -28,6 +28,7 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const BIN = join(ROOT, 'bin/dsh-mode.mjs');
 const FS_SERVER = join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 const FIXTURE = join(ROOT, 'test/fixtures/mcp/fixture-server.mjs');
+const EVERYTHING = join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const run = promisify(execFile);
 
 const fibers: Fiber[] = [];
@@ -168,6 +169,37 @@ describe('the mcp plugin with a misbehaving server', () => {
     expect(ctx.tools.names().filter((n) => n.startsWith('mcp__gone__'))).toEqual([]);
     expect(ctx.tools.get('mcp__fx__echo')).toBeDefined();
     expect(warnings.join('\n')).toMatch(/server `gone` failed to start/);
+  });
+});
+
+describe('the mcp plugin and server-everything', () => {
+  it("passes a server its `env` and a minimal environment, never this process's secrets", async () => {
+    process.env.DSH_MCP_TEST_SECRET = 'do-not-pass';
+    try {
+      const { ctx } = await withMcp({
+        servers: {
+          ev: {
+            command: process.execPath,
+            args: [EVERYTHING, 'stdio'],
+            env: { GIVEN: 'yes' },
+            trusted: true,
+          },
+        },
+      });
+      const { events } = await turn(
+        ctx,
+        [{ tool_calls: [{ name: 'mcp__ev__get-env' }] }, { text: 'ok' }],
+        'plan',
+      );
+      const result = resultOf(events, 'mcp__ev__get-env')!;
+      expect(result.isError).toBe(false);
+      const seen = JSON.parse(result.content) as Record<string, string>;
+      expect(seen.GIVEN).toBe('yes');
+      expect(seen.PATH).toBe(process.env.PATH);
+      expect(seen.DSH_MCP_TEST_SECRET).toBeUndefined();
+    } finally {
+      delete process.env.DSH_MCP_TEST_SECRET;
+    }
   });
 });
 
