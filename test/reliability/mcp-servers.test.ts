@@ -18,6 +18,7 @@ import * as acp from '@agentclientprotocol/sdk';
 import type { Context, Fiber } from 'cordis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseCatalog } from '../../src/compile/catalog.js';
+import { parseDeployment } from '../../src/deploy/index.js';
 import type { McpConfig } from '../../src/mcp/config.js';
 import { McpPlugin } from '../../src/mcp/plugin.js';
 import type { ScriptEntry } from '../../src/host/index.js';
@@ -445,5 +446,91 @@ describe('ACP sessions with the client’s MCP servers', () => {
       expect(JSON.stringify(results[1])).toContain('plan mode');
       return { runs: 1, violations: 0 };
     });
+  });
+});
+
+describe('the mcp entry of cordis.yml', () => {
+  it('is checked by the schema with strict keys, and resolves only `./…` commands and folders from the file', () => {
+    const base = tempDir('dsh-mcp-deploy-');
+    const text = (server: string) => `- name: mcp\n  config:\n    servers:\n      s: ${server}\n`;
+    const typo = parseDeployment(text('{ command: node, trustd: true }'), 'cordis.yml', base);
+    expect(typo.entries).toEqual([]);
+    expect(typo.diagnostics).toMatchObject([
+      {
+        severity: 'error',
+        file: 'cordis.yml',
+        message: expect.stringContaining('trustd'),
+        range: { start: { line: 4 } },
+      },
+    ]);
+    const bad = parseDeployment(text('{ command: node, args: "." }'), 'cordis.yml', base);
+    expect(bad.entries).toEqual([]);
+    const doubled = parseDeployment(
+      '- name: mcp\n  config: { servers: { a__b: { command: x } } }\n',
+      'c.yml',
+      base,
+    );
+    expect(doubled.entries).toEqual([]);
+
+    const local = parseDeployment(text('{ command: ./bin/server, cwd: ../data }'), 'cordis.yml', base);
+    expect(local.diagnostics).toEqual([]);
+    expect(local.entries[0]!.config).toEqual({
+      servers: { s: { command: join(base, 'bin/server'), cwd: resolve(base, '../data') } },
+    });
+    const bare = parseDeployment(text('{ command: npx, args: [./x], cwd: sub }'), 'cordis.yml', base);
+    expect(bare.entries[0]!.config).toEqual({
+      servers: { s: { command: 'npx', args: ['./x'], cwd: 'sub' } },
+    });
+  });
+});
+
+describe('ctx.mcp: servers of one session', () => {
+  it("keeps a session's servers to that session, each call to its own session's server", async () => {
+    await measured('mcp', "a session's servers serve that session only", null, async () => {
+      const { ctx } = await withMcp({});
+      const fx = { name: 'fx', command: process.execPath, args: [FIXTURE], env: {} };
+      const a = agentOf(ctx, [{ tool_calls: [{ name: 'mcp__fx__pid' }] }, { text: 'a' }]).agent;
+      const b = agentOf(ctx, [{ tool_calls: [{ name: 'mcp__fx__pid' }] }, { text: 'b' }]).agent;
+      const c = agentOf(ctx, [
+        { tool_calls: [{ name: 'mcp__fx__echo', arguments: { text: 'x' } }] },
+        { text: 'c' },
+      ]);
+      expect(await ctx.mcp.openSession(a.session, [fx], ctx.tools.workspace)).toEqual([]);
+      expect(await ctx.mcp.openSession(b.session, [fx], ctx.tools.workspace)).toEqual([]);
+      await a.prompt('go');
+      await b.prompt('go');
+      await c.agent.prompt('go');
+      const pidA = Number(resultOf(a.session.events, 'mcp__fx__pid')!.content);
+      const pidB = Number(resultOf(b.session.events, 'mcp__fx__pid')!.content);
+      expect(pidA).toBeGreaterThan(0);
+      expect(pidB).toBeGreaterThan(0);
+      expect(pidA).not.toBe(pidB);
+      // A third session without the server neither sees nor runs its tools.
+      const header = eventsOf(c.agent.session.events, 'request/header')[0]!.data.header;
+      expect(header.tools.some((t) => t.name.startsWith('mcp__fx__'))).toBe(false);
+      expect(resultOf(c.agent.session.events, 'mcp__fx__echo')).toMatchObject({
+        isError: true,
+        content: expect.stringContaining("another session's MCP server"),
+      });
+      // Closing one session stops its server; the other keeps its own.
+      await ctx.mcp.closeSession(a.session);
+      expect(() => process.kill(pidA, 0)).toThrow();
+      expect(() => process.kill(pidB, 0)).not.toThrow();
+      expect(ctx.tools.get('mcp__fx__pid')).toBeDefined();
+      await ctx.mcp.closeSession(b.session);
+      expect(ctx.tools.get('mcp__fx__pid')).toBeUndefined();
+      return { runs: 1, violations: 0 };
+    });
+  });
+
+  it('leaves out a session server whose name the deployment uses', async () => {
+    const { ctx } = await withMcp({ servers: { fx: { command: process.execPath, args: [FIXTURE] } } });
+    const { agent } = agentOf(ctx, [{ text: 'x' }]);
+    const warnings = await ctx.mcp.openSession(
+      agent.session,
+      [{ name: 'fx', command: process.execPath, args: [FIXTURE], env: {} }],
+      ctx.tools.workspace,
+    );
+    expect(warnings).toEqual(['MCP server `fx` is left out: the deployment runs a server of that name']);
   });
 });
