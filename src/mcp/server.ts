@@ -46,6 +46,8 @@ export class McpServerConnection {
   #failure: string | null = null;
   #closing = false;
   #stderr: string[] = [];
+  #pid: number | null = null;
+  #exited = false;
   /** The re-listing a `list_changed` started, so the call that caused it returns only once the new set is in. */
   #relisting: Promise<void> = Promise.resolve();
   /** Called after the server said its tools changed (the new full list, or an error reason). */
@@ -83,6 +85,7 @@ export class McpServerConnection {
     });
     const client = new Client({ name: 'dsh-mode', version: '0.1.0' }, { capabilities: {} });
     client.onclose = () => {
+      this.#exited = true;
       if (partial) this.#stderrLine(partial);
       partial = '';
       if (!this.#closing) this.#fail(`the server \`${launch.name}\` exited or closed its connection`);
@@ -102,8 +105,12 @@ export class McpServerConnection {
       return this.#relisting;
     });
     this.#client = client;
+    const connecting = client.connect(transport, { timeout: launch.startTimeoutMs });
+    // The transport spawns synchronously within connect(): remember the pid, since a failed connect lets the SDK
+    // forget its process before it is gone.
+    this.#pid = transport.pid;
     try {
-      await client.connect(transport, { timeout: launch.startTimeoutMs });
+      await connecting;
     } catch (error) {
       const reason = isTimeout(error)
         ? `the server \`${launch.name}\` did not start within ${launch.startTimeoutMs} ms`
@@ -176,6 +183,8 @@ export class McpServerConnection {
     } catch (error) {
       this.log(`server \`${this.launch.name}\`: closing failed: ${messageOf(error)}`);
     }
+    if (this.#pid !== null) await stopProcess(this.#pid, () => this.#exited);
+    this.#pid = null;
     this.#failure ??= `the server \`${this.launch.name}\` was shut down`;
   }
 
@@ -223,6 +232,24 @@ export function resultText(content: unknown): string {
   return text.length > MAX_RESULT
     ? `${text.slice(0, MAX_RESULT)}\n[… cut at ${MAX_RESULT} characters]`
     : text;
+}
+
+/**
+ * Ends a process that outlived its transport's close (SIGTERM, then SIGKILL after a second). Only a process whose
+ * exit was not seen is signalled, so a pid the system has since reused is never touched.
+ */
+async function stopProcess(pid: number, exited: () => boolean): Promise<void> {
+  const signal = (name: NodeJS.Signals): void => {
+    try {
+      process.kill(pid, name);
+    } catch {
+      // ESRCH: it is gone already.
+    }
+  };
+  if (exited()) return;
+  signal('SIGTERM');
+  for (let waited = 0; waited < 1000 && !exited(); waited += 50) await new Promise((r) => setTimeout(r, 50));
+  if (!exited()) signal('SIGKILL');
 }
 
 function isTimeout(error: unknown): boolean {

@@ -160,16 +160,19 @@ describe('the mcp plugin with a misbehaving server', () => {
     });
   });
 
-  it('starts without a server that cannot start, with a warning', async () => {
+  it('starts without a server that cannot start or does not answer in time, with a warning', async () => {
     const { ctx, warnings } = await withMcp({
       servers: {
         gone: { command: join(tempDir(), 'no-such-program') },
+        mute: { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'], startTimeoutMs: 200 },
         fx: { command: process.execPath, args: [FIXTURE] },
       },
     });
     expect(ctx.tools.names().filter((n) => n.startsWith('mcp__gone__'))).toEqual([]);
     expect(ctx.tools.get('mcp__fx__echo')).toBeDefined();
     expect(warnings.join('\n')).toMatch(/server `gone` failed to start/);
+    expect(warnings.join('\n')).toMatch(/server `mute` did not start within 200 ms/);
+    expect(ctx.tools.names().filter((n) => n.startsWith('mcp__mute__'))).toEqual([]);
   });
 });
 
