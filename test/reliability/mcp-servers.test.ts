@@ -369,7 +369,7 @@ describe('catalogs with MCP tools', () => {
 });
 
 describe('ACP sessions with the client’s MCP servers', () => {
-  it('starts the `mcpServers` of session/new; only the ones the deployment names are trusted', async () => {
+  it('starts the `mcpServers` of session/new and session/load; only the ones the deployment names are trusted', async () => {
     await measured('mcp', 'ACP mcpServers: trust by name', null, async () => {
       const dir = tempDir('dsh-mcp-acp-');
       writeFileSync(join(dir, 'notes.txt'), 'acp notes\n');
@@ -394,6 +394,8 @@ describe('ACP sessions with the client’s MCP servers', () => {
             ],
           },
           { text: 'Done.' },
+          { tool_calls: [{ name: 'mcp__fs__read_text_file', arguments: { path: join(dir, 'notes.txt') } }] },
+          { text: 'Loaded.' },
         ]),
       );
       const env: NodeJS.ProcessEnv = { ...process.env };
@@ -407,6 +409,7 @@ describe('ACP sessions with the client’s MCP servers', () => {
       child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
       const exited = new Promise<number | null>((done) => child.on('close', done));
       const updates: Record<string, unknown>[] = [];
+      let first: Record<string, unknown>[] = [];
       const stream = acp.ndJsonStream(
         Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
         Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
@@ -433,6 +436,24 @@ describe('ACP sessions with the client’s MCP servers', () => {
               prompt: [{ type: 'text', text: 'read it' }],
             });
             stop = answer.stopReason;
+            first = [...updates];
+            // A loaded session starts the client's servers again, for itself.
+            await agent.request(acp.methods.agent.session.load, {
+              sessionId,
+              cwd: dir,
+              mcpServers: [{ name: 'fs', command: process.execPath, args: [FS_SERVER, dir], env: [] }],
+            });
+            updates.length = 0;
+            const again = await agent.request(acp.methods.agent.session.prompt, {
+              sessionId,
+              prompt: [{ type: 'text', text: 'again' }],
+            });
+            expect(again.stopReason).toBe('end_turn');
+            const reread = updates.filter((u) => u.sessionUpdate === 'tool_call_update');
+            expect(reread.map((u) => u.status)).toEqual(['completed']);
+            expect(JSON.stringify(reread[0])).toContain('acp notes');
+            updates.length = 0;
+            updates.push(...first);
           });
       } catch (error) {
         child.kill();
