@@ -52,6 +52,14 @@ export const PLUGIN_NAMES: Readonly<Record<string, PluginSpec>> = {
       return (await import('../host/host.js')).HostPlugin as Plugin;
     },
   },
+  mcp: {
+    kind: 'plugin',
+    description:
+      'MCP servers over stdio as tools (`mcp__<server>__<tool>`; hints count only from trusted servers)',
+    async load() {
+      return (await import('../mcp/plugin.js')).McpPlugin as Plugin;
+    },
+  },
   mode: {
     kind: 'plugin',
     description: 'the mode engine: policies, ctx.modes, the prompt filter, the gate, exit_plan_mode',

@@ -408,6 +408,10 @@ export const cordisSchema = {
           if: { properties: { name: { const: 'demo' } }, required: ['name'] },
           then: { properties: { config: { $ref: '#/definitions/demoConfig' } } },
         },
+        {
+          if: { properties: { name: { const: 'mcp' } }, required: ['name'] },
+          then: { properties: { config: { $ref: '#/definitions/mcpConfig' } } },
+        },
       ],
       defaultSnippets: [
         {
@@ -431,18 +435,35 @@ export const cordisSchema = {
             },
           },
         },
+        {
+          label: 'an MCP server',
+          description: 'The mcp plugin with one stdio server',
+          body: {
+            name: 'mcp',
+            config: {
+              servers: {
+                '${1:fs}': {
+                  command: '${2:npx}',
+                  args: ['${3:-y}', '${4:@modelcontextprotocol/server-filesystem}', '${5:.}'],
+                  trusted: false,
+                },
+              },
+            },
+          },
+        },
       ],
     },
     pluginName: {
       title: 'PluginName',
       type: 'string',
-      enum: ['demo', 'host', 'mode', 'openai', 'scripted'],
-      description: 'Which plugin to start: demo, host, mode, openai or scripted.',
+      enum: ['demo', 'host', 'mcp', 'mode', 'openai', 'scripted'],
+      description: 'Which plugin to start: demo, host, mcp, mode, openai or scripted.',
       markdownDescription:
         'Which plugin to start. An unknown name refuses the deployment (with a did-you-mean). Plugins start in file order; a deployment has at most one model entry (`demo`, `openai` or `scripted`).',
       markdownEnumDescriptions: [
         'The **demo model**: a scripted model that walks through a plan-mode session. No config.',
         'The **reference host**: sessions, prompt assembly, the tool runtime, the approval seam, agents and the built-in tools (`read`, `list`, `grep`, `write`, `edit`, `bash`, `todo_write`).',
+        "The **MCP client**: starts the MCP servers of `servers` over stdio and registers each of their tools as `mcp__<server>__<tool>`. A server's annotations count as hints only when it is `trusted`.",
         'The **mode engine**: session modes (the built-in `plan` and yours) from policy documents, `ctx.modes`, the prompt filter, the pre-execute gate and `exit_plan_mode`.',
         'An **OpenAI-compatible model**: chat completions with streaming and tool calls; DeepSeek by default, key from `apiKey` or else `DEEPSEEK_API_KEY`.',
         'A **scripted model**: answers from a YAML or JSON script file, one entry per request (`script`).',
@@ -559,6 +580,96 @@ export const cordisSchema = {
       maxProperties: 0,
       description: 'The demo model takes no config.',
       markdownDescription: 'The **demo model** takes no config.',
+    },
+    mcpConfig: {
+      title: 'McpConfig',
+      type: 'object',
+      additionalProperties: false,
+      description:
+        'Configuration of the MCP client: the stdio servers to start, and which editor-provided servers to trust.',
+      markdownDescription:
+        'Configuration of the **MCP client**. Each server starts over stdio with the deployment and stops with it; each of its tools is registered as `mcp__<server>__<tool>`.\n\n```yaml\n- name: mcp\n  config:\n    servers:\n      fs: { command: npx, args: [-y, "@modelcontextprotocol/server-filesystem", "."], trusted: true }\n```',
+      properties: {
+        servers: {
+          type: 'object',
+          description: 'The servers to start, by name; tools register as mcp__<name>__<tool>.',
+          markdownDescription:
+            'The servers to start, keyed by name (letters, digits, `-`, single `_`). Each tool registers as `mcp__<name>__<tool>`.',
+          propertyNames: { pattern: '^[A-Za-z0-9-]+(_[A-Za-z0-9-]+)*$', maxLength: 32 },
+          additionalProperties: { $ref: '#/definitions/mcpServer' },
+        },
+        trustedEditorServers: {
+          type: 'array',
+          uniqueItems: true,
+          items: { type: 'string', pattern: '^[A-Za-z0-9-]+(_[A-Za-z0-9-]+)*$', maxLength: 32 },
+          description:
+            'Names of MCP servers an ACP client (editor) may add whose annotations count as hints; others are untrusted.',
+          markdownDescription:
+            "Names of MCP servers that an ACP client (your editor's `context_servers`) adds to a session and whose annotations count as hints. Any other editor-provided server is **untrusted**: its tools get MCP's defaults (not read-only, destructive, open-world), so plan mode denies them.",
+        },
+      },
+    },
+    mcpServer: {
+      title: 'McpServerConfig',
+      type: 'object',
+      additionalProperties: false,
+      required: ['command'],
+      description: 'One MCP server started over stdio.',
+      markdownDescription: 'One **MCP server**, started over stdio with the deployment and stopped with it.',
+      properties: {
+        command: {
+          type: 'string',
+          minLength: 1,
+          description:
+            'The program to run; a path starting with ./ or ../ is relative to this file, a bare name is looked up on PATH.',
+          markdownDescription:
+            'The program to run. `./…` or `../…` is relative to the folder of this file; a bare name (`node`, `npx`) is looked up on `PATH`.',
+          examples: ['node', 'npx'],
+        },
+        args: {
+          type: 'array',
+          items: { type: 'string' },
+          description: 'Arguments, passed as written (the server reads them from its cwd).',
+          markdownDescription:
+            "Arguments, passed as written; relative paths in them are the server's to resolve, from its `cwd`.",
+        },
+        env: {
+          type: 'object',
+          additionalProperties: { type: 'string' },
+          description: 'Environment variables added to a minimal inherited set (PATH, HOME, ...).',
+          markdownDescription:
+            "Environment variables for the server, added to a minimal inherited set (`PATH`, `HOME`, `USER`, …). The rest of this process's environment (API keys) is not passed on.",
+        },
+        cwd: {
+          type: 'string',
+          description:
+            "The server's working folder: ./… relative to this file, another relative path to the workspace; default the workspace.",
+          markdownDescription:
+            "The server's working folder. `./…` or `../…` is relative to the folder of this file, any other relative path to the workspace. Default: the workspace.",
+        },
+        trusted: {
+          type: 'boolean',
+          default: false,
+          description:
+            "Count this server's tool annotations as hints (readOnlyHint lets plan run a tool); default false.",
+          markdownDescription:
+            "Count this server's tool annotations as hints (default `false`). MCP annotations are claims by the server: only when `trusted` does `readOnlyHint: true` let plan mode run a tool. Untrusted tools get MCP's defaults (not read-only, destructive, open-world).",
+        },
+        startTimeoutMs: {
+          type: 'integer',
+          minimum: 1,
+          description: 'Time limit for starting and the MCP handshake, in milliseconds; default 30000.',
+          markdownDescription:
+            'Time limit for starting the server and the MCP handshake, in milliseconds. Default `30000`. A server that misses it is left out, with a warning.',
+        },
+        callTimeoutMs: {
+          type: 'integer',
+          minimum: 1,
+          description: 'Time limit per tools/list page and per tool call, in milliseconds; default 60000.',
+          markdownDescription:
+            'Time limit per `tools/list` page and per tool call, in milliseconds. Default `60000`. A call that misses it gives the model an error.',
+        },
+      },
     },
   },
 } as const;

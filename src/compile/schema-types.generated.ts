@@ -263,9 +263,9 @@ export interface InlineMode {
  */
 export type PluginEntry = PluginEntry1;
 /**
- * Which plugin to start: demo, host, mode, openai or scripted.
+ * Which plugin to start: demo, host, mcp, mode, openai or scripted.
  */
-export type PluginName = 'demo' | 'host' | 'mode' | 'openai' | 'scripted';
+export type PluginName = 'demo' | 'host' | 'mcp' | 'mode' | 'openai' | 'scripted';
 /**
  * A dsh-mode deployment (cordis.yml): a list of plugin entries, each `- name / id / config`, started in order.
  */

@@ -59,6 +59,10 @@ const schema11 = {
           if: { properties: { name: { const: 'demo' } }, required: ['name'] },
           then: { properties: { config: { $ref: '#/definitions/demoConfig' } } },
         },
+        {
+          if: { properties: { name: { const: 'mcp' } }, required: ['name'] },
+          then: { properties: { config: { $ref: '#/definitions/mcpConfig' } } },
+        },
       ],
       defaultSnippets: [
         {
@@ -82,18 +86,35 @@ const schema11 = {
             },
           },
         },
+        {
+          label: 'an MCP server',
+          description: 'The mcp plugin with one stdio server',
+          body: {
+            name: 'mcp',
+            config: {
+              servers: {
+                '${1:fs}': {
+                  command: '${2:npx}',
+                  args: ['${3:-y}', '${4:@modelcontextprotocol/server-filesystem}', '${5:.}'],
+                  trusted: false,
+                },
+              },
+            },
+          },
+        },
       ],
     },
     pluginName: {
       title: 'PluginName',
       type: 'string',
-      enum: ['demo', 'host', 'mode', 'openai', 'scripted'],
-      description: 'Which plugin to start: demo, host, mode, openai or scripted.',
+      enum: ['demo', 'host', 'mcp', 'mode', 'openai', 'scripted'],
+      description: 'Which plugin to start: demo, host, mcp, mode, openai or scripted.',
       markdownDescription:
         'Which plugin to start. An unknown name refuses the deployment (with a did-you-mean). Plugins start in file order; a deployment has at most one model entry (`demo`, `openai` or `scripted`).',
       markdownEnumDescriptions: [
         'The **demo model**: a scripted model that walks through a plan-mode session. No config.',
         'The **reference host**: sessions, prompt assembly, the tool runtime, the approval seam, agents and the built-in tools (`read`, `list`, `grep`, `write`, `edit`, `bash`, `todo_write`).',
+        "The **MCP client**: starts the MCP servers of `servers` over stdio and registers each of their tools as `mcp__<server>__<tool>`. A server's annotations count as hints only when it is `trusted`.",
         'The **mode engine**: session modes (the built-in `plan` and yours) from policy documents, `ctx.modes`, the prompt filter, the pre-execute gate and `exit_plan_mode`.',
         'An **OpenAI-compatible model**: chat completions with streaming and tool calls; DeepSeek by default, key from `apiKey` or else `DEEPSEEK_API_KEY`.',
         'A **scripted model**: answers from a YAML or JSON script file, one entry per request (`script`).',
@@ -211,6 +232,96 @@ const schema11 = {
       description: 'The demo model takes no config.',
       markdownDescription: 'The **demo model** takes no config.',
     },
+    mcpConfig: {
+      title: 'McpConfig',
+      type: 'object',
+      additionalProperties: false,
+      description:
+        'Configuration of the MCP client: the stdio servers to start, and which editor-provided servers to trust.',
+      markdownDescription:
+        'Configuration of the **MCP client**. Each server starts over stdio with the deployment and stops with it; each of its tools is registered as `mcp__<server>__<tool>`.\n\n```yaml\n- name: mcp\n  config:\n    servers:\n      fs: { command: npx, args: [-y, "@modelcontextprotocol/server-filesystem", "."], trusted: true }\n```',
+      properties: {
+        servers: {
+          type: 'object',
+          description: 'The servers to start, by name; tools register as mcp__<name>__<tool>.',
+          markdownDescription:
+            'The servers to start, keyed by name (letters, digits, `-`, single `_`). Each tool registers as `mcp__<name>__<tool>`.',
+          propertyNames: { pattern: '^[A-Za-z0-9-]+(_[A-Za-z0-9-]+)*$', maxLength: 32 },
+          additionalProperties: { $ref: '#/definitions/mcpServer' },
+        },
+        trustedEditorServers: {
+          type: 'array',
+          uniqueItems: true,
+          items: { type: 'string', pattern: '^[A-Za-z0-9-]+(_[A-Za-z0-9-]+)*$', maxLength: 32 },
+          description:
+            'Names of MCP servers an ACP client (editor) may add whose annotations count as hints; others are untrusted.',
+          markdownDescription:
+            "Names of MCP servers that an ACP client (your editor's `context_servers`) adds to a session and whose annotations count as hints. Any other editor-provided server is **untrusted**: its tools get MCP's defaults (not read-only, destructive, open-world), so plan mode denies them.",
+        },
+      },
+    },
+    mcpServer: {
+      title: 'McpServerConfig',
+      type: 'object',
+      additionalProperties: false,
+      required: ['command'],
+      description: 'One MCP server started over stdio.',
+      markdownDescription: 'One **MCP server**, started over stdio with the deployment and stopped with it.',
+      properties: {
+        command: {
+          type: 'string',
+          minLength: 1,
+          description:
+            'The program to run; a path starting with ./ or ../ is relative to this file, a bare name is looked up on PATH.',
+          markdownDescription:
+            'The program to run. `./…` or `../…` is relative to the folder of this file; a bare name (`node`, `npx`) is looked up on `PATH`.',
+          examples: ['node', 'npx'],
+        },
+        args: {
+          type: 'array',
+          items: { type: 'string' },
+          description: 'Arguments, passed as written (the server reads them from its cwd).',
+          markdownDescription:
+            "Arguments, passed as written; relative paths in them are the server's to resolve, from its `cwd`.",
+        },
+        env: {
+          type: 'object',
+          additionalProperties: { type: 'string' },
+          description: 'Environment variables added to a minimal inherited set (PATH, HOME, ...).',
+          markdownDescription:
+            "Environment variables for the server, added to a minimal inherited set (`PATH`, `HOME`, `USER`, …). The rest of this process's environment (API keys) is not passed on.",
+        },
+        cwd: {
+          type: 'string',
+          description:
+            "The server's working folder: ./… relative to this file, another relative path to the workspace; default the workspace.",
+          markdownDescription:
+            "The server's working folder. `./…` or `../…` is relative to the folder of this file, any other relative path to the workspace. Default: the workspace.",
+        },
+        trusted: {
+          type: 'boolean',
+          default: false,
+          description:
+            "Count this server's tool annotations as hints (readOnlyHint lets plan run a tool); default false.",
+          markdownDescription:
+            "Count this server's tool annotations as hints (default `false`). MCP annotations are claims by the server: only when `trusted` does `readOnlyHint: true` let plan mode run a tool. Untrusted tools get MCP's defaults (not read-only, destructive, open-world).",
+        },
+        startTimeoutMs: {
+          type: 'integer',
+          minimum: 1,
+          description: 'Time limit for starting and the MCP handshake, in milliseconds; default 30000.',
+          markdownDescription:
+            'Time limit for starting the server and the MCP handshake, in milliseconds. Default `30000`. A server that misses it is left out, with a warning.',
+        },
+        callTimeoutMs: {
+          type: 'integer',
+          minimum: 1,
+          description: 'Time limit per tools/list page and per tool call, in milliseconds; default 60000.',
+          markdownDescription:
+            'Time limit per `tools/list` page and per tool call, in milliseconds. Default `60000`. A call that misses it gives the model an error.',
+        },
+      },
+    },
   },
 };
 const schema12 = {
@@ -259,6 +370,10 @@ const schema12 = {
       if: { properties: { name: { const: 'demo' } }, required: ['name'] },
       then: { properties: { config: { $ref: '#/definitions/demoConfig' } } },
     },
+    {
+      if: { properties: { name: { const: 'mcp' } }, required: ['name'] },
+      then: { properties: { config: { $ref: '#/definitions/mcpConfig' } } },
+    },
   ],
   defaultSnippets: [
     {
@@ -277,6 +392,22 @@ const schema12 = {
               description: '${2:What this mode is for}',
               tools: { '${3:read}': '${4|allow,deny,ask|}' },
               default: 'deny',
+            },
+          },
+        },
+      },
+    },
+    {
+      label: 'an MCP server',
+      description: 'The mcp plugin with one stdio server',
+      body: {
+        name: 'mcp',
+        config: {
+          servers: {
+            '${1:fs}': {
+              command: '${2:npx}',
+              args: ['${3:-y}', '${4:@modelcontextprotocol/server-filesystem}', '${5:.}'],
+              trusted: false,
             },
           },
         },
@@ -394,16 +525,17 @@ const schema39 = {
   description: 'The demo model takes no config.',
   markdownDescription: 'The **demo model** takes no config.',
 };
-const schema40 = {
+const schema42 = {
   title: 'PluginName',
   type: 'string',
-  enum: ['demo', 'host', 'mode', 'openai', 'scripted'],
-  description: 'Which plugin to start: demo, host, mode, openai or scripted.',
+  enum: ['demo', 'host', 'mcp', 'mode', 'openai', 'scripted'],
+  description: 'Which plugin to start: demo, host, mcp, mode, openai or scripted.',
   markdownDescription:
     'Which plugin to start. An unknown name refuses the deployment (with a did-you-mean). Plugins start in file order; a deployment has at most one model entry (`demo`, `openai` or `scripted`).',
   markdownEnumDescriptions: [
     'The **demo model**: a scripted model that walks through a plan-mode session. No config.',
     'The **reference host**: sessions, prompt assembly, the tool runtime, the approval seam, agents and the built-in tools (`read`, `list`, `grep`, `write`, `edit`, `bash`, `todo_write`).',
+    "The **MCP client**: starts the MCP servers of `servers` over stdio and registers each of their tools as `mcp__<server>__<tool>`. A server's annotations count as hints only when it is `trusted`.",
     'The **mode engine**: session modes (the built-in `plan` and yours) from policy documents, `ctx.modes`, the prompt filter, the pre-execute gate and `exit_plan_mode`.',
     'An **OpenAI-compatible model**: chat completions with streaming and tool calls; DeepSeek by default, key from `apiKey` or else `DEEPSEEK_API_KEY`.',
     'A **scripted model**: answers from a YAML or JSON script file, one entry per request (`script`).',
@@ -1985,6 +2117,690 @@ function validate12(data, { instancePath = '', parentData, parentDataProperty, r
   validate12.errors = vErrors;
   return errors === 0;
 }
+const schema40 = {
+  title: 'McpConfig',
+  type: 'object',
+  additionalProperties: false,
+  description:
+    'Configuration of the MCP client: the stdio servers to start, and which editor-provided servers to trust.',
+  markdownDescription:
+    'Configuration of the **MCP client**. Each server starts over stdio with the deployment and stops with it; each of its tools is registered as `mcp__<server>__<tool>`.\n\n```yaml\n- name: mcp\n  config:\n    servers:\n      fs: { command: npx, args: [-y, "@modelcontextprotocol/server-filesystem", "."], trusted: true }\n```',
+  properties: {
+    servers: {
+      type: 'object',
+      description: 'The servers to start, by name; tools register as mcp__<name>__<tool>.',
+      markdownDescription:
+        'The servers to start, keyed by name (letters, digits, `-`, single `_`). Each tool registers as `mcp__<name>__<tool>`.',
+      propertyNames: { pattern: '^[A-Za-z0-9-]+(_[A-Za-z0-9-]+)*$', maxLength: 32 },
+      additionalProperties: { $ref: '#/definitions/mcpServer' },
+    },
+    trustedEditorServers: {
+      type: 'array',
+      uniqueItems: true,
+      items: { type: 'string', pattern: '^[A-Za-z0-9-]+(_[A-Za-z0-9-]+)*$', maxLength: 32 },
+      description:
+        'Names of MCP servers an ACP client (editor) may add whose annotations count as hints; others are untrusted.',
+      markdownDescription:
+        "Names of MCP servers that an ACP client (your editor's `context_servers`) adds to a session and whose annotations count as hints. Any other editor-provided server is **untrusted**: its tools get MCP's defaults (not read-only, destructive, open-world), so plan mode denies them.",
+    },
+  },
+};
+const schema41 = {
+  title: 'McpServerConfig',
+  type: 'object',
+  additionalProperties: false,
+  required: ['command'],
+  description: 'One MCP server started over stdio.',
+  markdownDescription: 'One **MCP server**, started over stdio with the deployment and stopped with it.',
+  properties: {
+    command: {
+      type: 'string',
+      minLength: 1,
+      description:
+        'The program to run; a path starting with ./ or ../ is relative to this file, a bare name is looked up on PATH.',
+      markdownDescription:
+        'The program to run. `./…` or `../…` is relative to the folder of this file; a bare name (`node`, `npx`) is looked up on `PATH`.',
+      examples: ['node', 'npx'],
+    },
+    args: {
+      type: 'array',
+      items: { type: 'string' },
+      description: 'Arguments, passed as written (the server reads them from its cwd).',
+      markdownDescription:
+        "Arguments, passed as written; relative paths in them are the server's to resolve, from its `cwd`.",
+    },
+    env: {
+      type: 'object',
+      additionalProperties: { type: 'string' },
+      description: 'Environment variables added to a minimal inherited set (PATH, HOME, ...).',
+      markdownDescription:
+        "Environment variables for the server, added to a minimal inherited set (`PATH`, `HOME`, `USER`, …). The rest of this process's environment (API keys) is not passed on.",
+    },
+    cwd: {
+      type: 'string',
+      description:
+        "The server's working folder: ./… relative to this file, another relative path to the workspace; default the workspace.",
+      markdownDescription:
+        "The server's working folder. `./…` or `../…` is relative to the folder of this file, any other relative path to the workspace. Default: the workspace.",
+    },
+    trusted: {
+      type: 'boolean',
+      default: false,
+      description:
+        "Count this server's tool annotations as hints (readOnlyHint lets plan run a tool); default false.",
+      markdownDescription:
+        "Count this server's tool annotations as hints (default `false`). MCP annotations are claims by the server: only when `trusted` does `readOnlyHint: true` let plan mode run a tool. Untrusted tools get MCP's defaults (not read-only, destructive, open-world).",
+    },
+    startTimeoutMs: {
+      type: 'integer',
+      minimum: 1,
+      description: 'Time limit for starting and the MCP handshake, in milliseconds; default 30000.',
+      markdownDescription:
+        'Time limit for starting the server and the MCP handshake, in milliseconds. Default `30000`. A server that misses it is left out, with a warning.',
+    },
+    callTimeoutMs: {
+      type: 'integer',
+      minimum: 1,
+      description: 'Time limit per tools/list page and per tool call, in milliseconds; default 60000.',
+      markdownDescription:
+        'Time limit per `tools/list` page and per tool call, in milliseconds. Default `60000`. A call that misses it gives the model an error.',
+    },
+  },
+};
+const pattern3 = new RegExp('^[A-Za-z0-9-]+(_[A-Za-z0-9-]+)*$', 'u');
+function validate43(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    for (const key0 in data) {
+      if (!(key0 === 'servers' || key0 === 'trustedEditorServers')) {
+        const err0 = {
+          instancePath,
+          schemaPath: '#/additionalProperties',
+          keyword: 'additionalProperties',
+          params: { additionalProperty: key0 },
+          message: 'must NOT have additional properties',
+          schema: false,
+          parentSchema: schema40,
+          data,
+        };
+        if (vErrors === null) {
+          vErrors = [err0];
+        } else {
+          vErrors.push(err0);
+        }
+        errors++;
+      }
+    }
+    if (data.servers !== undefined) {
+      let data0 = data.servers;
+      if (data0 && typeof data0 == 'object' && !Array.isArray(data0)) {
+        for (const key1 in data0) {
+          const _errs6 = errors;
+          if (typeof key1 === 'string') {
+            if (func2(key1) > 32) {
+              const err1 = {
+                instancePath: instancePath + '/servers',
+                schemaPath: '#/properties/servers/propertyNames/maxLength',
+                keyword: 'maxLength',
+                params: { limit: 32 },
+                message: 'must NOT have more than 32 characters',
+                schema: 32,
+                parentSchema: schema40.properties.servers.propertyNames,
+                data: key1,
+                propertyName: key1,
+              };
+              if (vErrors === null) {
+                vErrors = [err1];
+              } else {
+                vErrors.push(err1);
+              }
+              errors++;
+            }
+            if (!pattern3.test(key1)) {
+              const err2 = {
+                instancePath: instancePath + '/servers',
+                schemaPath: '#/properties/servers/propertyNames/pattern',
+                keyword: 'pattern',
+                params: { pattern: '^[A-Za-z0-9-]+(_[A-Za-z0-9-]+)*$' },
+                message: 'must match pattern "' + '^[A-Za-z0-9-]+(_[A-Za-z0-9-]+)*$' + '"',
+                schema: '^[A-Za-z0-9-]+(_[A-Za-z0-9-]+)*$',
+                parentSchema: schema40.properties.servers.propertyNames,
+                data: key1,
+                propertyName: key1,
+              };
+              if (vErrors === null) {
+                vErrors = [err2];
+              } else {
+                vErrors.push(err2);
+              }
+              errors++;
+            }
+          }
+          var valid1 = _errs6 === errors;
+          if (!valid1) {
+            const err3 = {
+              instancePath: instancePath + '/servers',
+              schemaPath: '#/properties/servers/propertyNames',
+              keyword: 'propertyNames',
+              params: { propertyName: key1 },
+              message: 'property name must be valid',
+              schema: schema40.properties.servers.propertyNames,
+              parentSchema: schema40.properties.servers,
+              data: data0,
+            };
+            if (vErrors === null) {
+              vErrors = [err3];
+            } else {
+              vErrors.push(err3);
+            }
+            errors++;
+          }
+        }
+        for (const key2 in data0) {
+          let data1 = data0[key2];
+          if (data1 && typeof data1 == 'object' && !Array.isArray(data1)) {
+            if (data1.command === undefined) {
+              const err4 = {
+                instancePath: instancePath + '/servers/' + key2.replace(/~/g, '~0').replace(/\//g, '~1'),
+                schemaPath: '#/definitions/mcpServer/required',
+                keyword: 'required',
+                params: { missingProperty: 'command' },
+                message: "must have required property '" + 'command' + "'",
+                schema: schema41.required,
+                parentSchema: schema41,
+                data: data1,
+              };
+              if (vErrors === null) {
+                vErrors = [err4];
+              } else {
+                vErrors.push(err4);
+              }
+              errors++;
+            }
+            for (const key3 in data1) {
+              if (!(
+                key3 === 'command' ||
+                key3 === 'args' ||
+                key3 === 'env' ||
+                key3 === 'cwd' ||
+                key3 === 'trusted' ||
+                key3 === 'startTimeoutMs' ||
+                key3 === 'callTimeoutMs'
+              )) {
+                const err5 = {
+                  instancePath: instancePath + '/servers/' + key2.replace(/~/g, '~0').replace(/\//g, '~1'),
+                  schemaPath: '#/definitions/mcpServer/additionalProperties',
+                  keyword: 'additionalProperties',
+                  params: { additionalProperty: key3 },
+                  message: 'must NOT have additional properties',
+                  schema: false,
+                  parentSchema: schema41,
+                  data: data1,
+                };
+                if (vErrors === null) {
+                  vErrors = [err5];
+                } else {
+                  vErrors.push(err5);
+                }
+                errors++;
+              }
+            }
+            if (data1.command !== undefined) {
+              let data2 = data1.command;
+              if (typeof data2 === 'string') {
+                if (func2(data2) < 1) {
+                  const err6 = {
+                    instancePath:
+                      instancePath + '/servers/' + key2.replace(/~/g, '~0').replace(/\//g, '~1') + '/command',
+                    schemaPath: '#/definitions/mcpServer/properties/command/minLength',
+                    keyword: 'minLength',
+                    params: { limit: 1 },
+                    message: 'must NOT have fewer than 1 characters',
+                    schema: 1,
+                    parentSchema: schema41.properties.command,
+                    data: data2,
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err6];
+                  } else {
+                    vErrors.push(err6);
+                  }
+                  errors++;
+                }
+              } else {
+                const err7 = {
+                  instancePath:
+                    instancePath + '/servers/' + key2.replace(/~/g, '~0').replace(/\//g, '~1') + '/command',
+                  schemaPath: '#/definitions/mcpServer/properties/command/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                  schema: schema41.properties.command.type,
+                  parentSchema: schema41.properties.command,
+                  data: data2,
+                };
+                if (vErrors === null) {
+                  vErrors = [err7];
+                } else {
+                  vErrors.push(err7);
+                }
+                errors++;
+              }
+            }
+            if (data1.args !== undefined) {
+              let data3 = data1.args;
+              if (Array.isArray(data3)) {
+                const len0 = data3.length;
+                for (let i0 = 0; i0 < len0; i0++) {
+                  let data4 = data3[i0];
+                  if (typeof data4 !== 'string') {
+                    const err8 = {
+                      instancePath:
+                        instancePath +
+                        '/servers/' +
+                        key2.replace(/~/g, '~0').replace(/\//g, '~1') +
+                        '/args/' +
+                        i0,
+                      schemaPath: '#/definitions/mcpServer/properties/args/items/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                      schema: schema41.properties.args.items.type,
+                      parentSchema: schema41.properties.args.items,
+                      data: data4,
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err8];
+                    } else {
+                      vErrors.push(err8);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err9 = {
+                  instancePath:
+                    instancePath + '/servers/' + key2.replace(/~/g, '~0').replace(/\//g, '~1') + '/args',
+                  schemaPath: '#/definitions/mcpServer/properties/args/type',
+                  keyword: 'type',
+                  params: { type: 'array' },
+                  message: 'must be array',
+                  schema: schema41.properties.args.type,
+                  parentSchema: schema41.properties.args,
+                  data: data3,
+                };
+                if (vErrors === null) {
+                  vErrors = [err9];
+                } else {
+                  vErrors.push(err9);
+                }
+                errors++;
+              }
+            }
+            if (data1.env !== undefined) {
+              let data5 = data1.env;
+              if (data5 && typeof data5 == 'object' && !Array.isArray(data5)) {
+                for (const key4 in data5) {
+                  let data6 = data5[key4];
+                  if (typeof data6 !== 'string') {
+                    const err10 = {
+                      instancePath:
+                        instancePath +
+                        '/servers/' +
+                        key2.replace(/~/g, '~0').replace(/\//g, '~1') +
+                        '/env/' +
+                        key4.replace(/~/g, '~0').replace(/\//g, '~1'),
+                      schemaPath: '#/definitions/mcpServer/properties/env/additionalProperties/type',
+                      keyword: 'type',
+                      params: { type: 'string' },
+                      message: 'must be string',
+                      schema: schema41.properties.env.additionalProperties.type,
+                      parentSchema: schema41.properties.env.additionalProperties,
+                      data: data6,
+                    };
+                    if (vErrors === null) {
+                      vErrors = [err10];
+                    } else {
+                      vErrors.push(err10);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err11 = {
+                  instancePath:
+                    instancePath + '/servers/' + key2.replace(/~/g, '~0').replace(/\//g, '~1') + '/env',
+                  schemaPath: '#/definitions/mcpServer/properties/env/type',
+                  keyword: 'type',
+                  params: { type: 'object' },
+                  message: 'must be object',
+                  schema: schema41.properties.env.type,
+                  parentSchema: schema41.properties.env,
+                  data: data5,
+                };
+                if (vErrors === null) {
+                  vErrors = [err11];
+                } else {
+                  vErrors.push(err11);
+                }
+                errors++;
+              }
+            }
+            if (data1.cwd !== undefined) {
+              let data7 = data1.cwd;
+              if (typeof data7 !== 'string') {
+                const err12 = {
+                  instancePath:
+                    instancePath + '/servers/' + key2.replace(/~/g, '~0').replace(/\//g, '~1') + '/cwd',
+                  schemaPath: '#/definitions/mcpServer/properties/cwd/type',
+                  keyword: 'type',
+                  params: { type: 'string' },
+                  message: 'must be string',
+                  schema: schema41.properties.cwd.type,
+                  parentSchema: schema41.properties.cwd,
+                  data: data7,
+                };
+                if (vErrors === null) {
+                  vErrors = [err12];
+                } else {
+                  vErrors.push(err12);
+                }
+                errors++;
+              }
+            }
+            if (data1.trusted !== undefined) {
+              let data8 = data1.trusted;
+              if (typeof data8 !== 'boolean') {
+                const err13 = {
+                  instancePath:
+                    instancePath + '/servers/' + key2.replace(/~/g, '~0').replace(/\//g, '~1') + '/trusted',
+                  schemaPath: '#/definitions/mcpServer/properties/trusted/type',
+                  keyword: 'type',
+                  params: { type: 'boolean' },
+                  message: 'must be boolean',
+                  schema: schema41.properties.trusted.type,
+                  parentSchema: schema41.properties.trusted,
+                  data: data8,
+                };
+                if (vErrors === null) {
+                  vErrors = [err13];
+                } else {
+                  vErrors.push(err13);
+                }
+                errors++;
+              }
+            }
+            if (data1.startTimeoutMs !== undefined) {
+              let data9 = data1.startTimeoutMs;
+              if (!(typeof data9 == 'number' && !(data9 % 1) && !isNaN(data9) && isFinite(data9))) {
+                const err14 = {
+                  instancePath:
+                    instancePath +
+                    '/servers/' +
+                    key2.replace(/~/g, '~0').replace(/\//g, '~1') +
+                    '/startTimeoutMs',
+                  schemaPath: '#/definitions/mcpServer/properties/startTimeoutMs/type',
+                  keyword: 'type',
+                  params: { type: 'integer' },
+                  message: 'must be integer',
+                  schema: schema41.properties.startTimeoutMs.type,
+                  parentSchema: schema41.properties.startTimeoutMs,
+                  data: data9,
+                };
+                if (vErrors === null) {
+                  vErrors = [err14];
+                } else {
+                  vErrors.push(err14);
+                }
+                errors++;
+              }
+              if (typeof data9 == 'number' && isFinite(data9)) {
+                if (data9 < 1 || isNaN(data9)) {
+                  const err15 = {
+                    instancePath:
+                      instancePath +
+                      '/servers/' +
+                      key2.replace(/~/g, '~0').replace(/\//g, '~1') +
+                      '/startTimeoutMs',
+                    schemaPath: '#/definitions/mcpServer/properties/startTimeoutMs/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 1 },
+                    message: 'must be >= 1',
+                    schema: 1,
+                    parentSchema: schema41.properties.startTimeoutMs,
+                    data: data9,
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err15];
+                  } else {
+                    vErrors.push(err15);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data1.callTimeoutMs !== undefined) {
+              let data10 = data1.callTimeoutMs;
+              if (!(typeof data10 == 'number' && !(data10 % 1) && !isNaN(data10) && isFinite(data10))) {
+                const err16 = {
+                  instancePath:
+                    instancePath +
+                    '/servers/' +
+                    key2.replace(/~/g, '~0').replace(/\//g, '~1') +
+                    '/callTimeoutMs',
+                  schemaPath: '#/definitions/mcpServer/properties/callTimeoutMs/type',
+                  keyword: 'type',
+                  params: { type: 'integer' },
+                  message: 'must be integer',
+                  schema: schema41.properties.callTimeoutMs.type,
+                  parentSchema: schema41.properties.callTimeoutMs,
+                  data: data10,
+                };
+                if (vErrors === null) {
+                  vErrors = [err16];
+                } else {
+                  vErrors.push(err16);
+                }
+                errors++;
+              }
+              if (typeof data10 == 'number' && isFinite(data10)) {
+                if (data10 < 1 || isNaN(data10)) {
+                  const err17 = {
+                    instancePath:
+                      instancePath +
+                      '/servers/' +
+                      key2.replace(/~/g, '~0').replace(/\//g, '~1') +
+                      '/callTimeoutMs',
+                    schemaPath: '#/definitions/mcpServer/properties/callTimeoutMs/minimum',
+                    keyword: 'minimum',
+                    params: { comparison: '>=', limit: 1 },
+                    message: 'must be >= 1',
+                    schema: 1,
+                    parentSchema: schema41.properties.callTimeoutMs,
+                    data: data10,
+                  };
+                  if (vErrors === null) {
+                    vErrors = [err17];
+                  } else {
+                    vErrors.push(err17);
+                  }
+                  errors++;
+                }
+              }
+            }
+          } else {
+            const err18 = {
+              instancePath: instancePath + '/servers/' + key2.replace(/~/g, '~0').replace(/\//g, '~1'),
+              schemaPath: '#/definitions/mcpServer/type',
+              keyword: 'type',
+              params: { type: 'object' },
+              message: 'must be object',
+              schema: schema41.type,
+              parentSchema: schema41,
+              data: data1,
+            };
+            if (vErrors === null) {
+              vErrors = [err18];
+            } else {
+              vErrors.push(err18);
+            }
+            errors++;
+          }
+        }
+      } else {
+        const err19 = {
+          instancePath: instancePath + '/servers',
+          schemaPath: '#/properties/servers/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+          schema: schema40.properties.servers.type,
+          parentSchema: schema40.properties.servers,
+          data: data0,
+        };
+        if (vErrors === null) {
+          vErrors = [err19];
+        } else {
+          vErrors.push(err19);
+        }
+        errors++;
+      }
+    }
+    if (data.trustedEditorServers !== undefined) {
+      let data11 = data.trustedEditorServers;
+      if (Array.isArray(data11)) {
+        const len1 = data11.length;
+        for (let i1 = 0; i1 < len1; i1++) {
+          let data12 = data11[i1];
+          if (typeof data12 === 'string') {
+            if (func2(data12) > 32) {
+              const err20 = {
+                instancePath: instancePath + '/trustedEditorServers/' + i1,
+                schemaPath: '#/properties/trustedEditorServers/items/maxLength',
+                keyword: 'maxLength',
+                params: { limit: 32 },
+                message: 'must NOT have more than 32 characters',
+                schema: 32,
+                parentSchema: schema40.properties.trustedEditorServers.items,
+                data: data12,
+              };
+              if (vErrors === null) {
+                vErrors = [err20];
+              } else {
+                vErrors.push(err20);
+              }
+              errors++;
+            }
+            if (!pattern3.test(data12)) {
+              const err21 = {
+                instancePath: instancePath + '/trustedEditorServers/' + i1,
+                schemaPath: '#/properties/trustedEditorServers/items/pattern',
+                keyword: 'pattern',
+                params: { pattern: '^[A-Za-z0-9-]+(_[A-Za-z0-9-]+)*$' },
+                message: 'must match pattern "' + '^[A-Za-z0-9-]+(_[A-Za-z0-9-]+)*$' + '"',
+                schema: '^[A-Za-z0-9-]+(_[A-Za-z0-9-]+)*$',
+                parentSchema: schema40.properties.trustedEditorServers.items,
+                data: data12,
+              };
+              if (vErrors === null) {
+                vErrors = [err21];
+              } else {
+                vErrors.push(err21);
+              }
+              errors++;
+            }
+          } else {
+            const err22 = {
+              instancePath: instancePath + '/trustedEditorServers/' + i1,
+              schemaPath: '#/properties/trustedEditorServers/items/type',
+              keyword: 'type',
+              params: { type: 'string' },
+              message: 'must be string',
+              schema: schema40.properties.trustedEditorServers.items.type,
+              parentSchema: schema40.properties.trustedEditorServers.items,
+              data: data12,
+            };
+            if (vErrors === null) {
+              vErrors = [err22];
+            } else {
+              vErrors.push(err22);
+            }
+            errors++;
+          }
+        }
+        let i2 = data11.length;
+        let j0;
+        if (i2 > 1) {
+          const indices0 = {};
+          for (; i2--;) {
+            let item0 = data11[i2];
+            if (typeof item0 !== 'string') {
+              continue;
+            }
+            if (typeof indices0[item0] == 'number') {
+              j0 = indices0[item0];
+              const err23 = {
+                instancePath: instancePath + '/trustedEditorServers',
+                schemaPath: '#/properties/trustedEditorServers/uniqueItems',
+                keyword: 'uniqueItems',
+                params: { i: i2, j: j0 },
+                message: 'must NOT have duplicate items (items ## ' + j0 + ' and ' + i2 + ' are identical)',
+                schema: true,
+                parentSchema: schema40.properties.trustedEditorServers,
+                data: data11,
+              };
+              if (vErrors === null) {
+                vErrors = [err23];
+              } else {
+                vErrors.push(err23);
+              }
+              errors++;
+              break;
+            }
+            indices0[item0] = i2;
+          }
+        }
+      } else {
+        const err24 = {
+          instancePath: instancePath + '/trustedEditorServers',
+          schemaPath: '#/properties/trustedEditorServers/type',
+          keyword: 'type',
+          params: { type: 'array' },
+          message: 'must be array',
+          schema: schema40.properties.trustedEditorServers.type,
+          parentSchema: schema40.properties.trustedEditorServers,
+          data: data11,
+        };
+        if (vErrors === null) {
+          vErrors = [err24];
+        } else {
+          vErrors.push(err24);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err25 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+      schema: schema40.type,
+      parentSchema: schema40,
+      data,
+    };
+    if (vErrors === null) {
+      vErrors = [err25];
+    } else {
+      vErrors.push(err25);
+    }
+    errors++;
+  }
+  validate43.errors = vErrors;
+  return errors === 0;
+}
 function validate11(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
@@ -2825,9 +3641,83 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
     }
     errors++;
   }
+  const _errs81 = errors;
+  let valid23 = true;
+  const _errs82 = errors;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    let missing5;
+    if (data.name === undefined && (missing5 = 'name')) {
+      const err40 = {};
+      if (vErrors === null) {
+        vErrors = [err40];
+      } else {
+        vErrors.push(err40);
+      }
+      errors++;
+    } else {
+      if (data.name !== undefined) {
+        if ('mcp' !== data.name) {
+          const err41 = {};
+          if (vErrors === null) {
+            vErrors = [err41];
+          } else {
+            vErrors.push(err41);
+          }
+          errors++;
+        }
+      }
+    }
+  }
+  var _valid5 = _errs82 === errors;
+  errors = _errs81;
+  if (vErrors !== null) {
+    if (_errs81) {
+      vErrors.length = _errs81;
+    } else {
+      vErrors = null;
+    }
+  }
+  if (_valid5) {
+    const _errs84 = errors;
+    if (data && typeof data == 'object' && !Array.isArray(data)) {
+      if (data.config !== undefined) {
+        if (
+          !validate43(data.config, {
+            instancePath: instancePath + '/config',
+            parentData: data,
+            parentDataProperty: 'config',
+            rootData,
+          })
+        ) {
+          vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+          errors = vErrors.length;
+        }
+      }
+    }
+    var _valid5 = _errs84 === errors;
+    valid23 = _valid5;
+  }
+  if (!valid23) {
+    const err42 = {
+      instancePath,
+      schemaPath: '#/allOf/5/if',
+      keyword: 'if',
+      params: { failingKeyword: 'then' },
+      message: 'must match "then" schema',
+      schema: schema12.allOf[5].if,
+      parentSchema: schema12.allOf[5],
+      data,
+    };
+    if (vErrors === null) {
+      vErrors = [err42];
+    } else {
+      vErrors.push(err42);
+    }
+    errors++;
+  }
   if (data && typeof data == 'object' && !Array.isArray(data)) {
     if (data.name === undefined) {
-      const err40 = {
+      const err43 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
@@ -2838,15 +3728,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
         data,
       };
       if (vErrors === null) {
-        vErrors = [err40];
+        vErrors = [err43];
       } else {
-        vErrors.push(err40);
+        vErrors.push(err43);
       }
       errors++;
     }
     for (const key4 in data) {
       if (!(key4 === 'id' || key4 === 'name' || key4 === 'config')) {
-        const err41 = {
+        const err44 = {
           instancePath,
           schemaPath: '#/additionalProperties',
           keyword: 'additionalProperties',
@@ -2857,18 +3747,18 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           data,
         };
         if (vErrors === null) {
-          vErrors = [err41];
+          vErrors = [err44];
         } else {
-          vErrors.push(err41);
+          vErrors.push(err44);
         }
         errors++;
       }
     }
     if (data.id !== undefined) {
-      let data21 = data.id;
-      if (typeof data21 === 'string') {
-        if (func2(data21) < 1) {
-          const err42 = {
+      let data23 = data.id;
+      if (typeof data23 === 'string') {
+        if (func2(data23) < 1) {
+          const err45 = {
             instancePath: instancePath + '/id',
             schemaPath: '#/properties/id/minLength',
             keyword: 'minLength',
@@ -2876,17 +3766,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must NOT have fewer than 1 characters',
             schema: 1,
             parentSchema: schema12.properties.id,
-            data: data21,
+            data: data23,
           };
           if (vErrors === null) {
-            vErrors = [err42];
+            vErrors = [err45];
           } else {
-            vErrors.push(err42);
+            vErrors.push(err45);
           }
           errors++;
         }
       } else {
-        const err43 = {
+        const err46 = {
           instancePath: instancePath + '/id',
           schemaPath: '#/properties/id/type',
           keyword: 'type',
@@ -2894,72 +3784,6 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           message: 'must be string',
           schema: schema12.properties.id.type,
           parentSchema: schema12.properties.id,
-          data: data21,
-        };
-        if (vErrors === null) {
-          vErrors = [err43];
-        } else {
-          vErrors.push(err43);
-        }
-        errors++;
-      }
-    }
-    if (data.name !== undefined) {
-      let data22 = data.name;
-      if (typeof data22 !== 'string') {
-        const err44 = {
-          instancePath: instancePath + '/name',
-          schemaPath: '#/definitions/pluginName/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-          schema: schema40.type,
-          parentSchema: schema40,
-          data: data22,
-        };
-        if (vErrors === null) {
-          vErrors = [err44];
-        } else {
-          vErrors.push(err44);
-        }
-        errors++;
-      }
-      if (!(
-        data22 === 'demo' ||
-        data22 === 'host' ||
-        data22 === 'mode' ||
-        data22 === 'openai' ||
-        data22 === 'scripted'
-      )) {
-        const err45 = {
-          instancePath: instancePath + '/name',
-          schemaPath: '#/definitions/pluginName/enum',
-          keyword: 'enum',
-          params: { allowedValues: schema40.enum },
-          message: 'must be equal to one of the allowed values',
-          schema: schema40.enum,
-          parentSchema: schema40,
-          data: data22,
-        };
-        if (vErrors === null) {
-          vErrors = [err45];
-        } else {
-          vErrors.push(err45);
-        }
-        errors++;
-      }
-    }
-    if (data.config !== undefined) {
-      let data23 = data.config;
-      if (!(data23 && typeof data23 == 'object' && !Array.isArray(data23))) {
-        const err46 = {
-          instancePath: instancePath + '/config',
-          schemaPath: '#/properties/config/type',
-          keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-          schema: schema12.properties.config.type,
-          parentSchema: schema12.properties.config,
           data: data23,
         };
         if (vErrors === null) {
@@ -2970,8 +3794,75 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
+    if (data.name !== undefined) {
+      let data24 = data.name;
+      if (typeof data24 !== 'string') {
+        const err47 = {
+          instancePath: instancePath + '/name',
+          schemaPath: '#/definitions/pluginName/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+          schema: schema42.type,
+          parentSchema: schema42,
+          data: data24,
+        };
+        if (vErrors === null) {
+          vErrors = [err47];
+        } else {
+          vErrors.push(err47);
+        }
+        errors++;
+      }
+      if (!(
+        data24 === 'demo' ||
+        data24 === 'host' ||
+        data24 === 'mcp' ||
+        data24 === 'mode' ||
+        data24 === 'openai' ||
+        data24 === 'scripted'
+      )) {
+        const err48 = {
+          instancePath: instancePath + '/name',
+          schemaPath: '#/definitions/pluginName/enum',
+          keyword: 'enum',
+          params: { allowedValues: schema42.enum },
+          message: 'must be equal to one of the allowed values',
+          schema: schema42.enum,
+          parentSchema: schema42,
+          data: data24,
+        };
+        if (vErrors === null) {
+          vErrors = [err48];
+        } else {
+          vErrors.push(err48);
+        }
+        errors++;
+      }
+    }
+    if (data.config !== undefined) {
+      let data25 = data.config;
+      if (!(data25 && typeof data25 == 'object' && !Array.isArray(data25))) {
+        const err49 = {
+          instancePath: instancePath + '/config',
+          schemaPath: '#/properties/config/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+          schema: schema12.properties.config.type,
+          parentSchema: schema12.properties.config,
+          data: data25,
+        };
+        if (vErrors === null) {
+          vErrors = [err49];
+        } else {
+          vErrors.push(err49);
+        }
+        errors++;
+      }
+    }
   } else {
-    const err47 = {
+    const err50 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -2982,9 +3873,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       data,
     };
     if (vErrors === null) {
-      vErrors = [err47];
+      vErrors = [err50];
     } else {
-      vErrors.push(err47);
+      vErrors.push(err50);
     }
     errors++;
   }

@@ -7,7 +7,8 @@
  * never written.
  *
  * The config keys that hold paths (`host.workspace`, `scripted.script`) are resolved from `baseDir`, the folder
- * of the file.
+ * of the file; an `mcp` server's `command` and `cwd` only when written as `./…` or `../…` (a bare command is
+ * looked up on `PATH`, any other relative `cwd` is the workspace's).
  * @module
  */
 import { dirname, isAbsolute, resolve } from 'node:path';
@@ -120,7 +121,11 @@ export function parseDeployment(text: string, file: string, baseDir: string): De
     entries.push({
       id,
       name: record.name,
-      config: resolvePaths(record.config ?? {}, PATH_KEYS[record.name] ?? [], baseDir),
+      config: resolveMcpPaths(
+        record.name,
+        resolvePaths(record.config ?? {}, PATH_KEYS[record.name] ?? [], baseDir),
+        baseDir,
+      ),
       file,
       baseDir,
       range: at(['name']),
@@ -164,4 +169,23 @@ function resolvePaths(
     if (typeof value === 'string' && !isAbsolute(value)) out[key] = resolve(baseDir, value);
   }
   return out;
+}
+
+/** An `mcp` entry's servers with their `./…` and `../…` `command` and `cwd` resolved against `baseDir`. */
+function resolveMcpPaths(
+  name: string,
+  config: Record<string, unknown>,
+  baseDir: string,
+): Record<string, unknown> {
+  const servers = config.servers as Record<string, Record<string, unknown>> | undefined;
+  if (name !== 'mcp' || servers === undefined) return config;
+  const local = (value: unknown): unknown =>
+    typeof value === 'string' && /^\.\.?\//.test(value) ? resolve(baseDir, value) : value;
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const [key, server] of Object.entries(servers)) {
+    const resolved: Record<string, unknown> = { ...server, command: local(server.command) };
+    if (server.cwd !== undefined) resolved.cwd = local(server.cwd);
+    out[key] = resolved;
+  }
+  return { ...config, servers: out };
 }

@@ -13,6 +13,8 @@
  * - `session/prompt`: streams `agent_message_chunk`, `tool_call`, `tool_call_update`; answers after every update
  *   of the turn was written, with the stop reason of its `turn/end`. `session/cancel` aborts the turn.
  * - an `ask` becomes `session/request_permission` (see `permission.ts`).
+ * - the `mcpServers` of `session/new` / `session/load` start for that session (see `mcp-servers.ts`) and stop when
+ *   it closes.
  * @module
  */
 import { statSync } from 'node:fs';
@@ -22,6 +24,7 @@ import { modeOfSet } from '../../engine/fold.js';
 import type { Session, SessionEvent, SessionEventMap } from '../../host/types.js';
 import type { Runtime } from '../runtime-types.js';
 import { visible } from '../visible.js';
+import { closeSessionServers, openSessionServers } from './mcp-servers.js';
 import { askClient } from './permission.js';
 import { AcpSession } from './session-state.js';
 import { textChunks, updatesFor, type ToolLookup } from './updates.js';
@@ -45,6 +48,7 @@ export function createAcpAgent(runtime: Runtime, version: string): { app: acp.Ag
   const bySession = new Map<Session, AcpSession>();
   const tools: ToolLookup = (name) => ctx.tools.get(name);
   const disposers: (() => void)[] = [];
+  const warn = (line: string): void => ctx.logger('acp').warn(line);
 
   disposers.push(
     ctx.on(
@@ -119,6 +123,7 @@ export function createAcpAgent(runtime: Runtime, version: string): { app: acp.Ag
     state.turn?.abort();
     sessions.delete(state.id);
     bySession.delete(state.agent.session);
+    void closeSessionServers(ctx, state.agent.session);
     (state.agent.session as { close?: () => void }).close?.();
   }
 
@@ -136,9 +141,10 @@ export function createAcpAgent(runtime: Runtime, version: string): { app: acp.Ag
       agentInfo: { name: 'dsh-mode', version },
       authMethods: [],
     }))
-    .onRequest(acp.methods.agent.session.new, ({ params, client: c }) => {
+    .onRequest(acp.methods.agent.session.new, async ({ params, client: c }) => {
       checkCwd(params.cwd);
       const session = runtime.ctx.sessions.create({ dir: sessionsDir(params.cwd) });
+      await openSessionServers(ctx, session, params.mcpServers, params.cwd, warn);
       const state = open(session.id, params.cwd, session, c, runtime.startMode);
       const modes = modeState(state);
       return { sessionId: session.id, ...(modes ? { modes } : {}) };
@@ -158,6 +164,7 @@ export function createAcpAgent(runtime: Runtime, version: string): { app: acp.Ag
       } catch (error) {
         throw acp.RequestError.invalidParams({ sessionId: params.sessionId }, (error as Error).message);
       }
+      await openSessionServers(ctx, session, params.mcpServers, params.cwd, warn);
       const state = open(params.sessionId, params.cwd, session, c);
       for (const event of session.events) {
         if (event.type !== 'mode/set') for (const update of updatesFor(event, tools)) state.send(update);

@@ -18,6 +18,10 @@ export const commands: Readonly<Record<string, CommandEntry>> = {
     summary: 'serve the Agent Client Protocol on stdio (for Zed and other ACP clients)',
     load: async () => (await import('./acp.js')).command,
   },
+  catalog: {
+    summary: "write a deployment's tool catalog (built-in and MCP tools) for --tools",
+    load: async () => (await import('./catalog.js')).command,
+  },
   chat: {
     summary: 'chat with an agent in the terminal (plan mode, approvals, /mode)',
     load: async () => (await import('./chat.js')).command,

@@ -45,7 +45,7 @@ export async function runLint(options: RunLintOptions): Promise<LintReport> {
   if (options.catalog !== undefined) {
     const result = await loadCatalog(options.catalog, options.cwd);
     for (const d of result.diagnostics) extra.push(d);
-    if (result.diagnostics.length === 0) catalog = result.tools;
+    if (!result.diagnostics.some((d) => d.severity === 'error')) catalog = result.tools;
   }
   const lintOptions = catalog === undefined ? {} : { catalog };
   // Loops, not spread pushes: a linted tree can hold more findings than a call's argument limit.
@@ -131,7 +131,8 @@ export const command: CliCommand = {
       cwd: env.cwd,
     });
     const stdout = lintFormatters[format](report, { ...env, color: env.color && format === 'stylish' });
-    if (report.diagnostics.some((d) => IO_CODES.has(d.code))) return { kind: 'io', stdout };
+    if (report.diagnostics.some((d) => d.severity === 'error' && IO_CODES.has(d.code)))
+      return { kind: 'io', stdout };
     if (report.errorCount > 0) return { kind: 'findings', stdout };
     if (maxWarnings !== undefined && report.warningCount > maxWarnings) {
       return {
