@@ -129,6 +129,10 @@ describe('the layers of src/', () => {
     expect(crossings((m) => m.startsWith('host/'), ['engine', 'deploy', 'cli'])).toEqual([]);
   });
 
+  it('src/mcp imports nothing from engine, compile, deploy or cli', () => {
+    expect(crossings((m) => m.startsWith('mcp/'), ['engine', 'compile', 'deploy', 'cli'])).toEqual([]);
+  });
+
   it('no command module imports another command module', () => {
     const links = [...graph]
       .filter(([m]) => m.startsWith('cli/commands/') && m !== 'cli/commands/index.ts')
