@@ -4,7 +4,7 @@
  * character split across network chunks, an error object sent inside the stream, a thinking model that streams
  * reasoning for longer than the timeout, a `Retry-After` of an hour, a server that needs no key, and DeepSeek's
  * rule for sending reasoning back. Through the built CLI: `chat --prompt` shows the reasoning and exits non-zero
- * with the cause when the turn fails.
+ * with the cause when the turn fails, and `acp` streams the reasoning as `agent_thought_chunk`.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -262,6 +262,60 @@ describe('hostile model wire: dsh-mode chat --prompt', () => {
       expect(refused.code).toBe(2);
       expect(refused.stdout).toMatch(/turn failed: .*the connection was refused \(ECONNREFUSED\)/);
       return { runs: 2, violations: 0 };
+    });
+  });
+});
+
+describe('hostile model wire: dsh-mode acp', () => {
+  it('streams reasoning as agent_thought_chunk before the answer', async () => {
+    await measured('hostile', 'model wire: acp thought chunks', null, async () => {
+      thinking = await thinkingServer([[{ reasoning_content: 'pondering' }, { content: 'Answer.' }]]);
+      const dir = deployment(thinking.url);
+      const env: NodeJS.ProcessEnv = { ...process.env };
+      delete env.DEEPSEEK_API_KEY;
+      const child = spawn(process.execPath, [BIN, 'acp', '--config', 'cordis.yml'], { cwd: dir, env });
+      const received: { id?: number; method?: string; params?: any; result?: any }[] = [];
+      let buffer = '';
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+      const waiters: (() => void)[] = [];
+      child.stdout.setEncoding('utf8').on('data', (text: string) => {
+        const lines = (buffer + text).split('\n');
+        buffer = lines.pop()!;
+        for (const line of lines) if (line.trim() !== '') received.push(JSON.parse(line));
+        for (const wake of waiters.splice(0)) wake();
+      });
+      const call = async (id: number, method: string, params: unknown): Promise<any> => {
+        child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
+        for (;;) {
+          const answer = received.find((m) => m.id === id && m.method === undefined);
+          if (answer) return answer;
+          if (child.exitCode !== null) throw new Error(`acp exited: ${stderr}`);
+          await new Promise<void>((wake) => waiters.push(wake));
+        }
+      };
+      try {
+        await call(1, 'initialize', { protocolVersion: 1, clientCapabilities: {} });
+        const created = await call(2, 'session/new', { cwd: dir, mcpServers: [] });
+        const sessionId = created.result.sessionId as string;
+        const done = await call(3, 'session/prompt', { sessionId, prompt: [{ type: 'text', text: 'hi' }] });
+        expect(done.result?.stopReason, stderr).toBe('end_turn');
+        const chunks = received
+          .filter((m) => m.method === 'session/update' && m.params.sessionId === sessionId)
+          .map((m) => m.params.update)
+          .filter(
+            (u) => u.sessionUpdate === 'agent_thought_chunk' || u.sessionUpdate === 'agent_message_chunk',
+          )
+          .map((u) => [u.sessionUpdate, u.content.text]);
+        expect(chunks).toEqual([
+          ['agent_thought_chunk', 'pondering'],
+          ['agent_message_chunk', 'Answer.'],
+        ]);
+      } finally {
+        child.stdin.end();
+        await new Promise((exit) => (child.exitCode !== null ? exit(null) : child.on('close', exit)));
+      }
+      return { runs: 1, violations: 0 };
     });
   });
 });
