@@ -280,7 +280,10 @@ export interface ModelRequest {
   signal?: AbortSignal;
 }
 
-/** A streamed piece of the answer (its text, or a thinking model's reasoning); the final answer is the resolved `ModelResponse`. */
+/**
+ * A streamed piece of the answer: its text, or a thinking model's reasoning. The final answer is the resolved
+ * `ModelResponse`.
+ */
 export type ModelChunk = { kind: 'text'; text: string } | { kind: 'reasoning'; text: string };
 
 export interface ModelResponse {
