@@ -1,7 +1,7 @@
 /**
- * Server-sent events for chat-completions streams, parsed by `eventsource-parser` (LF, CR and CRLF line ends, a
- * leading BOM, linear in line length). Bytes are decoded with one streaming `TextDecoder`, so a character split
- * across network chunks arrives whole. Yields the `data` of each event. An event buffered past `maxEventChars`
+ * Server-sent events for chat-completions streams, parsed by `eventsource-parser` (LF, CR and CRLF line ends,
+ * linear in line length). Bytes are decoded with one streaming `TextDecoder`, so a character split across network
+ * chunks arrives whole and a leading BOM is dropped. Yields the `data` of each event. An event buffered past `maxEventChars`
  * is an error (`MalformedStream`), not unbounded memory. A last event without its closing blank line is still
  * delivered.
  * @module
