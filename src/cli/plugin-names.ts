@@ -71,7 +71,7 @@ export const PLUGIN_NAMES: Readonly<Record<string, PluginSpec>> = {
   openai: {
     kind: 'model',
     description:
-      'an OpenAI-compatible chat-completions model (DeepSeek by default; key from `apiKey` or DEEPSEEK_API_KEY)',
+      'an OpenAI-compatible chat-completions model (DeepSeek by default; key from `apiKey` or the variable `apiKeyEnv` names, DEEPSEEK_API_KEY)',
     async load() {
       const { openaiModel } = await import('../host/models/index.js');
       return (config) => openaiModel(config);

@@ -1,7 +1,8 @@
 /**
  * The notices `chat` and `acp` print at start, whatever the trust, for what a deployment changes that a user
  * would not expect: plan mode made less restrictive than the built-in plan, a workspace outside the current
- * folder, and a model endpoint other than the default (it receives `DEEPSEEK_API_KEY`).
+ * folder, and a model endpoint other than the default (it receives the key: `DEEPSEEK_API_KEY`, or the variable
+ * `apiKeyEnv` names).
  *
  * Plan is compared, decision by decision, against the built-in plan alone, over the built-in tools, by compile's
  * `findWidenings` (`../compile/widenings.ts`, which says which tools and hints are asked); this module only words
@@ -61,7 +62,7 @@ export async function deploymentNotices(
       const url = entry.config.baseUrl.replace(/\/+$/, '');
       if (url !== DEFAULT_BASE_URL) {
         lines.push(
-          `${PREFIX}model requests go to \`${url}\` (\`baseUrl\` at ${where(entry, ['baseUrl'])}), not the default \`${DEFAULT_BASE_URL}\`: that host receives ${typeof entry.config.apiKey === 'string' ? 'the `apiKey` of this file' : 'your DEEPSEEK_API_KEY'}`,
+          `${PREFIX}model requests go to \`${url}\` (\`baseUrl\` at ${where(entry, ['baseUrl'])}), not the default \`${DEFAULT_BASE_URL}\`: that host receives ${typeof entry.config.apiKey === 'string' ? 'the `apiKey` of this file' : `your ${typeof entry.config.apiKeyEnv === 'string' ? entry.config.apiKeyEnv : 'DEEPSEEK_API_KEY'}`}`,
         );
       }
     }

@@ -465,7 +465,7 @@ export const cordisSchema = {
         'The **reference host**: sessions, prompt assembly, the tool runtime, the approval seam, agents and the built-in tools (`read`, `list`, `grep`, `write`, `edit`, `bash`, `todo_write`).',
         "The **MCP client**: starts the MCP servers of `servers` over stdio and registers each of their tools as `mcp__<server>__<tool>`. A server's annotations count as hints only when it is `trusted`.",
         'The **mode engine**: session modes (the built-in `plan` and yours) from policy documents, `ctx.modes`, the prompt filter, the pre-execute gate and `exit_plan_mode`.',
-        'An **OpenAI-compatible model**: chat completions with streaming and tool calls; DeepSeek by default, key from `apiKey` or else `DEEPSEEK_API_KEY`.',
+        'An **OpenAI-compatible model**: chat completions with streaming, tool calls and reasoning; DeepSeek by default, key from `apiKey` or else the variable `apiKeyEnv` names (`DEEPSEEK_API_KEY`).',
         'A **scripted model**: answers from a YAML or JSON script file, one entry per request (`script`).',
       ],
     },
@@ -525,7 +525,7 @@ export const cordisSchema = {
       additionalProperties: false,
       description: 'Configuration of an OpenAI-compatible chat-completions model.',
       markdownDescription:
-        "Configuration of an **OpenAI-compatible** chat-completions model (DeepSeek's endpoint by default). Keep the key in the environment (`DEEPSEEK_API_KEY`), not in this file.",
+        "Configuration of an **OpenAI-compatible** chat-completions model (DeepSeek's endpoint by default). Keep the key in the environment (`DEEPSEEK_API_KEY`, or the variable `apiKeyEnv` names), not in this file.",
       properties: {
         baseUrl: {
           type: 'string',
@@ -543,22 +543,33 @@ export const cordisSchema = {
         apiKey: {
           type: 'string',
           description:
-            'The API key; default the DEEPSEEK_API_KEY environment variable. Prefer the environment.',
+            'The API key; default the environment variable apiKeyEnv names. Prefer the environment.',
           markdownDescription:
-            'The API key. Default: the `DEEPSEEK_API_KEY` environment variable. **Prefer the environment**: a key in this file is a secret in plain text.',
+            'The API key. Default: the environment variable `apiKeyEnv` names (`DEEPSEEK_API_KEY`). **Prefer the environment**: a key in this file is a secret in plain text. With no key at all, requests carry no `Authorization` header (a local server).',
+        },
+        apiKeyEnv: {
+          type: 'string',
+          minLength: 1,
+          description:
+            'The environment variable that holds the API key when apiKey is not set; default DEEPSEEK_API_KEY.',
+          markdownDescription:
+            'The environment variable that holds the API key when `apiKey` is not set. Default `DEEPSEEK_API_KEY`. An unset or empty variable means no key: requests go without an `Authorization` header (a local server that needs none).',
+          examples: ['DEEPSEEK_API_KEY', 'OPENAI_API_KEY'],
         },
         timeoutMs: {
           type: 'integer',
           minimum: 1,
-          description: 'Time limit per attempt in milliseconds, until the stream ends; default 120000.',
+          description:
+            'Inactivity limit per attempt in milliseconds: the longest wait for the next bytes; default 120000.',
           markdownDescription:
-            'Time limit per attempt in milliseconds, until the stream ends. Default `120000`.',
+            'Inactivity limit per attempt, in milliseconds: the longest the server may send nothing (no header, no byte of the stream). An answer that keeps streaming, reasoning included, is never cut. Default `120000`.',
         },
         maxRetries: {
           type: 'integer',
           minimum: 0,
           description: 'Retries after the first attempt on 429 and 5xx; default 3.',
-          markdownDescription: 'Retries after the first attempt, on HTTP 429 and 5xx. Default `3`.',
+          markdownDescription:
+            'Retries after the first attempt, on HTTP 429 and 5xx and on a connection that fails before any byte of the answer. A `Retry-After` is honoured up to 60 s; a longer one ends the request with an error that says so. Default `3`.',
         },
         backoffMs: {
           type: 'integer',

@@ -116,7 +116,7 @@ const schema11 = {
         'The **reference host**: sessions, prompt assembly, the tool runtime, the approval seam, agents and the built-in tools (`read`, `list`, `grep`, `write`, `edit`, `bash`, `todo_write`).',
         "The **MCP client**: starts the MCP servers of `servers` over stdio and registers each of their tools as `mcp__<server>__<tool>`. A server's annotations count as hints only when it is `trusted`.",
         'The **mode engine**: session modes (the built-in `plan` and yours) from policy documents, `ctx.modes`, the prompt filter, the pre-execute gate and `exit_plan_mode`.',
-        'An **OpenAI-compatible model**: chat completions with streaming and tool calls; DeepSeek by default, key from `apiKey` or else `DEEPSEEK_API_KEY`.',
+        'An **OpenAI-compatible model**: chat completions with streaming, tool calls and reasoning; DeepSeek by default, key from `apiKey` or else the variable `apiKeyEnv` names (`DEEPSEEK_API_KEY`).',
         'A **scripted model**: answers from a YAML or JSON script file, one entry per request (`script`).',
       ],
     },
@@ -176,7 +176,7 @@ const schema11 = {
       additionalProperties: false,
       description: 'Configuration of an OpenAI-compatible chat-completions model.',
       markdownDescription:
-        "Configuration of an **OpenAI-compatible** chat-completions model (DeepSeek's endpoint by default). Keep the key in the environment (`DEEPSEEK_API_KEY`), not in this file.",
+        "Configuration of an **OpenAI-compatible** chat-completions model (DeepSeek's endpoint by default). Keep the key in the environment (`DEEPSEEK_API_KEY`, or the variable `apiKeyEnv` names), not in this file.",
       properties: {
         baseUrl: {
           type: 'string',
@@ -194,22 +194,33 @@ const schema11 = {
         apiKey: {
           type: 'string',
           description:
-            'The API key; default the DEEPSEEK_API_KEY environment variable. Prefer the environment.',
+            'The API key; default the environment variable apiKeyEnv names. Prefer the environment.',
           markdownDescription:
-            'The API key. Default: the `DEEPSEEK_API_KEY` environment variable. **Prefer the environment**: a key in this file is a secret in plain text.',
+            'The API key. Default: the environment variable `apiKeyEnv` names (`DEEPSEEK_API_KEY`). **Prefer the environment**: a key in this file is a secret in plain text. With no key at all, requests carry no `Authorization` header (a local server).',
+        },
+        apiKeyEnv: {
+          type: 'string',
+          minLength: 1,
+          description:
+            'The environment variable that holds the API key when apiKey is not set; default DEEPSEEK_API_KEY.',
+          markdownDescription:
+            'The environment variable that holds the API key when `apiKey` is not set. Default `DEEPSEEK_API_KEY`. An unset or empty variable means no key: requests go without an `Authorization` header (a local server that needs none).',
+          examples: ['DEEPSEEK_API_KEY', 'OPENAI_API_KEY'],
         },
         timeoutMs: {
           type: 'integer',
           minimum: 1,
-          description: 'Time limit per attempt in milliseconds, until the stream ends; default 120000.',
+          description:
+            'Inactivity limit per attempt in milliseconds: the longest wait for the next bytes; default 120000.',
           markdownDescription:
-            'Time limit per attempt in milliseconds, until the stream ends. Default `120000`.',
+            'Inactivity limit per attempt, in milliseconds: the longest the server may send nothing (no header, no byte of the stream). An answer that keeps streaming, reasoning included, is never cut. Default `120000`.',
         },
         maxRetries: {
           type: 'integer',
           minimum: 0,
           description: 'Retries after the first attempt on 429 and 5xx; default 3.',
-          markdownDescription: 'Retries after the first attempt, on HTTP 429 and 5xx. Default `3`.',
+          markdownDescription:
+            'Retries after the first attempt, on HTTP 429 and 5xx and on a connection that fails before any byte of the answer. A `Retry-After` is honoured up to 60 s; a longer one ends the request with an error that says so. Default `3`.',
         },
         backoffMs: {
           type: 'integer',
@@ -471,7 +482,7 @@ const schema38 = {
   additionalProperties: false,
   description: 'Configuration of an OpenAI-compatible chat-completions model.',
   markdownDescription:
-    "Configuration of an **OpenAI-compatible** chat-completions model (DeepSeek's endpoint by default). Keep the key in the environment (`DEEPSEEK_API_KEY`), not in this file.",
+    "Configuration of an **OpenAI-compatible** chat-completions model (DeepSeek's endpoint by default). Keep the key in the environment (`DEEPSEEK_API_KEY`, or the variable `apiKeyEnv` names), not in this file.",
   properties: {
     baseUrl: {
       type: 'string',
@@ -488,21 +499,33 @@ const schema38 = {
     },
     apiKey: {
       type: 'string',
-      description: 'The API key; default the DEEPSEEK_API_KEY environment variable. Prefer the environment.',
+      description: 'The API key; default the environment variable apiKeyEnv names. Prefer the environment.',
       markdownDescription:
-        'The API key. Default: the `DEEPSEEK_API_KEY` environment variable. **Prefer the environment**: a key in this file is a secret in plain text.',
+        'The API key. Default: the environment variable `apiKeyEnv` names (`DEEPSEEK_API_KEY`). **Prefer the environment**: a key in this file is a secret in plain text. With no key at all, requests carry no `Authorization` header (a local server).',
+    },
+    apiKeyEnv: {
+      type: 'string',
+      minLength: 1,
+      description:
+        'The environment variable that holds the API key when apiKey is not set; default DEEPSEEK_API_KEY.',
+      markdownDescription:
+        'The environment variable that holds the API key when `apiKey` is not set. Default `DEEPSEEK_API_KEY`. An unset or empty variable means no key: requests go without an `Authorization` header (a local server that needs none).',
+      examples: ['DEEPSEEK_API_KEY', 'OPENAI_API_KEY'],
     },
     timeoutMs: {
       type: 'integer',
       minimum: 1,
-      description: 'Time limit per attempt in milliseconds, until the stream ends; default 120000.',
-      markdownDescription: 'Time limit per attempt in milliseconds, until the stream ends. Default `120000`.',
+      description:
+        'Inactivity limit per attempt in milliseconds: the longest wait for the next bytes; default 120000.',
+      markdownDescription:
+        'Inactivity limit per attempt, in milliseconds: the longest the server may send nothing (no header, no byte of the stream). An answer that keeps streaming, reasoning included, is never cut. Default `120000`.',
     },
     maxRetries: {
       type: 'integer',
       minimum: 0,
       description: 'Retries after the first attempt on 429 and 5xx; default 3.',
-      markdownDescription: 'Retries after the first attempt, on HTTP 429 and 5xx. Default `3`.',
+      markdownDescription:
+        'Retries after the first attempt, on HTTP 429 and 5xx and on a connection that fails before any byte of the answer. A `Retry-After` is honoured up to 60 s; a longer one ends the request with an error that says so. Default `3`.',
     },
     backoffMs: {
       type: 'integer',
@@ -537,7 +560,7 @@ const schema42 = {
     'The **reference host**: sessions, prompt assembly, the tool runtime, the approval seam, agents and the built-in tools (`read`, `list`, `grep`, `write`, `edit`, `bash`, `todo_write`).',
     "The **MCP client**: starts the MCP servers of `servers` over stdio and registers each of their tools as `mcp__<server>__<tool>`. A server's annotations count as hints only when it is `trusted`.",
     'The **mode engine**: session modes (the built-in `plan` and yours) from policy documents, `ctx.modes`, the prompt filter, the pre-execute gate and `exit_plan_mode`.',
-    'An **OpenAI-compatible model**: chat completions with streaming and tool calls; DeepSeek by default, key from `apiKey` or else `DEEPSEEK_API_KEY`.',
+    'An **OpenAI-compatible model**: chat completions with streaming, tool calls and reasoning; DeepSeek by default, key from `apiKey` or else the variable `apiKeyEnv` names (`DEEPSEEK_API_KEY`).',
     'A **scripted model**: answers from a YAML or JSON script file, one entry per request (`script`).',
   ],
 };
@@ -3251,6 +3274,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               key2 === 'baseUrl' ||
               key2 === 'model' ||
               key2 === 'apiKey' ||
+              key2 === 'apiKeyEnv' ||
               key2 === 'timeoutMs' ||
               key2 === 'maxRetries' ||
               key2 === 'backoffMs' ||
@@ -3337,10 +3361,50 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               errors++;
             }
           }
+          if (data11.apiKeyEnv !== undefined) {
+            let data15 = data11.apiKeyEnv;
+            if (typeof data15 === 'string') {
+              if (func2(data15) < 1) {
+                const err25 = {
+                  instancePath: instancePath + '/config/apiKeyEnv',
+                  schemaPath: '#/definitions/openaiConfig/properties/apiKeyEnv/minLength',
+                  keyword: 'minLength',
+                  params: { limit: 1 },
+                  message: 'must NOT have fewer than 1 characters',
+                  schema: 1,
+                  parentSchema: schema38.properties.apiKeyEnv,
+                  data: data15,
+                };
+                if (vErrors === null) {
+                  vErrors = [err25];
+                } else {
+                  vErrors.push(err25);
+                }
+                errors++;
+              }
+            } else {
+              const err26 = {
+                instancePath: instancePath + '/config/apiKeyEnv',
+                schemaPath: '#/definitions/openaiConfig/properties/apiKeyEnv/type',
+                keyword: 'type',
+                params: { type: 'string' },
+                message: 'must be string',
+                schema: schema38.properties.apiKeyEnv.type,
+                parentSchema: schema38.properties.apiKeyEnv,
+                data: data15,
+              };
+              if (vErrors === null) {
+                vErrors = [err26];
+              } else {
+                vErrors.push(err26);
+              }
+              errors++;
+            }
+          }
           if (data11.timeoutMs !== undefined) {
-            let data15 = data11.timeoutMs;
-            if (!(typeof data15 == 'number' && !(data15 % 1) && !isNaN(data15) && isFinite(data15))) {
-              const err25 = {
+            let data16 = data11.timeoutMs;
+            if (!(typeof data16 == 'number' && !(data16 % 1) && !isNaN(data16) && isFinite(data16))) {
+              const err27 = {
                 instancePath: instancePath + '/config/timeoutMs',
                 schemaPath: '#/definitions/openaiConfig/properties/timeoutMs/type',
                 keyword: 'type',
@@ -3348,47 +3412,6 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 message: 'must be integer',
                 schema: schema38.properties.timeoutMs.type,
                 parentSchema: schema38.properties.timeoutMs,
-                data: data15,
-              };
-              if (vErrors === null) {
-                vErrors = [err25];
-              } else {
-                vErrors.push(err25);
-              }
-              errors++;
-            }
-            if (typeof data15 == 'number' && isFinite(data15)) {
-              if (data15 < 1 || isNaN(data15)) {
-                const err26 = {
-                  instancePath: instancePath + '/config/timeoutMs',
-                  schemaPath: '#/definitions/openaiConfig/properties/timeoutMs/minimum',
-                  keyword: 'minimum',
-                  params: { comparison: '>=', limit: 1 },
-                  message: 'must be >= 1',
-                  schema: 1,
-                  parentSchema: schema38.properties.timeoutMs,
-                  data: data15,
-                };
-                if (vErrors === null) {
-                  vErrors = [err26];
-                } else {
-                  vErrors.push(err26);
-                }
-                errors++;
-              }
-            }
-          }
-          if (data11.maxRetries !== undefined) {
-            let data16 = data11.maxRetries;
-            if (!(typeof data16 == 'number' && !(data16 % 1) && !isNaN(data16) && isFinite(data16))) {
-              const err27 = {
-                instancePath: instancePath + '/config/maxRetries',
-                schemaPath: '#/definitions/openaiConfig/properties/maxRetries/type',
-                keyword: 'type',
-                params: { type: 'integer' },
-                message: 'must be integer',
-                schema: schema38.properties.maxRetries.type,
-                parentSchema: schema38.properties.maxRetries,
                 data: data16,
               };
               if (vErrors === null) {
@@ -3399,15 +3422,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               errors++;
             }
             if (typeof data16 == 'number' && isFinite(data16)) {
-              if (data16 < 0 || isNaN(data16)) {
+              if (data16 < 1 || isNaN(data16)) {
                 const err28 = {
-                  instancePath: instancePath + '/config/maxRetries',
-                  schemaPath: '#/definitions/openaiConfig/properties/maxRetries/minimum',
+                  instancePath: instancePath + '/config/timeoutMs',
+                  schemaPath: '#/definitions/openaiConfig/properties/timeoutMs/minimum',
                   keyword: 'minimum',
-                  params: { comparison: '>=', limit: 0 },
-                  message: 'must be >= 0',
-                  schema: 0,
-                  parentSchema: schema38.properties.maxRetries,
+                  params: { comparison: '>=', limit: 1 },
+                  message: 'must be >= 1',
+                  schema: 1,
+                  parentSchema: schema38.properties.timeoutMs,
                   data: data16,
                 };
                 if (vErrors === null) {
@@ -3419,17 +3442,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               }
             }
           }
-          if (data11.backoffMs !== undefined) {
-            let data17 = data11.backoffMs;
+          if (data11.maxRetries !== undefined) {
+            let data17 = data11.maxRetries;
             if (!(typeof data17 == 'number' && !(data17 % 1) && !isNaN(data17) && isFinite(data17))) {
               const err29 = {
-                instancePath: instancePath + '/config/backoffMs',
-                schemaPath: '#/definitions/openaiConfig/properties/backoffMs/type',
+                instancePath: instancePath + '/config/maxRetries',
+                schemaPath: '#/definitions/openaiConfig/properties/maxRetries/type',
                 keyword: 'type',
                 params: { type: 'integer' },
                 message: 'must be integer',
-                schema: schema38.properties.backoffMs.type,
-                parentSchema: schema38.properties.backoffMs,
+                schema: schema38.properties.maxRetries.type,
+                parentSchema: schema38.properties.maxRetries,
                 data: data17,
               };
               if (vErrors === null) {
@@ -3442,13 +3465,13 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             if (typeof data17 == 'number' && isFinite(data17)) {
               if (data17 < 0 || isNaN(data17)) {
                 const err30 = {
-                  instancePath: instancePath + '/config/backoffMs',
-                  schemaPath: '#/definitions/openaiConfig/properties/backoffMs/minimum',
+                  instancePath: instancePath + '/config/maxRetries',
+                  schemaPath: '#/definitions/openaiConfig/properties/maxRetries/minimum',
                   keyword: 'minimum',
                   params: { comparison: '>=', limit: 0 },
                   message: 'must be >= 0',
                   schema: 0,
-                  parentSchema: schema38.properties.backoffMs,
+                  parentSchema: schema38.properties.maxRetries,
                   data: data17,
                 };
                 if (vErrors === null) {
@@ -3460,17 +3483,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               }
             }
           }
-          if (data11.extraBody !== undefined) {
-            let data18 = data11.extraBody;
-            if (!(data18 && typeof data18 == 'object' && !Array.isArray(data18))) {
+          if (data11.backoffMs !== undefined) {
+            let data18 = data11.backoffMs;
+            if (!(typeof data18 == 'number' && !(data18 % 1) && !isNaN(data18) && isFinite(data18))) {
               const err31 = {
-                instancePath: instancePath + '/config/extraBody',
-                schemaPath: '#/definitions/openaiConfig/properties/extraBody/type',
+                instancePath: instancePath + '/config/backoffMs',
+                schemaPath: '#/definitions/openaiConfig/properties/backoffMs/type',
                 keyword: 'type',
-                params: { type: 'object' },
-                message: 'must be object',
-                schema: schema38.properties.extraBody.type,
-                parentSchema: schema38.properties.extraBody,
+                params: { type: 'integer' },
+                message: 'must be integer',
+                schema: schema38.properties.backoffMs.type,
+                parentSchema: schema38.properties.backoffMs,
                 data: data18,
               };
               if (vErrors === null) {
@@ -3480,9 +3503,50 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               }
               errors++;
             }
+            if (typeof data18 == 'number' && isFinite(data18)) {
+              if (data18 < 0 || isNaN(data18)) {
+                const err32 = {
+                  instancePath: instancePath + '/config/backoffMs',
+                  schemaPath: '#/definitions/openaiConfig/properties/backoffMs/minimum',
+                  keyword: 'minimum',
+                  params: { comparison: '>=', limit: 0 },
+                  message: 'must be >= 0',
+                  schema: 0,
+                  parentSchema: schema38.properties.backoffMs,
+                  data: data18,
+                };
+                if (vErrors === null) {
+                  vErrors = [err32];
+                } else {
+                  vErrors.push(err32);
+                }
+                errors++;
+              }
+            }
+          }
+          if (data11.extraBody !== undefined) {
+            let data19 = data11.extraBody;
+            if (!(data19 && typeof data19 == 'object' && !Array.isArray(data19))) {
+              const err33 = {
+                instancePath: instancePath + '/config/extraBody',
+                schemaPath: '#/definitions/openaiConfig/properties/extraBody/type',
+                keyword: 'type',
+                params: { type: 'object' },
+                message: 'must be object',
+                schema: schema38.properties.extraBody.type,
+                parentSchema: schema38.properties.extraBody,
+                data: data19,
+              };
+              if (vErrors === null) {
+                vErrors = [err33];
+              } else {
+                vErrors.push(err33);
+              }
+              errors++;
+            }
           }
         } else {
-          const err32 = {
+          const err34 = {
             instancePath: instancePath + '/config',
             schemaPath: '#/definitions/openaiConfig/type',
             keyword: 'type',
@@ -3493,9 +3557,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             data: data11,
           };
           if (vErrors === null) {
-            vErrors = [err32];
+            vErrors = [err34];
           } else {
-            vErrors.push(err32);
+            vErrors.push(err34);
           }
           errors++;
         }
@@ -3505,7 +3569,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
     valid14 = _valid3;
   }
   if (!valid14) {
-    const err33 = {
+    const err35 = {
       instancePath,
       schemaPath: '#/allOf/3/if',
       keyword: 'if',
@@ -3516,56 +3580,56 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       data,
     };
     if (vErrors === null) {
-      vErrors = [err33];
+      vErrors = [err35];
     } else {
-      vErrors.push(err33);
+      vErrors.push(err35);
     }
     errors++;
   }
-  const _errs71 = errors;
+  const _errs74 = errors;
   let valid19 = true;
-  const _errs72 = errors;
+  const _errs75 = errors;
   if (data && typeof data == 'object' && !Array.isArray(data)) {
     let missing4;
     if (data.name === undefined && (missing4 = 'name')) {
-      const err34 = {};
+      const err36 = {};
       if (vErrors === null) {
-        vErrors = [err34];
+        vErrors = [err36];
       } else {
-        vErrors.push(err34);
+        vErrors.push(err36);
       }
       errors++;
     } else {
       if (data.name !== undefined) {
         if ('demo' !== data.name) {
-          const err35 = {};
+          const err37 = {};
           if (vErrors === null) {
-            vErrors = [err35];
+            vErrors = [err37];
           } else {
-            vErrors.push(err35);
+            vErrors.push(err37);
           }
           errors++;
         }
       }
     }
   }
-  var _valid4 = _errs72 === errors;
-  errors = _errs71;
+  var _valid4 = _errs75 === errors;
+  errors = _errs74;
   if (vErrors !== null) {
-    if (_errs71) {
-      vErrors.length = _errs71;
+    if (_errs74) {
+      vErrors.length = _errs74;
     } else {
       vErrors = null;
     }
   }
   if (_valid4) {
-    const _errs74 = errors;
+    const _errs77 = errors;
     if (data && typeof data == 'object' && !Array.isArray(data)) {
       if (data.config !== undefined) {
-        let data20 = data.config;
-        if (data20 && typeof data20 == 'object' && !Array.isArray(data20)) {
-          if (Object.keys(data20).length > 0) {
-            const err36 = {
+        let data21 = data.config;
+        if (data21 && typeof data21 == 'object' && !Array.isArray(data21)) {
+          if (Object.keys(data21).length > 0) {
+            const err38 = {
               instancePath: instancePath + '/config',
               schemaPath: '#/definitions/demoConfig/maxProperties',
               keyword: 'maxProperties',
@@ -3573,17 +3637,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must NOT have more than 0 properties',
               schema: 0,
               parentSchema: schema39,
-              data: data20,
+              data: data21,
             };
             if (vErrors === null) {
-              vErrors = [err36];
+              vErrors = [err38];
             } else {
-              vErrors.push(err36);
+              vErrors.push(err38);
             }
             errors++;
           }
-          for (const key3 in data20) {
-            const err37 = {
+          for (const key3 in data21) {
+            const err39 = {
               instancePath: instancePath + '/config',
               schemaPath: '#/definitions/demoConfig/additionalProperties',
               keyword: 'additionalProperties',
@@ -3591,17 +3655,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               message: 'must NOT have additional properties',
               schema: false,
               parentSchema: schema39,
-              data: data20,
+              data: data21,
             };
             if (vErrors === null) {
-              vErrors = [err37];
+              vErrors = [err39];
             } else {
-              vErrors.push(err37);
+              vErrors.push(err39);
             }
             errors++;
           }
         } else {
-          const err38 = {
+          const err40 = {
             instancePath: instancePath + '/config',
             schemaPath: '#/definitions/demoConfig/type',
             keyword: 'type',
@@ -3609,22 +3673,22 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             message: 'must be object',
             schema: schema39.type,
             parentSchema: schema39,
-            data: data20,
+            data: data21,
           };
           if (vErrors === null) {
-            vErrors = [err38];
+            vErrors = [err40];
           } else {
-            vErrors.push(err38);
+            vErrors.push(err40);
           }
           errors++;
         }
       }
     }
-    var _valid4 = _errs74 === errors;
+    var _valid4 = _errs77 === errors;
     valid19 = _valid4;
   }
   if (!valid19) {
-    const err39 = {
+    const err41 = {
       instancePath,
       schemaPath: '#/allOf/4/if',
       keyword: 'if',
@@ -3635,50 +3699,50 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       data,
     };
     if (vErrors === null) {
-      vErrors = [err39];
+      vErrors = [err41];
     } else {
-      vErrors.push(err39);
+      vErrors.push(err41);
     }
     errors++;
   }
-  const _errs81 = errors;
+  const _errs84 = errors;
   let valid23 = true;
-  const _errs82 = errors;
+  const _errs85 = errors;
   if (data && typeof data == 'object' && !Array.isArray(data)) {
     let missing5;
     if (data.name === undefined && (missing5 = 'name')) {
-      const err40 = {};
+      const err42 = {};
       if (vErrors === null) {
-        vErrors = [err40];
+        vErrors = [err42];
       } else {
-        vErrors.push(err40);
+        vErrors.push(err42);
       }
       errors++;
     } else {
       if (data.name !== undefined) {
         if ('mcp' !== data.name) {
-          const err41 = {};
+          const err43 = {};
           if (vErrors === null) {
-            vErrors = [err41];
+            vErrors = [err43];
           } else {
-            vErrors.push(err41);
+            vErrors.push(err43);
           }
           errors++;
         }
       }
     }
   }
-  var _valid5 = _errs82 === errors;
-  errors = _errs81;
+  var _valid5 = _errs85 === errors;
+  errors = _errs84;
   if (vErrors !== null) {
-    if (_errs81) {
-      vErrors.length = _errs81;
+    if (_errs84) {
+      vErrors.length = _errs84;
     } else {
       vErrors = null;
     }
   }
   if (_valid5) {
-    const _errs84 = errors;
+    const _errs87 = errors;
     if (data && typeof data == 'object' && !Array.isArray(data)) {
       if (data.config !== undefined) {
         if (
@@ -3694,11 +3758,11 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
         }
       }
     }
-    var _valid5 = _errs84 === errors;
+    var _valid5 = _errs87 === errors;
     valid23 = _valid5;
   }
   if (!valid23) {
-    const err42 = {
+    const err44 = {
       instancePath,
       schemaPath: '#/allOf/5/if',
       keyword: 'if',
@@ -3709,15 +3773,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       data,
     };
     if (vErrors === null) {
-      vErrors = [err42];
+      vErrors = [err44];
     } else {
-      vErrors.push(err42);
+      vErrors.push(err44);
     }
     errors++;
   }
   if (data && typeof data == 'object' && !Array.isArray(data)) {
     if (data.name === undefined) {
-      const err43 = {
+      const err45 = {
         instancePath,
         schemaPath: '#/required',
         keyword: 'required',
@@ -3728,15 +3792,15 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
         data,
       };
       if (vErrors === null) {
-        vErrors = [err43];
+        vErrors = [err45];
       } else {
-        vErrors.push(err43);
+        vErrors.push(err45);
       }
       errors++;
     }
     for (const key4 in data) {
       if (!(key4 === 'id' || key4 === 'name' || key4 === 'config')) {
-        const err44 = {
+        const err46 = {
           instancePath,
           schemaPath: '#/additionalProperties',
           keyword: 'additionalProperties',
@@ -3747,46 +3811,6 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           data,
         };
         if (vErrors === null) {
-          vErrors = [err44];
-        } else {
-          vErrors.push(err44);
-        }
-        errors++;
-      }
-    }
-    if (data.id !== undefined) {
-      let data23 = data.id;
-      if (typeof data23 === 'string') {
-        if (func2(data23) < 1) {
-          const err45 = {
-            instancePath: instancePath + '/id',
-            schemaPath: '#/properties/id/minLength',
-            keyword: 'minLength',
-            params: { limit: 1 },
-            message: 'must NOT have fewer than 1 characters',
-            schema: 1,
-            parentSchema: schema12.properties.id,
-            data: data23,
-          };
-          if (vErrors === null) {
-            vErrors = [err45];
-          } else {
-            vErrors.push(err45);
-          }
-          errors++;
-        }
-      } else {
-        const err46 = {
-          instancePath: instancePath + '/id',
-          schemaPath: '#/properties/id/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-          schema: schema12.properties.id.type,
-          parentSchema: schema12.properties.id,
-          data: data23,
-        };
-        if (vErrors === null) {
           vErrors = [err46];
         } else {
           vErrors.push(err46);
@@ -3794,42 +3818,36 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.name !== undefined) {
-      let data24 = data.name;
-      if (typeof data24 !== 'string') {
-        const err47 = {
-          instancePath: instancePath + '/name',
-          schemaPath: '#/definitions/pluginName/type',
+    if (data.id !== undefined) {
+      let data24 = data.id;
+      if (typeof data24 === 'string') {
+        if (func2(data24) < 1) {
+          const err47 = {
+            instancePath: instancePath + '/id',
+            schemaPath: '#/properties/id/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+            schema: 1,
+            parentSchema: schema12.properties.id,
+            data: data24,
+          };
+          if (vErrors === null) {
+            vErrors = [err47];
+          } else {
+            vErrors.push(err47);
+          }
+          errors++;
+        }
+      } else {
+        const err48 = {
+          instancePath: instancePath + '/id',
+          schemaPath: '#/properties/id/type',
           keyword: 'type',
           params: { type: 'string' },
           message: 'must be string',
-          schema: schema42.type,
-          parentSchema: schema42,
-          data: data24,
-        };
-        if (vErrors === null) {
-          vErrors = [err47];
-        } else {
-          vErrors.push(err47);
-        }
-        errors++;
-      }
-      if (!(
-        data24 === 'demo' ||
-        data24 === 'host' ||
-        data24 === 'mcp' ||
-        data24 === 'mode' ||
-        data24 === 'openai' ||
-        data24 === 'scripted'
-      )) {
-        const err48 = {
-          instancePath: instancePath + '/name',
-          schemaPath: '#/definitions/pluginName/enum',
-          keyword: 'enum',
-          params: { allowedValues: schema42.enum },
-          message: 'must be equal to one of the allowed values',
-          schema: schema42.enum,
-          parentSchema: schema42,
+          schema: schema12.properties.id.type,
+          parentSchema: schema12.properties.id,
           data: data24,
         };
         if (vErrors === null) {
@@ -3840,17 +3858,17 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.config !== undefined) {
-      let data25 = data.config;
-      if (!(data25 && typeof data25 == 'object' && !Array.isArray(data25))) {
+    if (data.name !== undefined) {
+      let data25 = data.name;
+      if (typeof data25 !== 'string') {
         const err49 = {
-          instancePath: instancePath + '/config',
-          schemaPath: '#/properties/config/type',
+          instancePath: instancePath + '/name',
+          schemaPath: '#/definitions/pluginName/type',
           keyword: 'type',
-          params: { type: 'object' },
-          message: 'must be object',
-          schema: schema12.properties.config.type,
-          parentSchema: schema12.properties.config,
+          params: { type: 'string' },
+          message: 'must be string',
+          schema: schema42.type,
+          parentSchema: schema42,
           data: data25,
         };
         if (vErrors === null) {
@@ -3860,9 +3878,55 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
+      if (!(
+        data25 === 'demo' ||
+        data25 === 'host' ||
+        data25 === 'mcp' ||
+        data25 === 'mode' ||
+        data25 === 'openai' ||
+        data25 === 'scripted'
+      )) {
+        const err50 = {
+          instancePath: instancePath + '/name',
+          schemaPath: '#/definitions/pluginName/enum',
+          keyword: 'enum',
+          params: { allowedValues: schema42.enum },
+          message: 'must be equal to one of the allowed values',
+          schema: schema42.enum,
+          parentSchema: schema42,
+          data: data25,
+        };
+        if (vErrors === null) {
+          vErrors = [err50];
+        } else {
+          vErrors.push(err50);
+        }
+        errors++;
+      }
+    }
+    if (data.config !== undefined) {
+      let data26 = data.config;
+      if (!(data26 && typeof data26 == 'object' && !Array.isArray(data26))) {
+        const err51 = {
+          instancePath: instancePath + '/config',
+          schemaPath: '#/properties/config/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+          schema: schema12.properties.config.type,
+          parentSchema: schema12.properties.config,
+          data: data26,
+        };
+        if (vErrors === null) {
+          vErrors = [err51];
+        } else {
+          vErrors.push(err51);
+        }
+        errors++;
+      }
     }
   } else {
-    const err50 = {
+    const err52 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
@@ -3873,9 +3937,9 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
       data,
     };
     if (vErrors === null) {
-      vErrors = [err50];
+      vErrors = [err52];
     } else {
-      vErrors.push(err50);
+      vErrors.push(err52);
     }
     errors++;
   }

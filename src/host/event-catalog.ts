@@ -88,14 +88,15 @@ export const HOST_EVENT_CATALOG = {
   'assistant/message': {
     type: 'assistant/message',
     surface: 'surface',
-    payload: '{ text: string; toolCalls: ToolCallRequest[] }',
+    payload: '{ text: string; toolCalls: ToolCallRequest[]; reasoning?: string }',
     writer: 'src/host/loop.ts (the model’s answer)',
     readers: [
-      'src/host/transcript.ts: an assistant-role message with its tool calls',
+      'src/host/transcript.ts: an assistant-role message with its tool calls and reasoning',
       'src/host/headers.ts: `replayHeaders()` yields one header per answer',
       'src/cli/acp: agent message chunks',
     ],
-    description: 'The model’s answer: its text and the tool calls it asks for, in order.',
+    description:
+      'The model’s answer: its text and the tool calls it asks for, in order, and a thinking model’s reasoning.',
   },
   'tool/call': {
     type: 'tool/call',

@@ -144,7 +144,13 @@ export class LoopAgent implements Agent {
         name: call.name,
         arguments: call.arguments,
       }));
-      await session.append('assistant/message', { text: response.text, toolCalls: calls });
+      await session.append('assistant/message', {
+        text: response.text,
+        toolCalls: calls,
+        ...(typeof response.reasoning === 'string' && response.reasoning !== ''
+          ? { reasoning: response.reasoning }
+          : {}),
+      });
       for (const call of calls) {
         await session.append('tool/call', call);
         const result = signal?.aborted

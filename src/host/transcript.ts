@@ -2,7 +2,7 @@
  * The model transcript, rebuilt from the surface events of a session log (`SURFACE_EVENT_TYPES`), in log order.
  * Convention: `user/message` and `context/message` are both user-role messages (a context message is host or
  * plugin narration such as a mode switch notice; its text is sent as written, so it should read as a notice);
- * `assistant/message` is an assistant message with its tool calls; `tool/result` is a tool message.
+ * `assistant/message` is an assistant message with its tool calls (and its reasoning, when logged); `tool/result` is a tool message.
  * Log-only events never reach the model.
  *
  * Every tool call is paired with a result: a call of a batch that still has none when the next message arrives
@@ -31,7 +31,12 @@ export class TranscriptBuilder {
       case 'assistant/message': {
         this.#pairCalls();
         const data = event.data;
-        this.messages.push({ role: 'assistant', content: data.text, toolCalls: data.toolCalls });
+        this.messages.push({
+          role: 'assistant',
+          content: data.text,
+          toolCalls: data.toolCalls,
+          ...(typeof data.reasoning === 'string' ? { reasoning: data.reasoning } : {}),
+        });
         for (const call of callsOf(data)) this.#unanswered.set(call.callId, call.name);
         break;
       }

@@ -67,7 +67,8 @@ export interface SessionEventMap {
   'step/start': { step: number };
   'step/end': { step: number };
   'user/message': { text: string };
-  'assistant/message': { text: string; toolCalls: ToolCallRequest[] };
+  /** `reasoning`: a thinking model's reasoning for this answer, when it sent one. */
+  'assistant/message': { text: string; toolCalls: ToolCallRequest[]; reasoning?: string };
   'tool/call': { callId: string; name: string; arguments: unknown };
   'tool/result': { callId: string; name: string; content: string; isError: boolean; data?: ToolResultData };
   'context/message': { text: string };
@@ -290,7 +291,7 @@ export interface TurnOutcome {
 /** One message of the model transcript, rebuilt from surface events. */
 export type ModelMessage =
   | { role: 'user'; content: string }
-  | { role: 'assistant'; content: string; toolCalls: ToolCallRequest[] }
+  | { role: 'assistant'; content: string; toolCalls: ToolCallRequest[]; reasoning?: string }
   | { role: 'tool'; callId: string; name: string; content: string; isError: boolean };
 
 export interface ModelRequest {
@@ -299,11 +300,16 @@ export interface ModelRequest {
   signal?: AbortSignal;
 }
 
-/** A streamed piece of the answer; the final answer is the resolved `ModelResponse`. */
-export type ModelChunk = { kind: 'text'; text: string };
+/**
+ * A streamed piece of the answer: its text, or a thinking model's reasoning. The final answer is the resolved
+ * `ModelResponse`.
+ */
+export type ModelChunk = { kind: 'text'; text: string } | { kind: 'reasoning'; text: string };
 
 export interface ModelResponse {
   text: string;
+  /** A thinking model's reasoning, kept with the answer (some APIs need it sent back within the turn). */
+  reasoning?: string;
   toolCalls: { name: string; arguments: unknown }[];
 }
 

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { promptText } from '../../src/cli/acp/agent-app.js';
 import { permissionOptions } from '../../src/cli/acp/permission.js';
-import { presentCall, updatesFor } from '../../src/cli/acp/updates.js';
+import { chunkUpdates, presentCall, updatesFor } from '../../src/cli/acp/updates.js';
 import type { SessionEvent, Tool } from '../../src/host/types.js';
 
 const event = (type: string, data: object): SessionEvent =>
@@ -74,6 +74,19 @@ describe('updatesFor', () => {
     expect(updatesFor(message, tools, true)).toEqual([]);
     expect(updatesFor(event('mode/set', { mode: 'plan' }), tools)).toEqual([]);
     expect(updatesFor(event('step/end', { step: 1 }), tools)).toEqual([]);
+  });
+
+  it('sends reasoning as agent_thought_chunk before the text, unless it was streamed', () => {
+    const message = event('assistant/message', { text: 'Hi', toolCalls: [], reasoning: 'hm\u202e' });
+    expect(updatesFor(message, tools)).toEqual([
+      { sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: 'hm\\u202e' } },
+      { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Hi' } },
+    ]);
+    expect(updatesFor(message, tools, true)).toEqual([]);
+    expect(chunkUpdates({ kind: 'reasoning', text: 'x' })).toEqual([
+      { sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: 'x' } },
+    ]);
+    expect(chunkUpdates({ kind: 'text', text: '' })).toEqual([]);
   });
 });
 

@@ -5,7 +5,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { parseAnswer } from '../../src/cli/chat/answerer.js';
-import { toolLine } from '../../src/cli/chat/render.js';
+import { Printer, toolLine } from '../../src/cli/chat/render.js';
 import { openTerminal } from '../../src/cli/chat/terminal.js';
 
 describe('parseAnswer', () => {
@@ -62,5 +62,32 @@ describe('openTerminal (no TTY)', () => {
     input.write('hello\n');
     expect(await next).toBe('hello');
     terminal.close();
+  });
+});
+
+describe('Printer.reasoning', () => {
+  const print = (color: boolean, steps: [kind: 'text' | 'reasoning', text: string][]): string => {
+    let out = '';
+    const printer = new Printer({ write: (text) => void (out += text) }, { color });
+    for (const [kind, text] of steps) printer[kind](text);
+    return out;
+  };
+
+  it('prefixes every reasoning line without colour and starts the answer on its own line', () => {
+    const steps: [kind: 'text' | 'reasoning', text: string][] = [
+      ['reasoning', 'first '],
+      ['reasoning', 'thought\nsecond'],
+      ['text', 'Answer.'],
+    ];
+    expect(print(false, steps)).toBe('thinking: first thought\nthinking: second\nAnswer.');
+  });
+
+  it('dims reasoning with colour, escaped like text (no raw control character, no fake mark)', () => {
+    expect(
+      print(true, [
+        ['reasoning', '✓ ok\u001b[31m'],
+        ['text', 'A'],
+      ]),
+    ).toBe('\u001b[2m\\u2713 ok\\x1b[31m\u001b[22m\nA');
   });
 });

@@ -177,16 +177,117 @@ describe('openaiModel()', () => {
     await expect(pending).rejects.toThrow(/abort/i);
   });
 
-  it('needs an API key', async () => {
+  it('sends no Authorization header without a key, and says which variable to set on a 401', async () => {
     const saved = process.env.DEEPSEEK_API_KEY;
     delete process.env.DEEPSEEK_API_KEY;
     try {
-      await expect(openaiModel({ baseUrl: 'http://127.0.0.1:9' }).complete(request)).rejects.toThrow(
-        /DEEPSEEK_API_KEY/,
+      const seen: (string | undefined)[] = [];
+      const { url } = await serve((req, res, body) => {
+        seen.push(req.headers.authorization);
+        if (body.includes('"locked"'))
+          return void res.writeHead(401).end('{"error":{"message":"key needed"}}');
+        sse(res, [delta({ content: 'local' }, 'stop')]);
+      });
+      const keyless = openaiModel({ baseUrl: url, backoffMs: 1 });
+      expect((await keyless.complete(request)).text).toBe('local');
+      expect(seen).toEqual([undefined]);
+      const locked = { ...request, messages: [{ role: 'user' as const, content: 'locked' }] };
+      await expect(keyless.complete(locked)).rejects.toThrow(/HTTP 401 .*key needed .*set DEEPSEEK_API_KEY/);
+      await expect(openaiModel({ baseUrl: url, apiKeyEnv: 'DSH_TEST_KEY' }).complete(locked)).rejects.toThrow(
+        /set DSH_TEST_KEY/,
       );
     } finally {
       if (saved !== undefined) process.env.DEEPSEEK_API_KEY = saved;
     }
+  });
+
+  it('reads the key from the variable apiKeyEnv names, and apiKey wins over it', async () => {
+    const seen: (string | undefined)[] = [];
+    const { url } = await serve((req, res) => {
+      seen.push(req.headers.authorization);
+      sse(res, [delta({ content: 'ok' }, 'stop')]);
+    });
+    process.env.DSH_TEST_KEY = 'from-env';
+    try {
+      await openaiModel({ baseUrl: url, apiKeyEnv: 'DSH_TEST_KEY' }).complete(request);
+      await openaiModel({ baseUrl: url, apiKeyEnv: 'DSH_TEST_KEY', apiKey: 'from-config' }).complete(request);
+    } finally {
+      delete process.env.DSH_TEST_KEY;
+    }
+    expect(seen).toEqual(['Bearer from-env', 'Bearer from-config']);
+  });
+
+  it('passes on an error the provider sends inside the stream, with its message', async () => {
+    const { url, bodies } = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(`data: ${JSON.stringify(delta({ content: 'par' }))}\n\n`);
+      res.end(
+        `data: ${JSON.stringify({ error: { message: 'Model overloaded', type: 'server_error' } })}\n\n`,
+      );
+    });
+    await expect(openaiModel(options(url)).complete(request)).rejects.toThrow(
+      /^the provider reported an error: Model overloaded \(server_error\)$/,
+    );
+    expect(bodies).toHaveLength(1);
+  });
+
+  it('gives the provider message of an HTTP error, not its JSON', async () => {
+    const { url } = await serve((_req, res) => {
+      res.writeHead(402).end('{"error":{"message":"Insufficient Balance","type":"unknown_error"}}');
+    });
+    await expect(openaiModel(options(url)).complete(request)).rejects.toThrow(
+      /^HTTP 402 from http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions: Insufficient Balance \(unknown_error\)$/,
+    );
+  });
+
+  it('names a refused connection and a host that is not found', async () => {
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise((resolve) => probe.close(resolve));
+    await expect(
+      openaiModel({ ...options(`http://127.0.0.1:${port}`), maxRetries: 1 }).complete(request),
+    ).rejects.toThrow(/cannot reach .*: the connection was refused \(ECONNREFUSED\)/);
+    await expect(
+      openaiModel({ ...options('http://no-such-host.invalid'), maxRetries: 0 }).complete(request),
+    ).rejects.toThrow(/cannot reach .*: the host name (was not found|could not be looked up) \(DNS\)/);
+  });
+
+  it('keeps a slow stream that is still sending: the timeout is on silence, not on length', async () => {
+    const { url, bodies } = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      let sent = 0;
+      // 30 pieces 100 ms apart: 3 s in all, three times the 1 s limit, and never silent for long.
+      const timer = setInterval(() => {
+        if (++sent <= 30)
+          return void res.write(`data: ${JSON.stringify(delta({ reasoning_content: 'm' }))}\n\n`);
+        clearInterval(timer);
+        res.end(`data: ${JSON.stringify(delta({ content: 'done' }, 'stop'))}\n\ndata: [DONE]\n\n`);
+      }, 100);
+    });
+    const started = Date.now();
+    const response = await openaiModel({ ...options(url), timeoutMs: 1000 }).complete(request);
+    expect(Date.now() - started).toBeGreaterThan(1000);
+    expect(response).toEqual({ text: 'done', reasoning: 'm'.repeat(30), toolCalls: [] });
+    expect(bodies).toHaveLength(1);
+  });
+
+  it('times out a stream that goes silent mid-answer, without retrying it', async () => {
+    const { url, bodies } = await serve((_req, res) => sse(res, [delta({ reasoning_content: 'hm' })], false));
+    await expect(openaiModel({ ...options(url), timeoutMs: 150 }).complete(request)).rejects.toThrow(
+      /^the stream from .* sent nothing for 150 ms$/,
+    );
+    expect(bodies).toHaveLength(1);
+  });
+
+  it('does not wait a Retry-After over the cap, and says so', async () => {
+    const { url, bodies } = await serve(
+      (_req, res) => void res.writeHead(429, { 'retry-after': '3600' }).end('later'),
+    );
+    await expect(openaiModel(options(url)).complete(request)).rejects.toThrow(
+      /^HTTP 429 .*: later \(the server asks to retry after 3600 s, longer than the 60 s this client waits\)$/,
+    );
+    expect(bodies).toHaveLength(1);
   });
 });
 

@@ -27,7 +27,7 @@ import { visible } from '../visible.js';
 import { closeSessionServers, openSessionServers } from './mcp-servers.js';
 import { askClient } from './permission.js';
 import { AcpSession } from './session-state.js';
-import { textChunks, updatesFor, type ToolLookup } from './updates.js';
+import { chunkUpdates, updatesFor, type ToolLookup } from './updates.js';
 
 const STOP: Record<SessionEventMap['turn/end']['reason'], acp.StopReason | null> = {
   done: 'end_turn',
@@ -107,10 +107,9 @@ export function createAcpAgent(runtime: Runtime, version: string): { app: acp.Ag
       workspace: cwd,
       ...(mode !== undefined ? { options: { mode } } : {}),
       onChunk: (chunk) => {
-        if (chunk.kind !== 'text' || chunk.text === '') return;
+        if (chunk.text === '') return;
         state.streamedStep = true;
-        for (const text of textChunks(chunk.text))
-          state.send({ sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } });
+        for (const update of chunkUpdates(chunk)) state.send(update);
       },
     });
     const state = new AcpSession(id, cwd, agent, connectionClient);

@@ -2,8 +2,8 @@
  * Session events → ACP `session/update` payloads. Pure: the same mapping streams a live turn and replays a
  * loaded session's history, so a client sees the same cards either way.
  *
- * `user/message` → `user_message_chunk`; `assistant/message` text → `agent_message_chunk` (unless the text was
- * already streamed chunk by chunk); `tool/call` → `tool_call` (pending, titled by the tool's `present()`, the
+ * `user/message` → `user_message_chunk`; `assistant/message` reasoning → `agent_thought_chunk` and its text →
+ * `agent_message_chunk` (unless they were already streamed chunk by chunk, see `chunkUpdates`); `tool/call` → `tool_call` (pending, titled by the tool's `present()`, the
  * exit plan as markdown content); `tool/result` → `tool_call_update` (completed or failed, the result text as
  * content, and the rule that denied or asked about the call, if any, as `_meta["dsh-mode/rule"]`). Everything else is log-only here; `mode/set` is handled by the mode notifier.
  *
@@ -15,7 +15,14 @@
  * @module
  */
 import type { SessionUpdate, ToolCallContent, ToolCallUpdate, ToolKind } from '@agentclientprotocol/sdk';
-import type { SessionEvent, SessionEventMap, Tool, ToolLookup, VerdictRule } from '../../host/types.js';
+import type {
+  ModelChunk,
+  SessionEvent,
+  SessionEventMap,
+  Tool,
+  ToolLookup,
+  VerdictRule,
+} from '../../host/types.js';
 import { visible } from '../visible.js';
 
 /**
@@ -154,6 +161,16 @@ function text(value: string): ToolCallContent[] {
 }
 
 /**
+ * The updates for one streamed piece of an answer: reasoning → `agent_thought_chunk`, text → `agent_message_chunk`.
+ * @param chunk the streamed piece
+ * @returns zero (an empty piece) or more updates
+ */
+export function chunkUpdates(chunk: ModelChunk): SessionUpdate[] {
+  const sessionUpdate = chunk.kind === 'reasoning' ? 'agent_thought_chunk' : 'agent_message_chunk';
+  return textChunks(chunk.text).map((text) => ({ sessionUpdate, content: { type: 'text', text } }));
+}
+
+/**
  * The updates for one logged event.
  * @param event the session event
  * @param tools tool lookup for cards
@@ -171,11 +188,13 @@ export function updatesFor(event: SessionEvent, tools: ToolLookup, streamed = fa
     }
     case 'assistant/message': {
       const { data } = event;
-      if (streamed || data.text === '') return [];
-      return textChunks(data.text).map((chunk) => ({
-        sessionUpdate: 'agent_message_chunk',
-        content: { type: 'text', text: chunk },
-      }));
+      if (streamed) return [];
+      return [
+        ...(typeof data.reasoning === 'string'
+          ? chunkUpdates({ kind: 'reasoning', text: data.reasoning })
+          : []),
+        ...chunkUpdates({ kind: 'text', text: data.text }),
+      ];
     }
     case 'tool/call': {
       const { data } = event;

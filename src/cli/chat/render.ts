@@ -1,5 +1,6 @@
 /**
- * What the chat prints while a turn runs: the assistant's text as it streams, and one line per tool call with
+ * What the chat prints while a turn runs: the assistant's text as it streams (a thinking model's reasoning dimmed,
+ * or prefixed `thinking: ` without colour), and one line per tool call with
  * its outcome once its result is logged, both with control, bidi and zero-width characters made visible
  * (`visible`). A call the gate denied, or whose approval was not given, is marked as such (the final verdict is
  * observed on `tools/verdict`), so a denied write is visible at a glance.
@@ -15,6 +16,11 @@ import type { PreExecuteResult, Session, SessionEvent, SessionEventMap } from '.
 import { visible } from '../visible.js';
 
 export { visible } from '../visible.js';
+
+const DIM = '\u001b[2m';
+const UNDIM = '\u001b[22m';
+/** What starts a line of reasoning when there is no colour to dim it. */
+export const THINKING = 'thinking: ';
 
 /** The marks that start the chat's own lines. */
 const MARKS = new Set(['✓', '✗', '→', '┌', '│', '└', '─']);
@@ -34,12 +40,55 @@ export class Printer {
   #atLineStart = true;
   /** True while the current line holds only indentation, so a mark arriving now would start it. */
   #blankSoFar = true;
+  /** True while the streamed lines are reasoning. */
+  #thinking = false;
 
-  constructor(private readonly out: Output) {}
+  /**
+   * @param out where the chat writes
+   * @param options `color`: ANSI styling allowed (a terminal without `NO_COLOR`)
+   */
+  constructor(
+    private readonly out: Output,
+    private readonly options: { color?: boolean } = {},
+  ) {}
 
   /** Streamed (untrusted) text, made visible, with a mark at the start of a line escaped. */
   text(text: string): void {
     if (text === '') return;
+    if (this.#thinking) this.endLine();
+    this.out.write(this.#shown(text));
+    this.#atLineStart = text.endsWith('\n');
+  }
+
+  /**
+   * Streamed (untrusted) reasoning of a thinking model, on lines of its own: dimmed with colour, else every line
+   * prefixed `thinking: `. Made visible and escaped as `text` is.
+   */
+  reasoning(text: string): void {
+    if (text === '') return;
+    if (!this.#thinking) {
+      this.endLine();
+      this.#thinking = true;
+    }
+    if (this.options.color) {
+      this.out.write(`${DIM}${this.#shown(text)}${UNDIM}`);
+      this.#atLineStart = text.endsWith('\n');
+      return;
+    }
+    for (const [index, part] of text.split('\n').entries()) {
+      if (index > 0) {
+        this.out.write('\n');
+        this.#atLineStart = true;
+        this.#blankSoFar = true;
+      }
+      if (part === '') continue;
+      if (this.#atLineStart) this.out.write(THINKING);
+      this.out.write(this.#shown(part));
+      this.#atLineStart = false;
+    }
+  }
+
+  #shown(text: string): string {
     let shown = '';
     for (const c of visible(text)) {
       if (this.#blankSoFar && MARKS.has(c)) {
@@ -52,8 +101,7 @@ export class Printer {
       // Any Unicode space indents as a space does: a mark behind U+2002 or U+3000 would still look like ours.
       else if (!SPACE.test(c)) this.#blankSoFar = false;
     }
-    this.out.write(shown);
-    this.#atLineStart = text.endsWith('\n');
+    return shown;
   }
 
   /** One whole line of the chat's own (a newline first when the cursor is mid-line); parts made visible. */
@@ -64,6 +112,7 @@ export class Printer {
 
   /** Ends the current line, if any. */
   endLine(): void {
+    this.#thinking = false;
     if (!this.#atLineStart) this.out.write('\n');
     this.#atLineStart = true;
     this.#blankSoFar = true;

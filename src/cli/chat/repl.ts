@@ -36,7 +36,7 @@ const HELP = [
 
 /**
  * Runs the loop until `/exit`, the end of input, or an exit by Ctrl-C.
- * @returns the exit code: 0, or 130 after an exit by Ctrl-C
+ * @returns the exit code: 0; 2 when the only turn (`once`) failed; 130 after an exit by Ctrl-C
  */
 export async function runRepl(init: ReplInit): Promise<number> {
   const { agent, modes, terminal, printer } = init;
@@ -65,7 +65,7 @@ export async function runRepl(init: ReplInit): Promise<number> {
   };
   const promptString = (): string => `${indicator()}> `;
 
-  const runTurn = async (text: string): Promise<'exit' | void> => {
+  const runTurn = async (text: string): Promise<'exit' | 'failed' | void> => {
     const controller = new AbortController();
     turn = controller;
     try {
@@ -77,8 +77,10 @@ export async function runRepl(init: ReplInit): Promise<number> {
       printer.endLine();
       if (outcome.reason === 'cancelled') printer.line('(turn cancelled)');
       else if (outcome.reason === 'max-steps') printer.line('(turn stopped: step limit reached)');
-      else if (outcome.reason === 'error')
+      else if (outcome.reason === 'error') {
         printer.line(`(turn failed: ${visible(lastTurnError(agent), 'line')})`);
+        return 'failed';
+      }
     } finally {
       turn = null;
     }
@@ -135,8 +137,9 @@ export async function runRepl(init: ReplInit): Promise<number> {
 
   if (init.firstPrompt !== undefined) {
     printer.line(`${promptString()}${init.firstPrompt}`);
-    if ((await runTurn(init.firstPrompt)) === 'exit') return 130;
-    if (init.once) return interrupted ? 130 : 0;
+    const first = await runTurn(init.firstPrompt);
+    if (first === 'exit') return 130;
+    if (init.once) return interrupted ? 130 : first === 'failed' ? 2 : 0;
     if (init.afterFirst !== undefined) printer.line(init.afterFirst);
   }
   for (;;) {

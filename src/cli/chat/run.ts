@@ -43,6 +43,8 @@ export interface ChatIo {
   stderr: Writable;
   /** Whether stdin is a terminal (readline editing) or a pipe (one queue of lines). */
   tty: boolean;
+  /** Whether stdout takes ANSI styling (reasoning is dimmed); without it reasoning lines are prefixed. */
+  color?: boolean;
 }
 
 /**
@@ -114,11 +116,12 @@ export async function runChat(options: ChatOptions, io: ChatIo): Promise<number>
       return fail((error as Error).message);
     }
     const terminal = openTerminal(io.stdin, io.stdout, io.tty);
-    const printer = new Printer({ write: (text) => io.stdout.write(text) });
+    const printer = new Printer({ write: (text) => io.stdout.write(text) }, { color: io.color === true });
     const agent = runtime.createAgent({
       session,
       ...(mode !== undefined ? { options: { mode } } : {}),
-      onChunk: (chunk) => printer.text(chunk.text),
+      onChunk: (chunk) =>
+        chunk.kind === 'reasoning' ? printer.reasoning(chunk.text) : printer.text(chunk.text),
     });
     const disposers = [
       watchToolCalls(runtime.ctx, session, printer),

@@ -1,35 +1,57 @@
 /**
- * A minimal server-sent-events reader for chat-completions streams: yields the `data:` payload of each event
- * (multi-line data joined with `\n`), ignoring comments and other fields.
+ * Server-sent events for chat-completions streams, parsed by `eventsource-parser` (LF, CR and CRLF line ends,
+ * linear in line length). Bytes are decoded with one streaming `TextDecoder`, so a character split across network
+ * chunks arrives whole and a leading BOM is dropped. Yields the `data` of each event. An event buffered past `maxEventChars`
+ * is an error (`MalformedStream`), not unbounded memory. A last event without its closing blank line is still
+ * delivered.
  * @module
  */
+import { createParser } from 'eventsource-parser';
 
-/** Yields each event's data from a byte stream. */
-export async function* readSse(body: ReadableStream<Uint8Array>): AsyncGenerator<string> {
+/** The largest event buffered (characters of one line or one event's data): 64 Mi. */
+export const MAX_EVENT_CHARS = 64 * 1024 * 1024;
+
+/**
+ * Yields each event's data from a byte stream.
+ * @param body the response body
+ * @param onBytes called for every chunk of bytes received (the inactivity timer)
+ * @param maxEventChars the buffer limit
+ */
+export async function* readSse(
+  body: ReadableStream<Uint8Array>,
+  onBytes?: () => void,
+  maxEventChars = MAX_EVENT_CHARS,
+): AsyncGenerator<string> {
   const decoder = new TextDecoder();
-  let buffer = '';
-  let data: string[] = [];
+  let events: string[] = [];
+  let failure: Error | undefined;
+  const parser = createParser({
+    maxBufferSize: maxEventChars,
+    onEvent: (event) => void events.push(event.data),
+    onError: (error) => {
+      if (error.type !== 'max-buffer-size-exceeded') return; // unknown fields are ignored, as the spec says
+      failure = new Error(`an event of the stream is over ${maxEventChars} characters`);
+      failure.name = 'MalformedStream';
+    },
+  });
   const reader = body.getReader();
+  let finished = false;
   try {
     for (;;) {
       const { value, done } = await reader.read();
-      buffer += done ? decoder.decode() : decoder.decode(value, { stream: true });
-      let newline: number;
-      while ((newline = buffer.search(/\r?\n/)) !== -1) {
-        const line = buffer.slice(0, newline);
-        buffer = buffer.slice(buffer[newline] === '\r' ? newline + 2 : newline + 1);
-        if (line === '') {
-          if (data.length) yield data.join('\n');
-          data = [];
-        } else if (line.startsWith('data:')) {
-          data.push(line.slice(5).replace(/^ /, ''));
-        }
-      }
+      if (!done) onBytes?.();
+      // The closing blank line delivers a last event the server did not end; it is harmless after a full one.
+      parser.feed(done ? `${decoder.decode()}\n\n` : decoder.decode(value, { stream: true }));
+      if (failure) throw failure;
+      const ready = events;
+      events = [];
+      for (const data of ready) yield data;
       if (done) break;
     }
-    if (buffer.startsWith('data:')) data.push(buffer.slice(5).replace(/^ /, ''));
-    if (data.length) yield data.join('\n');
+    finished = true;
   } finally {
+    // A consumer that stops early (at `[DONE]`, on an error) releases the connection.
+    if (!finished) await reader.cancel().catch(() => {});
     reader.releaseLock();
   }
 }
