@@ -11,7 +11,7 @@
  * @module
  */
 import { composePolicy, DEFAULT_DENY_RULE } from './compile.js';
-import { compileDocument, HINT_NAMES, resolveInDocument } from './document.js';
+import { compileDocument, HINT_NAMES, resolveInDocument, toolVerdict } from './document.js';
 import { affixFilter } from './glob-overlap.js';
 import { ModeCompositions } from './lint-compose.js';
 import type { SelectorAlternative } from './glob.js';
@@ -180,7 +180,7 @@ function readSelectors(doc: CompiledDocument): SelectorRule[] {
     const value = doc.source.document.tools![selector]!;
     const rule: SelectorRule = {
       selector,
-      decision: typeof value === 'string' ? value : value.decision,
+      decision: toolVerdict(value).decision,
       path: ['tools', selector],
       alternatives: [],
     };

@@ -117,8 +117,19 @@ export interface CompiledRule {
   readonly selector: string;
   /** This alternative after brace expansion. */
   readonly pattern: string;
+  /**
+   * The name-level decision: the base, or for a rule without one the least restrictive of its patterns. A call
+   * with arguments is decided by `decideCall`, which applies the patterns.
+   */
   readonly decision: Decision;
   readonly reason?: string;
+  /**
+   * The base decision, when the rule has one (a rule with argument patterns may omit it and then abstains on
+   * calls no pattern matches).
+   */
+  readonly base?: Decision;
+  /** The rule's argument patterns: `commands`, `paths`, or both; absent for a name-only rule. */
+  readonly arguments?: readonly ArgumentTable[];
   readonly specificity: number;
   readonly isGlob: boolean;
   /** The literal text every matching name starts with. */
@@ -174,4 +185,31 @@ export interface CompiledDocument {
   readonly default?: CompiledDefault;
   /** Selectors whose glob syntax is invalid (lint reports them; compiling goes on). */
   readonly selectorErrors: readonly { selector: string; path: JsonPath; error: string }[];
+}
+
+/** One argument pattern of a rule, compiled. */
+export interface ArgumentPattern {
+  /** The pattern as written. */
+  readonly source: string;
+  readonly decision: Decision;
+  readonly reason?: string;
+  /** Count of literal characters. */
+  readonly specificity: number;
+  /** Position among the table's patterns (document order). */
+  readonly order: number;
+  /** `['tools', selector, 'commands' | 'paths', source]`. */
+  readonly path: JsonPath;
+  /** The pattern's location, computed on first use (`selector` is the pattern as written). */
+  readonly ref: RuleRef;
+  /** Why the pattern is invalid, when it is (lint reports it; it matches nothing). */
+  readonly error?: string;
+}
+
+/** A rule's `commands:` or `paths:` table. */
+export interface ArgumentTable {
+  readonly kind: 'commands' | 'paths';
+  /** The call argument it looks at (`command` or `path` unless `argument:` names another). */
+  readonly argument: string;
+  /** In document order. */
+  readonly patterns: readonly ArgumentPattern[];
 }
