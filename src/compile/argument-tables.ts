@@ -39,6 +39,8 @@ export interface SubjectVerdict {
   readonly pattern?: ArgumentPattern;
   /** Why it could not be analysed, or another note on how it was decided (outside the workspace). */
   readonly note?: string;
+  /** Set when the subject could not be analysed (and so was decided fail-closed). */
+  readonly unanalysable?: true;
 }
 
 /** What one table needs to judge a call. */
@@ -106,8 +108,10 @@ export abstract class Table implements ArgumentTable {
 
   /** The fail-closed verdict for a subject that cannot be analysed. */
   unanalysable(subject: string, note: string): SubjectVerdict {
-    if (this.base === undefined) return { subject, decision: 'ask', abstains: true, note };
-    return { subject, decision: this.base === 'allow' ? 'ask' : this.base, abstains: false, note };
+    if (this.base === undefined)
+      return { subject, decision: 'ask', abstains: true, note, unanalysable: true };
+    const decision = this.base === 'allow' ? 'ask' : this.base;
+    return { subject, decision, abstains: false, note, unanalysable: true };
   }
 
   /** The verdict of the pattern at `index` (or of the base when -1). */

@@ -63,6 +63,8 @@ export interface CallDecision extends DecideResult {
   pattern?: RuleRef;
   /** Why the subject could not be analysed, or how a path resolved. */
   note?: string;
+  /** Set when the subject could not be analysed, so the decision failed closed. */
+  unanalysable?: true;
   /** For a script: its simple commands as the deciding document judged them. */
   commands?: CommandDecision[];
 }
@@ -170,6 +172,7 @@ function fromSubject(
   if (reason !== undefined) out.reason = reason;
   if (v.pattern) out.pattern = v.pattern.ref;
   if (v.note !== undefined) out.note = v.note;
+  if (v.unanalysable) out.unanalysable = true;
   return out;
 }
 
