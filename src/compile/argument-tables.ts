@@ -13,6 +13,7 @@
  * through the resolver, so only the pattern matching of a resolved path is done here.
  * @module
  */
+import { BUILTIN_PATH_ARGUMENTS } from './builtin-arguments.js';
 import { judgeScript, commandSpecificity } from './command-table.js';
 import { compilePathPattern, pickPathPattern, type PathPattern, type PathResolver } from './paths.js';
 import type { ArgumentPattern, ArgumentTable, Decision, JsonPath, RuleRef, SourceDocument } from './types.js';
@@ -46,6 +47,8 @@ export interface SubjectVerdict {
 /** What one table needs to judge a call. */
 export interface JudgeContext {
   readonly resolvePath: PathResolver;
+  /** The tool's name, for the built-in tools' argument defaults. */
+  readonly tool: string;
 }
 
 class Pattern implements ArgumentPattern {
@@ -91,10 +94,14 @@ export abstract class Table implements ArgumentTable {
 
   /** Judges one call's arguments. */
   judge(args: unknown, context: JudgeContext): readonly SubjectVerdict[] {
-    const value =
+    let value =
       args !== null && typeof args === 'object'
         ? (args as Record<string, unknown>)[this.argument]
         : undefined;
+    if (value === undefined && this.kind === 'paths') {
+      const builtin = BUILTIN_PATH_ARGUMENTS.get(context.tool);
+      if (builtin?.argument === this.argument) value = builtin.default;
+    }
     if (typeof value !== 'string') {
       const shown = value === undefined ? 'missing' : 'not a string';
       return [

@@ -14,7 +14,7 @@
  */
 import { DEFAULT_DENY_RULE } from './compile.js';
 import { effectiveHints, pickInDocument, RESTRICTIVENESS } from './document.js';
-import { Table, type SubjectVerdict } from './argument-tables.js';
+import { Table, type JudgeContext, type SubjectVerdict } from './argument-tables.js';
 import { lexicalPathResolver, type PathResolver } from './paths.js';
 import type {
   CompiledDocument,
@@ -99,7 +99,7 @@ export function decideCall(
   options: DecideCallOptions = {},
 ): CallDecision {
   if (!hasArgumentRules(policy)) return policy.decide(call.name, call.hints);
-  const context = { resolvePath: options.resolvePath ?? LEXICAL };
+  const context = { resolvePath: options.resolvePath ?? LEXICAL, tool: call.name };
   const hints = effectiveHints(call.hints);
   let best: CallDecision | undefined;
   let complete = false;
@@ -122,7 +122,7 @@ function resolveCall(
   doc: CompiledDocument,
   call: CallInput,
   hints: EffectiveHints,
-  context: { resolvePath: PathResolver },
+  context: JudgeContext,
   skip: ReadonlySet<CompiledEntry>,
 ): DocumentAnswer {
   const entry = pickInDocument(doc, call.name, hints, skip.size === 0 ? {} : { skip: (e) => skip.has(e) });
