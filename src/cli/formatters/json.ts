@@ -36,7 +36,23 @@ export interface JsonCheckOutput {
   decision: Decision;
   visible: boolean;
   reason: string | null;
-  rule: { selector: string; file: string | null; line: number | null; column: number | null };
+  rule: JsonRuleRef;
+  /** With `--args`: the command or path that decided (null when a name-only rule decided). */
+  subject?: string | null;
+  /** With `--args`: the deciding pattern, when one decided. */
+  pattern?: JsonRuleRef;
+  /** With `--args`: the gate's reason, quoting the subject. */
+  message?: string;
+  /** With `--args` for a script: one entry per simple command. */
+  commands?: { text: string; decision: Decision; rule: JsonRuleRef; pattern?: JsonRuleRef; note?: string }[];
+}
+
+/** A rule or pattern with its location. */
+export interface JsonRuleRef {
+  selector: string;
+  file: string | null;
+  line: number | null;
+  column: number | null;
 }
 
 /**
@@ -91,5 +107,27 @@ export function formatCheckJson(report: Extract<CheckReport, { kind: 'decided' }
     reason: report.reason,
     rule: { selector, file, line, column },
   };
+  const args = report.arguments;
+  if (args) {
+    out.subject = args.subject;
+    if (args.pattern) out.pattern = ref(args.pattern);
+    out.message = args.message;
+    if (args.commands) {
+      out.commands = args.commands.map((c) => {
+        const entry: NonNullable<JsonCheckOutput['commands']>[number] = {
+          text: c.text,
+          decision: c.decision,
+          rule: ref(c.rule),
+        };
+        if (c.pattern) entry.pattern = ref(c.pattern);
+        if (c.note !== undefined) entry.note = c.note;
+        return entry;
+      });
+    }
+  }
   return `${JSON.stringify(out)}\n`;
+}
+
+function ref(r: JsonRuleRef): JsonRuleRef {
+  return { selector: r.selector, file: r.file, line: r.line, column: r.column };
 }
