@@ -12,12 +12,15 @@
  * A policy with no argument rules at all answers `decide(name, hints)`: one memoised lookup, no parsing.
  * @module
  */
-import { DEFAULT_DENY_RULE } from './compile.js';
-import { effectiveHints, pickInDocument, RESTRICTIVENESS } from './document.js';
+import { DEFAULT_DENY_RULE, effectiveHints, pickInDocument, RESTRICTIVENESS } from './document.js';
 import { Table, type JudgeContext, type SubjectVerdict } from './argument-tables.js';
-import { lexicalPathResolver, type PathResolver } from './paths.js';
+import { lexicalPathResolver } from './paths.js';
 import type {
+  CallDecision,
+  CallInput,
+  CommandDecision,
   CompiledDocument,
+  DecideCallOptions,
   CompiledEntry,
   CompiledPolicy,
   Decision,
@@ -27,47 +30,7 @@ import type {
   RuleRef,
 } from './types.js';
 
-/** One call: the tool's name, its arguments and its declared hints. */
-export interface CallInput {
-  name: string;
-  arguments?: unknown;
-  hints?: Hints;
-}
-
-/** Options of {@link decideCall}. */
-export interface DecideCallOptions {
-  /**
-   * Resolves path arguments against the workspace. Default: lexical only, with no workspace (relative paths are
-   * workspace-relative, every absolute path is outside). Hosts pass `fsPathResolver(workspace)`.
-   */
-  resolvePath?: PathResolver;
-}
-
-/** How one simple command of a script was decided. */
-export interface CommandDecision {
-  text: string;
-  decision: Decision;
-  /** The tool rule that judged it. */
-  rule: RuleRef;
-  /** The pattern that matched it, with its location. */
-  pattern?: RuleRef;
-  /** Why it could not be analysed, when it could not. */
-  note?: string;
-}
-
-/** What `decideCall` answers: the name-level result plus what the arguments decided. */
-export interface CallDecision extends DecideResult {
-  /** The command or path that decided, when arguments did. */
-  subject?: string;
-  /** The deciding pattern with its location, when a pattern decided. */
-  pattern?: RuleRef;
-  /** Why the subject could not be analysed, or how a path resolved. */
-  note?: string;
-  /** Set when the subject could not be analysed, so the decision failed closed. */
-  unanalysable?: true;
-  /** For a script: its simple commands as the deciding document judged them. */
-  commands?: CommandDecision[];
-}
+export type { CallDecision, CallInput, CommandDecision, DecideCallOptions } from './types.js';
 
 const DEFAULT_DENY: CallDecision = Object.freeze({ decision: 'deny', rule: DEFAULT_DENY_RULE });
 const LEXICAL = lexicalPathResolver();

@@ -26,6 +26,14 @@ import type {
 } from './types.js';
 import type { RuleValue, ToolRuleValue } from './schema-types.generated.js';
 
+/** The rule reported when no document of the mode decides. */
+export const DEFAULT_DENY_RULE: RuleRef = Object.freeze({
+  selector: 'default',
+  file: null,
+  line: null,
+  column: null,
+});
+
 /** The hints in canonical order. */
 export const HINT_NAMES: readonly HintName[] = ['readOnly', 'destructive', 'idempotent', 'openWorld'];
 

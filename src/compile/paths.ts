@@ -22,29 +22,9 @@
 import { posix } from 'node:path';
 import { Minimatch } from 'minimatch';
 import { countLiterals, expandBraces, MAX_COMPILED_ALTERNATIVES } from './glob.js';
-import type { Decision } from './types.js';
+import type { Decision, PathForm, PathResolver } from './types.js';
 
-/** One form of a resolved path. */
-export interface PathForm {
-  /** The absolute path. */
-  readonly absolute: string;
-  /** The workspace-relative path (`.` for the root) when the path is inside the workspace. */
-  readonly relative?: string;
-}
-
-/** A call's path, resolved. */
-export interface ResolvedPath {
-  /** The path as written, normalised lexically. */
-  readonly written: PathForm;
-  /** Its target: the symlinks of the existing prefix followed (the written form when nothing is known). */
-  readonly target: PathForm;
-}
-
-/**
- * Resolves a path argument against the workspace. Returns undefined when the path cannot be resolved (a
- * symlink loop, an unreadable link): such a path is never allowed.
- */
-export type PathResolver = (path: string) => ResolvedPath | undefined;
+export type { PathForm, PathResolver, ResolvedPath } from './types.js';
 
 // A root no real path lies under: with no workspace, every absolute path is outside it.
 const VIRTUAL_ROOT = '/\ufffeworkspace';

@@ -16,9 +16,15 @@
  * one line for people that also names the deciding rule and where it is written.
  * @module
  */
-import { decideCall, hasArgumentRules, type CallDecision, type CommandDecision } from '../compile/call.js';
-import type { PathResolver } from '../compile/paths.js';
-import type { CompiledPolicy, Decision, Hints, RuleRef } from '../compile/types.js';
+import type {
+  CallDecision,
+  CommandDecision,
+  CompiledPolicy,
+  Decision,
+  Hints,
+  PathResolver,
+  RuleRef,
+} from '../compile/types.js';
 import { DEFAULT_MODE, EXIT_PLAN_MODE } from './vocabulary.js';
 
 /** What `compilePolicies` returns, or any set that finds a compiled mode by name. */
@@ -165,34 +171,22 @@ export function authorize(
   if (policy === undefined)
     return verdict('deny', mode, name, UNDEFINED_MODE_RULE, denyReason(view, mode, name));
   const hints = call.hints ?? (name === EXIT_PLAN_MODE ? EXIT_PLAN_MODE_HINTS : undefined);
-  if (hasArgumentRules(policy)) return byArguments(view, policy, mode, call, hints, options);
-  const { decision, rule, reason: own } = policy.decide(name, hints);
-  if (decision === 'deny') return verdict('deny', mode, name, rule, denyReason(view, mode, name, own), own);
-  // The exit always asks: a mode that allows it (`default: allow`, a glob) must not let the model leave it, and
-  // run what it denies, without a human's approval.
-  if (decision === 'ask' || name === EXIT_PLAN_MODE)
-    return verdict('ask', mode, name, rule, askReason(mode, name, own), own);
-  return verdict('allow', mode, name, rule, own ?? `tool "${name}" is allowed in ${mode} mode`, own);
-}
-
-function byArguments(
-  view: ModeView,
-  policy: CompiledPolicy,
-  mode: string,
-  call: ToolCall,
-  hints: Hints | undefined,
-  options: AuthorizeOptions,
-): Verdict {
-  const { name } = call;
-  const input =
-    hints === undefined ? { name, arguments: call.arguments } : { name, arguments: call.arguments, hints };
-  const r = decideCall(policy, input, options.resolvePath ? { resolvePath: options.resolvePath } : {});
+  const r: CallDecision = policy.decideCall
+    ? policy.decideCall(
+        hints === undefined
+          ? { name, arguments: call.arguments }
+          : { name, arguments: call.arguments, hints },
+        options.resolvePath ? { resolvePath: options.resolvePath } : {},
+      )
+    : policy.decide(name, hints);
   const own = r.reason;
   const why = subjectText(r);
   let out: Verdict;
   if (r.decision === 'deny') {
     out = verdict('deny', mode, name, r.rule, denyReason(view, mode, name, own, why), own);
   } else if (r.decision === 'ask' || name === EXIT_PLAN_MODE) {
+    // The exit always asks: a mode that allows it (`default: allow`, a glob) must not let the model leave it,
+    // and run what it denies, without a human's approval.
     const head = askReason(mode, name, own);
     out = verdict('ask', mode, name, r.rule, why === undefined ? head : `${head}: ${why}`, own);
   } else {
