@@ -45,6 +45,7 @@ const AREAS = [
   ['load', '4. Load'],
   ['diff-probes', '5. Escalation probes (diff and matrix)'],
   ['install', '6. Packaging and install'],
+  ['api', '7. The package as a library'],
 ];
 const violations = records.reduce((n, r) => n + r.violations, 0);
 const cell = (s) => String(s).replaceAll('|', '\\|').replaceAll('\n', ' ');

@@ -1,20 +1,13 @@
 /**
  * The reports commands return (data, never text). Formatters turn them into output; `main.ts` turns their
- * outcome into an exit code. These types, and the JSON shapes in `formatters/json.ts`, are public API.
+ * outcome into an exit code. The lint report and the JSON shapes are declared in `compile/report.ts`, the public
+ * API (`dsh-mode/compile`); they are re-exported here.
  * @module
  */
+import type { LintReport } from '../compile/report.js';
 import type { Decision, Diagnostic, RuleRef } from '../compile/types.js';
 
-/** What `dsh-mode lint` found. */
-export interface LintReport {
-  /** Every finding, sorted by file, position and code. */
-  diagnostics: Diagnostic[];
-  errorCount: number;
-  warningCount: number;
-  infoCount: number;
-  /** The policy files that were read, in load order. */
-  files: string[];
-}
+export type { LintReport } from '../compile/report.js';
 
 /** What `dsh-mode check` answered, or why it could not. */
 export type CheckReport =

@@ -205,17 +205,19 @@ export function sampleChar(cls: GlobClass, pattern: string): string | undefined 
 }
 
 /**
- * A name that matches a brace-free pattern: each `*` or `?` becomes `x` (a `*` after an `x` adds nothing), a
- * class one of its characters, an escape its character.
+ * A name that matches a brace-free pattern: each `*` or `?` becomes `fill` (a `*` after a `fill` adds nothing),
+ * a class one of its characters, an escape its character.
+ * @param pattern the pattern
+ * @param fill the one character that stands for `*` and `?` (default `x`)
  * @returns the name, or undefined when the pattern matches nothing (or no sample character fits a class)
  */
-export function sampleName(pattern: string): string | undefined {
+export function sampleName(pattern: string, fill = 'x'): string | undefined {
   let out = '';
   for (const token of tokenizeGlob(pattern)) {
     if (token.kind === 'literal') out += token.text;
-    else if (token.kind === 'any') out += 'x';
+    else if (token.kind === 'any') out += fill;
     else if (token.kind === 'star') {
-      if (!out.endsWith('x')) out += 'x';
+      if (!out.endsWith(fill)) out += fill;
     } else {
       const c = sampleChar(token, pattern);
       if (c === undefined) return undefined;

@@ -6,9 +6,11 @@
  * 1. the catalog's tools with their hints (`--tools`); without a catalog, the reference host's built-in tools
  *    with their declared hints, so the grid shows what a stock deployment would do with `write` or `bash`;
  * 2. every name a rule mentions literally (brace alternatives count: `{read,list}` names both), sorted;
- * 3. one sample name per glob alternative that nothing above already stands for (so `mcp__*` appears as the
- *    row `mcp__*`, decided for the name `mcp__x`: see `sampleName` in `glob-syntax.ts`), sorted by pattern; a
- *    glob that matches nothing has no row;
+ * 3. one sample name per glob alternative (so `mcp__*` appears as the row `mcp__*`, decided for the name
+ *    `mcp__x`: see `sampleName` in `glob-syntax.ts`, or for another fill such as `mcp__q` when a glob at least as
+ *    specific also matches `mcp__x`), sorted by pattern, unless the sample is already a row; a
+ *    glob that matches nothing has no row. A tool above that the glob matches does not replace the sample: a
+ *    more specific rule may decide that tool, so `todo_*: allow` must still be asked about `todo_x`;
  * 4. two probes for tools nobody named: `(other tool)` without hints and `(other read-only tool)` declaring
  *    `readOnly`, which show what `effects` and `default` decide.
  * Names from rules and samples carry no hints unless the catalog (or the built-ins) gives some.
@@ -24,7 +26,7 @@
 import type { ToolCatalogEntry } from './catalog.js';
 import type { CompiledPolicySet } from './compile.js';
 import { HINT_NAMES } from './document.js';
-import { parseSelector } from './glob.js';
+import { parseSelector, type SelectorAlternative } from './glob.js';
 import { sampleName } from './glob-syntax.js';
 import type { Decision, HintName, Hints, RuleRef, SourceDocument } from './types.js';
 
@@ -55,6 +57,33 @@ export interface Cell {
 }
 
 const PROBE_NAME = '\u2063dsh-mode-other-tool\u2063';
+/** What a glob's sample puts for `*` and `?`: `x` first, then others until no more specific glob decides it. */
+const SAMPLE_FILLS = ['x', 'q', 'z', '0', '_', '-', '.', '\u2063'];
+
+/**
+ * A name for a glob's row that the glob itself decides: the first sample (see {@link SAMPLE_FILLS}) that no
+ * literal name and no other glob at least as specific also matches, else the first sample that matches at all.
+ * Otherwise `mcp__*: allow` beside `mcp__x*: deny` would be asked only about `mcp__x`, which the second decides.
+ */
+function pickSample(
+  pattern: string,
+  alt: SelectorAlternative,
+  others: readonly SelectorAlternative[],
+  literals: ReadonlySet<string>,
+): string | undefined {
+  let first: string | undefined;
+  for (const fill of SAMPLE_FILLS) {
+    const name = sampleName(pattern, fill);
+    if (name === undefined || !alt.match(name)) continue;
+    first ??= name;
+    if (literals.has(name)) continue;
+    const shadowed = others.some(
+      (o) => o.pattern !== alt.pattern && o.specificity >= alt.specificity && o.match(name),
+    );
+    if (!shadowed) return name;
+  }
+  return first;
+}
 
 /**
  * Collects the rows for one or more loads (the union, for diff).
@@ -79,7 +108,7 @@ export function collectToolRows(
     add({ name: tool.name, label: tool.name, source: catalogSource, ...hintsOf(tool.hints) });
   const catalogRows = rows.length;
   const literals = new Set<string>();
-  const globs = new Map<string, { match(name: string): boolean }>();
+  const globs = new Map<string, SelectorAlternative>();
   for (const documents of documentSets) {
     for (const { document } of documents) {
       for (const selector of Object.keys(document.tools ?? {})) {
@@ -97,15 +126,11 @@ export function collectToolRows(
     else add({ name, label: name, source: 'rule', probeHints: true });
   }
   for (const [pattern, alt] of [...globs].sort(([a], [b]) => byCodeUnit(a, b))) {
+    // A catalog tool the glob matches is asked with every hint combination too, as well as the glob's sample.
     const standing = rows.filter((r) => r.source !== 'probe' && alt.match(r.name));
-    if (standing.length > 0) {
-      // A catalog tool stands for the glob: it is asked with every hint combination in the glob's stead.
-      for (const row of standing) if (rows.indexOf(row) < catalogRows) row.probeHints = true;
-      continue;
-    }
-    const sample = sampleName(pattern);
-    if (sample !== undefined && alt.match(sample))
-      add({ name: sample, label: pattern, source: 'glob', probeHints: true });
+    for (const row of standing) if (rows.indexOf(row) < catalogRows) row.probeHints = true;
+    const sample = pickSample(pattern, alt, [...globs.values()], literals);
+    if (sample !== undefined) add({ name: sample, label: pattern, source: 'glob', probeHints: true });
   }
   rows.push({ name: PROBE_NAME, label: '(other tool)', source: 'probe', probeHints: true });
   rows.push({

@@ -1,5 +1,7 @@
 /**
- * The policy compiler's public API: parse → validate → compile (and lint, in lint.ts). Pure except `load.ts`.
+ * `dsh-mode/compile`: the policy compiler's public API. Load (parse and validate) policy documents, compile them
+ * into one decision per mode, and lint them, with rules of your own written with `defineRule`. Pure except
+ * loading files. Nothing here imports cordis, the engine or the host.
  * @module
  */
 export type * from './types.js';
@@ -21,7 +23,7 @@ export {
   parsePolicyText,
   type ParsedDocument,
 } from './parse.js';
-export { policyValidator, validatePolicy, type ValidateResult } from './validate.js';
+export { validatePolicy, type ValidateResult } from './validate.js';
 export {
   BUILTIN_PLAN_PATH,
   loadPolicySources,
@@ -30,29 +32,23 @@ export {
   type LoadResult,
 } from './load.js';
 export {
-  countLiterals,
-  expandBraces,
   MAX_BRACE_ALTERNATIVES,
   MAX_COMPILED_ALTERNATIVES,
-  parseSelector,
   type ParsedSelector,
   type SelectorAlternative,
 } from './glob.js';
-export {
-  compareRestrictiveness,
-  compileDocument,
-  effectiveHints,
-  HINT_NAMES,
-  resolveInDocument,
-  type ResolveOptions,
-} from './document.js';
-export {
-  compilePolicies,
-  composePolicy,
-  DEFAULT_DENY_RULE,
-  resolveComposed,
-  type CompiledPolicySet,
-} from './compile.js';
-export { editDistance, suggest } from './suggest.js';
+export { effectiveHints, HINT_NAMES } from './document.js';
+export { compilePolicies, DEFAULT_DENY_RULE, type CompiledPolicySet } from './compile.js';
 export { lintPolicies, type LintInput, type LintOptions } from './lint.js';
+export { rules as lintRules } from './rules/index.js';
+export {
+  defineRule,
+  type MessageTemplate,
+  type RuleContext,
+  type RuleDefinition,
+  type RuleDocs,
+  type RuleReport,
+} from './rules/define.js';
+export type { LintDocument, SelectorRule } from './lint-context.js';
+export type { JsonCheckOutput, JsonDiagnostic, JsonLintOutput, LintReport } from './report.js';
 export { parseCatalog, type CatalogResult, type ToolCatalogEntry } from './catalog.js';

@@ -5,6 +5,9 @@
  *
  * Default mode is the absence of policy: with the plugin loaded, a session that never saw a `mode/set` sends the
  * model byte-identical requests to a deployment without it. See README.md in this folder.
+ *
+ * This is the folder's own index, for the CLI and the tests; it is not a package entry. The package exports
+ * `api.ts` as `dsh-mode/engine` and `plugin-api.ts` as `dsh-mode/engine/plugin`.
  * @module
  */
 export { DEFAULT_MODE, EXIT_PLAN_MODE, MODE_SECTION, MODE_SECTION_ORDER, PLAN_MODE } from './vocabulary.js';

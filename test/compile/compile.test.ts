@@ -1,12 +1,7 @@
 // compilePolicies and resolveInDocument: DESIGN.md section 2, clause by clause, on inline YAML documents.
 import { describe, expect, it } from 'vitest';
-import {
-  compileDocument,
-  compilePolicies,
-  DEFAULT_DENY_RULE,
-  effectiveHints,
-  resolveInDocument,
-} from '../../src/compile/index.js';
+import { compilePolicies, DEFAULT_DENY_RULE, effectiveHints } from '../../src/compile/index.js';
+import { compileDocument, resolveInDocument } from '../../src/compile/document.js';
 import { MEMO_LIMIT } from '../../src/compile/compile.js';
 import { doc, policy } from './helpers.js';
 

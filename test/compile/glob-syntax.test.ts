@@ -155,6 +155,8 @@ describe('tokenizeGlob', () => {
 describe('sampleName', () => {
   it('builds a name each glob matches', () => {
     expect(sampleName('mcp__*')).toBe('mcp__x');
+    expect(sampleName('mcp__*', 'q')).toBe('mcp__q');
+    expect(sampleName('a?*c', 'q')).toBe('aqc');
     expect(sampleName('a?c')).toBe('axc');
     expect(sampleName('[ab]_tool')).toBe('a_tool');
     expect(sampleName('[!x]y')).toBe('yy');

@@ -2,12 +2,8 @@
 import fc from 'fast-check';
 import { Minimatch } from 'minimatch';
 import { describe, expect, it } from 'vitest';
-import {
-  countLiterals,
-  expandBraces,
-  MAX_BRACE_ALTERNATIVES,
-  parseSelector,
-} from '../../src/compile/index.js';
+import { MAX_BRACE_ALTERNATIVES } from '../../src/compile/index.js';
+import { countLiterals, expandBraces, parseSelector } from '../../src/compile/glob.js';
 
 const matches = (selector: string, name: string) =>
   parseSelector(selector).alternatives.some((a) => a.match(name));

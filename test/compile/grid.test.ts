@@ -33,12 +33,14 @@ describe('collectToolRows', () => {
       ['c', 'catalog'],
       ['a', 'rule'],
       ['b', 'rule'],
+      // `a` matches `a*` but does not stand for it: `a` has a rule of its own, `ax` is decided by `a*`.
+      ['a*', 'glob'],
       ['z?', 'glob'],
       ['(other tool)', 'probe'],
       ['(other read-only tool)', 'probe'],
     ]);
-    expect(rows[4]!.hints).toBeUndefined();
-    expect(rows[5]!.hints).toEqual({ readOnly: true });
+    expect(rows[5]!.hints).toBeUndefined();
+    expect(rows[6]!.hints).toEqual({ readOnly: true });
   });
   it('marks the rows that stand for a selector, and (other tool), for hint probes', () => {
     const { documents } = loadPolicyText(
@@ -60,6 +62,19 @@ describe('collectToolRows', () => {
       '(other read-only tool)': false,
     });
     expect(rows.filter(isReadOnlyProbe).map((r) => r.label)).toEqual(['(other read-only tool)']);
+  });
+
+  it('samples a glob with a name that a more specific glob does not also match', () => {
+    const { documents } = loadPolicyText(
+      'mode: x\ntools:\n  "mcp__*": allow\n  "mcp__x*": deny\n  "mcp__q*": deny\n',
+      'x.yaml',
+    );
+    const rows = collectToolRows([documents], [], 'catalog');
+    expect(rows.filter((r) => r.source === 'glob').map((r) => [r.label, r.name])).toEqual([
+      ['mcp__*', 'mcp__z'],
+      ['mcp__q*', 'mcp__qx'],
+      ['mcp__x*', 'mcp__x'],
+    ]);
   });
 
   it('keeps a row for a POSIX-class glob, decided for a name it matches', () => {

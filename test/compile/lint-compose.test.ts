@@ -4,12 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  compareRestrictiveness,
-  compileDocument,
-  composePolicy,
   DEFAULT_DENY_RULE,
-  policyValidator,
-  resolveInDocument,
   type CompiledDocument,
   type DecideResult,
   type Decision,
@@ -18,6 +13,9 @@ import {
   type PolicyDocument,
   type SourceDocument,
 } from '../../src/compile/index.js';
+import { composePolicy } from '../../src/compile/compile.js';
+import { compareRestrictiveness, compileDocument, resolveInDocument } from '../../src/compile/document.js';
+import { policyValidator } from '../../src/compile/validate.js';
 import { ModeCompositions } from '../../src/compile/lint-compose.js';
 
 const NAMES = ['a', 'b', 'ab', 'ba', 'abc', 'x', '', '__proto__', 'wébfetch', 'a/b', 'a.b', 'zz'];

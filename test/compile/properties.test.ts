@@ -3,18 +3,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
-  compareRestrictiveness,
   compilePolicies,
-  compileDocument,
   DEFAULT_DENY_RULE,
-  policyValidator,
-  resolveComposed,
-  resolveInDocument,
   type Decision,
   type Hints,
   type PolicyDocument,
   type SourceDocument,
 } from '../../src/compile/index.js';
+import { resolveComposed } from '../../src/compile/compile.js';
+import { compareRestrictiveness, compileDocument, resolveInDocument } from '../../src/compile/document.js';
+import { policyValidator } from '../../src/compile/validate.js';
 
 const NAMES = ['a', 'b', 'ab', 'ba', 'abc', 'x', '__proto__', 'constructor', 'wébfetch', 'a/b', 'a.b'];
 const SELECTORS = [

@@ -1,6 +1,6 @@
 // editDistance and suggest: the did-you-mean of unknown keys and decisions.
 import { describe, expect, it } from 'vitest';
-import { editDistance, suggest } from '../../src/compile/index.js';
+import { editDistance, suggest } from '../../src/compile/suggest.js';
 
 describe('editDistance', () => {
   it('counts insertions, deletions, substitutions and adjacent transpositions as one edit each', () => {

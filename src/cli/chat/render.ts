@@ -18,6 +18,11 @@ export { visible } from '../visible.js';
 
 /** The marks that start the chat's own lines. */
 const MARKS = new Set(['✓', '✗', '→', '┌', '│', '└', '─']);
+/**
+ * What only indents a line: whitespace of any kind (tab, no-break and every other Unicode space) and the letters
+ * that render blank (the Hangul fillers, the braille blank).
+ */
+const SPACE = /^[\s\u115f\u1160\u2800\u3164\uffa0]$/u;
 
 /** Where the chat writes. */
 export interface Output {
@@ -44,7 +49,8 @@ export class Printer {
       }
       shown += c;
       if (c === '\n') this.#blankSoFar = true;
-      else if (c !== ' ' && c !== '\t') this.#blankSoFar = false;
+      // Any Unicode space indents as a space does: a mark behind U+2002 or U+3000 would still look like ours.
+      else if (!SPACE.test(c)) this.#blankSoFar = false;
     }
     this.out.write(shown);
     this.#atLineStart = text.endsWith('\n');

@@ -3,57 +3,11 @@
  * ever added, never renamed or removed.
  * @module
  */
-import type { Decision, Diagnostic, Severity } from '../../compile/types.js';
+import type { JsonCheckOutput, JsonDiagnostic, JsonLintOutput, JsonRuleRef } from '../../compile/report.js';
+import type { Diagnostic } from '../../compile/types.js';
 import type { CheckReport, FormatOptions, LintReport } from '../report.js';
 
-/** One diagnostic of `lint --format json`. Positions are 1-based, end exclusive; 1:1 for a file-level finding. */
-export interface JsonDiagnostic {
-  file: string | null;
-  line: number;
-  column: number;
-  endLine: number;
-  endColumn: number;
-  severity: Severity;
-  /** The rule id (the diagnostic's code), for example `unknown-key` or `conflicting-globs`. */
-  rule: string;
-  message: string;
-  /** How to fix it, when the rule says. */
-  help?: string;
-}
-
-/** The whole output of `lint --format json`. */
-export interface JsonLintOutput {
-  diagnostics: JsonDiagnostic[];
-  errorCount: number;
-  warningCount: number;
-  infoCount: number;
-}
-
-/** The output of `check --format json`. */
-export interface JsonCheckOutput {
-  mode: string;
-  tool: string;
-  decision: Decision;
-  visible: boolean;
-  reason: string | null;
-  rule: JsonRuleRef;
-  /** With `--args`: the command or path that decided (null when a name-only rule decided). */
-  subject?: string | null;
-  /** With `--args`: the deciding pattern, when one decided. */
-  pattern?: JsonRuleRef;
-  /** With `--args`: the gate's reason, quoting the subject. */
-  message?: string;
-  /** With `--args` for a script: one entry per simple command. */
-  commands?: { text: string; decision: Decision; rule: JsonRuleRef; pattern?: JsonRuleRef; note?: string }[];
-}
-
-/** A rule or pattern with its location. */
-export interface JsonRuleRef {
-  selector: string;
-  file: string | null;
-  line: number | null;
-  column: number | null;
-}
+export type { JsonCheckOutput, JsonDiagnostic, JsonLintOutput, JsonRuleRef } from '../../compile/report.js';
 
 /**
  * Converts one diagnostic to its JSON form.

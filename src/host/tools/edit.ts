@@ -2,6 +2,7 @@
  * `edit`: replaces one exact, unique occurrence of `old_string` in a workspace file with `new_string`. Zero or
  * several occurrences are an error (quote more context to make it unique). The file is read and rewritten
  * through one descriptor, opened as `write` opens its file (see open.ts), so the file checked is the file changed.
+ * A file that is not valid UTF-8 is refused unchanged: decoding it lossily would rewrite bytes far from the edit.
  * @module
  */
 import { readOpenFile } from '../../compile/read-file.js';
@@ -11,6 +12,8 @@ import { confine } from './paths.js';
 
 /** Largest file `edit` changes, in bytes. */
 export const EDIT_MAX_BYTES = 16 * 1024 * 1024;
+/** Strict UTF-8 that keeps a byte order mark, so an edited file keeps every byte it had outside the edit. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** The `edit` tool: destructive, not idempotent (a second run finds nothing to replace), closed-world. */
 export const editTool: Tool<{ path: string; old_string: string; new_string: string }> = {
@@ -38,7 +41,17 @@ export const editTool: Tool<{ path: string; old_string: string; new_string: stri
           isError: true,
         };
       }
-      const text = (await readOpenFile(handle, EDIT_MAX_BYTES)).toString('utf8');
+      const bytes = await readOpenFile(handle, EDIT_MAX_BYTES);
+      let text: string;
+      try {
+        text = UTF8.decode(bytes);
+      } catch {
+        // A lossy decode would write U+FFFD over every byte that is not UTF-8, far from the edited text.
+        return {
+          content: `Error: \`${file.display}\` is not UTF-8 text, and edit would damage it; use write to replace it whole`,
+          isError: true,
+        };
+      }
       const first = text.indexOf(args.old_string);
       if (first === -1)
         return { content: `Error: old_string was not found in ${file.display}`, isError: true };

@@ -1,0 +1,122 @@
+/**
+ * Command patterns: words, where `*` inside a word matches any characters and a word that is exactly `**`
+ * matches any number of words (none included). A pattern without `**` matches only commands of its exact word
+ * count. Matching is a pure function over the analyser's words, in time linear in (pattern words × command
+ * words).
+ *
+ * Unknown words (expansions, globs, `~`, what a wrapper fills in) decide which way matching errs: for an allow
+ * pattern an unknown word never matches, not even `**`; for a deny or ask pattern it matches any one pattern word
+ * and is absorbed by `**`. A name with a `/` (`/bin/rm`) is matched by its basename or its full path for deny and
+ * ask, and by an allow pattern only when the pattern's first word is that exact path.
+ */
+import type { ShellWord, SimpleCommand } from './types.js';
+
+/** One word of a pattern. */
+type PatternWord =
+  { readonly kind: 'any' } | { readonly kind: 'word'; readonly text: string; readonly re?: RegExp };
+
+/** A parsed command pattern. */
+export interface CommandPattern {
+  readonly source: string;
+  readonly words: readonly PatternWord[];
+  /** Count of literal characters: the more, the more specific. */
+  readonly specificity: number;
+}
+
+/** How to match. */
+export interface MatchOptions {
+  /** True for an allow pattern: unknown words never match. False for deny and ask: unknown words match anything. */
+  readonly forAllow: boolean;
+}
+
+const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
+/**
+ * Parses a pattern: words separated by runs of spaces or tabs.
+ * @param source the pattern as written
+ * @returns the parsed pattern
+ */
+export function parseCommandPattern(source: string): CommandPattern {
+  const words = source
+    .split(/[ \t]+/)
+    .filter((w) => w !== '')
+    .map((text): PatternWord => {
+      if (text === '**') return { kind: 'any' };
+      if (!text.includes('*')) return { kind: 'word', text };
+      return { kind: 'word', text, re: new RegExp(`^${text.split(/\*+/).map(escape).join('.*')}$`, 's') };
+    });
+  return { source, words, specificity: commandPatternSpecificity(words) };
+}
+
+/**
+ * The specificity of a pattern: its count of literal (non-`*`) characters.
+ * @param pattern a pattern or its words
+ * @returns the count
+ */
+export function commandPatternSpecificity(pattern: CommandPattern | readonly PatternWord[]): number {
+  const words = 'words' in pattern ? pattern.words : pattern;
+  let n = 0;
+  for (const w of words) if (w.kind === 'word') n += w.text.replace(/\*/g, '').length;
+  return n;
+}
+
+function wordMatches(p: PatternWord & { kind: 'word' }, value: string): boolean {
+  return p.re ? p.re.test(value) : p.text === value;
+}
+
+function nameMatches(p: PatternWord, word: ShellWord, forAllow: boolean): boolean {
+  if (p.kind === 'any') return !forAllow || word.known;
+  if (!word.known) return !forAllow;
+  const value = word.value;
+  const slash = value.lastIndexOf('/');
+  if (slash < 0) return wordMatches(p, value);
+  // A path is allowed only by its exact self; deny and ask also see its basename.
+  if (forAllow) return p.text === value;
+  return wordMatches(p, value) || wordMatches(p, value.slice(slash + 1));
+}
+
+/**
+ * Whether a pattern matches a command.
+ * @param pattern the pattern (parsed, or as written)
+ * @param command the command, or its words with the name first
+ * @param options `forAllow` picks how unknown words match
+ * @returns whether the pattern matches
+ */
+export function matchCommand(
+  pattern: CommandPattern | string,
+  command: SimpleCommand | readonly ShellWord[],
+  options: MatchOptions,
+): boolean {
+  const p = typeof pattern === 'string' ? parseCommandPattern(pattern) : pattern;
+  const words =
+    'words' in command && !Array.isArray(command)
+      ? (command as SimpleCommand).words
+      : (command as readonly ShellWord[]);
+  const forAllow = options.forAllow;
+  const P = p.words.length;
+  const W = words.length;
+  if (P === 0 || W === 0) return P === 0 && W === 0;
+  const one = (i: number, j: number): boolean => {
+    const pw = p.words[i]!;
+    const w = words[j]!;
+    if (j === 0) return nameMatches(pw, w, forAllow);
+    if (pw.kind === 'any') return !forAllow || w.known;
+    if (!w.known) return !forAllow;
+    return wordMatches(pw, w.value);
+  };
+  // reach[j]: pattern words 0..i-1 can consume command words 0..j-1.
+  let reach = new Array<boolean>(W + 1).fill(false);
+  reach[0] = true;
+  for (let i = 0; i < P; i++) {
+    const next = new Array<boolean>(W + 1).fill(false);
+    const any = p.words[i]!.kind === 'any';
+    for (let j = 0; j <= W; j++) {
+      if (any) {
+        // `**` consumes none (reach[j]) or one more word after a reachable prefix.
+        next[j] = reach[j]! || (j > 0 && next[j - 1]! && one(i, j - 1));
+      } else next[j] = j > 0 && reach[j - 1]! && one(i, j - 1);
+    }
+    reach = next;
+  }
+  return reach[W]!;
+}

@@ -1,0 +1,122 @@
+/**
+ * Words: the parser's word parts → a dequoted value and whether that value is known before the script runs, and
+ * a walk over the parts that finds nested scripts (`$(…)`, backticks, `<(…)`, `>(…)`) and arithmetic. The
+ * parser's `parts` and `script` are lazy getters: they are read explicitly here.
+ */
+import type * as U from 'unbash';
+import type { ShellWord } from './types.js';
+
+/** What the walk reports; the frame is opaque to it. */
+export interface PartVisitor {
+  visitScript(script: U.Script | undefined, frame: never, pos: number, end: number): void;
+  visitArithmetic(text: string, frame: never, pos: number, end: number): void;
+  visitUnsupported(text: string, frame: never, pos: number, end: number): void;
+}
+
+/** An unquoted literal is known unless it has an unescaped `~` (tilde expansion, also after `=` and `:`). */
+function literalKnown(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '\\') i++;
+    else if (c === '~') return false;
+  }
+  return true;
+}
+
+function partKnown(part: U.WordPart | U.DoubleQuotedChild): boolean {
+  switch (part.type) {
+    case 'Literal':
+      return literalKnown(part.text);
+    case 'SingleQuoted':
+    case 'AnsiCQuoted':
+      return true;
+    case 'DoubleQuoted':
+      return part.parts.every((p) => p.type === 'Literal');
+    default:
+      return false;
+  }
+}
+
+/**
+ * Dequotes a word and tells whether its value is known.
+ * @param word the parser's word
+ * @returns the word as written, its value, and whether the value is known
+ */
+export function toShellWord(word: U.Word): ShellWord {
+  const parts = word.parts;
+  const known = parts === undefined ? literalKnown(word.text) : parts.every(partKnown);
+  return { text: word.text, value: word.value, known };
+}
+
+/**
+ * Visits every nested script and arithmetic context in a word (or a here-document body).
+ * @param node the word or body
+ * @param visitor receives the nested scripts and arithmetic texts
+ * @param frame passed back to the visitor as is
+ */
+export function walkWordParts<F>(
+  node: { readonly parts?: readonly (U.WordPart | U.DoubleQuotedChild)[] | undefined },
+  visitor: PartVisitor,
+  frame: F,
+): void {
+  const parts = node.parts;
+  if (parts === undefined) return;
+  const v = visitor as unknown as {
+    visitScript(script: U.Script | undefined, frame: F, pos: number, end: number): void;
+    visitArithmetic(text: string, frame: F, pos: number, end: number): void;
+    visitUnsupported(text: string, frame: F, pos: number, end: number): void;
+  };
+  for (const part of parts) {
+    switch (part.type) {
+      case 'CommandExpansion':
+      case 'ProcessSubstitution':
+        v.visitScript(part.script, frame, part.pos, part.end);
+        break;
+      case 'ArithmeticExpansion':
+        v.visitArithmetic(part.text, frame, part.pos, part.end);
+        break;
+      case 'DoubleQuoted':
+      case 'LocaleString':
+        walkWordParts(part, visitor, frame);
+        break;
+      case 'ParameterExpansion': {
+        // `${ cmd; }` and `${| cmd; }` run commands in bash 5.3: not modelled.
+        if (/^\$\{[\s|]/.test(part.text)) v.visitUnsupported(part.text, frame, part.pos, part.end);
+        // Subscripts and slice offsets are arithmetic; default, pattern and replacement words may nest commands.
+        if (part.index) {
+          v.visitArithmetic(part.index.text, frame, part.index.pos, part.index.end);
+          walkWordParts(part.index, visitor, frame);
+        }
+        const op = part.operation;
+        if (op === undefined) break;
+        for (const w of operationWords(op)) walkWordParts(w, visitor, frame);
+        if (op.type === 'Slice') v.visitArithmetic(part.text, frame, part.pos, part.end);
+        break;
+      }
+      case 'BraceExpansion':
+      case 'ExtendedGlob':
+      case 'Glob':
+        walkWordParts(part as { parts?: readonly U.WordPart[] }, visitor, frame);
+        break;
+      default:
+        break;
+    }
+  }
+}
+
+function operationWords(op: U.ParameterOperation): U.Word[] {
+  switch (op.type) {
+    case 'Default':
+    case 'Remove':
+    case 'Transform':
+      return [op.operand];
+    case 'CaseModification':
+      return op.operand ? [op.operand] : [];
+    case 'Replace':
+      return [op.pattern, op.replacement];
+    case 'Slice':
+      return op.length ? [op.offset, op.length] : [op.offset];
+    default:
+      return [];
+  }
+}
