@@ -134,9 +134,14 @@ export abstract class Table implements ArgumentTable {
   }
 }
 
-class CommandTable extends Table {
+export class CommandTable extends Table {
   readonly kind = 'commands' as const;
   readonly #memo = new Map<string, readonly SubjectVerdict[]>();
+
+  /** How many script judgements are memoised (at most {@link ARGUMENT_MEMO_LIMIT}). */
+  get memoSize(): number {
+    return this.#memo.size;
+  }
 
   protected judgeText(script: string): readonly SubjectVerdict[] {
     const hit = this.#memo.get(script);

@@ -1,10 +1,20 @@
 /**
- * Judging a shell script against a rule's command patterns. Until the shell analyser is wired in, no script can
- * be analysed, so every script fails closed: `ask` when the rule's base is `allow`, otherwise the base.
+ * Judging a shell script against a rule's command patterns, through the shell analyser (`shell/`): every simple
+ * command the script runs is a subject of its own, and whatever the analyser cannot explain is a fail-closed
+ * subject. Bundled short options are split before matching (`sort -uo out` contains `-o`); a pattern matches when
+ * it matches the words as written or split, so a deny sees every option and an allow of a bundle still reads it.
  * @module
  */
+import {
+  extractCommands,
+  matchCommand,
+  parseCommandPattern,
+  splitShortOptions,
+  type CommandPattern,
+  type ShellWord,
+} from './shell/index.js';
 import type { SubjectVerdict } from './argument-tables.js';
-import type { ArgumentPattern } from './types.js';
+import type { ArgumentPattern, Decision } from './types.js';
 
 /** How the table turns a match into a verdict. */
 export interface ScriptCallbacks {
@@ -17,17 +27,58 @@ export interface ScriptCallbacks {
  * @returns the count
  */
 export function commandSpecificity(pattern: string): number {
-  return pattern.replace(/[\s*]/g, '').length;
+  return parseCommandPattern(pattern).specificity;
 }
 
+const parsed = new WeakMap<ArgumentPattern, CommandPattern>();
+
+function parsedOf(pattern: ArgumentPattern): CommandPattern {
+  let p = parsed.get(pattern);
+  if (p === undefined) parsed.set(pattern, (p = parseCommandPattern(pattern.source)));
+  return p;
+}
+
+const RANK: Readonly<Record<Decision, number>> = { allow: 0, ask: 1, deny: 2 };
+
 /**
- * Judges a script.
+ * Judges a script: one verdict per simple command, then one per reason it cannot be analysed.
  * @returns the verdicts, in source order
  */
 export function judgeScript(
   script: string,
-  _patterns: readonly ArgumentPattern[],
+  patterns: readonly ArgumentPattern[],
   callbacks: ScriptCallbacks,
 ): SubjectVerdict[] {
-  return [callbacks.unanalysable(script, 'the shell analyser is not available')];
+  const analysis = extractCommands(script);
+  const out: SubjectVerdict[] = [];
+  for (const command of analysis.commands) {
+    out.push(callbacks.verdict(command.text, pick(patterns, command.words)));
+  }
+  for (const reason of analysis.unanalysable) {
+    const text = script.slice(reason.span.start, reason.span.end) || script;
+    out.push(callbacks.unanalysable(text, reason.message));
+  }
+  if (out.length === 0) out.push(callbacks.verdict(script, -1));
+  return out;
+}
+
+/** The winning pattern for one command's words, or -1. */
+function pick(patterns: readonly ArgumentPattern[], words: readonly ShellWord[]): number {
+  const split = splitShortOptions(words);
+  const differs = split.length !== words.length;
+  let best = -1;
+  for (let i = 0; i < patterns.length; i++) {
+    const p = patterns[i]!;
+    if (p.error !== undefined) continue;
+    if (best >= 0) {
+      const b = patterns[best]!;
+      if (p.specificity < b.specificity) continue;
+      if (p.specificity === b.specificity && RANK[p.decision] <= RANK[b.decision]) continue;
+    }
+    const options = { forAllow: p.decision === 'allow' };
+    const compiled = parsedOf(p);
+    if (matchCommand(compiled, words, options) || (differs && matchCommand(compiled, split, options)))
+      best = i;
+  }
+  return best;
 }

@@ -95,9 +95,27 @@ describe('dsh-mode check --args', () => {
 
   it('reports a script subject and its commands', () => {
     const dir = workspace();
-    const out = json(check(dir, 'bash', { command: 'git log -5' }, '--format', 'json'));
-    expect(out.subject).toEqual(expect.any(String));
-    expect(out.commands).toEqual(expect.any(Array));
+    const allowed = json(check(dir, 'bash', { command: 'git log -5' }, '--format', 'json'));
+    expect(allowed).toMatchObject({ decision: 'allow', subject: 'git log -5' });
+    const out = json(check(dir, 'bash', { command: 'git log -5 && rm -rf notes' }, '--format', 'json'));
+    expect(out).toMatchObject({ decision: 'deny', subject: 'rm -rf notes' });
+    const bashRule = { selector: 'bash', file: 'p.yaml', line: 11, column: 3 };
+    expect(out.commands).toEqual([
+      {
+        text: 'git log -5',
+        decision: 'allow',
+        rule: bashRule,
+        pattern: { selector: 'git log **', file: 'p.yaml', line: 14, column: 7 },
+      },
+      { text: 'rm -rf notes', decision: 'deny', rule: bashRule },
+    ]);
+    expect(out.message).toBe(
+      'tool "bash" is not available in guarded mode: "rm -rf notes" matches no pattern of `bash`',
+    );
+    const text = check(dir, 'bash', { command: 'git log -5 && rm -rf notes' }).stdout;
+    expect(text).toContain('  commands\n');
+    expect(text).toContain('    allow  "git log -5"  by git log ** at p.yaml:14:7');
+    expect(text).toContain('    deny   "rm -rf notes"  by bash at p.yaml:11:3');
   });
 
   it('rejects --args that are not a JSON object, and --workspace without --args', () => {

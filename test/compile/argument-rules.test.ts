@@ -2,6 +2,7 @@
 // object, validated strictly, compiled into per-rule tables, and decided per call with the ceiling across
 // documents. Paths here resolve lexically; test/compile/fs-path-resolver.test.ts covers the real filesystem.
 import { describe, expect, it } from 'vitest';
+import { ARGUMENT_MEMO_LIMIT, CommandTable } from '../../src/compile/argument-tables.js';
 import { decideCall, type CallInput } from '../../src/compile/call.js';
 import { compileDocument } from '../../src/compile/document.js';
 import { loadPolicyText } from '../../src/compile/index.js';
@@ -275,5 +276,94 @@ describe('decideCall: the ceiling across documents', () => {
     expect(hidden.visible('read')).toBe(false);
     const shown = policy('x', 'mode: x\ntools:\n  read: { decision: deny, paths: { "notes/**": allow } }\n');
     expect(shown.visible('read')).toBe(true);
+  });
+});
+
+describe('decideCall: commands', () => {
+  const p = policy(
+    'x',
+    [
+      'mode: x',
+      'tools:',
+      '  bash:',
+      '    decision: deny',
+      '    commands:',
+      '      "git log **": allow',
+      '      "git status": allow',
+      '      "git push **": deny',
+      '      "sort **": allow',
+      '      "sort ** -o **": deny',
+    ].join('\n'),
+  );
+  const bash = (command: string): CallInput => ({ name: 'bash', arguments: { command } });
+
+  it('judges each simple command and takes the most restrictive', () => {
+    expect(decideCall(p, bash('git log -5'))).toMatchObject({
+      decision: 'allow',
+      subject: 'git log -5',
+      pattern: { selector: 'git log **', file: 'doc0.yaml', line: 6, column: 7 },
+    });
+    const chained = decideCall(p, bash('git log; rm -rf x'));
+    expect(chained).toMatchObject({ decision: 'deny', subject: 'rm -rf x' });
+    expect(chained.commands?.map((c) => [c.text, c.decision])).toEqual([
+      ['git log', 'allow'],
+      ['rm -rf x', 'deny'],
+    ]);
+  });
+
+  it('matches an exact pattern only at its word count, and words however they are spaced', () => {
+    expect(decideCall(p, bash('git status')).decision).toBe('allow');
+    expect(decideCall(p, bash('git status -s')).decision).toBe('deny');
+    expect(decideCall(p, bash('git  log')).decision).toBe('allow');
+  });
+
+  it('splits bundled short options before matching', () => {
+    expect(decideCall(p, bash('sort -uo out f'))).toMatchObject({
+      decision: 'deny',
+      pattern: { selector: 'sort ** -o **' },
+    });
+    expect(decideCall(p, bash('sort -u f')).decision).toBe('allow');
+  });
+
+  it('fails closed on what the analyser cannot explain: the base, or ask when the base allows', () => {
+    for (const script of ['X=1 git log', 'git log > out', 'git log $(echo --output=x)', 'f() { git log; }']) {
+      expect(decideCall(p, bash(script)).decision, script).toBe('deny');
+    }
+    const open = policy('x', 'mode: x\ntools:\n  bash: { decision: allow, commands: { "rm **": deny } }\n');
+    expect(decideCall(open, bash('git log > out'))).toMatchObject({ decision: 'ask', unanalysable: true });
+    expect(decideCall(open, bash('ls; rm -rf /')).decision).toBe('deny'); // a deny still fires
+    expect(decideCall(open, bash('ls')).decision).toBe('allow');
+  });
+
+  it('narrows across documents and never widens without `override`', () => {
+    const narrowed = policy(
+      'x',
+      'mode: x\ntools:\n  bash: { decision: deny, commands: { "git log **": allow } }\n',
+      'mode: x\ntools:\n  bash: { commands: { "git log -p **": deny } }\n',
+    );
+    expect(decideCall(narrowed, bash('git log -p'))).toMatchObject({
+      decision: 'deny',
+      rule: { file: 'doc1.yaml' },
+      pattern: { selector: 'git log -p **' },
+    });
+    expect(decideCall(narrowed, bash('git log -5')).decision).toBe('allow');
+    const widened = policy(
+      'x',
+      'mode: x\ntools:\n  bash: { decision: deny, commands: { "git log **": allow } }\n',
+      'mode: x\ntools:\n  bash: { decision: allow, commands: { "rm **": allow } }\n',
+    );
+    expect(decideCall(widened, bash('rm x')).decision).toBe('deny');
+  });
+
+  it('memoises a script judgement per rule, bounded', () => {
+    const first = decideCall(p, bash('git log -5'));
+    expect(decideCall(p, bash('git log -5')).commands).toEqual(first.commands);
+    const table = p.documents![0]!.rules[0]!.arguments![0]!;
+    expect(table).toBeInstanceOf(CommandTable);
+    for (let i = 0; i < ARGUMENT_MEMO_LIMIT + 10; i++) decideCall(p, bash(`git log -${i}`));
+    expect((table as CommandTable).memoSize).toBeLessThanOrEqual(ARGUMENT_MEMO_LIMIT);
+    expect((table as CommandTable).memoSize).toBeGreaterThan(0);
+    // Dropped when full, and still right afterwards.
+    expect(decideCall(p, bash('git push')).decision).toBe('deny');
   });
 });
