@@ -1,8 +1,8 @@
 /**
  * Judging a shell script against a rule's command patterns, through the shell analyser (`shell/`): every simple
  * command the script runs is a subject of its own, and whatever the analyser cannot explain is a fail-closed
- * subject. Bundled short options are split before matching (`sort -uo out` contains `-o`); a pattern matches when
- * it matches the words as written or split, so a deny sees every option and an allow of a bundle still reads it.
+ * subject. Bundled short options are split before matching (`sort -uo out` contains `-o`): a deny or ask pattern
+ * fires on the words as written or split, and an allow must match both, so no option hides in a bundle.
  * @module
  */
 import {
@@ -75,10 +75,12 @@ function pick(patterns: readonly ArgumentPattern[], words: readonly ShellWord[])
       if (p.specificity < b.specificity) continue;
       if (p.specificity === b.specificity && RANK[p.decision] <= RANK[b.decision]) continue;
     }
-    const options = { forAllow: p.decision === 'allow' };
+    const forAllow = p.decision === 'allow';
     const compiled = parsedOf(p);
-    if (matchCommand(compiled, words, options) || (differs && matchCommand(compiled, split, options)))
-      best = i;
+    const asWritten = matchCommand(compiled, words, { forAllow });
+    const asSplit = differs ? matchCommand(compiled, split, { forAllow }) : asWritten;
+    // An allow must hold for both forms, a deny or ask fires on either.
+    if (forAllow ? asWritten && asSplit : asWritten || asSplit) best = i;
   }
   return best;
 }

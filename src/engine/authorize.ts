@@ -207,11 +207,11 @@ function subjectText(r: CallDecision): string | undefined {
   if (r.subject === undefined) return undefined;
   const quoted = JSON.stringify(r.subject.length > 200 ? `${r.subject.slice(0, 197)}...` : r.subject);
   if (r.unanalysable) return `${quoted} cannot be analysed: ${r.note ?? 'unknown construct'}`;
-  const verb = r.decision === 'ask' ? 'needs approval' : r.decision === 'deny' ? 'is denied' : 'is allowed';
+  const verb = r.decision === 'deny' ? 'is denied by' : 'matches';
   const text =
     r.pattern === undefined
       ? `${quoted} matches no pattern of \`${r.rule.selector}\``
-      : `${quoted} ${verb} by \`${r.pattern.selector}\`${at(r.pattern)}`;
+      : `${quoted} ${verb} \`${r.pattern.selector}\`${at(r.pattern)}`;
   return r.note === undefined ? text : `${text} (${r.note})`;
 }
 
