@@ -405,7 +405,7 @@ const schema11 = {
       type: 'object',
       description: 'Workspace-relative path glob → decision (minimatch: `*`, `**`, `?`, `[..]`, `{a,b}`).',
       markdownDescription:
-        'Workspace-relative path glob → decision (minimatch: `*`, `**`, `?`, `[..]`, `{a,b}`; `*` also matches dotfiles). `notes/**/*.md` matches Markdown files under `notes/`; `.env*` matches `.env` and `.env.local`. Deny and ask patterns match case-insensitively (on a case-insensitive filesystem `.ENV` is `.env`); allow patterns match case-sensitively. A pattern starting with `/` matches absolute paths outside the workspace, for deny and ask only.',
+        'Workspace-relative path glob → decision (minimatch: `*`, `**`, `?`, `[..]`, `{a,b}`; `*` also matches dotfiles). `notes/**/*.md` matches Markdown files under `notes/`; `.env*` matches `.env` and `.env.local`. Deny and ask patterns match case-insensitively (on a case-insensitive filesystem `.ENV` is `.env`); allow patterns match case-sensitively. A pattern starting with `/` matches the absolute path instead, so a deny can name files outside the workspace; an allow never matches outside it.',
       propertyNames: { minLength: 1, maxLength: 4096 },
       additionalProperties: { $ref: '#/definitions/patternValue' },
       defaultSnippets: [{ label: 'a path pattern', body: { '${1:notes/**/*.md}': '${2|allow,ask,deny|}' } }],
@@ -901,7 +901,7 @@ const schema23 = {
   type: 'object',
   description: 'Workspace-relative path glob → decision (minimatch: `*`, `**`, `?`, `[..]`, `{a,b}`).',
   markdownDescription:
-    'Workspace-relative path glob → decision (minimatch: `*`, `**`, `?`, `[..]`, `{a,b}`; `*` also matches dotfiles). `notes/**/*.md` matches Markdown files under `notes/`; `.env*` matches `.env` and `.env.local`. Deny and ask patterns match case-insensitively (on a case-insensitive filesystem `.ENV` is `.env`); allow patterns match case-sensitively. A pattern starting with `/` matches absolute paths outside the workspace, for deny and ask only.',
+    'Workspace-relative path glob → decision (minimatch: `*`, `**`, `?`, `[..]`, `{a,b}`; `*` also matches dotfiles). `notes/**/*.md` matches Markdown files under `notes/`; `.env*` matches `.env` and `.env.local`. Deny and ask patterns match case-insensitively (on a case-insensitive filesystem `.ENV` is `.env`); allow patterns match case-sensitively. A pattern starting with `/` matches the absolute path instead, so a deny can name files outside the workspace; an allow never matches outside it.',
   propertyNames: { minLength: 1, maxLength: 4096 },
   additionalProperties: { $ref: '#/definitions/patternValue' },
   defaultSnippets: [{ label: 'a path pattern', body: { '${1:notes/**/*.md}': '${2|allow,ask,deny|}' } }],
