@@ -219,6 +219,20 @@ function at(rule: RuleRef): string {
   return rule.file === null ? '' : ` at ${rule.file}:${rule.line ?? '?'}:${rule.column ?? '?'}`;
 }
 
+/**
+ * Whether the model sees a tool in a mode, as the assemble filter decides it: by name, shown unless every call to
+ * it is denied (for a tool with argument rules: unless its base is deny and no pattern allows or asks). Equal to
+ * `authorize(...).decision !== 'deny'` for a tool without argument rules.
+ * @param hints the tool's declared hints
+ * @returns true when the tool is visible
+ */
+export function isVisible(policies: PolicyLookup, mode: string, name: string, hints?: Hints): boolean {
+  if (mode === DEFAULT_MODE) return name !== EXIT_PLAN_MODE;
+  const policy = policies.get(mode);
+  if (policy === undefined) return false;
+  return policy.visible(name, hints ?? (name === EXIT_PLAN_MODE ? EXIT_PLAN_MODE_HINTS : undefined));
+}
+
 function viewOf(policies: PolicyLookup): ModeView {
   return {
     isDefined: (mode) => mode === DEFAULT_MODE || policies.get(mode) !== undefined,

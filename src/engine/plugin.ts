@@ -120,7 +120,7 @@ function start(ctx: Context, modes: ResolvedModes): void {
     { prepend: true },
   );
   ctx.on('system-prompt/assemble', createAssembleFilter(core), { prepend: true });
-  ctx.tools.guard(createGate(core));
+  ctx.tools.guard(createGate(core, () => ctx.tools.workspace));
 }
 
 /** The plugin object, for `ctx.plugin(ModePlugin, config)`. */

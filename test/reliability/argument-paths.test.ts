@@ -13,6 +13,7 @@ import { compilePolicies } from '../../src/compile/compile.js';
 import { fsPathResolver } from '../../src/compile/fs-path-resolver.js';
 import { loadPolicyText } from '../../src/compile/load.js';
 import { authorize } from '../../src/engine/authorize.js';
+import { agentOf, setup } from '../engine/setup.js';
 import { measured } from './config.js';
 
 const POLICY = `
@@ -131,5 +132,39 @@ describe('hostile: path rules cannot be bypassed', () => {
     expect(v.reason).toBe(
       'tool "read" is not available in guarded mode: "notes/env" is denied by `.env*` at guarded.yaml:7:7 (it resolves to `.env`)',
     );
+  });
+});
+
+describe('hostile: the gate judges a call by its arguments, in the agent workspace', () => {
+  it('denies a write through a symlink out of `notes/` and hides nothing the patterns may allow', async () => {
+    const modes = {
+      guarded: {
+        tools: {
+          write: { decision: 'deny', paths: { 'notes/**': 'allow' } },
+          bash: { decision: 'deny', commands: { 'git log **': 'allow' } },
+        },
+        default: 'deny',
+      },
+    } as const;
+    const { ctx } = await setup({ config: { modes }, workspace: ws });
+    const { agent } = agentOf(ctx, [{ text: 'ok' }], { mode: 'guarded' });
+    await agent.prompt('land');
+    const judge = (name: string, args: object) =>
+      ctx.tools.judge({ callId: 'c1', name, arguments: args, agent });
+    expect((await judge('write', { path: 'notes/plan.md', content: 'x' })).kind).toBe('allow');
+    const out = await judge('write', { path: 'notes/out/x', content: 'x' });
+    expect(out.kind).toBe('deny');
+    expect(out.kind === 'deny' && out.reason).toContain('"notes/out/x"');
+    expect((await judge('bash', { command: 'git log -3' })).kind).toBe('allow');
+    const chained = await judge('bash', { command: 'git log -3; rm -rf notes' });
+    expect(chained.kind === 'deny' && chained.reason).toContain(
+      '"rm -rf notes" matches no pattern of `bash`',
+    );
+    // Visibility is by name: both tools have calls that pass, so the model sees them.
+    const { header } = await ctx.systemPrompt.assemble({ agent });
+    const visible = header.tools.map((t) => t.name);
+    expect(visible).toContain('write');
+    expect(visible).toContain('bash');
+    expect(visible).not.toContain('edit'); // denied by default, by name
   });
 });
