@@ -43,6 +43,8 @@ export interface SelectorRule {
   alternatives: readonly SelectorAlternative[];
   /** Set when the selector's syntax is invalid or it has too many brace alternatives. */
   error?: string;
+  /** Set when the rule has `commands` or `paths`: it decides per call, which name probes cannot see. */
+  byArguments?: true;
 }
 
 /**
@@ -185,6 +187,9 @@ function readSelectors(doc: CompiledDocument): SelectorRule[] {
       alternatives: [],
     };
     if (typeof value !== 'string' && value.reason !== undefined) rule.reason = value.reason;
+    if (typeof value !== 'string' && (value.commands !== undefined || value.paths !== undefined)) {
+      rule.byArguments = true;
+    }
     const error = errors.get(selector);
     if (error !== undefined) rule.error = error;
     bySelector.set(selector, rule);
