@@ -181,22 +181,27 @@ class PathTable extends Table {
     const note = outside ? `\`${resolved.target.absolute}\` is outside the workspace` : undefined;
     if (same) return [note === undefined ? written : { ...written, note }];
     const target = this.verdictOf(path, pickPathPattern(this.compiled, resolved.target));
-    const worse = moreRestrictive(target, written) ? target : written;
     const linkNote = `it resolves to \`${resolved.target.relative ?? resolved.target.absolute}\``;
-    return [{ ...worse, note: note ?? linkNote }];
+    return [{ ...bothForms(written, target), note: note ?? linkNote }];
   }
 }
 
-/** Whether `a` is strictly more restrictive than `b` (an abstention counts least). */
-function moreRestrictive(a: SubjectVerdict, b: SubjectVerdict): boolean {
-  return rank(a) > rank(b);
+/**
+ * One verdict from the two forms of a path: a deny (or ask) on either holds; an allow needs both, so an allow on
+ * one form and an abstention on the other abstains.
+ */
+function bothForms(a: SubjectVerdict, b: SubjectVerdict): SubjectVerdict {
+  if (a.decision === undefined || b.decision === undefined) {
+    const decided = a.decision === undefined ? b : a;
+    if (decided.decision === undefined || decided.decision === 'allow')
+      return { subject: a.subject, abstains: true };
+    // A deny fires on either form; an ask on one form still lets the rest of the policy decide the other.
+    return decided.decision === 'deny' ? decided : { ...decided, abstains: true };
+  }
+  return RANK[b.decision] > RANK[a.decision] ? b : a;
 }
 
-function rank(v: SubjectVerdict): number {
-  const base = v.decision === 'deny' ? 3 : v.decision === 'ask' ? 2 : v.decision === 'allow' ? 1 : 0;
-  // A verdict that also abstains lets the rest decide: it is no more restrictive than one that does not.
-  return base * 2 + (v.abstains ? 0 : 1);
-}
+const RANK: Readonly<Record<Decision, number>> = { allow: 0, ask: 1, deny: 2 };
 
 /**
  * Compiles the argument tables of one rule object.

@@ -25,6 +25,7 @@ beforeAll(() => {
   symlinkSync(outside, join(ws, 'out')); // a folder link pointing out
   symlinkSync('../.env', join(ws, 'notes', 'env.md')); // a file link to a denied file, inside
   symlinkSync('a.md', join(ws, 'notes', 'alias.md')); // a link that stays inside and allowed
+  symlinkSync(outside, join(ws, 'notes', 'outlink')); // inside an allowed folder, pointing out
   symlinkSync('l2', join(ws, 'l1'));
   symlinkSync('l1', join(ws, 'l2')); // a loop
   symlinkSync(ws, join(base, 'ws-link')); // the workspace given through a link
@@ -71,6 +72,19 @@ describe('fsPathResolver: symlinks and `..` under path rules', () => {
     expect(r.decision).toBe('deny');
     expect(r.pattern).toBeUndefined();
     expect(r.note).toBe(`\`${join(outside, 'secret')}\` is outside the workspace`);
+  });
+
+  it('needs both forms for an allow in a rule without a base: one allowed form abstains', () => {
+    const open = 'mode: x\ntools:\n  write: { paths: { "notes/**": allow } }\n';
+    const write = (path: string) =>
+      decideCall(
+        policy('x', open),
+        { name: 'write', arguments: { path } },
+        { resolvePath: fsPathResolver(ws) },
+      );
+    expect(write('notes/a.md').decision).toBe('allow');
+    // Written `notes/outlink/x` matches the allow; its target is outside: the rule abstains, nothing else decides.
+    expect(write('notes/outlink/x')).toMatchObject({ decision: 'deny', rule: { selector: 'default' } });
   });
 
   it('applies `..` after following a link, as the kernel does', () => {
