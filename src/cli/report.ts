@@ -19,9 +19,23 @@ export type CheckReport =
       visible: boolean;
       reason: string | null;
       rule: RuleRef;
+      /** With `--args`: what the arguments decided. */
+      arguments?: CheckArguments;
     }
   | { kind: 'unknown-mode'; mode: string; modes: string[] }
   | { kind: 'load-failed'; diagnostics: Diagnostic[] };
+
+/** What `check --args` adds: the command or path that decided, the pattern, and a script's commands. */
+export interface CheckArguments {
+  /** The command or path that decided, or null when the arguments did not (a name-only rule). */
+  subject: string | null;
+  /** The deciding pattern with its location, when a pattern decided. */
+  pattern?: RuleRef;
+  /** The gate's full reason, which quotes the subject. */
+  message: string;
+  /** For a script: one entry per simple command. */
+  commands?: { text: string; decision: Decision; rule: RuleRef; pattern?: RuleRef; note?: string }[];
+}
 
 /**
  * The format context `main.ts` builds once per run and passes to every formatter: everything output may depend

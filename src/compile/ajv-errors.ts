@@ -216,7 +216,10 @@ function toDiagnostic(
 
 function isDecisionPlace(error: ErrorObject): boolean {
   const parent = error.parentSchema as { title?: string } | undefined;
-  return parent?.title === 'Decision' || parent?.title === 'RuleValue';
+  const title = parent?.title;
+  return (
+    title === 'Decision' || title === 'RuleValue' || title === 'ToolRuleValue' || title === 'PatternValue'
+  );
 }
 
 function isModeName(error: ErrorObject): boolean {

@@ -10,9 +10,19 @@
  * names such as `__proto__` behave like any other. Nothing on the decision path does I/O.
  * @module
  */
-import { compareRestrictiveness, compileDocument, effectiveHints, resolveInDocument } from './document.js';
+import { decideCall } from './call.js';
+import {
+  compareRestrictiveness,
+  compileDocument,
+  DEFAULT_DENY_RULE,
+  effectiveHints,
+  resolveInDocument,
+} from './document.js';
 import type {
+  CallDecision,
+  CallInput,
   CompiledDocument,
+  DecideCallOptions,
   CompiledPolicy,
   DecideResult,
   EffectiveHints,
@@ -27,13 +37,7 @@ export interface CompiledPolicySet {
   get(mode: string): CompiledPolicy | undefined;
 }
 
-/** The rule reported when no document of the mode decides. */
-export const DEFAULT_DENY_RULE: RuleRef = Object.freeze({
-  selector: 'default',
-  file: null,
-  line: null,
-  column: null,
-});
+export { DEFAULT_DENY_RULE } from './document.js';
 const DEFAULT_DENY: DecideResult = Object.freeze({ decision: 'deny', rule: DEFAULT_DENY_RULE });
 
 /** Memo tables are dropped when they reach this many names, so hallucinated names cannot grow memory forever. */
@@ -121,6 +125,8 @@ class MemoPolicy implements CompiledPolicy {
   readonly documents: readonly CompiledDocument[];
   /** The no-hints table, kept apart so the common call is one lookup. */
   private readonly plain = new Map<string, DecideResult>();
+  /** Whether some rule of the mode has `commands` or `paths`. */
+  private readonly byArguments: boolean;
   /** One table per effective-hints key (16 combinations). */
   private readonly tables: Map<string, DecideResult>[] = [];
 
@@ -134,6 +140,7 @@ class MemoPolicy implements CompiledPolicy {
       .filter((s) => s.length > 0)
       .join('\n\n');
     for (let k = 0; k < 16; k++) this.tables.push(k === NO_HINTS ? this.plain : new Map());
+    this.byArguments = documents.some((d) => d.rules.some((r) => r.arguments !== undefined));
   }
 
   decide(name: string, hints?: Hints): DecideResult {
@@ -149,6 +156,11 @@ class MemoPolicy implements CompiledPolicy {
 
   visible(name: string, hints?: Hints): boolean {
     return this.decide(name, hints).decision !== 'deny';
+  }
+
+  decideCall(call: CallInput, options?: DecideCallOptions): CallDecision {
+    // Without argument rules in the mode, a call is its name: the memoised lookup, no parsing.
+    return this.byArguments ? decideCall(this, call, options) : this.decide(call.name, call.hints);
   }
 
   private miss(table: Map<string, DecideResult>, name: string, key: number): DecideResult {

@@ -7,6 +7,7 @@
  * document order (effects: canonical hint order) is reported. Pure: no I/O.
  * @module
  */
+import { compileArgumentTables, type Table } from './argument-tables.js';
 import { parseSelector } from './glob.js';
 import type {
   CompiledDefault,
@@ -23,7 +24,15 @@ import type {
   RuleRef,
   SourceDocument,
 } from './types.js';
-import type { RuleValue } from './schema-types.generated.js';
+import type { RuleValue, ToolRuleValue } from './schema-types.generated.js';
+
+/** The rule reported when no document of the mode decides. */
+export const DEFAULT_DENY_RULE: RuleRef = Object.freeze({
+  selector: 'default',
+  file: null,
+  line: null,
+  column: null,
+});
 
 /** The hints in canonical order. */
 export const HINT_NAMES: readonly HintName[] = ['readOnly', 'destructive', 'idempotent', 'openWorld'];
@@ -83,7 +92,9 @@ export function compileDocument(source: SourceDocument): CompiledDocument {
     const path: JsonPath = ['tools', selector];
     const parsed = parseSelector(selector);
     if (parsed.error) selectorErrors.push({ selector, path, error: parsed.error });
-    const { decision, reason } = verdict(value);
+    const { decision, reason, base } = toolVerdict(value);
+    // One set of tables per selector: its brace alternatives share the patterns (and their memo).
+    const tables = typeof value === 'string' ? [] : compileArgumentTables(source, selector, value);
     for (const alt of parsed.alternatives) {
       const rule = new ToolEntry(
         source,
@@ -97,6 +108,8 @@ export function compileDocument(source: SourceDocument): CompiledDocument {
         order,
         path,
         alt.match,
+        base,
+        tables,
       );
       rules.push(rule);
       if (alt.name === undefined) continue;
@@ -137,6 +150,28 @@ export function compileDocument(source: SourceDocument): CompiledDocument {
     selectorErrors,
   };
   return dflt ? { ...compiled, default: dflt } : compiled;
+}
+
+/**
+ * A tool rule's name-level decision, its reason and its base. Without a base the name-level decision is the
+ * least restrictive of its patterns (what the most permissive call could get from it).
+ * @returns the decision, the reason and the base when written
+ */
+export function toolVerdict(value: ToolRuleValue): { decision: Decision; reason?: string; base?: Decision } {
+  if (typeof value === 'string') return { decision: value, base: value };
+  let decision = value.decision;
+  if (decision === undefined) {
+    for (const map of [value.commands, value.paths]) {
+      for (const v of Object.values(map ?? {})) {
+        const d = typeof v === 'string' ? v : v.decision;
+        if (decision === undefined || RESTRICTIVENESS[d] < RESTRICTIVENESS[decision]) decision = d;
+      }
+    }
+  }
+  const out: { decision: Decision; reason?: string; base?: Decision } = { decision: decision ?? 'deny' };
+  if (value.reason !== undefined) out.reason = value.reason;
+  if (value.decision !== undefined) out.base = value.decision;
+  return out;
 }
 
 function verdict(value: RuleValue): { decision: Decision; reason?: string } {
@@ -191,10 +226,16 @@ class ToolEntry extends Entry implements CompiledRule {
     readonly order: number,
     path: JsonPath,
     readonly match: (name: string) => boolean,
+    base: Decision | undefined,
+    tables: readonly Table[],
   ) {
     super(source, selector, path);
     if (reason !== undefined) this.reason = reason;
+    if (base !== undefined) this.base = base;
+    if (tables.length > 0) this.arguments = tables;
   }
+  readonly base?: Decision;
+  readonly arguments?: readonly Table[];
 }
 
 class EffectEntry extends Entry implements CompiledEffect {
@@ -228,7 +269,10 @@ export interface ResolveOptions {
 }
 
 /**
- * Resolves a tool within one document.
+ * Resolves a tool within one document, by name: what any call to it can get at most. A rule with argument
+ * patterns answers the least restrictive of its patterns and its base (for a rule without a base: the rest of the
+ * document, or its allowing patterns when the rest abstains), so visibility is "some call may pass";
+ * `decideCall` applies the patterns to a call.
  * @param hints the tool's hints; MCP defaults apply to absent ones
  * @returns the document's decision with its rule and reason, or undefined when the document abstains
  */
@@ -238,11 +282,56 @@ export function resolveInDocument(
   hints?: Hints | EffectiveHints,
   options: ResolveOptions = {},
 ): DecideResult | undefined {
+  const entry = pickInDocument(doc, name, hints, options);
+  if (entry === undefined) return undefined;
+  if (entry.kind === 'default') return { decision: entry.decision, rule: entry.ref };
+  if (entry.kind === 'tool' && entry.arguments !== undefined)
+    return envelope(doc, entry, name, hints, options);
+  return result(entry);
+}
+
+function envelope(
+  doc: CompiledDocument,
+  rule: CompiledRule,
+  name: string,
+  hints: Hints | EffectiveHints | undefined,
+  options: ResolveOptions,
+): DecideResult | undefined {
+  const skip = options.skip;
+  let open: Decision | undefined = rule.base;
+  if (open === undefined) {
+    const rest = resolveInDocument(doc, name, hints, { skip: (e) => e === rule || skip?.(e) === true });
+    open = rest?.decision;
+  }
+  for (const table of rule.arguments ?? []) {
+    for (const p of table.patterns) {
+      // With nothing else deciding, a deny pattern only narrows what other documents allow.
+      if (open === undefined && p.decision === 'deny') continue;
+      if (open === undefined || RESTRICTIVENESS[p.decision] < RESTRICTIVENESS[open]) open = p.decision;
+    }
+  }
+  if (open === undefined) return undefined;
+  return rule.reason === undefined
+    ? { decision: open, rule: rule.ref }
+    : { decision: open, reason: rule.reason, rule: rule.ref };
+}
+
+/**
+ * The entry that decides a tool by name within one document: exact name → the most specific glob → `effects`
+ * → `default`.
+ * @returns the entry, or undefined when the document abstains
+ */
+export function pickInDocument(
+  doc: CompiledDocument,
+  name: string,
+  hints?: Hints | EffectiveHints,
+  options: ResolveOptions = {},
+): CompiledEntry | undefined {
   const skip = options.skip;
   const exact = doc.exact.get(name);
   if (exact) {
     const winner = pick(skip ? exact.filter((r) => !skip(r)) : exact);
-    if (winner) return result(winner);
+    if (winner) return winner;
   }
   // Only globs whose literal prefix starts the name can match: one map lookup per distinct prefix length.
   let best: CompiledRule | undefined;
@@ -255,15 +344,15 @@ export function resolveInDocument(
       best = rule;
     }
   }
-  if (best) return result(best);
+  if (best) return best;
   const h = effectiveHints(hints);
   let effect: CompiledEffect | undefined;
   for (const e of doc.effects) {
     if (!h[e.hint] || skip?.(e)) continue;
     if (!effect || compareRestrictiveness(e.decision, effect.decision) > 0) effect = e;
   }
-  if (effect) return result(effect);
-  if (doc.default && !skip?.(doc.default)) return { decision: doc.default.decision, rule: doc.default.ref };
+  if (effect) return effect;
+  if (doc.default && !skip?.(doc.default)) return doc.default;
   return undefined;
 }
 

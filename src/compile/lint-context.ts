@@ -11,7 +11,7 @@
  * @module
  */
 import { composePolicy, DEFAULT_DENY_RULE } from './compile.js';
-import { compileDocument, HINT_NAMES, resolveInDocument } from './document.js';
+import { compileDocument, HINT_NAMES, resolveInDocument, toolVerdict } from './document.js';
 import { affixFilter } from './glob-overlap.js';
 import { ModeCompositions } from './lint-compose.js';
 import type { SelectorAlternative } from './glob.js';
@@ -167,11 +167,14 @@ function readSelectors(doc: CompiledDocument): SelectorRule[] {
     const value = doc.source.document.tools![selector]!;
     const rule: SelectorRule = {
       selector,
-      decision: typeof value === 'string' ? value : value.decision,
+      decision: toolVerdict(value).decision,
       path: ['tools', selector],
       alternatives: [],
     };
     if (typeof value !== 'string' && value.reason !== undefined) rule.reason = value.reason;
+    if (typeof value !== 'string' && (value.commands !== undefined || value.paths !== undefined)) {
+      rule.byArguments = true;
+    }
     const error = errors.get(selector);
     if (error !== undefined) rule.error = error;
     bySelector.set(selector, rule);

@@ -85,6 +85,15 @@ const schema11 = {
           description: 'An inline expectation',
           body: { tool: '${1:write}', expect: '${2|deny,allow,ask|}' },
         },
+        {
+          label: 'a test case with arguments',
+          description: 'An inline expectation for a call with arguments',
+          body: {
+            tool: '${1:bash}',
+            args: { '${2:command}': '${3:git log -5}' },
+            expect: '${4|allow,deny,ask|}',
+          },
+        },
       ],
     },
   },
@@ -168,14 +177,35 @@ const schema11 = {
       title: 'ToolRules',
       type: 'object',
       description: 'Tool name or glob → decision.',
-      markdownDescription: 'Tool name or minimatch glob → decision.',
+      markdownDescription:
+        "Tool name or minimatch glob → decision, or a rule object that also decides by the call's arguments (`commands`, `paths`).",
       propertyNames: { minLength: 1, maxLength: 4096 },
-      additionalProperties: { $ref: '#/definitions/ruleValue' },
+      additionalProperties: { $ref: '#/definitions/toolRuleValue' },
       defaultSnippets: [
         {
           label: 'a rule',
           description: 'A tool or glob with a decision',
           body: { '${1:tool}': '${2|allow,deny,ask|}' },
+        },
+        {
+          label: 'a shell tool with command rules',
+          description: "A base decision and command patterns for the tool's script",
+          body: {
+            '${1:bash}': {
+              decision: '${2|deny,ask,allow|}',
+              commands: { '${3:git log **}': '${4|allow,ask,deny|}' },
+            },
+          },
+        },
+        {
+          label: 'a file tool with path rules',
+          description: 'A base decision and workspace-relative path globs',
+          body: {
+            '${1:read}': {
+              decision: '${2|allow,ask,deny|}',
+              paths: { '${3:.env*}': '${4|deny,ask,allow|}' },
+            },
+          },
         },
       ],
       examples: [{ read: 'allow', 'web_*': 'allow', 'mcp__*': 'deny' }],
@@ -246,7 +276,8 @@ const schema11 = {
       additionalProperties: false,
       required: ['tool', 'expect'],
       description: 'One expectation: this tool (with these hints) gets this decision.',
-      markdownDescription: 'One expectation: `tool` (with these `annotations`) gets the decision `expect`.',
+      markdownDescription:
+        'One expectation: `tool` (with these `annotations` and `args`) gets the decision `expect`.',
       properties: {
         name: {
           type: 'string',
@@ -260,6 +291,14 @@ const schema11 = {
           markdownDescription: 'The tool name to decide (a plain name, not a glob).',
           examples: ['write', 'mcp__gh__list_issues'],
         },
+        args: {
+          type: 'object',
+          description: "The call's arguments, for tools whose rules decide by them.",
+          markdownDescription:
+            'The call\'s arguments, for tools whose rules decide by them, e.g. `{ command: "git log -5" }` or `{ path: ".env" }`. Paths resolve lexically against a workspace root (no filesystem access in lint).',
+          examples: [{ command: 'git log -5' }, { path: 'notes/todo.md' }],
+          additionalProperties: true,
+        },
         annotations: {
           $ref: '#/definitions/annotations',
           description: 'The hints the tool declares.',
@@ -272,6 +311,105 @@ const schema11 = {
           markdownDescription: 'The expected decision: `allow`, `deny` or `ask`.',
         },
       },
+    },
+    toolRuleValue: {
+      title: 'ToolRuleValue',
+      description:
+        'A decision, or a rule object: a decision with a reason, and optionally argument patterns.',
+      markdownDescription:
+        "A decision (`allow`, `deny`, `ask`), or `{ decision, reason, commands, paths, argument }`: a rule that may also decide by the call's arguments.",
+      oneOf: [{ $ref: '#/definitions/decision' }, { $ref: '#/definitions/toolRuleObject' }],
+    },
+    toolRuleObject: {
+      title: 'ToolRuleObject',
+      type: 'object',
+      additionalProperties: false,
+      description:
+        "A tool rule: a base decision, its reason, and optionally command or path patterns that decide by the call's arguments.",
+      markdownDescription:
+        'A tool rule. `decision` is the base: for calls no pattern matches, and the floor for a script that cannot be analysed. Without `decision` (but with patterns) the rule **abstains** on calls no pattern matches, so a short document such as `read: { paths: { ".env*": deny } }` narrows a mode and changes nothing else.\n\nWithin the rule the most specific matching pattern (most literal characters) wins; among equals the most restrictive.',
+      properties: {
+        decision: {
+          $ref: '#/definitions/decision',
+          description:
+            'The base verdict: for calls no pattern matches (required unless the rule has patterns).',
+          markdownDescription:
+            'The base verdict: `allow`, `deny` or `ask`, for calls no pattern matches. Required unless the rule has `commands` or `paths`; without it the rule abstains on those calls.',
+        },
+        reason: {
+          type: 'string',
+          description: 'Why, in words the model should read when the rule decides.',
+          markdownDescription: 'Why, in words the model reads when the rule decides (for example in a deny).',
+          examples: ['Review mode does not call MCP servers.'],
+        },
+        commands: {
+          $ref: '#/definitions/commandRules',
+          description:
+            "Command patterns for the tool's shell script (argument `command`): each simple command is judged on its own.",
+          markdownDescription:
+            "Command patterns → decision, for the tool's shell script (argument `command`, or `argument`). The script is parsed and every simple command it runs is judged on its own (after `;`, `&&`, `|`, inside `$(…)`, under wrappers such as `env` or `xargs`); the script gets the most restrictive decision over its commands. A script that cannot be fully analysed is never allowed: it gets `ask` when the base is `allow`, otherwise the base.",
+        },
+        paths: {
+          $ref: '#/definitions/pathRules',
+          description:
+            "Path globs, relative to the workspace root, for the tool's path argument (argument `path`).",
+          markdownDescription:
+            "Path globs → decision, for the tool's path argument (`path`, or `argument`). Globs are minimatch, relative to the workspace root (`**` spans folders, `*` matches dotfiles). The path is normalised and its symlinks resolved: an allow must match both the path as written and its resolved target, a deny fires on either, and a path outside the workspace never matches an allow.",
+        },
+        argument: {
+          type: 'string',
+          minLength: 1,
+          description:
+            'The name of the argument the patterns look at (default `command` for commands, `path` for paths).',
+          markdownDescription:
+            "The name of the call argument the patterns look at: by default `command` for `commands` and `path` for `paths` (the built-in tools' names). Set it for MCP tools, e.g. `argument: file_path`.",
+          examples: ['command', 'path', 'file_path'],
+        },
+      },
+      if: { properties: { commands: false, paths: false } },
+      then: { required: ['decision'], properties: { decision: true } },
+      defaultSnippets: [
+        { label: 'a decision with a reason', body: { decision: '${1|deny,ask,allow|}', reason: '${2:why}' } },
+        {
+          label: 'command rules',
+          description: 'A base decision and command patterns',
+          body: { decision: '${1|deny,ask,allow|}', commands: { '${2:git log **}': '${3|allow,ask,deny|}' } },
+        },
+        {
+          label: 'path rules',
+          description: 'A base decision and workspace-relative path globs',
+          body: { decision: '${1|allow,ask,deny|}', paths: { '${2:.env*}': '${3|deny,ask,allow|}' } },
+        },
+      ],
+    },
+    patternValue: {
+      title: 'PatternValue',
+      description: "A pattern's decision, or a decision with a reason.",
+      markdownDescription: "A pattern's decision (`allow`, `deny`, `ask`), or `{ decision, reason }`.",
+      oneOf: [{ $ref: '#/definitions/decision' }, { $ref: '#/definitions/ruleObject' }],
+    },
+    commandRules: {
+      title: 'CommandRules',
+      type: 'object',
+      description:
+        'Command pattern → decision. Words; `*` inside a word matches any characters; a `**` word any number of words.',
+      markdownDescription:
+        'Command pattern → decision. A pattern is words separated by spaces: `*` inside a word matches any characters, and a word that is exactly `**` matches any number of words (none too). `git status` matches only `git status`; `git log **` matches `git log` and `git log -5`. Words are matched dequoted; a word whose value is not known before the script runs (`$X`, `$(…)`) is never matched by an allow pattern.',
+      propertyNames: { minLength: 1, maxLength: 4096 },
+      additionalProperties: { $ref: '#/definitions/patternValue' },
+      defaultSnippets: [{ label: 'a command pattern', body: { '${1:git log **}': '${2|allow,ask,deny|}' } }],
+      examples: [{ 'git log **': 'allow', 'git status': 'allow', 'git push **': 'deny' }],
+    },
+    pathRules: {
+      title: 'PathRules',
+      type: 'object',
+      description: 'Workspace-relative path glob → decision (minimatch: `*`, `**`, `?`, `[..]`, `{a,b}`).',
+      markdownDescription:
+        'Workspace-relative path glob → decision (minimatch: `*`, `**`, `?`, `[..]`, `{a,b}`; `*` also matches dotfiles). `notes/**/*.md` matches Markdown files under `notes/`; `.env*` matches `.env` and `.env.local`. Deny and ask patterns match case-insensitively (on a case-insensitive filesystem `.ENV` is `.env`); allow patterns match case-sensitively. A pattern starting with `/` matches the absolute path instead, so a deny can name files outside the workspace; an allow never matches outside it.',
+      propertyNames: { minLength: 1, maxLength: 4096 },
+      additionalProperties: { $ref: '#/definitions/patternValue' },
+      defaultSnippets: [{ label: 'a path pattern', body: { '${1:notes/**/*.md}': '${2|allow,ask,deny|}' } }],
+      examples: [{ 'notes/**/*.md': 'allow', '.env*': 'deny' }],
     },
   },
 };
@@ -300,26 +438,124 @@ const schema13 = {
   title: 'ToolRules',
   type: 'object',
   description: 'Tool name or glob → decision.',
-  markdownDescription: 'Tool name or minimatch glob → decision.',
+  markdownDescription:
+    "Tool name or minimatch glob → decision, or a rule object that also decides by the call's arguments (`commands`, `paths`).",
   propertyNames: { minLength: 1, maxLength: 4096 },
-  additionalProperties: { $ref: '#/definitions/ruleValue' },
+  additionalProperties: { $ref: '#/definitions/toolRuleValue' },
   defaultSnippets: [
     {
       label: 'a rule',
       description: 'A tool or glob with a decision',
       body: { '${1:tool}': '${2|allow,deny,ask|}' },
     },
+    {
+      label: 'a shell tool with command rules',
+      description: "A base decision and command patterns for the tool's script",
+      body: {
+        '${1:bash}': {
+          decision: '${2|deny,ask,allow|}',
+          commands: { '${3:git log **}': '${4|allow,ask,deny|}' },
+        },
+      },
+    },
+    {
+      label: 'a file tool with path rules',
+      description: 'A base decision and workspace-relative path globs',
+      body: {
+        '${1:read}': { decision: '${2|allow,ask,deny|}', paths: { '${3:.env*}': '${4|deny,ask,allow|}' } },
+      },
+    },
   ],
   examples: [{ read: 'allow', 'web_*': 'allow', 'mcp__*': 'deny' }],
 };
 const func3 = ucs2length;
 const schema14 = {
-  title: 'RuleValue',
-  description: 'A decision, or a decision with a reason.',
-  markdownDescription: 'A decision (`allow`, `deny`, `ask`), or `{ decision, reason }`.',
-  oneOf: [{ $ref: '#/definitions/decision' }, { $ref: '#/definitions/ruleObject' }],
+  title: 'ToolRuleValue',
+  description: 'A decision, or a rule object: a decision with a reason, and optionally argument patterns.',
+  markdownDescription:
+    "A decision (`allow`, `deny`, `ask`), or `{ decision, reason, commands, paths, argument }`: a rule that may also decide by the call's arguments.",
+  oneOf: [{ $ref: '#/definitions/decision' }, { $ref: '#/definitions/toolRuleObject' }],
 };
 const schema16 = {
+  title: 'ToolRuleObject',
+  type: 'object',
+  additionalProperties: false,
+  description:
+    "A tool rule: a base decision, its reason, and optionally command or path patterns that decide by the call's arguments.",
+  markdownDescription:
+    'A tool rule. `decision` is the base: for calls no pattern matches, and the floor for a script that cannot be analysed. Without `decision` (but with patterns) the rule **abstains** on calls no pattern matches, so a short document such as `read: { paths: { ".env*": deny } }` narrows a mode and changes nothing else.\n\nWithin the rule the most specific matching pattern (most literal characters) wins; among equals the most restrictive.',
+  properties: {
+    decision: {
+      $ref: '#/definitions/decision',
+      description: 'The base verdict: for calls no pattern matches (required unless the rule has patterns).',
+      markdownDescription:
+        'The base verdict: `allow`, `deny` or `ask`, for calls no pattern matches. Required unless the rule has `commands` or `paths`; without it the rule abstains on those calls.',
+    },
+    reason: {
+      type: 'string',
+      description: 'Why, in words the model should read when the rule decides.',
+      markdownDescription: 'Why, in words the model reads when the rule decides (for example in a deny).',
+      examples: ['Review mode does not call MCP servers.'],
+    },
+    commands: {
+      $ref: '#/definitions/commandRules',
+      description:
+        "Command patterns for the tool's shell script (argument `command`): each simple command is judged on its own.",
+      markdownDescription:
+        "Command patterns → decision, for the tool's shell script (argument `command`, or `argument`). The script is parsed and every simple command it runs is judged on its own (after `;`, `&&`, `|`, inside `$(…)`, under wrappers such as `env` or `xargs`); the script gets the most restrictive decision over its commands. A script that cannot be fully analysed is never allowed: it gets `ask` when the base is `allow`, otherwise the base.",
+    },
+    paths: {
+      $ref: '#/definitions/pathRules',
+      description:
+        "Path globs, relative to the workspace root, for the tool's path argument (argument `path`).",
+      markdownDescription:
+        "Path globs → decision, for the tool's path argument (`path`, or `argument`). Globs are minimatch, relative to the workspace root (`**` spans folders, `*` matches dotfiles). The path is normalised and its symlinks resolved: an allow must match both the path as written and its resolved target, a deny fires on either, and a path outside the workspace never matches an allow.",
+    },
+    argument: {
+      type: 'string',
+      minLength: 1,
+      description:
+        'The name of the argument the patterns look at (default `command` for commands, `path` for paths).',
+      markdownDescription:
+        "The name of the call argument the patterns look at: by default `command` for `commands` and `path` for `paths` (the built-in tools' names). Set it for MCP tools, e.g. `argument: file_path`.",
+      examples: ['command', 'path', 'file_path'],
+    },
+  },
+  if: { properties: { commands: false, paths: false } },
+  then: { required: ['decision'], properties: { decision: true } },
+  defaultSnippets: [
+    { label: 'a decision with a reason', body: { decision: '${1|deny,ask,allow|}', reason: '${2:why}' } },
+    {
+      label: 'command rules',
+      description: 'A base decision and command patterns',
+      body: { decision: '${1|deny,ask,allow|}', commands: { '${2:git log **}': '${3|allow,ask,deny|}' } },
+    },
+    {
+      label: 'path rules',
+      description: 'A base decision and workspace-relative path globs',
+      body: { decision: '${1|allow,ask,deny|}', paths: { '${2:.env*}': '${3|deny,ask,allow|}' } },
+    },
+  ],
+};
+const schema18 = {
+  title: 'CommandRules',
+  type: 'object',
+  description:
+    'Command pattern → decision. Words; `*` inside a word matches any characters; a `**` word any number of words.',
+  markdownDescription:
+    'Command pattern → decision. A pattern is words separated by spaces: `*` inside a word matches any characters, and a word that is exactly `**` matches any number of words (none too). `git status` matches only `git status`; `git log **` matches `git log` and `git log -5`. Words are matched dequoted; a word whose value is not known before the script runs (`$X`, `$(…)`) is never matched by an allow pattern.',
+  propertyNames: { minLength: 1, maxLength: 4096 },
+  additionalProperties: { $ref: '#/definitions/patternValue' },
+  defaultSnippets: [{ label: 'a command pattern', body: { '${1:git log **}': '${2|allow,ask,deny|}' } }],
+  examples: [{ 'git log **': 'allow', 'git status': 'allow', 'git push **': 'deny' }],
+};
+const schema19 = {
+  title: 'PatternValue',
+  description: "A pattern's decision, or a decision with a reason.",
+  markdownDescription: "A pattern's decision (`allow`, `deny`, `ask`), or `{ decision, reason }`.",
+  oneOf: [{ $ref: '#/definitions/decision' }, { $ref: '#/definitions/ruleObject' }],
+};
+const schema21 = {
   title: 'RuleObject',
   type: 'object',
   additionalProperties: false,
@@ -344,7 +580,7 @@ const schema16 = {
     { label: 'a decision with a reason', body: { decision: '${1|deny,ask,allow|}', reason: '${2:why}' } },
   ],
 };
-function validate13(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
+function validate16(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == 'object' && !Array.isArray(data)) {
@@ -355,8 +591,8 @@ function validate13(data, { instancePath = '', parentData, parentDataProperty, r
         keyword: 'required',
         params: { missingProperty: 'decision' },
         message: "must have required property '" + 'decision' + "'",
-        schema: schema16.required,
-        parentSchema: schema16,
+        schema: schema21.required,
+        parentSchema: schema21,
         data,
       };
       if (vErrors === null) {
@@ -375,7 +611,7 @@ function validate13(data, { instancePath = '', parentData, parentDataProperty, r
           params: { additionalProperty: key0 },
           message: 'must NOT have additional properties',
           schema: false,
-          parentSchema: schema16,
+          parentSchema: schema21,
           data,
         };
         if (vErrors === null) {
@@ -434,8 +670,8 @@ function validate13(data, { instancePath = '', parentData, parentDataProperty, r
           keyword: 'type',
           params: { type: 'string' },
           message: 'must be string',
-          schema: schema16.properties.reason.type,
-          parentSchema: schema16.properties.reason,
+          schema: schema21.properties.reason.type,
+          parentSchema: schema21.properties.reason,
           data: data1,
         };
         if (vErrors === null) {
@@ -453,14 +689,578 @@ function validate13(data, { instancePath = '', parentData, parentDataProperty, r
       keyword: 'type',
       params: { type: 'object' },
       message: 'must be object',
-      schema: schema16.type,
-      parentSchema: schema16,
+      schema: schema21.type,
+      parentSchema: schema21,
       data,
     };
     if (vErrors === null) {
       vErrors = [err5];
     } else {
       vErrors.push(err5);
+    }
+    errors++;
+  }
+  validate16.errors = vErrors;
+  return errors === 0;
+}
+function validate15(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const _errs0 = errors;
+  let valid0 = false;
+  let passing0 = null;
+  const _errs1 = errors;
+  if (typeof data !== 'string') {
+    const err0 = {
+      instancePath,
+      schemaPath: '#/definitions/decision/type',
+      keyword: 'type',
+      params: { type: 'string' },
+      message: 'must be string',
+      schema: schema15.type,
+      parentSchema: schema15,
+      data,
+    };
+    if (vErrors === null) {
+      vErrors = [err0];
+    } else {
+      vErrors.push(err0);
+    }
+    errors++;
+  }
+  if (!(data === 'allow' || data === 'deny' || data === 'ask')) {
+    const err1 = {
+      instancePath,
+      schemaPath: '#/definitions/decision/enum',
+      keyword: 'enum',
+      params: { allowedValues: schema15.enum },
+      message: 'must be equal to one of the allowed values',
+      schema: schema15.enum,
+      parentSchema: schema15,
+      data,
+    };
+    if (vErrors === null) {
+      vErrors = [err1];
+    } else {
+      vErrors.push(err1);
+    }
+    errors++;
+  }
+  var _valid0 = _errs1 === errors;
+  if (_valid0) {
+    valid0 = true;
+    passing0 = 0;
+  }
+  const _errs5 = errors;
+  if (!validate16(data, { instancePath, parentData, parentDataProperty, rootData })) {
+    vErrors = vErrors === null ? validate16.errors : vErrors.concat(validate16.errors);
+    errors = vErrors.length;
+  }
+  var _valid0 = _errs5 === errors;
+  if (_valid0 && valid0) {
+    valid0 = false;
+    passing0 = [passing0, 1];
+  } else {
+    if (_valid0) {
+      valid0 = true;
+      passing0 = 1;
+    }
+  }
+  if (!valid0) {
+    const err2 = {
+      instancePath,
+      schemaPath: '#/oneOf',
+      keyword: 'oneOf',
+      params: { passingSchemas: passing0 },
+      message: 'must match exactly one schema in oneOf',
+      schema: schema19.oneOf,
+      parentSchema: schema19,
+      data,
+    };
+    if (vErrors === null) {
+      vErrors = [err2];
+    } else {
+      vErrors.push(err2);
+    }
+    errors++;
+  } else {
+    errors = _errs0;
+    if (vErrors !== null) {
+      if (_errs0) {
+        vErrors.length = _errs0;
+      } else {
+        vErrors = null;
+      }
+    }
+  }
+  validate15.errors = vErrors;
+  return errors === 0;
+}
+function validate14(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    for (const key0 in data) {
+      const _errs3 = errors;
+      if (typeof key0 === 'string') {
+        if (func3(key0) > 4096) {
+          const err0 = {
+            instancePath,
+            schemaPath: '#/propertyNames/maxLength',
+            keyword: 'maxLength',
+            params: { limit: 4096 },
+            message: 'must NOT have more than 4096 characters',
+            schema: 4096,
+            parentSchema: schema18.propertyNames,
+            data: key0,
+            propertyName: key0,
+          };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+        if (func3(key0) < 1) {
+          const err1 = {
+            instancePath,
+            schemaPath: '#/propertyNames/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+            schema: 1,
+            parentSchema: schema18.propertyNames,
+            data: key0,
+            propertyName: key0,
+          };
+          if (vErrors === null) {
+            vErrors = [err1];
+          } else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
+      }
+      var valid0 = _errs3 === errors;
+      if (!valid0) {
+        const err2 = {
+          instancePath,
+          schemaPath: '#/propertyNames',
+          keyword: 'propertyNames',
+          params: { propertyName: key0 },
+          message: 'property name must be valid',
+          schema: schema18.propertyNames,
+          parentSchema: schema18,
+          data,
+        };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
+    for (const key1 in data) {
+      if (
+        !validate15(data[key1], {
+          instancePath: instancePath + '/' + key1.replace(/~/g, '~0').replace(/\//g, '~1'),
+          parentData: data,
+          parentDataProperty: key1,
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate15.errors : vErrors.concat(validate15.errors);
+        errors = vErrors.length;
+      }
+    }
+  } else {
+    const err3 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+      schema: schema18.type,
+      parentSchema: schema18,
+      data,
+    };
+    if (vErrors === null) {
+      vErrors = [err3];
+    } else {
+      vErrors.push(err3);
+    }
+    errors++;
+  }
+  validate14.errors = vErrors;
+  return errors === 0;
+}
+const schema23 = {
+  title: 'PathRules',
+  type: 'object',
+  description: 'Workspace-relative path glob → decision (minimatch: `*`, `**`, `?`, `[..]`, `{a,b}`).',
+  markdownDescription:
+    'Workspace-relative path glob → decision (minimatch: `*`, `**`, `?`, `[..]`, `{a,b}`; `*` also matches dotfiles). `notes/**/*.md` matches Markdown files under `notes/`; `.env*` matches `.env` and `.env.local`. Deny and ask patterns match case-insensitively (on a case-insensitive filesystem `.ENV` is `.env`); allow patterns match case-sensitively. A pattern starting with `/` matches the absolute path instead, so a deny can name files outside the workspace; an allow never matches outside it.',
+  propertyNames: { minLength: 1, maxLength: 4096 },
+  additionalProperties: { $ref: '#/definitions/patternValue' },
+  defaultSnippets: [{ label: 'a path pattern', body: { '${1:notes/**/*.md}': '${2|allow,ask,deny|}' } }],
+  examples: [{ 'notes/**/*.md': 'allow', '.env*': 'deny' }],
+};
+function validate20(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    for (const key0 in data) {
+      const _errs3 = errors;
+      if (typeof key0 === 'string') {
+        if (func3(key0) > 4096) {
+          const err0 = {
+            instancePath,
+            schemaPath: '#/propertyNames/maxLength',
+            keyword: 'maxLength',
+            params: { limit: 4096 },
+            message: 'must NOT have more than 4096 characters',
+            schema: 4096,
+            parentSchema: schema23.propertyNames,
+            data: key0,
+            propertyName: key0,
+          };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+        if (func3(key0) < 1) {
+          const err1 = {
+            instancePath,
+            schemaPath: '#/propertyNames/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+            schema: 1,
+            parentSchema: schema23.propertyNames,
+            data: key0,
+            propertyName: key0,
+          };
+          if (vErrors === null) {
+            vErrors = [err1];
+          } else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
+      }
+      var valid0 = _errs3 === errors;
+      if (!valid0) {
+        const err2 = {
+          instancePath,
+          schemaPath: '#/propertyNames',
+          keyword: 'propertyNames',
+          params: { propertyName: key0 },
+          message: 'property name must be valid',
+          schema: schema23.propertyNames,
+          parentSchema: schema23,
+          data,
+        };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
+    for (const key1 in data) {
+      if (
+        !validate15(data[key1], {
+          instancePath: instancePath + '/' + key1.replace(/~/g, '~0').replace(/\//g, '~1'),
+          parentData: data,
+          parentDataProperty: key1,
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate15.errors : vErrors.concat(validate15.errors);
+        errors = vErrors.length;
+      }
+    }
+  } else {
+    const err3 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+      schema: schema23.type,
+      parentSchema: schema23,
+      data,
+    };
+    if (vErrors === null) {
+      vErrors = [err3];
+    } else {
+      vErrors.push(err3);
+    }
+    errors++;
+  }
+  validate20.errors = vErrors;
+  return errors === 0;
+}
+function validate13(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const _errs1 = errors;
+  let valid0 = true;
+  const _errs2 = errors;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.commands !== undefined) {
+      var valid1 = false;
+      const err0 = {};
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    } else {
+      var valid1 = true;
+    }
+    if (valid1) {
+      if (data.paths !== undefined) {
+        var valid1 = false;
+        const err1 = {};
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      } else {
+        var valid1 = true;
+      }
+    }
+  }
+  var _valid0 = _errs2 === errors;
+  errors = _errs1;
+  if (vErrors !== null) {
+    if (_errs1) {
+      vErrors.length = _errs1;
+    } else {
+      vErrors = null;
+    }
+  }
+  if (_valid0) {
+    const _errs3 = errors;
+    if (data && typeof data == 'object' && !Array.isArray(data)) {
+      if (data.decision === undefined) {
+        const err2 = {
+          instancePath,
+          schemaPath: '#/then/required',
+          keyword: 'required',
+          params: { missingProperty: 'decision' },
+          message: "must have required property '" + 'decision' + "'",
+          schema: schema16.then.required,
+          parentSchema: schema16.then,
+          data,
+        };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
+    var _valid0 = _errs3 === errors;
+    valid0 = _valid0;
+  }
+  if (!valid0) {
+    const err3 = {
+      instancePath,
+      schemaPath: '#/if',
+      keyword: 'if',
+      params: { failingKeyword: 'then' },
+      message: 'must match "then" schema',
+      schema: schema16.if,
+      parentSchema: schema16,
+      data,
+    };
+    if (vErrors === null) {
+      vErrors = [err3];
+    } else {
+      vErrors.push(err3);
+    }
+    errors++;
+  }
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    for (const key0 in data) {
+      if (!(
+        key0 === 'decision' ||
+        key0 === 'reason' ||
+        key0 === 'commands' ||
+        key0 === 'paths' ||
+        key0 === 'argument'
+      )) {
+        const err4 = {
+          instancePath,
+          schemaPath: '#/additionalProperties',
+          keyword: 'additionalProperties',
+          params: { additionalProperty: key0 },
+          message: 'must NOT have additional properties',
+          schema: false,
+          parentSchema: schema16,
+          data,
+        };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    }
+    if (data.decision !== undefined) {
+      let data2 = data.decision;
+      if (typeof data2 !== 'string') {
+        const err5 = {
+          instancePath: instancePath + '/decision',
+          schemaPath: '#/definitions/decision/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+          schema: schema15.type,
+          parentSchema: schema15,
+          data: data2,
+        };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+      if (!(data2 === 'allow' || data2 === 'deny' || data2 === 'ask')) {
+        const err6 = {
+          instancePath: instancePath + '/decision',
+          schemaPath: '#/definitions/decision/enum',
+          keyword: 'enum',
+          params: { allowedValues: schema15.enum },
+          message: 'must be equal to one of the allowed values',
+          schema: schema15.enum,
+          parentSchema: schema15,
+          data: data2,
+        };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+    }
+    if (data.reason !== undefined) {
+      let data3 = data.reason;
+      if (typeof data3 !== 'string') {
+        const err7 = {
+          instancePath: instancePath + '/reason',
+          schemaPath: '#/properties/reason/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+          schema: schema16.properties.reason.type,
+          parentSchema: schema16.properties.reason,
+          data: data3,
+        };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+    }
+    if (data.commands !== undefined) {
+      if (
+        !validate14(data.commands, {
+          instancePath: instancePath + '/commands',
+          parentData: data,
+          parentDataProperty: 'commands',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate14.errors : vErrors.concat(validate14.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.paths !== undefined) {
+      if (
+        !validate20(data.paths, {
+          instancePath: instancePath + '/paths',
+          parentData: data,
+          parentDataProperty: 'paths',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate20.errors : vErrors.concat(validate20.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.argument !== undefined) {
+      let data6 = data.argument;
+      if (typeof data6 === 'string') {
+        if (func3(data6) < 1) {
+          const err8 = {
+            instancePath: instancePath + '/argument',
+            schemaPath: '#/properties/argument/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+            schema: 1,
+            parentSchema: schema16.properties.argument,
+            data: data6,
+          };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
+        }
+      } else {
+        const err9 = {
+          instancePath: instancePath + '/argument',
+          schemaPath: '#/properties/argument/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+          schema: schema16.properties.argument.type,
+          parentSchema: schema16.properties.argument,
+          data: data6,
+        };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err10 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+      schema: schema16.type,
+      parentSchema: schema16,
+      data,
+    };
+    if (vErrors === null) {
+      vErrors = [err10];
+    } else {
+      vErrors.push(err10);
     }
     errors++;
   }
@@ -660,7 +1460,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
   validate11.errors = vErrors;
   return errors === 0;
 }
-const schema18 = {
+const schema24 = {
   title: 'EffectRules',
   type: 'object',
   additionalProperties: false,
@@ -689,7 +1489,106 @@ const schema18 = {
     },
   },
 };
-function validate17(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
+const schema25 = {
+  title: 'RuleValue',
+  description: 'A decision, or a decision with a reason.',
+  markdownDescription: 'A decision (`allow`, `deny`, `ask`), or `{ decision, reason }`.',
+  oneOf: [{ $ref: '#/definitions/decision' }, { $ref: '#/definitions/ruleObject' }],
+};
+function validate27(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const _errs0 = errors;
+  let valid0 = false;
+  let passing0 = null;
+  const _errs1 = errors;
+  if (typeof data !== 'string') {
+    const err0 = {
+      instancePath,
+      schemaPath: '#/definitions/decision/type',
+      keyword: 'type',
+      params: { type: 'string' },
+      message: 'must be string',
+      schema: schema15.type,
+      parentSchema: schema15,
+      data,
+    };
+    if (vErrors === null) {
+      vErrors = [err0];
+    } else {
+      vErrors.push(err0);
+    }
+    errors++;
+  }
+  if (!(data === 'allow' || data === 'deny' || data === 'ask')) {
+    const err1 = {
+      instancePath,
+      schemaPath: '#/definitions/decision/enum',
+      keyword: 'enum',
+      params: { allowedValues: schema15.enum },
+      message: 'must be equal to one of the allowed values',
+      schema: schema15.enum,
+      parentSchema: schema15,
+      data,
+    };
+    if (vErrors === null) {
+      vErrors = [err1];
+    } else {
+      vErrors.push(err1);
+    }
+    errors++;
+  }
+  var _valid0 = _errs1 === errors;
+  if (_valid0) {
+    valid0 = true;
+    passing0 = 0;
+  }
+  const _errs5 = errors;
+  if (!validate16(data, { instancePath, parentData, parentDataProperty, rootData })) {
+    vErrors = vErrors === null ? validate16.errors : vErrors.concat(validate16.errors);
+    errors = vErrors.length;
+  }
+  var _valid0 = _errs5 === errors;
+  if (_valid0 && valid0) {
+    valid0 = false;
+    passing0 = [passing0, 1];
+  } else {
+    if (_valid0) {
+      valid0 = true;
+      passing0 = 1;
+    }
+  }
+  if (!valid0) {
+    const err2 = {
+      instancePath,
+      schemaPath: '#/oneOf',
+      keyword: 'oneOf',
+      params: { passingSchemas: passing0 },
+      message: 'must match exactly one schema in oneOf',
+      schema: schema25.oneOf,
+      parentSchema: schema25,
+      data,
+    };
+    if (vErrors === null) {
+      vErrors = [err2];
+    } else {
+      vErrors.push(err2);
+    }
+    errors++;
+  } else {
+    errors = _errs0;
+    if (vErrors !== null) {
+      if (_errs0) {
+        vErrors.length = _errs0;
+      } else {
+        vErrors = null;
+      }
+    }
+  }
+  validate27.errors = vErrors;
+  return errors === 0;
+}
+function validate26(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == 'object' && !Array.isArray(data)) {
@@ -702,7 +1601,7 @@ function validate17(data, { instancePath = '', parentData, parentDataProperty, r
           params: { additionalProperty: key0 },
           message: 'must NOT have additional properties',
           schema: false,
-          parentSchema: schema18,
+          parentSchema: schema24,
           data,
         };
         if (vErrors === null) {
@@ -715,53 +1614,53 @@ function validate17(data, { instancePath = '', parentData, parentDataProperty, r
     }
     if (data.readOnly !== undefined) {
       if (
-        !validate12(data.readOnly, {
+        !validate27(data.readOnly, {
           instancePath: instancePath + '/readOnly',
           parentData: data,
           parentDataProperty: 'readOnly',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate12.errors : vErrors.concat(validate12.errors);
+        vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
         errors = vErrors.length;
       }
     }
     if (data.destructive !== undefined) {
       if (
-        !validate12(data.destructive, {
+        !validate27(data.destructive, {
           instancePath: instancePath + '/destructive',
           parentData: data,
           parentDataProperty: 'destructive',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate12.errors : vErrors.concat(validate12.errors);
+        vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
         errors = vErrors.length;
       }
     }
     if (data.idempotent !== undefined) {
       if (
-        !validate12(data.idempotent, {
+        !validate27(data.idempotent, {
           instancePath: instancePath + '/idempotent',
           parentData: data,
           parentDataProperty: 'idempotent',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate12.errors : vErrors.concat(validate12.errors);
+        vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
         errors = vErrors.length;
       }
     }
     if (data.openWorld !== undefined) {
       if (
-        !validate12(data.openWorld, {
+        !validate27(data.openWorld, {
           instancePath: instancePath + '/openWorld',
           parentData: data,
           parentDataProperty: 'openWorld',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate12.errors : vErrors.concat(validate12.errors);
+        vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
         errors = vErrors.length;
       }
     }
@@ -772,8 +1671,8 @@ function validate17(data, { instancePath = '', parentData, parentDataProperty, r
       keyword: 'type',
       params: { type: 'object' },
       message: 'must be object',
-      schema: schema18.type,
-      parentSchema: schema18,
+      schema: schema24.type,
+      parentSchema: schema24,
       data,
     };
     if (vErrors === null) {
@@ -783,16 +1682,17 @@ function validate17(data, { instancePath = '', parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate17.errors = vErrors;
+  validate26.errors = vErrors;
   return errors === 0;
 }
-const schema20 = {
+const schema28 = {
   title: 'InlineTest',
   type: 'object',
   additionalProperties: false,
   required: ['tool', 'expect'],
   description: 'One expectation: this tool (with these hints) gets this decision.',
-  markdownDescription: 'One expectation: `tool` (with these `annotations`) gets the decision `expect`.',
+  markdownDescription:
+    'One expectation: `tool` (with these `annotations` and `args`) gets the decision `expect`.',
   properties: {
     name: {
       type: 'string',
@@ -805,6 +1705,14 @@ const schema20 = {
       description: 'The tool name to decide.',
       markdownDescription: 'The tool name to decide (a plain name, not a glob).',
       examples: ['write', 'mcp__gh__list_issues'],
+    },
+    args: {
+      type: 'object',
+      description: "The call's arguments, for tools whose rules decide by them.",
+      markdownDescription:
+        'The call\'s arguments, for tools whose rules decide by them, e.g. `{ command: "git log -5" }` or `{ path: ".env" }`. Paths resolve lexically against a workspace root (no filesystem access in lint).',
+      examples: [{ command: 'git log -5' }, { path: 'notes/todo.md' }],
+      additionalProperties: true,
     },
     annotations: {
       $ref: '#/definitions/annotations',
@@ -819,7 +1727,7 @@ const schema20 = {
     },
   },
 };
-const schema21 = {
+const schema29 = {
   title: 'TestAnnotations',
   type: 'object',
   additionalProperties: false,
@@ -849,7 +1757,7 @@ const schema21 = {
     },
   },
 };
-function validate23(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
+function validate34(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == 'object' && !Array.isArray(data)) {
@@ -860,8 +1768,8 @@ function validate23(data, { instancePath = '', parentData, parentDataProperty, r
         keyword: 'required',
         params: { missingProperty: 'tool' },
         message: "must have required property '" + 'tool' + "'",
-        schema: schema20.required,
-        parentSchema: schema20,
+        schema: schema28.required,
+        parentSchema: schema28,
         data,
       };
       if (vErrors === null) {
@@ -878,8 +1786,8 @@ function validate23(data, { instancePath = '', parentData, parentDataProperty, r
         keyword: 'required',
         params: { missingProperty: 'expect' },
         message: "must have required property '" + 'expect' + "'",
-        schema: schema20.required,
-        parentSchema: schema20,
+        schema: schema28.required,
+        parentSchema: schema28,
         data,
       };
       if (vErrors === null) {
@@ -890,7 +1798,13 @@ function validate23(data, { instancePath = '', parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!(key0 === 'name' || key0 === 'tool' || key0 === 'annotations' || key0 === 'expect')) {
+      if (!(
+        key0 === 'name' ||
+        key0 === 'tool' ||
+        key0 === 'args' ||
+        key0 === 'annotations' ||
+        key0 === 'expect'
+      )) {
         const err2 = {
           instancePath,
           schemaPath: '#/additionalProperties',
@@ -898,7 +1812,7 @@ function validate23(data, { instancePath = '', parentData, parentDataProperty, r
           params: { additionalProperty: key0 },
           message: 'must NOT have additional properties',
           schema: false,
-          parentSchema: schema20,
+          parentSchema: schema28,
           data,
         };
         if (vErrors === null) {
@@ -918,8 +1832,8 @@ function validate23(data, { instancePath = '', parentData, parentDataProperty, r
           keyword: 'type',
           params: { type: 'string' },
           message: 'must be string',
-          schema: schema20.properties.name.type,
-          parentSchema: schema20.properties.name,
+          schema: schema28.properties.name.type,
+          parentSchema: schema28.properties.name,
           data: data0,
         };
         if (vErrors === null) {
@@ -941,7 +1855,7 @@ function validate23(data, { instancePath = '', parentData, parentDataProperty, r
             params: { limit: 1 },
             message: 'must NOT have fewer than 1 characters',
             schema: 1,
-            parentSchema: schema20.properties.tool,
+            parentSchema: schema28.properties.tool,
             data: data1,
           };
           if (vErrors === null) {
@@ -958,8 +1872,8 @@ function validate23(data, { instancePath = '', parentData, parentDataProperty, r
           keyword: 'type',
           params: { type: 'string' },
           message: 'must be string',
-          schema: schema20.properties.tool.type,
-          parentSchema: schema20.properties.tool,
+          schema: schema28.properties.tool.type,
+          parentSchema: schema28.properties.tool,
           data: data1,
         };
         if (vErrors === null) {
@@ -970,45 +1884,46 @@ function validate23(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.annotations !== undefined) {
-      let data2 = data.annotations;
+    if (data.args !== undefined) {
+      let data2 = data.args;
       if (data2 && typeof data2 == 'object' && !Array.isArray(data2)) {
-        for (const key1 in data2) {
+      } else {
+        const err6 = {
+          instancePath: instancePath + '/args',
+          schemaPath: '#/properties/args/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+          schema: schema28.properties.args.type,
+          parentSchema: schema28.properties.args,
+          data: data2,
+        };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+    }
+    if (data.annotations !== undefined) {
+      let data3 = data.annotations;
+      if (data3 && typeof data3 == 'object' && !Array.isArray(data3)) {
+        for (const key1 in data3) {
           if (!(
             key1 === 'readOnly' ||
             key1 === 'destructive' ||
             key1 === 'idempotent' ||
             key1 === 'openWorld'
           )) {
-            const err6 = {
+            const err7 = {
               instancePath: instancePath + '/annotations',
               schemaPath: '#/definitions/annotations/additionalProperties',
               keyword: 'additionalProperties',
               params: { additionalProperty: key1 },
               message: 'must NOT have additional properties',
               schema: false,
-              parentSchema: schema21,
-              data: data2,
-            };
-            if (vErrors === null) {
-              vErrors = [err6];
-            } else {
-              vErrors.push(err6);
-            }
-            errors++;
-          }
-        }
-        if (data2.readOnly !== undefined) {
-          let data3 = data2.readOnly;
-          if (typeof data3 !== 'boolean') {
-            const err7 = {
-              instancePath: instancePath + '/annotations/readOnly',
-              schemaPath: '#/definitions/annotations/properties/readOnly/type',
-              keyword: 'type',
-              params: { type: 'boolean' },
-              message: 'must be boolean',
-              schema: schema21.properties.readOnly.type,
-              parentSchema: schema21.properties.readOnly,
+              parentSchema: schema29,
               data: data3,
             };
             if (vErrors === null) {
@@ -1019,17 +1934,17 @@ function validate23(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data2.destructive !== undefined) {
-          let data4 = data2.destructive;
+        if (data3.readOnly !== undefined) {
+          let data4 = data3.readOnly;
           if (typeof data4 !== 'boolean') {
             const err8 = {
-              instancePath: instancePath + '/annotations/destructive',
-              schemaPath: '#/definitions/annotations/properties/destructive/type',
+              instancePath: instancePath + '/annotations/readOnly',
+              schemaPath: '#/definitions/annotations/properties/readOnly/type',
               keyword: 'type',
               params: { type: 'boolean' },
               message: 'must be boolean',
-              schema: schema21.properties.destructive.type,
-              parentSchema: schema21.properties.destructive,
+              schema: schema29.properties.readOnly.type,
+              parentSchema: schema29.properties.readOnly,
               data: data4,
             };
             if (vErrors === null) {
@@ -1040,17 +1955,17 @@ function validate23(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data2.idempotent !== undefined) {
-          let data5 = data2.idempotent;
+        if (data3.destructive !== undefined) {
+          let data5 = data3.destructive;
           if (typeof data5 !== 'boolean') {
             const err9 = {
-              instancePath: instancePath + '/annotations/idempotent',
-              schemaPath: '#/definitions/annotations/properties/idempotent/type',
+              instancePath: instancePath + '/annotations/destructive',
+              schemaPath: '#/definitions/annotations/properties/destructive/type',
               keyword: 'type',
               params: { type: 'boolean' },
               message: 'must be boolean',
-              schema: schema21.properties.idempotent.type,
-              parentSchema: schema21.properties.idempotent,
+              schema: schema29.properties.destructive.type,
+              parentSchema: schema29.properties.destructive,
               data: data5,
             };
             if (vErrors === null) {
@@ -1061,17 +1976,17 @@ function validate23(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data2.openWorld !== undefined) {
-          let data6 = data2.openWorld;
+        if (data3.idempotent !== undefined) {
+          let data6 = data3.idempotent;
           if (typeof data6 !== 'boolean') {
             const err10 = {
-              instancePath: instancePath + '/annotations/openWorld',
-              schemaPath: '#/definitions/annotations/properties/openWorld/type',
+              instancePath: instancePath + '/annotations/idempotent',
+              schemaPath: '#/definitions/annotations/properties/idempotent/type',
               keyword: 'type',
               params: { type: 'boolean' },
               message: 'must be boolean',
-              schema: schema21.properties.openWorld.type,
-              parentSchema: schema21.properties.openWorld,
+              schema: schema29.properties.idempotent.type,
+              parentSchema: schema29.properties.idempotent,
               data: data6,
             };
             if (vErrors === null) {
@@ -1082,37 +1997,37 @@ function validate23(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
+        if (data3.openWorld !== undefined) {
+          let data7 = data3.openWorld;
+          if (typeof data7 !== 'boolean') {
+            const err11 = {
+              instancePath: instancePath + '/annotations/openWorld',
+              schemaPath: '#/definitions/annotations/properties/openWorld/type',
+              keyword: 'type',
+              params: { type: 'boolean' },
+              message: 'must be boolean',
+              schema: schema29.properties.openWorld.type,
+              parentSchema: schema29.properties.openWorld,
+              data: data7,
+            };
+            if (vErrors === null) {
+              vErrors = [err11];
+            } else {
+              vErrors.push(err11);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err11 = {
+        const err12 = {
           instancePath: instancePath + '/annotations',
           schemaPath: '#/definitions/annotations/type',
           keyword: 'type',
           params: { type: 'object' },
           message: 'must be object',
-          schema: schema21.type,
-          parentSchema: schema21,
-          data: data2,
-        };
-        if (vErrors === null) {
-          vErrors = [err11];
-        } else {
-          vErrors.push(err11);
-        }
-        errors++;
-      }
-    }
-    if (data.expect !== undefined) {
-      let data7 = data.expect;
-      if (typeof data7 !== 'string') {
-        const err12 = {
-          instancePath: instancePath + '/expect',
-          schemaPath: '#/definitions/decision/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-          schema: schema15.type,
-          parentSchema: schema15,
-          data: data7,
+          schema: schema29.type,
+          parentSchema: schema29,
+          data: data3,
         };
         if (vErrors === null) {
           vErrors = [err12];
@@ -1121,16 +2036,19 @@ function validate23(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (!(data7 === 'allow' || data7 === 'deny' || data7 === 'ask')) {
+    }
+    if (data.expect !== undefined) {
+      let data8 = data.expect;
+      if (typeof data8 !== 'string') {
         const err13 = {
           instancePath: instancePath + '/expect',
-          schemaPath: '#/definitions/decision/enum',
-          keyword: 'enum',
-          params: { allowedValues: schema15.enum },
-          message: 'must be equal to one of the allowed values',
-          schema: schema15.enum,
+          schemaPath: '#/definitions/decision/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+          schema: schema15.type,
           parentSchema: schema15,
-          data: data7,
+          data: data8,
         };
         if (vErrors === null) {
           vErrors = [err13];
@@ -1139,26 +2057,44 @@ function validate23(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
+      if (!(data8 === 'allow' || data8 === 'deny' || data8 === 'ask')) {
+        const err14 = {
+          instancePath: instancePath + '/expect',
+          schemaPath: '#/definitions/decision/enum',
+          keyword: 'enum',
+          params: { allowedValues: schema15.enum },
+          message: 'must be equal to one of the allowed values',
+          schema: schema15.enum,
+          parentSchema: schema15,
+          data: data8,
+        };
+        if (vErrors === null) {
+          vErrors = [err14];
+        } else {
+          vErrors.push(err14);
+        }
+        errors++;
+      }
     }
   } else {
-    const err14 = {
+    const err15 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
       params: { type: 'object' },
       message: 'must be object',
-      schema: schema20.type,
-      parentSchema: schema20,
+      schema: schema28.type,
+      parentSchema: schema28,
       data,
     };
     if (vErrors === null) {
-      vErrors = [err14];
+      vErrors = [err15];
     } else {
-      vErrors.push(err14);
+      vErrors.push(err15);
     }
     errors++;
   }
-  validate23.errors = vErrors;
+  validate34.errors = vErrors;
   return errors === 0;
 }
 function validate10(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
@@ -1360,14 +2296,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
     }
     if (data.effects !== undefined) {
       if (
-        !validate17(data.effects, {
+        !validate26(data.effects, {
           instancePath: instancePath + '/effects',
           parentData: data,
           parentDataProperty: 'effects',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate17.errors : vErrors.concat(validate17.errors);
+        vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
         errors = vErrors.length;
       }
     }
@@ -1437,14 +2373,14 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         const len0 = data8.length;
         for (let i0 = 0; i0 < len0; i0++) {
           if (
-            !validate23(data8[i0], {
+            !validate34(data8[i0], {
               instancePath: instancePath + '/tests/' + i0,
               parentData: data8,
               parentDataProperty: i0,
               rootData,
             })
           ) {
-            vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+            vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
             errors = vErrors.length;
           }
         }

@@ -47,5 +47,21 @@ export interface JsonCheckOutput {
   decision: Decision;
   visible: boolean;
   reason: string | null;
-  rule: { selector: string; file: string | null; line: number | null; column: number | null };
+  rule: JsonRuleRef;
+  /** With `--args`: the command or path that decided (null when a name-only rule decided). */
+  subject?: string | null;
+  /** With `--args`: the deciding pattern, when one decided. */
+  pattern?: JsonRuleRef;
+  /** With `--args`: the gate's reason, quoting the subject. */
+  message?: string;
+  /** With `--args` for a script: one entry per simple command. */
+  commands?: { text: string; decision: Decision; rule: JsonRuleRef; pattern?: JsonRuleRef; note?: string }[];
+}
+
+/** A rule or pattern with its location. */
+export interface JsonRuleRef {
+  selector: string;
+  file: string | null;
+  line: number | null;
+  column: number | null;
 }

@@ -82,6 +82,15 @@ export const policySchema = {
           description: 'An inline expectation',
           body: { tool: '${1:write}', expect: '${2|deny,allow,ask|}' },
         },
+        {
+          label: 'a test case with arguments',
+          description: 'An inline expectation for a call with arguments',
+          body: {
+            tool: '${1:bash}',
+            args: { '${2:command}': '${3:git log -5}' },
+            expect: '${4|allow,deny,ask|}',
+          },
+        },
       ],
     },
   },
@@ -165,14 +174,35 @@ export const policySchema = {
       title: 'ToolRules',
       type: 'object',
       description: 'Tool name or glob → decision.',
-      markdownDescription: 'Tool name or minimatch glob → decision.',
+      markdownDescription:
+        "Tool name or minimatch glob → decision, or a rule object that also decides by the call's arguments (`commands`, `paths`).",
       propertyNames: { minLength: 1, maxLength: 4096 },
-      additionalProperties: { $ref: '#/definitions/ruleValue' },
+      additionalProperties: { $ref: '#/definitions/toolRuleValue' },
       defaultSnippets: [
         {
           label: 'a rule',
           description: 'A tool or glob with a decision',
           body: { '${1:tool}': '${2|allow,deny,ask|}' },
+        },
+        {
+          label: 'a shell tool with command rules',
+          description: "A base decision and command patterns for the tool's script",
+          body: {
+            '${1:bash}': {
+              decision: '${2|deny,ask,allow|}',
+              commands: { '${3:git log **}': '${4|allow,ask,deny|}' },
+            },
+          },
+        },
+        {
+          label: 'a file tool with path rules',
+          description: 'A base decision and workspace-relative path globs',
+          body: {
+            '${1:read}': {
+              decision: '${2|allow,ask,deny|}',
+              paths: { '${3:.env*}': '${4|deny,ask,allow|}' },
+            },
+          },
         },
       ],
       examples: [{ read: 'allow', 'web_*': 'allow', 'mcp__*': 'deny' }],
@@ -243,7 +273,8 @@ export const policySchema = {
       additionalProperties: false,
       required: ['tool', 'expect'],
       description: 'One expectation: this tool (with these hints) gets this decision.',
-      markdownDescription: 'One expectation: `tool` (with these `annotations`) gets the decision `expect`.',
+      markdownDescription:
+        'One expectation: `tool` (with these `annotations` and `args`) gets the decision `expect`.',
       properties: {
         name: {
           type: 'string',
@@ -257,6 +288,14 @@ export const policySchema = {
           markdownDescription: 'The tool name to decide (a plain name, not a glob).',
           examples: ['write', 'mcp__gh__list_issues'],
         },
+        args: {
+          type: 'object',
+          description: "The call's arguments, for tools whose rules decide by them.",
+          markdownDescription:
+            'The call\'s arguments, for tools whose rules decide by them, e.g. `{ command: "git log -5" }` or `{ path: ".env" }`. Paths resolve lexically against a workspace root (no filesystem access in lint).',
+          examples: [{ command: 'git log -5' }, { path: 'notes/todo.md' }],
+          additionalProperties: true,
+        },
         annotations: {
           $ref: '#/definitions/annotations',
           description: 'The hints the tool declares.',
@@ -269,6 +308,105 @@ export const policySchema = {
           markdownDescription: 'The expected decision: `allow`, `deny` or `ask`.',
         },
       },
+    },
+    toolRuleValue: {
+      title: 'ToolRuleValue',
+      description:
+        'A decision, or a rule object: a decision with a reason, and optionally argument patterns.',
+      markdownDescription:
+        "A decision (`allow`, `deny`, `ask`), or `{ decision, reason, commands, paths, argument }`: a rule that may also decide by the call's arguments.",
+      oneOf: [{ $ref: '#/definitions/decision' }, { $ref: '#/definitions/toolRuleObject' }],
+    },
+    toolRuleObject: {
+      title: 'ToolRuleObject',
+      type: 'object',
+      additionalProperties: false,
+      description:
+        "A tool rule: a base decision, its reason, and optionally command or path patterns that decide by the call's arguments.",
+      markdownDescription:
+        'A tool rule. `decision` is the base: for calls no pattern matches, and the floor for a script that cannot be analysed. Without `decision` (but with patterns) the rule **abstains** on calls no pattern matches, so a short document such as `read: { paths: { ".env*": deny } }` narrows a mode and changes nothing else.\n\nWithin the rule the most specific matching pattern (most literal characters) wins; among equals the most restrictive.',
+      properties: {
+        decision: {
+          $ref: '#/definitions/decision',
+          description:
+            'The base verdict: for calls no pattern matches (required unless the rule has patterns).',
+          markdownDescription:
+            'The base verdict: `allow`, `deny` or `ask`, for calls no pattern matches. Required unless the rule has `commands` or `paths`; without it the rule abstains on those calls.',
+        },
+        reason: {
+          type: 'string',
+          description: 'Why, in words the model should read when the rule decides.',
+          markdownDescription: 'Why, in words the model reads when the rule decides (for example in a deny).',
+          examples: ['Review mode does not call MCP servers.'],
+        },
+        commands: {
+          $ref: '#/definitions/commandRules',
+          description:
+            "Command patterns for the tool's shell script (argument `command`): each simple command is judged on its own.",
+          markdownDescription:
+            "Command patterns → decision, for the tool's shell script (argument `command`, or `argument`). The script is parsed and every simple command it runs is judged on its own (after `;`, `&&`, `|`, inside `$(…)`, under wrappers such as `env` or `xargs`); the script gets the most restrictive decision over its commands. A script that cannot be fully analysed is never allowed: it gets `ask` when the base is `allow`, otherwise the base.",
+        },
+        paths: {
+          $ref: '#/definitions/pathRules',
+          description:
+            "Path globs, relative to the workspace root, for the tool's path argument (argument `path`).",
+          markdownDescription:
+            "Path globs → decision, for the tool's path argument (`path`, or `argument`). Globs are minimatch, relative to the workspace root (`**` spans folders, `*` matches dotfiles). The path is normalised and its symlinks resolved: an allow must match both the path as written and its resolved target, a deny fires on either, and a path outside the workspace never matches an allow.",
+        },
+        argument: {
+          type: 'string',
+          minLength: 1,
+          description:
+            'The name of the argument the patterns look at (default `command` for commands, `path` for paths).',
+          markdownDescription:
+            "The name of the call argument the patterns look at: by default `command` for `commands` and `path` for `paths` (the built-in tools' names). Set it for MCP tools, e.g. `argument: file_path`.",
+          examples: ['command', 'path', 'file_path'],
+        },
+      },
+      if: { properties: { commands: false, paths: false } },
+      then: { required: ['decision'], properties: { decision: true } },
+      defaultSnippets: [
+        { label: 'a decision with a reason', body: { decision: '${1|deny,ask,allow|}', reason: '${2:why}' } },
+        {
+          label: 'command rules',
+          description: 'A base decision and command patterns',
+          body: { decision: '${1|deny,ask,allow|}', commands: { '${2:git log **}': '${3|allow,ask,deny|}' } },
+        },
+        {
+          label: 'path rules',
+          description: 'A base decision and workspace-relative path globs',
+          body: { decision: '${1|allow,ask,deny|}', paths: { '${2:.env*}': '${3|deny,ask,allow|}' } },
+        },
+      ],
+    },
+    patternValue: {
+      title: 'PatternValue',
+      description: "A pattern's decision, or a decision with a reason.",
+      markdownDescription: "A pattern's decision (`allow`, `deny`, `ask`), or `{ decision, reason }`.",
+      oneOf: [{ $ref: '#/definitions/decision' }, { $ref: '#/definitions/ruleObject' }],
+    },
+    commandRules: {
+      title: 'CommandRules',
+      type: 'object',
+      description:
+        'Command pattern → decision. Words; `*` inside a word matches any characters; a `**` word any number of words.',
+      markdownDescription:
+        'Command pattern → decision. A pattern is words separated by spaces: `*` inside a word matches any characters, and a word that is exactly `**` matches any number of words (none too). `git status` matches only `git status`; `git log **` matches `git log` and `git log -5`. Words are matched dequoted; a word whose value is not known before the script runs (`$X`, `$(…)`) is never matched by an allow pattern.',
+      propertyNames: { minLength: 1, maxLength: 4096 },
+      additionalProperties: { $ref: '#/definitions/patternValue' },
+      defaultSnippets: [{ label: 'a command pattern', body: { '${1:git log **}': '${2|allow,ask,deny|}' } }],
+      examples: [{ 'git log **': 'allow', 'git status': 'allow', 'git push **': 'deny' }],
+    },
+    pathRules: {
+      title: 'PathRules',
+      type: 'object',
+      description: 'Workspace-relative path glob → decision (minimatch: `*`, `**`, `?`, `[..]`, `{a,b}`).',
+      markdownDescription:
+        'Workspace-relative path glob → decision (minimatch: `*`, `**`, `?`, `[..]`, `{a,b}`; `*` also matches dotfiles). `notes/**/*.md` matches Markdown files under `notes/`; `.env*` matches `.env` and `.env.local`. Deny and ask patterns match case-insensitively (on a case-insensitive filesystem `.ENV` is `.env`); allow patterns match case-sensitively. A pattern starting with `/` matches the absolute path instead, so a deny can name files outside the workspace; an allow never matches outside it.',
+      propertyNames: { minLength: 1, maxLength: 4096 },
+      additionalProperties: { $ref: '#/definitions/patternValue' },
+      defaultSnippets: [{ label: 'a path pattern', body: { '${1:notes/**/*.md}': '${2|allow,ask,deny|}' } }],
+      examples: [{ 'notes/**/*.md': 'allow', '.env*': 'deny' }],
     },
   },
 } as const;

@@ -21,6 +21,20 @@ export type ModeName = string;
  * via the `definition` "ruleValue".
  */
 export type RuleValue = Decision | RuleObject;
+/**
+ * A decision, or a rule object: a decision with a reason, and optionally argument patterns.
+ *
+ * This interface was referenced by `PolicyDocument`'s JSON-Schema
+ * via the `definition` "toolRuleValue".
+ */
+export type ToolRuleValue = Decision | ToolRuleObject;
+/**
+ * A pattern's decision, or a decision with a reason.
+ *
+ * This interface was referenced by `PolicyDocument`'s JSON-Schema
+ * via the `definition` "patternValue".
+ */
+export type PatternValue = Decision | RuleObject;
 
 /**
  * One dsh-mode policy document: the tool policy and prompt section of one session mode.
@@ -79,6 +93,12 @@ export interface InlineTest {
    */
   tool: string;
   /**
+   * The call's arguments, for tools whose rules decide by them.
+   */
+  args?: {
+    [k: string]: unknown;
+  };
+  /**
    * The hints the tool declares.
    */
   annotations?: TestAnnotations;
@@ -110,7 +130,35 @@ export interface RuleObject {
  * via the `definition` "toolRules".
  */
 export interface ToolRules {
-  [k: string]: RuleValue;
+  [k: string]: ToolRuleValue;
+}
+/**
+ * A tool rule: a base decision, its reason, and optionally command or path patterns that decide by the call's arguments.
+ *
+ * This interface was referenced by `PolicyDocument`'s JSON-Schema
+ * via the `definition` "toolRuleObject".
+ */
+export interface ToolRuleObject {
+  /**
+   * The base verdict: for calls no pattern matches (required unless the rule has patterns).
+   */
+  decision?: Decision;
+  /**
+   * Why, in words the model should read when the rule decides.
+   */
+  reason?: string;
+  /**
+   * Command patterns for the tool's shell script (argument `command`): each simple command is judged on its own.
+   */
+  commands?: CommandRules;
+  /**
+   * Path globs, relative to the workspace root, for the tool's path argument (argument `path`).
+   */
+  paths?: PathRules;
+  /**
+   * The name of the argument the patterns look at (default `command` for commands, `path` for paths).
+   */
+  argument?: string;
 }
 /**
  * Decisions by the tool's declared hints.
@@ -160,13 +208,31 @@ export interface TestAnnotations {
    */
   openWorld?: boolean;
 }
+/**
+ * Command pattern → decision. Words; `*` inside a word matches any characters; a `**` word any number of words.
+ *
+ * This interface was referenced by `PolicyDocument`'s JSON-Schema
+ * via the `definition` "commandRules".
+ */
+export interface CommandRules {
+  [k: string]: PatternValue;
+}
+/**
+ * Workspace-relative path glob → decision (minimatch: `*`, `**`, `?`, `[..]`, `{a,b}`).
+ *
+ * This interface was referenced by `PolicyDocument`'s JSON-Schema
+ * via the `definition` "pathRules".
+ */
+export interface PathRules {
+  [k: string]: PatternValue;
+}
 
 // schema/mode-config.schema.json
 /**
  * A mode name: lowercase letters, digits and dashes, starting with a letter; `default` is reserved.
  */
 /**
- * A decision, or a decision with a reason.
+ * A decision, or a rule object: a decision with a reason, and optionally argument patterns.
  */
 /**
  * A rule's verdict: allow the call, deny it, or ask the user. Restrictiveness: deny > ask > allow.
@@ -176,25 +242,31 @@ export interface TestAnnotations {
  */
 export type Decision1 = 'allow' | 'deny' | 'ask';
 /**
- * A decision, or a decision with a reason.
+ * A pattern's decision, or a decision with a reason.
  */
-export type RuleValue1 = Decision | RuleObject;
-/**
- * A decision, or a decision with a reason.
- */
-export type RuleValue2 = Decision | RuleObject;
-/**
- * A decision, or a decision with a reason.
- */
-export type RuleValue3 = Decision | RuleObject;
-/**
- * A decision, or a decision with a reason.
- */
-export type RuleValue4 = Decision | RuleObject;
 /**
  * A rule's verdict: allow the call, deny it, or ask the user. Restrictiveness: deny > ask > allow.
  */
 export type Decision2 = 'allow' | 'deny' | 'ask';
+/**
+ * For tools declaring readOnlyHint: true.
+ */
+/**
+ * For tools whose destructiveHint is true (the default unless read-only).
+ */
+export type RuleValue1 = Decision | RuleObject;
+/**
+ * For tools declaring idempotentHint: true.
+ */
+export type RuleValue2 = Decision | RuleObject;
+/**
+ * For tools whose openWorldHint is true (the default).
+ */
+export type RuleValue3 = Decision | RuleObject;
+/**
+ * A rule's verdict: allow the call, deny it, or ask the user. Restrictiveness: deny > ask > allow.
+ */
+export type Decision3 = 'allow' | 'deny' | 'ask';
 /**
  * Inline expectations, run by `dsh-mode lint` against the mode as composed up to this document.
  */
@@ -246,7 +318,16 @@ export interface InlineMode {
  * Tool name or glob → decision.
  */
 /**
+ * A tool rule: a base decision, its reason, and optionally command or path patterns that decide by the call's arguments.
+ */
+/**
+ * Command patterns for the tool's shell script (argument `command`): each simple command is judged on its own.
+ */
+/**
  * A decision with the reason given to the model when it applies.
+ */
+/**
+ * Path globs, relative to the workspace root, for the tool's path argument (argument `path`).
  */
 /**
  * Decisions by the tool's declared hints.

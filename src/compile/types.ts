@@ -88,7 +88,76 @@ export interface CompiledPolicy {
    * hand-made policy, such as the engine's fail-closed one, may omit it).
    */
   readonly documents?: readonly CompiledDocument[];
+  /**
+   * The decision for one call, by name and then by the deciding rule's `commands` and `paths` patterns. A policy
+   * without argument rules answers `decide(name, hints)`. Optional: a hand-made policy decides by name only.
+   */
+  decideCall?(call: CallInput, options?: DecideCallOptions): CallDecision;
 }
+
+/** One call: the tool's name, its arguments and its declared hints. */
+export interface CallInput {
+  name: string;
+  arguments?: unknown;
+  hints?: Hints;
+}
+
+/** Options of `decideCall`. */
+export interface DecideCallOptions {
+  /**
+   * Resolves path arguments against the workspace. Default: lexical only, with no workspace (relative paths are
+   * workspace-relative, every absolute path is outside). Hosts pass `fsPathResolver(workspace)`.
+   */
+  resolvePath?: PathResolver;
+}
+
+/** How one simple command of a script was decided. */
+export interface CommandDecision {
+  text: string;
+  decision: Decision;
+  /** The tool rule that judged it. */
+  rule: RuleRef;
+  /** The pattern that matched it, with its location. */
+  pattern?: RuleRef;
+  /** Why it could not be analysed, when it could not. */
+  note?: string;
+}
+
+/** What `decideCall` answers: the name-level result plus what the arguments decided. */
+export interface CallDecision extends DecideResult {
+  /** The command or path that decided, when arguments did. */
+  subject?: string;
+  /** The deciding pattern with its location, when a pattern decided. */
+  pattern?: RuleRef;
+  /** Why the subject could not be analysed, or how a path resolved. */
+  note?: string;
+  /** Set when the subject could not be analysed, so the decision failed closed. */
+  unanalysable?: true;
+  /** For a script: its simple commands as the deciding document judged them. */
+  commands?: CommandDecision[];
+}
+
+/** One form of a resolved path. */
+export interface PathForm {
+  /** The absolute path. */
+  readonly absolute: string;
+  /** The workspace-relative path (`.` for the root) when the path is inside the workspace. */
+  readonly relative?: string;
+}
+
+/** A call's path, resolved. */
+export interface ResolvedPath {
+  /** The path as written, normalised lexically. */
+  readonly written: PathForm;
+  /** Its target: the symlinks of the existing prefix followed (the written form when nothing is known). */
+  readonly target: PathForm;
+}
+
+/**
+ * Resolves a path argument against the workspace. Returns undefined when the path cannot be resolved (a
+ * symlink loop, an unreadable link): such a path is never allowed.
+ */
+export type PathResolver = (path: string) => ResolvedPath | undefined;
 
 export type { PolicyDocument } from './schema-types.generated.js';
 import type { PolicyDocument } from './schema-types.generated.js';
@@ -117,8 +186,19 @@ export interface CompiledRule {
   readonly selector: string;
   /** This alternative after brace expansion. */
   readonly pattern: string;
+  /**
+   * The name-level decision: the base, or for a rule without one the least restrictive of its patterns. A call
+   * with arguments is decided by `decideCall`, which applies the patterns.
+   */
   readonly decision: Decision;
   readonly reason?: string;
+  /**
+   * The base decision, when the rule has one (a rule with argument patterns may omit it and then abstains on
+   * calls no pattern matches).
+   */
+  readonly base?: Decision;
+  /** The rule's argument patterns: `commands`, `paths`, or both; absent for a name-only rule. */
+  readonly arguments?: readonly ArgumentTable[];
   readonly specificity: number;
   readonly isGlob: boolean;
   /** The literal text every matching name starts with. */
@@ -174,4 +254,31 @@ export interface CompiledDocument {
   readonly default?: CompiledDefault;
   /** Selectors whose glob syntax is invalid (lint reports them; compiling goes on). */
   readonly selectorErrors: readonly { selector: string; path: JsonPath; error: string }[];
+}
+
+/** One argument pattern of a rule, compiled. */
+export interface ArgumentPattern {
+  /** The pattern as written. */
+  readonly source: string;
+  readonly decision: Decision;
+  readonly reason?: string;
+  /** Count of literal characters. */
+  readonly specificity: number;
+  /** Position among the table's patterns (document order). */
+  readonly order: number;
+  /** `['tools', selector, 'commands' | 'paths', source]`. */
+  readonly path: JsonPath;
+  /** The pattern's location, computed on first use (`selector` is the pattern as written). */
+  readonly ref: RuleRef;
+  /** Why the pattern is invalid, when it is (lint reports it; it matches nothing). */
+  readonly error?: string;
+}
+
+/** A rule's `commands:` or `paths:` table. */
+export interface ArgumentTable {
+  readonly kind: 'commands' | 'paths';
+  /** The call argument it looks at (`command` or `path` unless `argument:` names another). */
+  readonly argument: string;
+  /** In document order. */
+  readonly patterns: readonly ArgumentPattern[];
 }

@@ -70,6 +70,24 @@ function uncompilableSelectors(document: PolicyDocument, parsed: ParsedDocument)
       ),
     );
   }
+  for (const [selector, value] of Object.entries(document.tools ?? {})) {
+    if (typeof value === 'string') continue;
+    for (const pattern of Object.keys(value.paths ?? {})) {
+      if (expandBraces(pattern, MAX_COMPILED_ALTERNATIVES) !== undefined) continue;
+      const path: JsonPath = ['tools', selector, 'paths', pattern];
+      out.push(
+        makeDiagnostic(
+          'too-large',
+          'error',
+          `path pattern \`${pattern}\` expands to more than ${MAX_COMPILED_ALTERNATIVES} brace alternatives: the file is refused`,
+          parsed.file,
+          path,
+          parsed.keyRange(path) ?? parsed.locate([]),
+          'write several patterns, or use `*` or a `[...]` class instead of long brace lists',
+        ),
+      );
+    }
+  }
   return out;
 }
 

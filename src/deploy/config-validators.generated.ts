@@ -426,7 +426,7 @@ const schema12 = {
     },
   ],
 };
-const schema36 = {
+const schema44 = {
   title: 'HostConfig',
   type: 'object',
   additionalProperties: false,
@@ -458,7 +458,7 @@ const schema36 = {
     },
   },
 };
-const schema37 = {
+const schema45 = {
   title: 'ScriptedConfig',
   type: 'object',
   additionalProperties: false,
@@ -476,7 +476,7 @@ const schema37 = {
     },
   },
 };
-const schema38 = {
+const schema46 = {
   title: 'OpenaiConfig',
   type: 'object',
   additionalProperties: false,
@@ -540,7 +540,7 @@ const schema38 = {
     },
   },
 };
-const schema39 = {
+const schema47 = {
   title: 'DemoConfig',
   type: 'object',
   additionalProperties: false,
@@ -548,7 +548,7 @@ const schema39 = {
   description: 'The demo model takes no config.',
   markdownDescription: 'The **demo model** takes no config.',
 };
-const schema42 = {
+const schema50 = {
   title: 'PluginName',
   type: 'string',
   enum: ['demo', 'host', 'mcp', 'mode', 'openai', 'scripted'],
@@ -651,7 +651,7 @@ const schema15 = {
 };
 const func2 = ucs2length;
 const pattern0 = new RegExp('^[a-z][a-z0-9-]*$', 'u');
-const schema27 = {
+const schema35 = {
   title: 'InlineMode',
   type: 'object',
   additionalProperties: false,
@@ -673,13 +673,13 @@ const schema27 = {
     tests: { $ref: 'policy.schema.json#/properties/tests' },
   },
 };
-const schema29 = {
+const schema37 = {
   type: 'string',
   description: 'A one-line summary of the mode, shown in mode lists.',
   markdownDescription: 'A one-line summary of the mode, shown in mode lists (`/mode`, ACP `availableModes`).',
   examples: ['Read and comment; no changes, no MCP servers.'],
 };
-const schema30 = {
+const schema38 = {
   type: 'string',
   description:
     'Prompt text rendered while the mode is active; sections of several documents join in load order.',
@@ -696,7 +696,7 @@ const schema18 = {
   markdownDescription:
     "A rule's verdict: `allow` the call, `deny` it, or `ask` the user. Restrictiveness: `deny` > `ask` > `allow`.",
 };
-const schema34 = {
+const schema42 = {
   type: 'boolean',
   description:
     'Replace every earlier document of this mode instead of composing with them (reported by lint).',
@@ -708,25 +708,123 @@ const schema16 = {
   title: 'ToolRules',
   type: 'object',
   description: 'Tool name or glob → decision.',
-  markdownDescription: 'Tool name or minimatch glob → decision.',
+  markdownDescription:
+    "Tool name or minimatch glob → decision, or a rule object that also decides by the call's arguments (`commands`, `paths`).",
   propertyNames: { minLength: 1, maxLength: 4096 },
-  additionalProperties: { $ref: '#/definitions/ruleValue' },
+  additionalProperties: { $ref: '#/definitions/toolRuleValue' },
   defaultSnippets: [
     {
       label: 'a rule',
       description: 'A tool or glob with a decision',
       body: { '${1:tool}': '${2|allow,deny,ask|}' },
     },
+    {
+      label: 'a shell tool with command rules',
+      description: "A base decision and command patterns for the tool's script",
+      body: {
+        '${1:bash}': {
+          decision: '${2|deny,ask,allow|}',
+          commands: { '${3:git log **}': '${4|allow,ask,deny|}' },
+        },
+      },
+    },
+    {
+      label: 'a file tool with path rules',
+      description: 'A base decision and workspace-relative path globs',
+      body: {
+        '${1:read}': { decision: '${2|allow,ask,deny|}', paths: { '${3:.env*}': '${4|deny,ask,allow|}' } },
+      },
+    },
   ],
   examples: [{ read: 'allow', 'web_*': 'allow', 'mcp__*': 'deny' }],
 };
 const schema17 = {
-  title: 'RuleValue',
-  description: 'A decision, or a decision with a reason.',
-  markdownDescription: 'A decision (`allow`, `deny`, `ask`), or `{ decision, reason }`.',
-  oneOf: [{ $ref: '#/definitions/decision' }, { $ref: '#/definitions/ruleObject' }],
+  title: 'ToolRuleValue',
+  description: 'A decision, or a rule object: a decision with a reason, and optionally argument patterns.',
+  markdownDescription:
+    "A decision (`allow`, `deny`, `ask`), or `{ decision, reason, commands, paths, argument }`: a rule that may also decide by the call's arguments.",
+  oneOf: [{ $ref: '#/definitions/decision' }, { $ref: '#/definitions/toolRuleObject' }],
 };
 const schema19 = {
+  title: 'ToolRuleObject',
+  type: 'object',
+  additionalProperties: false,
+  description:
+    "A tool rule: a base decision, its reason, and optionally command or path patterns that decide by the call's arguments.",
+  markdownDescription:
+    'A tool rule. `decision` is the base: for calls no pattern matches, and the floor for a script that cannot be analysed. Without `decision` (but with patterns) the rule **abstains** on calls no pattern matches, so a short document such as `read: { paths: { ".env*": deny } }` narrows a mode and changes nothing else.\n\nWithin the rule the most specific matching pattern (most literal characters) wins; among equals the most restrictive.',
+  properties: {
+    decision: {
+      $ref: '#/definitions/decision',
+      description: 'The base verdict: for calls no pattern matches (required unless the rule has patterns).',
+      markdownDescription:
+        'The base verdict: `allow`, `deny` or `ask`, for calls no pattern matches. Required unless the rule has `commands` or `paths`; without it the rule abstains on those calls.',
+    },
+    reason: {
+      type: 'string',
+      description: 'Why, in words the model should read when the rule decides.',
+      markdownDescription: 'Why, in words the model reads when the rule decides (for example in a deny).',
+      examples: ['Review mode does not call MCP servers.'],
+    },
+    commands: {
+      $ref: '#/definitions/commandRules',
+      description:
+        "Command patterns for the tool's shell script (argument `command`): each simple command is judged on its own.",
+      markdownDescription:
+        "Command patterns → decision, for the tool's shell script (argument `command`, or `argument`). The script is parsed and every simple command it runs is judged on its own (after `;`, `&&`, `|`, inside `$(…)`, under wrappers such as `env` or `xargs`); the script gets the most restrictive decision over its commands. A script that cannot be fully analysed is never allowed: it gets `ask` when the base is `allow`, otherwise the base.",
+    },
+    paths: {
+      $ref: '#/definitions/pathRules',
+      description:
+        "Path globs, relative to the workspace root, for the tool's path argument (argument `path`).",
+      markdownDescription:
+        "Path globs → decision, for the tool's path argument (`path`, or `argument`). Globs are minimatch, relative to the workspace root (`**` spans folders, `*` matches dotfiles). The path is normalised and its symlinks resolved: an allow must match both the path as written and its resolved target, a deny fires on either, and a path outside the workspace never matches an allow.",
+    },
+    argument: {
+      type: 'string',
+      minLength: 1,
+      description:
+        'The name of the argument the patterns look at (default `command` for commands, `path` for paths).',
+      markdownDescription:
+        "The name of the call argument the patterns look at: by default `command` for `commands` and `path` for `paths` (the built-in tools' names). Set it for MCP tools, e.g. `argument: file_path`.",
+      examples: ['command', 'path', 'file_path'],
+    },
+  },
+  if: { properties: { commands: false, paths: false } },
+  then: { required: ['decision'], properties: { decision: true } },
+  defaultSnippets: [
+    { label: 'a decision with a reason', body: { decision: '${1|deny,ask,allow|}', reason: '${2:why}' } },
+    {
+      label: 'command rules',
+      description: 'A base decision and command patterns',
+      body: { decision: '${1|deny,ask,allow|}', commands: { '${2:git log **}': '${3|allow,ask,deny|}' } },
+    },
+    {
+      label: 'path rules',
+      description: 'A base decision and workspace-relative path globs',
+      body: { decision: '${1|allow,ask,deny|}', paths: { '${2:.env*}': '${3|deny,ask,allow|}' } },
+    },
+  ],
+};
+const schema21 = {
+  title: 'CommandRules',
+  type: 'object',
+  description:
+    'Command pattern → decision. Words; `*` inside a word matches any characters; a `**` word any number of words.',
+  markdownDescription:
+    'Command pattern → decision. A pattern is words separated by spaces: `*` inside a word matches any characters, and a word that is exactly `**` matches any number of words (none too). `git status` matches only `git status`; `git log **` matches `git log` and `git log -5`. Words are matched dequoted; a word whose value is not known before the script runs (`$X`, `$(…)`) is never matched by an allow pattern.',
+  propertyNames: { minLength: 1, maxLength: 4096 },
+  additionalProperties: { $ref: '#/definitions/patternValue' },
+  defaultSnippets: [{ label: 'a command pattern', body: { '${1:git log **}': '${2|allow,ask,deny|}' } }],
+  examples: [{ 'git log **': 'allow', 'git status': 'allow', 'git push **': 'deny' }],
+};
+const schema22 = {
+  title: 'PatternValue',
+  description: "A pattern's decision, or a decision with a reason.",
+  markdownDescription: "A pattern's decision (`allow`, `deny`, `ask`), or `{ decision, reason }`.",
+  oneOf: [{ $ref: '#/definitions/decision' }, { $ref: '#/definitions/ruleObject' }],
+};
+const schema24 = {
   title: 'RuleObject',
   type: 'object',
   additionalProperties: false,
@@ -751,7 +849,7 @@ const schema19 = {
     { label: 'a decision with a reason', body: { decision: '${1|deny,ask,allow|}', reason: '${2:why}' } },
   ],
 };
-function validate16(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
+function validate19(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == 'object' && !Array.isArray(data)) {
@@ -762,8 +860,8 @@ function validate16(data, { instancePath = '', parentData, parentDataProperty, r
         keyword: 'required',
         params: { missingProperty: 'decision' },
         message: "must have required property '" + 'decision' + "'",
-        schema: schema19.required,
-        parentSchema: schema19,
+        schema: schema24.required,
+        parentSchema: schema24,
         data,
       };
       if (vErrors === null) {
@@ -782,7 +880,7 @@ function validate16(data, { instancePath = '', parentData, parentDataProperty, r
           params: { additionalProperty: key0 },
           message: 'must NOT have additional properties',
           schema: false,
-          parentSchema: schema19,
+          parentSchema: schema24,
           data,
         };
         if (vErrors === null) {
@@ -841,8 +939,8 @@ function validate16(data, { instancePath = '', parentData, parentDataProperty, r
           keyword: 'type',
           params: { type: 'string' },
           message: 'must be string',
-          schema: schema19.properties.reason.type,
-          parentSchema: schema19.properties.reason,
+          schema: schema24.properties.reason.type,
+          parentSchema: schema24.properties.reason,
           data: data1,
         };
         if (vErrors === null) {
@@ -860,14 +958,578 @@ function validate16(data, { instancePath = '', parentData, parentDataProperty, r
       keyword: 'type',
       params: { type: 'object' },
       message: 'must be object',
-      schema: schema19.type,
-      parentSchema: schema19,
+      schema: schema24.type,
+      parentSchema: schema24,
       data,
     };
     if (vErrors === null) {
       vErrors = [err5];
     } else {
       vErrors.push(err5);
+    }
+    errors++;
+  }
+  validate19.errors = vErrors;
+  return errors === 0;
+}
+function validate18(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const _errs0 = errors;
+  let valid0 = false;
+  let passing0 = null;
+  const _errs1 = errors;
+  if (typeof data !== 'string') {
+    const err0 = {
+      instancePath,
+      schemaPath: '#/definitions/decision/type',
+      keyword: 'type',
+      params: { type: 'string' },
+      message: 'must be string',
+      schema: schema18.type,
+      parentSchema: schema18,
+      data,
+    };
+    if (vErrors === null) {
+      vErrors = [err0];
+    } else {
+      vErrors.push(err0);
+    }
+    errors++;
+  }
+  if (!(data === 'allow' || data === 'deny' || data === 'ask')) {
+    const err1 = {
+      instancePath,
+      schemaPath: '#/definitions/decision/enum',
+      keyword: 'enum',
+      params: { allowedValues: schema18.enum },
+      message: 'must be equal to one of the allowed values',
+      schema: schema18.enum,
+      parentSchema: schema18,
+      data,
+    };
+    if (vErrors === null) {
+      vErrors = [err1];
+    } else {
+      vErrors.push(err1);
+    }
+    errors++;
+  }
+  var _valid0 = _errs1 === errors;
+  if (_valid0) {
+    valid0 = true;
+    passing0 = 0;
+  }
+  const _errs5 = errors;
+  if (!validate19(data, { instancePath, parentData, parentDataProperty, rootData })) {
+    vErrors = vErrors === null ? validate19.errors : vErrors.concat(validate19.errors);
+    errors = vErrors.length;
+  }
+  var _valid0 = _errs5 === errors;
+  if (_valid0 && valid0) {
+    valid0 = false;
+    passing0 = [passing0, 1];
+  } else {
+    if (_valid0) {
+      valid0 = true;
+      passing0 = 1;
+    }
+  }
+  if (!valid0) {
+    const err2 = {
+      instancePath,
+      schemaPath: '#/oneOf',
+      keyword: 'oneOf',
+      params: { passingSchemas: passing0 },
+      message: 'must match exactly one schema in oneOf',
+      schema: schema22.oneOf,
+      parentSchema: schema22,
+      data,
+    };
+    if (vErrors === null) {
+      vErrors = [err2];
+    } else {
+      vErrors.push(err2);
+    }
+    errors++;
+  } else {
+    errors = _errs0;
+    if (vErrors !== null) {
+      if (_errs0) {
+        vErrors.length = _errs0;
+      } else {
+        vErrors = null;
+      }
+    }
+  }
+  validate18.errors = vErrors;
+  return errors === 0;
+}
+function validate17(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    for (const key0 in data) {
+      const _errs3 = errors;
+      if (typeof key0 === 'string') {
+        if (func2(key0) > 4096) {
+          const err0 = {
+            instancePath,
+            schemaPath: '#/propertyNames/maxLength',
+            keyword: 'maxLength',
+            params: { limit: 4096 },
+            message: 'must NOT have more than 4096 characters',
+            schema: 4096,
+            parentSchema: schema21.propertyNames,
+            data: key0,
+            propertyName: key0,
+          };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+        if (func2(key0) < 1) {
+          const err1 = {
+            instancePath,
+            schemaPath: '#/propertyNames/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+            schema: 1,
+            parentSchema: schema21.propertyNames,
+            data: key0,
+            propertyName: key0,
+          };
+          if (vErrors === null) {
+            vErrors = [err1];
+          } else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
+      }
+      var valid0 = _errs3 === errors;
+      if (!valid0) {
+        const err2 = {
+          instancePath,
+          schemaPath: '#/propertyNames',
+          keyword: 'propertyNames',
+          params: { propertyName: key0 },
+          message: 'property name must be valid',
+          schema: schema21.propertyNames,
+          parentSchema: schema21,
+          data,
+        };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
+    for (const key1 in data) {
+      if (
+        !validate18(data[key1], {
+          instancePath: instancePath + '/' + key1.replace(/~/g, '~0').replace(/\//g, '~1'),
+          parentData: data,
+          parentDataProperty: key1,
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate18.errors : vErrors.concat(validate18.errors);
+        errors = vErrors.length;
+      }
+    }
+  } else {
+    const err3 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+      schema: schema21.type,
+      parentSchema: schema21,
+      data,
+    };
+    if (vErrors === null) {
+      vErrors = [err3];
+    } else {
+      vErrors.push(err3);
+    }
+    errors++;
+  }
+  validate17.errors = vErrors;
+  return errors === 0;
+}
+const schema26 = {
+  title: 'PathRules',
+  type: 'object',
+  description: 'Workspace-relative path glob → decision (minimatch: `*`, `**`, `?`, `[..]`, `{a,b}`).',
+  markdownDescription:
+    'Workspace-relative path glob → decision (minimatch: `*`, `**`, `?`, `[..]`, `{a,b}`; `*` also matches dotfiles). `notes/**/*.md` matches Markdown files under `notes/`; `.env*` matches `.env` and `.env.local`. Deny and ask patterns match case-insensitively (on a case-insensitive filesystem `.ENV` is `.env`); allow patterns match case-sensitively. A pattern starting with `/` matches the absolute path instead, so a deny can name files outside the workspace; an allow never matches outside it.',
+  propertyNames: { minLength: 1, maxLength: 4096 },
+  additionalProperties: { $ref: '#/definitions/patternValue' },
+  defaultSnippets: [{ label: 'a path pattern', body: { '${1:notes/**/*.md}': '${2|allow,ask,deny|}' } }],
+  examples: [{ 'notes/**/*.md': 'allow', '.env*': 'deny' }],
+};
+function validate23(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    for (const key0 in data) {
+      const _errs3 = errors;
+      if (typeof key0 === 'string') {
+        if (func2(key0) > 4096) {
+          const err0 = {
+            instancePath,
+            schemaPath: '#/propertyNames/maxLength',
+            keyword: 'maxLength',
+            params: { limit: 4096 },
+            message: 'must NOT have more than 4096 characters',
+            schema: 4096,
+            parentSchema: schema26.propertyNames,
+            data: key0,
+            propertyName: key0,
+          };
+          if (vErrors === null) {
+            vErrors = [err0];
+          } else {
+            vErrors.push(err0);
+          }
+          errors++;
+        }
+        if (func2(key0) < 1) {
+          const err1 = {
+            instancePath,
+            schemaPath: '#/propertyNames/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+            schema: 1,
+            parentSchema: schema26.propertyNames,
+            data: key0,
+            propertyName: key0,
+          };
+          if (vErrors === null) {
+            vErrors = [err1];
+          } else {
+            vErrors.push(err1);
+          }
+          errors++;
+        }
+      }
+      var valid0 = _errs3 === errors;
+      if (!valid0) {
+        const err2 = {
+          instancePath,
+          schemaPath: '#/propertyNames',
+          keyword: 'propertyNames',
+          params: { propertyName: key0 },
+          message: 'property name must be valid',
+          schema: schema26.propertyNames,
+          parentSchema: schema26,
+          data,
+        };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
+    for (const key1 in data) {
+      if (
+        !validate18(data[key1], {
+          instancePath: instancePath + '/' + key1.replace(/~/g, '~0').replace(/\//g, '~1'),
+          parentData: data,
+          parentDataProperty: key1,
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate18.errors : vErrors.concat(validate18.errors);
+        errors = vErrors.length;
+      }
+    }
+  } else {
+    const err3 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+      schema: schema26.type,
+      parentSchema: schema26,
+      data,
+    };
+    if (vErrors === null) {
+      vErrors = [err3];
+    } else {
+      vErrors.push(err3);
+    }
+    errors++;
+  }
+  validate23.errors = vErrors;
+  return errors === 0;
+}
+function validate16(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const _errs1 = errors;
+  let valid0 = true;
+  const _errs2 = errors;
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    if (data.commands !== undefined) {
+      var valid1 = false;
+      const err0 = {};
+      if (vErrors === null) {
+        vErrors = [err0];
+      } else {
+        vErrors.push(err0);
+      }
+      errors++;
+    } else {
+      var valid1 = true;
+    }
+    if (valid1) {
+      if (data.paths !== undefined) {
+        var valid1 = false;
+        const err1 = {};
+        if (vErrors === null) {
+          vErrors = [err1];
+        } else {
+          vErrors.push(err1);
+        }
+        errors++;
+      } else {
+        var valid1 = true;
+      }
+    }
+  }
+  var _valid0 = _errs2 === errors;
+  errors = _errs1;
+  if (vErrors !== null) {
+    if (_errs1) {
+      vErrors.length = _errs1;
+    } else {
+      vErrors = null;
+    }
+  }
+  if (_valid0) {
+    const _errs3 = errors;
+    if (data && typeof data == 'object' && !Array.isArray(data)) {
+      if (data.decision === undefined) {
+        const err2 = {
+          instancePath,
+          schemaPath: '#/then/required',
+          keyword: 'required',
+          params: { missingProperty: 'decision' },
+          message: "must have required property '" + 'decision' + "'",
+          schema: schema19.then.required,
+          parentSchema: schema19.then,
+          data,
+        };
+        if (vErrors === null) {
+          vErrors = [err2];
+        } else {
+          vErrors.push(err2);
+        }
+        errors++;
+      }
+    }
+    var _valid0 = _errs3 === errors;
+    valid0 = _valid0;
+  }
+  if (!valid0) {
+    const err3 = {
+      instancePath,
+      schemaPath: '#/if',
+      keyword: 'if',
+      params: { failingKeyword: 'then' },
+      message: 'must match "then" schema',
+      schema: schema19.if,
+      parentSchema: schema19,
+      data,
+    };
+    if (vErrors === null) {
+      vErrors = [err3];
+    } else {
+      vErrors.push(err3);
+    }
+    errors++;
+  }
+  if (data && typeof data == 'object' && !Array.isArray(data)) {
+    for (const key0 in data) {
+      if (!(
+        key0 === 'decision' ||
+        key0 === 'reason' ||
+        key0 === 'commands' ||
+        key0 === 'paths' ||
+        key0 === 'argument'
+      )) {
+        const err4 = {
+          instancePath,
+          schemaPath: '#/additionalProperties',
+          keyword: 'additionalProperties',
+          params: { additionalProperty: key0 },
+          message: 'must NOT have additional properties',
+          schema: false,
+          parentSchema: schema19,
+          data,
+        };
+        if (vErrors === null) {
+          vErrors = [err4];
+        } else {
+          vErrors.push(err4);
+        }
+        errors++;
+      }
+    }
+    if (data.decision !== undefined) {
+      let data2 = data.decision;
+      if (typeof data2 !== 'string') {
+        const err5 = {
+          instancePath: instancePath + '/decision',
+          schemaPath: '#/definitions/decision/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+          schema: schema18.type,
+          parentSchema: schema18,
+          data: data2,
+        };
+        if (vErrors === null) {
+          vErrors = [err5];
+        } else {
+          vErrors.push(err5);
+        }
+        errors++;
+      }
+      if (!(data2 === 'allow' || data2 === 'deny' || data2 === 'ask')) {
+        const err6 = {
+          instancePath: instancePath + '/decision',
+          schemaPath: '#/definitions/decision/enum',
+          keyword: 'enum',
+          params: { allowedValues: schema18.enum },
+          message: 'must be equal to one of the allowed values',
+          schema: schema18.enum,
+          parentSchema: schema18,
+          data: data2,
+        };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+    }
+    if (data.reason !== undefined) {
+      let data3 = data.reason;
+      if (typeof data3 !== 'string') {
+        const err7 = {
+          instancePath: instancePath + '/reason',
+          schemaPath: '#/properties/reason/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+          schema: schema19.properties.reason.type,
+          parentSchema: schema19.properties.reason,
+          data: data3,
+        };
+        if (vErrors === null) {
+          vErrors = [err7];
+        } else {
+          vErrors.push(err7);
+        }
+        errors++;
+      }
+    }
+    if (data.commands !== undefined) {
+      if (
+        !validate17(data.commands, {
+          instancePath: instancePath + '/commands',
+          parentData: data,
+          parentDataProperty: 'commands',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate17.errors : vErrors.concat(validate17.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.paths !== undefined) {
+      if (
+        !validate23(data.paths, {
+          instancePath: instancePath + '/paths',
+          parentData: data,
+          parentDataProperty: 'paths',
+          rootData,
+        })
+      ) {
+        vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+        errors = vErrors.length;
+      }
+    }
+    if (data.argument !== undefined) {
+      let data6 = data.argument;
+      if (typeof data6 === 'string') {
+        if (func2(data6) < 1) {
+          const err8 = {
+            instancePath: instancePath + '/argument',
+            schemaPath: '#/properties/argument/minLength',
+            keyword: 'minLength',
+            params: { limit: 1 },
+            message: 'must NOT have fewer than 1 characters',
+            schema: 1,
+            parentSchema: schema19.properties.argument,
+            data: data6,
+          };
+          if (vErrors === null) {
+            vErrors = [err8];
+          } else {
+            vErrors.push(err8);
+          }
+          errors++;
+        }
+      } else {
+        const err9 = {
+          instancePath: instancePath + '/argument',
+          schemaPath: '#/properties/argument/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+          schema: schema19.properties.argument.type,
+          parentSchema: schema19.properties.argument,
+          data: data6,
+        };
+        if (vErrors === null) {
+          vErrors = [err9];
+        } else {
+          vErrors.push(err9);
+        }
+        errors++;
+      }
+    }
+  } else {
+    const err10 = {
+      instancePath,
+      schemaPath: '#/type',
+      keyword: 'type',
+      params: { type: 'object' },
+      message: 'must be object',
+      schema: schema19.type,
+      parentSchema: schema19,
+      data,
+    };
+    if (vErrors === null) {
+      vErrors = [err10];
+    } else {
+      vErrors.push(err10);
     }
     errors++;
   }
@@ -967,7 +1629,7 @@ function validate15(data, { instancePath = '', parentData, parentDataProperty, r
   validate15.errors = vErrors;
   return errors === 0;
 }
-function validate29(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
+function validate40(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == 'object' && !Array.isArray(data)) {
@@ -1064,10 +1726,10 @@ function validate29(data, { instancePath = '', parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate29.errors = vErrors;
+  validate40.errors = vErrors;
   return errors === 0;
 }
-const schema21 = {
+const schema27 = {
   title: 'EffectRules',
   type: 'object',
   additionalProperties: false,
@@ -1096,7 +1758,106 @@ const schema21 = {
     },
   },
 };
-function validate32(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
+const schema28 = {
+  title: 'RuleValue',
+  description: 'A decision, or a decision with a reason.',
+  markdownDescription: 'A decision (`allow`, `deny`, `ask`), or `{ decision, reason }`.',
+  oneOf: [{ $ref: '#/definitions/decision' }, { $ref: '#/definitions/ruleObject' }],
+};
+function validate30(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
+  let vErrors = null;
+  let errors = 0;
+  const _errs0 = errors;
+  let valid0 = false;
+  let passing0 = null;
+  const _errs1 = errors;
+  if (typeof data !== 'string') {
+    const err0 = {
+      instancePath,
+      schemaPath: '#/definitions/decision/type',
+      keyword: 'type',
+      params: { type: 'string' },
+      message: 'must be string',
+      schema: schema18.type,
+      parentSchema: schema18,
+      data,
+    };
+    if (vErrors === null) {
+      vErrors = [err0];
+    } else {
+      vErrors.push(err0);
+    }
+    errors++;
+  }
+  if (!(data === 'allow' || data === 'deny' || data === 'ask')) {
+    const err1 = {
+      instancePath,
+      schemaPath: '#/definitions/decision/enum',
+      keyword: 'enum',
+      params: { allowedValues: schema18.enum },
+      message: 'must be equal to one of the allowed values',
+      schema: schema18.enum,
+      parentSchema: schema18,
+      data,
+    };
+    if (vErrors === null) {
+      vErrors = [err1];
+    } else {
+      vErrors.push(err1);
+    }
+    errors++;
+  }
+  var _valid0 = _errs1 === errors;
+  if (_valid0) {
+    valid0 = true;
+    passing0 = 0;
+  }
+  const _errs5 = errors;
+  if (!validate19(data, { instancePath, parentData, parentDataProperty, rootData })) {
+    vErrors = vErrors === null ? validate19.errors : vErrors.concat(validate19.errors);
+    errors = vErrors.length;
+  }
+  var _valid0 = _errs5 === errors;
+  if (_valid0 && valid0) {
+    valid0 = false;
+    passing0 = [passing0, 1];
+  } else {
+    if (_valid0) {
+      valid0 = true;
+      passing0 = 1;
+    }
+  }
+  if (!valid0) {
+    const err2 = {
+      instancePath,
+      schemaPath: '#/oneOf',
+      keyword: 'oneOf',
+      params: { passingSchemas: passing0 },
+      message: 'must match exactly one schema in oneOf',
+      schema: schema28.oneOf,
+      parentSchema: schema28,
+      data,
+    };
+    if (vErrors === null) {
+      vErrors = [err2];
+    } else {
+      vErrors.push(err2);
+    }
+    errors++;
+  } else {
+    errors = _errs0;
+    if (vErrors !== null) {
+      if (_errs0) {
+        vErrors.length = _errs0;
+      } else {
+        vErrors = null;
+      }
+    }
+  }
+  validate30.errors = vErrors;
+  return errors === 0;
+}
+function validate43(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == 'object' && !Array.isArray(data)) {
@@ -1109,7 +1870,7 @@ function validate32(data, { instancePath = '', parentData, parentDataProperty, r
           params: { additionalProperty: key0 },
           message: 'must NOT have additional properties',
           schema: false,
-          parentSchema: schema21,
+          parentSchema: schema27,
           data,
         };
         if (vErrors === null) {
@@ -1122,53 +1883,53 @@ function validate32(data, { instancePath = '', parentData, parentDataProperty, r
     }
     if (data.readOnly !== undefined) {
       if (
-        !validate15(data.readOnly, {
+        !validate30(data.readOnly, {
           instancePath: instancePath + '/readOnly',
           parentData: data,
           parentDataProperty: 'readOnly',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate15.errors : vErrors.concat(validate15.errors);
+        vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
         errors = vErrors.length;
       }
     }
     if (data.destructive !== undefined) {
       if (
-        !validate15(data.destructive, {
+        !validate30(data.destructive, {
           instancePath: instancePath + '/destructive',
           parentData: data,
           parentDataProperty: 'destructive',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate15.errors : vErrors.concat(validate15.errors);
+        vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
         errors = vErrors.length;
       }
     }
     if (data.idempotent !== undefined) {
       if (
-        !validate15(data.idempotent, {
+        !validate30(data.idempotent, {
           instancePath: instancePath + '/idempotent',
           parentData: data,
           parentDataProperty: 'idempotent',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate15.errors : vErrors.concat(validate15.errors);
+        vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
         errors = vErrors.length;
       }
     }
     if (data.openWorld !== undefined) {
       if (
-        !validate15(data.openWorld, {
+        !validate30(data.openWorld, {
           instancePath: instancePath + '/openWorld',
           parentData: data,
           parentDataProperty: 'openWorld',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate15.errors : vErrors.concat(validate15.errors);
+        vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
         errors = vErrors.length;
       }
     }
@@ -1179,8 +1940,8 @@ function validate32(data, { instancePath = '', parentData, parentDataProperty, r
       keyword: 'type',
       params: { type: 'object' },
       message: 'must be object',
-      schema: schema21.type,
-      parentSchema: schema21,
+      schema: schema27.type,
+      parentSchema: schema27,
       data,
     };
     if (vErrors === null) {
@@ -1190,10 +1951,10 @@ function validate32(data, { instancePath = '', parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate32.errors = vErrors;
+  validate43.errors = vErrors;
   return errors === 0;
 }
-const schema35 = {
+const schema43 = {
   type: 'array',
   description:
     'Inline expectations, run by `dsh-mode lint` against the mode as composed up to this document.',
@@ -1206,15 +1967,25 @@ const schema35 = {
       description: 'An inline expectation',
       body: { tool: '${1:write}', expect: '${2|deny,allow,ask|}' },
     },
+    {
+      label: 'a test case with arguments',
+      description: 'An inline expectation for a call with arguments',
+      body: {
+        tool: '${1:bash}',
+        args: { '${2:command}': '${3:git log -5}' },
+        expect: '${4|allow,deny,ask|}',
+      },
+    },
   ],
 };
-const schema23 = {
+const schema31 = {
   title: 'InlineTest',
   type: 'object',
   additionalProperties: false,
   required: ['tool', 'expect'],
   description: 'One expectation: this tool (with these hints) gets this decision.',
-  markdownDescription: 'One expectation: `tool` (with these `annotations`) gets the decision `expect`.',
+  markdownDescription:
+    'One expectation: `tool` (with these `annotations` and `args`) gets the decision `expect`.',
   properties: {
     name: {
       type: 'string',
@@ -1227,6 +1998,14 @@ const schema23 = {
       description: 'The tool name to decide.',
       markdownDescription: 'The tool name to decide (a plain name, not a glob).',
       examples: ['write', 'mcp__gh__list_issues'],
+    },
+    args: {
+      type: 'object',
+      description: "The call's arguments, for tools whose rules decide by them.",
+      markdownDescription:
+        'The call\'s arguments, for tools whose rules decide by them, e.g. `{ command: "git log -5" }` or `{ path: ".env" }`. Paths resolve lexically against a workspace root (no filesystem access in lint).',
+      examples: [{ command: 'git log -5' }, { path: 'notes/todo.md' }],
+      additionalProperties: true,
     },
     annotations: {
       $ref: '#/definitions/annotations',
@@ -1241,7 +2020,7 @@ const schema23 = {
     },
   },
 };
-const schema24 = {
+const schema32 = {
   title: 'TestAnnotations',
   type: 'object',
   additionalProperties: false,
@@ -1271,7 +2050,7 @@ const schema24 = {
     },
   },
 };
-function validate26(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
+function validate37(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == 'object' && !Array.isArray(data)) {
@@ -1282,8 +2061,8 @@ function validate26(data, { instancePath = '', parentData, parentDataProperty, r
         keyword: 'required',
         params: { missingProperty: 'tool' },
         message: "must have required property '" + 'tool' + "'",
-        schema: schema23.required,
-        parentSchema: schema23,
+        schema: schema31.required,
+        parentSchema: schema31,
         data,
       };
       if (vErrors === null) {
@@ -1300,8 +2079,8 @@ function validate26(data, { instancePath = '', parentData, parentDataProperty, r
         keyword: 'required',
         params: { missingProperty: 'expect' },
         message: "must have required property '" + 'expect' + "'",
-        schema: schema23.required,
-        parentSchema: schema23,
+        schema: schema31.required,
+        parentSchema: schema31,
         data,
       };
       if (vErrors === null) {
@@ -1312,7 +2091,13 @@ function validate26(data, { instancePath = '', parentData, parentDataProperty, r
       errors++;
     }
     for (const key0 in data) {
-      if (!(key0 === 'name' || key0 === 'tool' || key0 === 'annotations' || key0 === 'expect')) {
+      if (!(
+        key0 === 'name' ||
+        key0 === 'tool' ||
+        key0 === 'args' ||
+        key0 === 'annotations' ||
+        key0 === 'expect'
+      )) {
         const err2 = {
           instancePath,
           schemaPath: '#/additionalProperties',
@@ -1320,7 +2105,7 @@ function validate26(data, { instancePath = '', parentData, parentDataProperty, r
           params: { additionalProperty: key0 },
           message: 'must NOT have additional properties',
           schema: false,
-          parentSchema: schema23,
+          parentSchema: schema31,
           data,
         };
         if (vErrors === null) {
@@ -1340,8 +2125,8 @@ function validate26(data, { instancePath = '', parentData, parentDataProperty, r
           keyword: 'type',
           params: { type: 'string' },
           message: 'must be string',
-          schema: schema23.properties.name.type,
-          parentSchema: schema23.properties.name,
+          schema: schema31.properties.name.type,
+          parentSchema: schema31.properties.name,
           data: data0,
         };
         if (vErrors === null) {
@@ -1363,7 +2148,7 @@ function validate26(data, { instancePath = '', parentData, parentDataProperty, r
             params: { limit: 1 },
             message: 'must NOT have fewer than 1 characters',
             schema: 1,
-            parentSchema: schema23.properties.tool,
+            parentSchema: schema31.properties.tool,
             data: data1,
           };
           if (vErrors === null) {
@@ -1380,8 +2165,8 @@ function validate26(data, { instancePath = '', parentData, parentDataProperty, r
           keyword: 'type',
           params: { type: 'string' },
           message: 'must be string',
-          schema: schema23.properties.tool.type,
-          parentSchema: schema23.properties.tool,
+          schema: schema31.properties.tool.type,
+          parentSchema: schema31.properties.tool,
           data: data1,
         };
         if (vErrors === null) {
@@ -1392,45 +2177,46 @@ function validate26(data, { instancePath = '', parentData, parentDataProperty, r
         errors++;
       }
     }
-    if (data.annotations !== undefined) {
-      let data2 = data.annotations;
+    if (data.args !== undefined) {
+      let data2 = data.args;
       if (data2 && typeof data2 == 'object' && !Array.isArray(data2)) {
-        for (const key1 in data2) {
+      } else {
+        const err6 = {
+          instancePath: instancePath + '/args',
+          schemaPath: '#/properties/args/type',
+          keyword: 'type',
+          params: { type: 'object' },
+          message: 'must be object',
+          schema: schema31.properties.args.type,
+          parentSchema: schema31.properties.args,
+          data: data2,
+        };
+        if (vErrors === null) {
+          vErrors = [err6];
+        } else {
+          vErrors.push(err6);
+        }
+        errors++;
+      }
+    }
+    if (data.annotations !== undefined) {
+      let data3 = data.annotations;
+      if (data3 && typeof data3 == 'object' && !Array.isArray(data3)) {
+        for (const key1 in data3) {
           if (!(
             key1 === 'readOnly' ||
             key1 === 'destructive' ||
             key1 === 'idempotent' ||
             key1 === 'openWorld'
           )) {
-            const err6 = {
+            const err7 = {
               instancePath: instancePath + '/annotations',
               schemaPath: '#/definitions/annotations/additionalProperties',
               keyword: 'additionalProperties',
               params: { additionalProperty: key1 },
               message: 'must NOT have additional properties',
               schema: false,
-              parentSchema: schema24,
-              data: data2,
-            };
-            if (vErrors === null) {
-              vErrors = [err6];
-            } else {
-              vErrors.push(err6);
-            }
-            errors++;
-          }
-        }
-        if (data2.readOnly !== undefined) {
-          let data3 = data2.readOnly;
-          if (typeof data3 !== 'boolean') {
-            const err7 = {
-              instancePath: instancePath + '/annotations/readOnly',
-              schemaPath: '#/definitions/annotations/properties/readOnly/type',
-              keyword: 'type',
-              params: { type: 'boolean' },
-              message: 'must be boolean',
-              schema: schema24.properties.readOnly.type,
-              parentSchema: schema24.properties.readOnly,
+              parentSchema: schema32,
               data: data3,
             };
             if (vErrors === null) {
@@ -1441,17 +2227,17 @@ function validate26(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data2.destructive !== undefined) {
-          let data4 = data2.destructive;
+        if (data3.readOnly !== undefined) {
+          let data4 = data3.readOnly;
           if (typeof data4 !== 'boolean') {
             const err8 = {
-              instancePath: instancePath + '/annotations/destructive',
-              schemaPath: '#/definitions/annotations/properties/destructive/type',
+              instancePath: instancePath + '/annotations/readOnly',
+              schemaPath: '#/definitions/annotations/properties/readOnly/type',
               keyword: 'type',
               params: { type: 'boolean' },
               message: 'must be boolean',
-              schema: schema24.properties.destructive.type,
-              parentSchema: schema24.properties.destructive,
+              schema: schema32.properties.readOnly.type,
+              parentSchema: schema32.properties.readOnly,
               data: data4,
             };
             if (vErrors === null) {
@@ -1462,17 +2248,17 @@ function validate26(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data2.idempotent !== undefined) {
-          let data5 = data2.idempotent;
+        if (data3.destructive !== undefined) {
+          let data5 = data3.destructive;
           if (typeof data5 !== 'boolean') {
             const err9 = {
-              instancePath: instancePath + '/annotations/idempotent',
-              schemaPath: '#/definitions/annotations/properties/idempotent/type',
+              instancePath: instancePath + '/annotations/destructive',
+              schemaPath: '#/definitions/annotations/properties/destructive/type',
               keyword: 'type',
               params: { type: 'boolean' },
               message: 'must be boolean',
-              schema: schema24.properties.idempotent.type,
-              parentSchema: schema24.properties.idempotent,
+              schema: schema32.properties.destructive.type,
+              parentSchema: schema32.properties.destructive,
               data: data5,
             };
             if (vErrors === null) {
@@ -1483,17 +2269,17 @@ function validate26(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
-        if (data2.openWorld !== undefined) {
-          let data6 = data2.openWorld;
+        if (data3.idempotent !== undefined) {
+          let data6 = data3.idempotent;
           if (typeof data6 !== 'boolean') {
             const err10 = {
-              instancePath: instancePath + '/annotations/openWorld',
-              schemaPath: '#/definitions/annotations/properties/openWorld/type',
+              instancePath: instancePath + '/annotations/idempotent',
+              schemaPath: '#/definitions/annotations/properties/idempotent/type',
               keyword: 'type',
               params: { type: 'boolean' },
               message: 'must be boolean',
-              schema: schema24.properties.openWorld.type,
-              parentSchema: schema24.properties.openWorld,
+              schema: schema32.properties.idempotent.type,
+              parentSchema: schema32.properties.idempotent,
               data: data6,
             };
             if (vErrors === null) {
@@ -1504,37 +2290,37 @@ function validate26(data, { instancePath = '', parentData, parentDataProperty, r
             errors++;
           }
         }
+        if (data3.openWorld !== undefined) {
+          let data7 = data3.openWorld;
+          if (typeof data7 !== 'boolean') {
+            const err11 = {
+              instancePath: instancePath + '/annotations/openWorld',
+              schemaPath: '#/definitions/annotations/properties/openWorld/type',
+              keyword: 'type',
+              params: { type: 'boolean' },
+              message: 'must be boolean',
+              schema: schema32.properties.openWorld.type,
+              parentSchema: schema32.properties.openWorld,
+              data: data7,
+            };
+            if (vErrors === null) {
+              vErrors = [err11];
+            } else {
+              vErrors.push(err11);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err11 = {
+        const err12 = {
           instancePath: instancePath + '/annotations',
           schemaPath: '#/definitions/annotations/type',
           keyword: 'type',
           params: { type: 'object' },
           message: 'must be object',
-          schema: schema24.type,
-          parentSchema: schema24,
-          data: data2,
-        };
-        if (vErrors === null) {
-          vErrors = [err11];
-        } else {
-          vErrors.push(err11);
-        }
-        errors++;
-      }
-    }
-    if (data.expect !== undefined) {
-      let data7 = data.expect;
-      if (typeof data7 !== 'string') {
-        const err12 = {
-          instancePath: instancePath + '/expect',
-          schemaPath: '#/definitions/decision/type',
-          keyword: 'type',
-          params: { type: 'string' },
-          message: 'must be string',
-          schema: schema18.type,
-          parentSchema: schema18,
-          data: data7,
+          schema: schema32.type,
+          parentSchema: schema32,
+          data: data3,
         };
         if (vErrors === null) {
           vErrors = [err12];
@@ -1543,16 +2329,19 @@ function validate26(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
-      if (!(data7 === 'allow' || data7 === 'deny' || data7 === 'ask')) {
+    }
+    if (data.expect !== undefined) {
+      let data8 = data.expect;
+      if (typeof data8 !== 'string') {
         const err13 = {
           instancePath: instancePath + '/expect',
-          schemaPath: '#/definitions/decision/enum',
-          keyword: 'enum',
-          params: { allowedValues: schema18.enum },
-          message: 'must be equal to one of the allowed values',
-          schema: schema18.enum,
+          schemaPath: '#/definitions/decision/type',
+          keyword: 'type',
+          params: { type: 'string' },
+          message: 'must be string',
+          schema: schema18.type,
           parentSchema: schema18,
-          data: data7,
+          data: data8,
         };
         if (vErrors === null) {
           vErrors = [err13];
@@ -1561,43 +2350,61 @@ function validate26(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
+      if (!(data8 === 'allow' || data8 === 'deny' || data8 === 'ask')) {
+        const err14 = {
+          instancePath: instancePath + '/expect',
+          schemaPath: '#/definitions/decision/enum',
+          keyword: 'enum',
+          params: { allowedValues: schema18.enum },
+          message: 'must be equal to one of the allowed values',
+          schema: schema18.enum,
+          parentSchema: schema18,
+          data: data8,
+        };
+        if (vErrors === null) {
+          vErrors = [err14];
+        } else {
+          vErrors.push(err14);
+        }
+        errors++;
+      }
     }
   } else {
-    const err14 = {
+    const err15 = {
       instancePath,
       schemaPath: '#/type',
       keyword: 'type',
       params: { type: 'object' },
       message: 'must be object',
-      schema: schema23.type,
-      parentSchema: schema23,
+      schema: schema31.type,
+      parentSchema: schema31,
       data,
     };
     if (vErrors === null) {
-      vErrors = [err14];
+      vErrors = [err15];
     } else {
-      vErrors.push(err14);
+      vErrors.push(err15);
     }
     errors++;
   }
-  validate26.errors = vErrors;
+  validate37.errors = vErrors;
   return errors === 0;
 }
-function validate38(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
+function validate49(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (Array.isArray(data)) {
     const len0 = data.length;
     for (let i0 = 0; i0 < len0; i0++) {
       if (
-        !validate26(data[i0], {
+        !validate37(data[i0], {
           instancePath: instancePath + '/' + i0,
           parentData: data,
           parentDataProperty: i0,
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
+        vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
         errors = vErrors.length;
       }
     }
@@ -1608,8 +2415,8 @@ function validate38(data, { instancePath = '', parentData, parentDataProperty, r
       keyword: 'type',
       params: { type: 'array' },
       message: 'must be array',
-      schema: schema35.type,
-      parentSchema: schema35,
+      schema: schema43.type,
+      parentSchema: schema43,
       data,
     };
     if (vErrors === null) {
@@ -1619,10 +2426,10 @@ function validate38(data, { instancePath = '', parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate38.errors = vErrors;
+  validate49.errors = vErrors;
   return errors === 0;
 }
-function validate28(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
+function validate39(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == 'object' && !Array.isArray(data)) {
@@ -1644,7 +2451,7 @@ function validate28(data, { instancePath = '', parentData, parentDataProperty, r
           params: { additionalProperty: key0 },
           message: 'must NOT have additional properties',
           schema: false,
-          parentSchema: schema27,
+          parentSchema: schema35,
           data,
         };
         if (vErrors === null) {
@@ -1743,8 +2550,8 @@ function validate28(data, { instancePath = '', parentData, parentDataProperty, r
           keyword: 'type',
           params: { type: 'string' },
           message: 'must be string',
-          schema: schema29.type,
-          parentSchema: schema29,
+          schema: schema37.type,
+          parentSchema: schema37,
           data: data1,
         };
         if (vErrors === null) {
@@ -1764,8 +2571,8 @@ function validate28(data, { instancePath = '', parentData, parentDataProperty, r
           keyword: 'type',
           params: { type: 'string' },
           message: 'must be string',
-          schema: schema30.type,
-          parentSchema: schema30,
+          schema: schema38.type,
+          parentSchema: schema38,
           data: data2,
         };
         if (vErrors === null) {
@@ -1778,27 +2585,27 @@ function validate28(data, { instancePath = '', parentData, parentDataProperty, r
     }
     if (data.tools !== undefined) {
       if (
-        !validate29(data.tools, {
+        !validate40(data.tools, {
           instancePath: instancePath + '/tools',
           parentData: data,
           parentDataProperty: 'tools',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
+        vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
         errors = vErrors.length;
       }
     }
     if (data.effects !== undefined) {
       if (
-        !validate32(data.effects, {
+        !validate43(data.effects, {
           instancePath: instancePath + '/effects',
           parentData: data,
           parentDataProperty: 'effects',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate32.errors : vErrors.concat(validate32.errors);
+        vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
         errors = vErrors.length;
       }
     }
@@ -1850,8 +2657,8 @@ function validate28(data, { instancePath = '', parentData, parentDataProperty, r
           keyword: 'type',
           params: { type: 'boolean' },
           message: 'must be boolean',
-          schema: schema34.type,
-          parentSchema: schema34,
+          schema: schema42.type,
+          parentSchema: schema42,
           data: data6,
         };
         if (vErrors === null) {
@@ -1864,14 +2671,14 @@ function validate28(data, { instancePath = '', parentData, parentDataProperty, r
     }
     if (data.tests !== undefined) {
       if (
-        !validate38(data.tests, {
+        !validate49(data.tests, {
           instancePath: instancePath + '/tests',
           parentData: data,
           parentDataProperty: 'tests',
           rootData,
         })
       ) {
-        vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
+        vErrors = vErrors === null ? validate49.errors : vErrors.concat(validate49.errors);
         errors = vErrors.length;
       }
     }
@@ -1882,8 +2689,8 @@ function validate28(data, { instancePath = '', parentData, parentDataProperty, r
       keyword: 'type',
       params: { type: 'object' },
       message: 'must be object',
-      schema: schema27.type,
-      parentSchema: schema27,
+      schema: schema35.type,
+      parentSchema: schema35,
       data,
     };
     if (vErrors === null) {
@@ -1893,7 +2700,7 @@ function validate28(data, { instancePath = '', parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate28.errors = vErrors;
+  validate39.errors = vErrors;
   return errors === 0;
 }
 function validate12(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
@@ -2089,14 +2896,14 @@ function validate12(data, { instancePath = '', parentData, parentDataProperty, r
         }
         for (const key2 in data2) {
           if (
-            !validate28(data2[key2], {
+            !validate39(data2[key2], {
               instancePath: instancePath + '/modes/' + key2.replace(/~/g, '~0').replace(/\//g, '~1'),
               parentData: data2,
               parentDataProperty: key2,
               rootData,
             })
           ) {
-            vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
+            vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
             errors = vErrors.length;
           }
         }
@@ -2140,7 +2947,7 @@ function validate12(data, { instancePath = '', parentData, parentDataProperty, r
   validate12.errors = vErrors;
   return errors === 0;
 }
-const schema40 = {
+const schema48 = {
   title: 'McpConfig',
   type: 'object',
   additionalProperties: false,
@@ -2168,7 +2975,7 @@ const schema40 = {
     },
   },
 };
-const schema41 = {
+const schema49 = {
   title: 'McpServerConfig',
   type: 'object',
   additionalProperties: false,
@@ -2231,7 +3038,7 @@ const schema41 = {
   },
 };
 const pattern3 = new RegExp('^[A-Za-z0-9-]+(_[A-Za-z0-9-]+)*$', 'u');
-function validate43(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
+function validate54(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
   if (data && typeof data == 'object' && !Array.isArray(data)) {
@@ -2244,7 +3051,7 @@ function validate43(data, { instancePath = '', parentData, parentDataProperty, r
           params: { additionalProperty: key0 },
           message: 'must NOT have additional properties',
           schema: false,
-          parentSchema: schema40,
+          parentSchema: schema48,
           data,
         };
         if (vErrors === null) {
@@ -2269,7 +3076,7 @@ function validate43(data, { instancePath = '', parentData, parentDataProperty, r
                 params: { limit: 32 },
                 message: 'must NOT have more than 32 characters',
                 schema: 32,
-                parentSchema: schema40.properties.servers.propertyNames,
+                parentSchema: schema48.properties.servers.propertyNames,
                 data: key1,
                 propertyName: key1,
               };
@@ -2288,7 +3095,7 @@ function validate43(data, { instancePath = '', parentData, parentDataProperty, r
                 params: { pattern: '^[A-Za-z0-9-]+(_[A-Za-z0-9-]+)*$' },
                 message: 'must match pattern "' + '^[A-Za-z0-9-]+(_[A-Za-z0-9-]+)*$' + '"',
                 schema: '^[A-Za-z0-9-]+(_[A-Za-z0-9-]+)*$',
-                parentSchema: schema40.properties.servers.propertyNames,
+                parentSchema: schema48.properties.servers.propertyNames,
                 data: key1,
                 propertyName: key1,
               };
@@ -2308,8 +3115,8 @@ function validate43(data, { instancePath = '', parentData, parentDataProperty, r
               keyword: 'propertyNames',
               params: { propertyName: key1 },
               message: 'property name must be valid',
-              schema: schema40.properties.servers.propertyNames,
-              parentSchema: schema40.properties.servers,
+              schema: schema48.properties.servers.propertyNames,
+              parentSchema: schema48.properties.servers,
               data: data0,
             };
             if (vErrors === null) {
@@ -2330,8 +3137,8 @@ function validate43(data, { instancePath = '', parentData, parentDataProperty, r
                 keyword: 'required',
                 params: { missingProperty: 'command' },
                 message: "must have required property '" + 'command' + "'",
-                schema: schema41.required,
-                parentSchema: schema41,
+                schema: schema49.required,
+                parentSchema: schema49,
                 data: data1,
               };
               if (vErrors === null) {
@@ -2358,7 +3165,7 @@ function validate43(data, { instancePath = '', parentData, parentDataProperty, r
                   params: { additionalProperty: key3 },
                   message: 'must NOT have additional properties',
                   schema: false,
-                  parentSchema: schema41,
+                  parentSchema: schema49,
                   data: data1,
                 };
                 if (vErrors === null) {
@@ -2381,7 +3188,7 @@ function validate43(data, { instancePath = '', parentData, parentDataProperty, r
                     params: { limit: 1 },
                     message: 'must NOT have fewer than 1 characters',
                     schema: 1,
-                    parentSchema: schema41.properties.command,
+                    parentSchema: schema49.properties.command,
                     data: data2,
                   };
                   if (vErrors === null) {
@@ -2399,8 +3206,8 @@ function validate43(data, { instancePath = '', parentData, parentDataProperty, r
                   keyword: 'type',
                   params: { type: 'string' },
                   message: 'must be string',
-                  schema: schema41.properties.command.type,
-                  parentSchema: schema41.properties.command,
+                  schema: schema49.properties.command.type,
+                  parentSchema: schema49.properties.command,
                   data: data2,
                 };
                 if (vErrors === null) {
@@ -2429,8 +3236,8 @@ function validate43(data, { instancePath = '', parentData, parentDataProperty, r
                       keyword: 'type',
                       params: { type: 'string' },
                       message: 'must be string',
-                      schema: schema41.properties.args.items.type,
-                      parentSchema: schema41.properties.args.items,
+                      schema: schema49.properties.args.items.type,
+                      parentSchema: schema49.properties.args.items,
                       data: data4,
                     };
                     if (vErrors === null) {
@@ -2449,8 +3256,8 @@ function validate43(data, { instancePath = '', parentData, parentDataProperty, r
                   keyword: 'type',
                   params: { type: 'array' },
                   message: 'must be array',
-                  schema: schema41.properties.args.type,
-                  parentSchema: schema41.properties.args,
+                  schema: schema49.properties.args.type,
+                  parentSchema: schema49.properties.args,
                   data: data3,
                 };
                 if (vErrors === null) {
@@ -2478,8 +3285,8 @@ function validate43(data, { instancePath = '', parentData, parentDataProperty, r
                       keyword: 'type',
                       params: { type: 'string' },
                       message: 'must be string',
-                      schema: schema41.properties.env.additionalProperties.type,
-                      parentSchema: schema41.properties.env.additionalProperties,
+                      schema: schema49.properties.env.additionalProperties.type,
+                      parentSchema: schema49.properties.env.additionalProperties,
                       data: data6,
                     };
                     if (vErrors === null) {
@@ -2498,8 +3305,8 @@ function validate43(data, { instancePath = '', parentData, parentDataProperty, r
                   keyword: 'type',
                   params: { type: 'object' },
                   message: 'must be object',
-                  schema: schema41.properties.env.type,
-                  parentSchema: schema41.properties.env,
+                  schema: schema49.properties.env.type,
+                  parentSchema: schema49.properties.env,
                   data: data5,
                 };
                 if (vErrors === null) {
@@ -2520,8 +3327,8 @@ function validate43(data, { instancePath = '', parentData, parentDataProperty, r
                   keyword: 'type',
                   params: { type: 'string' },
                   message: 'must be string',
-                  schema: schema41.properties.cwd.type,
-                  parentSchema: schema41.properties.cwd,
+                  schema: schema49.properties.cwd.type,
+                  parentSchema: schema49.properties.cwd,
                   data: data7,
                 };
                 if (vErrors === null) {
@@ -2542,8 +3349,8 @@ function validate43(data, { instancePath = '', parentData, parentDataProperty, r
                   keyword: 'type',
                   params: { type: 'boolean' },
                   message: 'must be boolean',
-                  schema: schema41.properties.trusted.type,
-                  parentSchema: schema41.properties.trusted,
+                  schema: schema49.properties.trusted.type,
+                  parentSchema: schema49.properties.trusted,
                   data: data8,
                 };
                 if (vErrors === null) {
@@ -2567,8 +3374,8 @@ function validate43(data, { instancePath = '', parentData, parentDataProperty, r
                   keyword: 'type',
                   params: { type: 'integer' },
                   message: 'must be integer',
-                  schema: schema41.properties.startTimeoutMs.type,
-                  parentSchema: schema41.properties.startTimeoutMs,
+                  schema: schema49.properties.startTimeoutMs.type,
+                  parentSchema: schema49.properties.startTimeoutMs,
                   data: data9,
                 };
                 if (vErrors === null) {
@@ -2591,7 +3398,7 @@ function validate43(data, { instancePath = '', parentData, parentDataProperty, r
                     params: { comparison: '>=', limit: 1 },
                     message: 'must be >= 1',
                     schema: 1,
-                    parentSchema: schema41.properties.startTimeoutMs,
+                    parentSchema: schema49.properties.startTimeoutMs,
                     data: data9,
                   };
                   if (vErrors === null) {
@@ -2616,8 +3423,8 @@ function validate43(data, { instancePath = '', parentData, parentDataProperty, r
                   keyword: 'type',
                   params: { type: 'integer' },
                   message: 'must be integer',
-                  schema: schema41.properties.callTimeoutMs.type,
-                  parentSchema: schema41.properties.callTimeoutMs,
+                  schema: schema49.properties.callTimeoutMs.type,
+                  parentSchema: schema49.properties.callTimeoutMs,
                   data: data10,
                 };
                 if (vErrors === null) {
@@ -2640,7 +3447,7 @@ function validate43(data, { instancePath = '', parentData, parentDataProperty, r
                     params: { comparison: '>=', limit: 1 },
                     message: 'must be >= 1',
                     schema: 1,
-                    parentSchema: schema41.properties.callTimeoutMs,
+                    parentSchema: schema49.properties.callTimeoutMs,
                     data: data10,
                   };
                   if (vErrors === null) {
@@ -2659,8 +3466,8 @@ function validate43(data, { instancePath = '', parentData, parentDataProperty, r
               keyword: 'type',
               params: { type: 'object' },
               message: 'must be object',
-              schema: schema41.type,
-              parentSchema: schema41,
+              schema: schema49.type,
+              parentSchema: schema49,
               data: data1,
             };
             if (vErrors === null) {
@@ -2678,8 +3485,8 @@ function validate43(data, { instancePath = '', parentData, parentDataProperty, r
           keyword: 'type',
           params: { type: 'object' },
           message: 'must be object',
-          schema: schema40.properties.servers.type,
-          parentSchema: schema40.properties.servers,
+          schema: schema48.properties.servers.type,
+          parentSchema: schema48.properties.servers,
           data: data0,
         };
         if (vErrors === null) {
@@ -2705,7 +3512,7 @@ function validate43(data, { instancePath = '', parentData, parentDataProperty, r
                 params: { limit: 32 },
                 message: 'must NOT have more than 32 characters',
                 schema: 32,
-                parentSchema: schema40.properties.trustedEditorServers.items,
+                parentSchema: schema48.properties.trustedEditorServers.items,
                 data: data12,
               };
               if (vErrors === null) {
@@ -2723,7 +3530,7 @@ function validate43(data, { instancePath = '', parentData, parentDataProperty, r
                 params: { pattern: '^[A-Za-z0-9-]+(_[A-Za-z0-9-]+)*$' },
                 message: 'must match pattern "' + '^[A-Za-z0-9-]+(_[A-Za-z0-9-]+)*$' + '"',
                 schema: '^[A-Za-z0-9-]+(_[A-Za-z0-9-]+)*$',
-                parentSchema: schema40.properties.trustedEditorServers.items,
+                parentSchema: schema48.properties.trustedEditorServers.items,
                 data: data12,
               };
               if (vErrors === null) {
@@ -2740,8 +3547,8 @@ function validate43(data, { instancePath = '', parentData, parentDataProperty, r
               keyword: 'type',
               params: { type: 'string' },
               message: 'must be string',
-              schema: schema40.properties.trustedEditorServers.items.type,
-              parentSchema: schema40.properties.trustedEditorServers.items,
+              schema: schema48.properties.trustedEditorServers.items.type,
+              parentSchema: schema48.properties.trustedEditorServers.items,
               data: data12,
             };
             if (vErrors === null) {
@@ -2770,7 +3577,7 @@ function validate43(data, { instancePath = '', parentData, parentDataProperty, r
                 params: { i: i2, j: j0 },
                 message: 'must NOT have duplicate items (items ## ' + j0 + ' and ' + i2 + ' are identical)',
                 schema: true,
-                parentSchema: schema40.properties.trustedEditorServers,
+                parentSchema: schema48.properties.trustedEditorServers,
                 data: data11,
               };
               if (vErrors === null) {
@@ -2791,8 +3598,8 @@ function validate43(data, { instancePath = '', parentData, parentDataProperty, r
           keyword: 'type',
           params: { type: 'array' },
           message: 'must be array',
-          schema: schema40.properties.trustedEditorServers.type,
-          parentSchema: schema40.properties.trustedEditorServers,
+          schema: schema48.properties.trustedEditorServers.type,
+          parentSchema: schema48.properties.trustedEditorServers,
           data: data11,
         };
         if (vErrors === null) {
@@ -2810,8 +3617,8 @@ function validate43(data, { instancePath = '', parentData, parentDataProperty, r
       keyword: 'type',
       params: { type: 'object' },
       message: 'must be object',
-      schema: schema40.type,
-      parentSchema: schema40,
+      schema: schema48.type,
+      parentSchema: schema48,
       data,
     };
     if (vErrors === null) {
@@ -2821,7 +3628,7 @@ function validate43(data, { instancePath = '', parentData, parentDataProperty, r
     }
     errors++;
   }
-  validate43.errors = vErrors;
+  validate54.errors = vErrors;
   return errors === 0;
 }
 function validate11(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
@@ -2952,7 +3759,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 params: { additionalProperty: key0 },
                 message: 'must NOT have additional properties',
                 schema: false,
-                parentSchema: schema36,
+                parentSchema: schema44,
                 data: data3,
               };
               if (vErrors === null) {
@@ -2972,8 +3779,8 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 keyword: 'type',
                 params: { type: 'string' },
                 message: 'must be string',
-                schema: schema36.properties.workspace.type,
-                parentSchema: schema36.properties.workspace,
+                schema: schema44.properties.workspace.type,
+                parentSchema: schema44.properties.workspace,
                 data: data4,
               };
               if (vErrors === null) {
@@ -2993,8 +3800,8 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 keyword: 'type',
                 params: { type: 'string' },
                 message: 'must be string',
-                schema: schema36.properties.sessionsDir.type,
-                parentSchema: schema36.properties.sessionsDir,
+                schema: schema44.properties.sessionsDir.type,
+                parentSchema: schema44.properties.sessionsDir,
                 data: data5,
               };
               if (vErrors === null) {
@@ -3014,8 +3821,8 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 keyword: 'type',
                 params: { type: 'boolean' },
                 message: 'must be boolean',
-                schema: schema36.properties.builtinTools.type,
-                parentSchema: schema36.properties.builtinTools,
+                schema: schema44.properties.builtinTools.type,
+                parentSchema: schema44.properties.builtinTools,
                 data: data6,
               };
               if (vErrors === null) {
@@ -3033,8 +3840,8 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             keyword: 'type',
             params: { type: 'object' },
             message: 'must be object',
-            schema: schema36.type,
-            parentSchema: schema36,
+            schema: schema44.type,
+            parentSchema: schema44,
             data: data3,
           };
           if (vErrors === null) {
@@ -3134,8 +3941,8 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               keyword: 'required',
               params: { missingProperty: 'script' },
               message: "must have required property '" + 'script' + "'",
-              schema: schema37.required,
-              parentSchema: schema37,
+              schema: schema45.required,
+              parentSchema: schema45,
               data: data8,
             };
             if (vErrors === null) {
@@ -3154,7 +3961,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 params: { additionalProperty: key1 },
                 message: 'must NOT have additional properties',
                 schema: false,
-                parentSchema: schema37,
+                parentSchema: schema45,
                 data: data8,
               };
               if (vErrors === null) {
@@ -3174,8 +3981,8 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 keyword: 'type',
                 params: { type: 'string' },
                 message: 'must be string',
-                schema: schema37.properties.script.type,
-                parentSchema: schema37.properties.script,
+                schema: schema45.properties.script.type,
+                parentSchema: schema45.properties.script,
                 data: data9,
               };
               if (vErrors === null) {
@@ -3193,8 +4000,8 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             keyword: 'type',
             params: { type: 'object' },
             message: 'must be object',
-            schema: schema37.type,
-            parentSchema: schema37,
+            schema: schema45.type,
+            parentSchema: schema45,
             data: data8,
           };
           if (vErrors === null) {
@@ -3287,7 +4094,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 params: { additionalProperty: key2 },
                 message: 'must NOT have additional properties',
                 schema: false,
-                parentSchema: schema38,
+                parentSchema: schema46,
                 data: data11,
               };
               if (vErrors === null) {
@@ -3307,8 +4114,8 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 keyword: 'type',
                 params: { type: 'string' },
                 message: 'must be string',
-                schema: schema38.properties.baseUrl.type,
-                parentSchema: schema38.properties.baseUrl,
+                schema: schema46.properties.baseUrl.type,
+                parentSchema: schema46.properties.baseUrl,
                 data: data12,
               };
               if (vErrors === null) {
@@ -3328,8 +4135,8 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 keyword: 'type',
                 params: { type: 'string' },
                 message: 'must be string',
-                schema: schema38.properties.model.type,
-                parentSchema: schema38.properties.model,
+                schema: schema46.properties.model.type,
+                parentSchema: schema46.properties.model,
                 data: data13,
               };
               if (vErrors === null) {
@@ -3349,8 +4156,8 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 keyword: 'type',
                 params: { type: 'string' },
                 message: 'must be string',
-                schema: schema38.properties.apiKey.type,
-                parentSchema: schema38.properties.apiKey,
+                schema: schema46.properties.apiKey.type,
+                parentSchema: schema46.properties.apiKey,
                 data: data14,
               };
               if (vErrors === null) {
@@ -3372,7 +4179,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   params: { limit: 1 },
                   message: 'must NOT have fewer than 1 characters',
                   schema: 1,
-                  parentSchema: schema38.properties.apiKeyEnv,
+                  parentSchema: schema46.properties.apiKeyEnv,
                   data: data15,
                 };
                 if (vErrors === null) {
@@ -3389,8 +4196,8 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 keyword: 'type',
                 params: { type: 'string' },
                 message: 'must be string',
-                schema: schema38.properties.apiKeyEnv.type,
-                parentSchema: schema38.properties.apiKeyEnv,
+                schema: schema46.properties.apiKeyEnv.type,
+                parentSchema: schema46.properties.apiKeyEnv,
                 data: data15,
               };
               if (vErrors === null) {
@@ -3410,8 +4217,8 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 keyword: 'type',
                 params: { type: 'integer' },
                 message: 'must be integer',
-                schema: schema38.properties.timeoutMs.type,
-                parentSchema: schema38.properties.timeoutMs,
+                schema: schema46.properties.timeoutMs.type,
+                parentSchema: schema46.properties.timeoutMs,
                 data: data16,
               };
               if (vErrors === null) {
@@ -3430,7 +4237,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   params: { comparison: '>=', limit: 1 },
                   message: 'must be >= 1',
                   schema: 1,
-                  parentSchema: schema38.properties.timeoutMs,
+                  parentSchema: schema46.properties.timeoutMs,
                   data: data16,
                 };
                 if (vErrors === null) {
@@ -3451,8 +4258,8 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 keyword: 'type',
                 params: { type: 'integer' },
                 message: 'must be integer',
-                schema: schema38.properties.maxRetries.type,
-                parentSchema: schema38.properties.maxRetries,
+                schema: schema46.properties.maxRetries.type,
+                parentSchema: schema46.properties.maxRetries,
                 data: data17,
               };
               if (vErrors === null) {
@@ -3471,7 +4278,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   params: { comparison: '>=', limit: 0 },
                   message: 'must be >= 0',
                   schema: 0,
-                  parentSchema: schema38.properties.maxRetries,
+                  parentSchema: schema46.properties.maxRetries,
                   data: data17,
                 };
                 if (vErrors === null) {
@@ -3492,8 +4299,8 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 keyword: 'type',
                 params: { type: 'integer' },
                 message: 'must be integer',
-                schema: schema38.properties.backoffMs.type,
-                parentSchema: schema38.properties.backoffMs,
+                schema: schema46.properties.backoffMs.type,
+                parentSchema: schema46.properties.backoffMs,
                 data: data18,
               };
               if (vErrors === null) {
@@ -3512,7 +4319,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                   params: { comparison: '>=', limit: 0 },
                   message: 'must be >= 0',
                   schema: 0,
-                  parentSchema: schema38.properties.backoffMs,
+                  parentSchema: schema46.properties.backoffMs,
                   data: data18,
                 };
                 if (vErrors === null) {
@@ -3533,8 +4340,8 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
                 keyword: 'type',
                 params: { type: 'object' },
                 message: 'must be object',
-                schema: schema38.properties.extraBody.type,
-                parentSchema: schema38.properties.extraBody,
+                schema: schema46.properties.extraBody.type,
+                parentSchema: schema46.properties.extraBody,
                 data: data19,
               };
               if (vErrors === null) {
@@ -3552,8 +4359,8 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             keyword: 'type',
             params: { type: 'object' },
             message: 'must be object',
-            schema: schema38.type,
-            parentSchema: schema38,
+            schema: schema46.type,
+            parentSchema: schema46,
             data: data11,
           };
           if (vErrors === null) {
@@ -3636,7 +4443,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               params: { limit: 0 },
               message: 'must NOT have more than 0 properties',
               schema: 0,
-              parentSchema: schema39,
+              parentSchema: schema47,
               data: data21,
             };
             if (vErrors === null) {
@@ -3654,7 +4461,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
               params: { additionalProperty: key3 },
               message: 'must NOT have additional properties',
               schema: false,
-              parentSchema: schema39,
+              parentSchema: schema47,
               data: data21,
             };
             if (vErrors === null) {
@@ -3671,8 +4478,8 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
             keyword: 'type',
             params: { type: 'object' },
             message: 'must be object',
-            schema: schema39.type,
-            parentSchema: schema39,
+            schema: schema47.type,
+            parentSchema: schema47,
             data: data21,
           };
           if (vErrors === null) {
@@ -3746,14 +4553,14 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
     if (data && typeof data == 'object' && !Array.isArray(data)) {
       if (data.config !== undefined) {
         if (
-          !validate43(data.config, {
+          !validate54(data.config, {
             instancePath: instancePath + '/config',
             parentData: data,
             parentDataProperty: 'config',
             rootData,
           })
         ) {
-          vErrors = vErrors === null ? validate43.errors : vErrors.concat(validate43.errors);
+          vErrors = vErrors === null ? validate54.errors : vErrors.concat(validate54.errors);
           errors = vErrors.length;
         }
       }
@@ -3867,8 +4674,8 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           keyword: 'type',
           params: { type: 'string' },
           message: 'must be string',
-          schema: schema42.type,
-          parentSchema: schema42,
+          schema: schema50.type,
+          parentSchema: schema50,
           data: data25,
         };
         if (vErrors === null) {
@@ -3890,10 +4697,10 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
           instancePath: instancePath + '/name',
           schemaPath: '#/definitions/pluginName/enum',
           keyword: 'enum',
-          params: { allowedValues: schema42.enum },
+          params: { allowedValues: schema50.enum },
           message: 'must be equal to one of the allowed values',
-          schema: schema42.enum,
-          parentSchema: schema42,
+          schema: schema50.enum,
+          parentSchema: schema50,
           data: data25,
         };
         if (vErrors === null) {

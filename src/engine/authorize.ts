@@ -16,7 +16,15 @@
  * one line for people that also names the deciding rule and where it is written.
  * @module
  */
-import type { CompiledPolicy, Decision, Hints, RuleRef } from '../compile/types.js';
+import type {
+  CallDecision,
+  CommandDecision,
+  CompiledPolicy,
+  Decision,
+  Hints,
+  PathResolver,
+  RuleRef,
+} from '../compile/types.js';
 import { DEFAULT_MODE, EXIT_PLAN_MODE } from './vocabulary.js';
 
 /** What `compilePolicies` returns, or any set that finds a compiled mode by name. */
@@ -38,8 +46,12 @@ export interface Verdict {
   mode: string;
   /** The deciding rule: a selector with its file:line:column, or one of the engine's own rules below. */
   rule: RuleRef;
-  /** The argument the deciding rule looked at (a command or a path), once rules look at arguments. */
+  /** The command or path that decided, when the deciding rule looked at the call's arguments. */
   subject?: string;
+  /** The argument pattern that decided, with its location, when one did. */
+  pattern?: RuleRef;
+  /** For a script: each simple command with its decision and rule. */
+  commands?: CommandDecision[];
   /** The text the gate gives the model (deny) or the approver (ask); for allow, a sentence saying so. */
   reason: string;
   /** One line for people: the decision, the tool, the mode and the deciding rule. */
@@ -86,10 +98,18 @@ export interface ModeView {
  * @param mode the mode judged in
  * @param name the tool
  * @param ruleReason the deciding rule's own reason, if it has one
+ * @param detail what in the call's arguments decided (the quoted command or path and the pattern)
  * @returns the reason given to the model
  */
-export function denyReason(view: ModeView, mode: string, name: string, ruleReason?: string): string {
-  const head = `tool "${name}" is not available in ${mode} mode`;
+export function denyReason(
+  view: ModeView,
+  mode: string,
+  name: string,
+  ruleReason?: string,
+  detail?: string,
+): string {
+  const tool = `tool "${name}" is not available in ${mode} mode`;
+  const head = detail === undefined ? tool : `${tool}: ${detail}`;
   if (mode === DEFAULT_MODE) return `${head}: there is no plan to approve outside a planning mode`;
   if (!view.isDefined(mode)) {
     const why = `this deployment does not define ${mode} mode, so every tool is denied`;
@@ -115,14 +135,31 @@ export function askReason(mode: string, name: string, ruleReason?: string): stri
   return `tool "${name}" needs approval in ${mode} mode`;
 }
 
+/** Options of {@link authorize}. */
+export interface AuthorizeOptions {
+  /**
+   * Resolves path arguments against the session's workspace (`fsPathResolver(workspace)` for a real one). Without
+   * it paths resolve lexically with no workspace: relative paths count as workspace-relative and every absolute
+   * path as outside, so no absolute path is ever allowed by a pattern.
+   */
+  resolvePath?: PathResolver;
+}
+
 /**
- * Decides one call in one mode.
+ * Decides one call in one mode: by name, then, when the deciding rule has `commands` or `paths`, by the call's
+ * arguments. A tool whose mode has no argument rules costs one memoised lookup and no parsing.
  * @param policies the compiled modes (`compilePolicies`); `default` is never looked up
  * @param mode the mode to judge in (for a session: its landed mode)
  * @param call the tool name, its arguments and its declared hints
+ * @param options how paths resolve
  * @returns the verdict
  */
-export function authorize(policies: PolicyLookup, mode: string, call: ToolCall): Verdict {
+export function authorize(
+  policies: PolicyLookup,
+  mode: string,
+  call: ToolCall,
+  options: AuthorizeOptions = {},
+): Verdict {
   const { name } = call;
   const view = viewOf(policies);
   if (mode === DEFAULT_MODE) {
@@ -134,13 +171,66 @@ export function authorize(policies: PolicyLookup, mode: string, call: ToolCall):
   if (policy === undefined)
     return verdict('deny', mode, name, UNDEFINED_MODE_RULE, denyReason(view, mode, name));
   const hints = call.hints ?? (name === EXIT_PLAN_MODE ? EXIT_PLAN_MODE_HINTS : undefined);
-  const { decision, rule, reason: own } = policy.decide(name, hints);
-  if (decision === 'deny') return verdict('deny', mode, name, rule, denyReason(view, mode, name, own), own);
-  // The exit always asks: a mode that allows it (`default: allow`, a glob) must not let the model leave it, and
-  // run what it denies, without a human's approval.
-  if (decision === 'ask' || name === EXIT_PLAN_MODE)
-    return verdict('ask', mode, name, rule, askReason(mode, name, own), own);
-  return verdict('allow', mode, name, rule, own ?? `tool "${name}" is allowed in ${mode} mode`, own);
+  const r: CallDecision = policy.decideCall
+    ? policy.decideCall(
+        hints === undefined
+          ? { name, arguments: call.arguments }
+          : { name, arguments: call.arguments, hints },
+        options.resolvePath ? { resolvePath: options.resolvePath } : {},
+      )
+    : policy.decide(name, hints);
+  const own = r.reason;
+  const why = subjectText(r);
+  let out: Verdict;
+  if (r.decision === 'deny') {
+    out = verdict('deny', mode, name, r.rule, denyReason(view, mode, name, own, why), own);
+  } else if (r.decision === 'ask' || name === EXIT_PLAN_MODE) {
+    // The exit always asks: a mode that allows it (`default: allow`, a glob) must not let the model leave it,
+    // and run what it denies, without a human's approval.
+    const head = askReason(mode, name, own);
+    out = verdict('ask', mode, name, r.rule, why === undefined ? head : `${head}: ${why}`, own);
+  } else {
+    const head = own ?? `tool "${name}" is allowed in ${mode} mode`;
+    out = verdict('allow', mode, name, r.rule, why === undefined ? head : `${head}: ${why}`, own);
+  }
+  if (r.subject !== undefined) out.subject = r.subject;
+  if (r.pattern !== undefined) out.pattern = r.pattern;
+  if (r.commands !== undefined) out.commands = r.commands;
+  return out;
+}
+
+/**
+ * What in the arguments decided: `"git push origin" is denied by \`git push **\` at plan.yaml:40:7`, or why the
+ * command or path could not be analysed.
+ */
+function subjectText(r: CallDecision): string | undefined {
+  if (r.subject === undefined) return undefined;
+  const quoted = JSON.stringify(r.subject.length > 200 ? `${r.subject.slice(0, 197)}...` : r.subject);
+  if (r.unanalysable) return `${quoted} cannot be analysed: ${r.note ?? 'unknown construct'}`;
+  const verb = r.decision === 'deny' ? 'is denied by' : 'matches';
+  const text =
+    r.pattern === undefined
+      ? `${quoted} matches no pattern of \`${r.rule.selector}\``
+      : `${quoted} ${verb} \`${r.pattern.selector}\`${at(r.pattern)}`;
+  return r.note === undefined ? text : `${text} (${r.note})`;
+}
+
+function at(rule: RuleRef): string {
+  return rule.file === null ? '' : ` at ${rule.file}:${rule.line ?? '?'}:${rule.column ?? '?'}`;
+}
+
+/**
+ * Whether the model sees a tool in a mode, as the assemble filter decides it: by name, shown unless every call to
+ * it is denied (for a tool with argument rules: unless its base is deny and no pattern allows or asks). Equal to
+ * `authorize(...).decision !== 'deny'` for a tool without argument rules.
+ * @param hints the tool's declared hints
+ * @returns true when the tool is visible
+ */
+export function isVisible(policies: PolicyLookup, mode: string, name: string, hints?: Hints): boolean {
+  if (mode === DEFAULT_MODE) return name !== EXIT_PLAN_MODE;
+  const policy = policies.get(mode);
+  if (policy === undefined) return false;
+  return policy.visible(name, hints ?? (name === EXIT_PLAN_MODE ? EXIT_PLAN_MODE_HINTS : undefined));
 }
 
 function viewOf(policies: PolicyLookup): ModeView {
@@ -162,7 +252,7 @@ function verdict(
   reason: string,
   ruleReason?: string,
 ): Verdict {
-  const where = rule.file === null ? '' : ` at ${rule.file}:${rule.line ?? '?'}:${rule.column ?? '?'}`;
+  const where = at(rule);
   const message = `${decision} "${name}" in ${mode} mode by \`${rule.selector}\`${where}: ${reason}`;
   const out: Verdict = { decision, mode, rule, reason, message };
   if (ruleReason !== undefined) out.ruleReason = ruleReason;

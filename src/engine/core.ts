@@ -9,7 +9,8 @@
 import type { Hints } from '../compile/types.js';
 import type { Session, ToolAnnotations, ToolLookup } from '../host/types.js';
 import type { ResolvedModes } from '../deploy/modes.js';
-import { authorize, type Verdict } from './authorize.js';
+import { fsPathResolver } from '../compile/fs-path-resolver.js';
+import { authorize, isVisible, type Verdict } from './authorize.js';
 import { ModeFoldCache } from './fold.js';
 import { removeIntent, writeIntent } from './intent-file.js';
 import { DEFAULT_MODE } from './vocabulary.js';
@@ -19,6 +20,12 @@ import { hintsOfAnnotations } from '../compile/catalog.js';
 export interface Intent {
   readonly mode: string;
   readonly narrate: boolean;
+}
+
+/** A call's arguments and the workspace its paths resolve against, for the gate. */
+export interface CallArguments {
+  readonly arguments: unknown;
+  readonly workspace: string;
 }
 
 /** Finds a registered tool by name (`ctx.tools.lookup()`), for its annotations. */
@@ -118,13 +125,20 @@ export class ModeCore {
    * @param name the tool name
    * @returns the verdict
    */
-  verdict(mode: string, name: string): Verdict {
-    return authorize(this.modes, mode, { name, hints: hintsOf(this.lookup(name)?.annotations) });
+  verdict(mode: string, name: string, call?: CallArguments): Verdict {
+    const hints = hintsOf(this.lookup(name)?.annotations);
+    if (call === undefined) return authorize(this.modes, mode, { name, hints });
+    // Paths in the arguments resolve against the agent's workspace, following its symlinks.
+    const resolvePath = fsPathResolver(call.workspace);
+    return authorize(this.modes, mode, { name, arguments: call.arguments, hints }, { resolvePath });
   }
 
-  /** Visibility, the soft layer's rule: the tools whose verdict is not deny. */
+  /**
+   * Visibility, the soft layer's rule: by name, the tools some call to which is not denied (for a tool without
+   * argument rules: its verdict is not deny).
+   */
   visible(mode: string, name: string): boolean {
-    return this.verdict(mode, name).decision !== 'deny';
+    return isVisible(this.modes, mode, name, hintsOf(this.lookup(name)?.annotations));
   }
 }
 

@@ -43,14 +43,17 @@ export function alreadyApprovedReason(mode: string): string {
 /**
  * Builds the gate.
  * @param core the engine state
+ * @param hostWorkspace the host's workspace, for an agent that names none
  * @returns the guard to register with `ctx.tools.guard()`
  */
-export function createGate(core: ModeCore): Authorizer {
+export function createGate(core: ModeCore, hostWorkspace: () => string): Authorizer {
   return (exec) => {
     if (!exec.agent) return ALLOW;
     const session = exec.agent.session;
     const mode = core.mode(session);
-    const verdict = core.verdict(mode, exec.name);
+    // The arguments decide too (argument rules); paths resolve where the tool will run.
+    const workspace = exec.agent.workspace ?? hostWorkspace();
+    const verdict = core.verdict(mode, exec.name, { arguments: exec.arguments, workspace });
     switch (verdict.decision) {
       case 'allow':
         return ALLOW;

@@ -328,6 +328,8 @@ export type ToolLookup = (name: string) => Tool | undefined;
  * effects of the calling plugin, so they must go through `ctx.tools`; a hot path reads through {@link lookup}.
  */
 export interface ToolRegistry {
+  /** The workspace root tools use when the call's agent names none (argument rules resolve paths against it). */
+  readonly workspace: string;
   /** Registers a tool while the calling plugin lives; throws on a duplicate or invalid name or schema. */
   register<A>(tool: Tool<A>): () => void;
   /** Registers a guard: a ceiling over the `tools/pre-execute` waterfall, while the calling plugin lives. */

@@ -28,9 +28,13 @@ describe('schema/policy.schema.json', () => {
 
   it('closes every object and documents every property twice', () => {
     for (const [path, node] of objects(policySchema)) {
-      if (node.type === 'object' && !path.endsWith('/toolRules')) {
+      // Maps (selector or pattern → decision) and a test's `args` (any call arguments) are open by design.
+      const open = /\/(toolRules|commandRules|pathRules|args)$/.test(path);
+      if (node.type === 'object' && !open) {
         expect(node.additionalProperties, path).toBe(false);
       }
+      // `if`/`then` only restate keys to make `decision` required unless the rule has patterns.
+      if (/\/(if|then)$/.test(path)) continue;
       for (const [name, prop] of Object.entries(
         (node.properties as Record<string, Node> | undefined) ?? {},
       )) {

@@ -44,6 +44,20 @@ const DRAFT = [MODELINE, 'mode: draft', '', 'tools:', '  read: ', 'tests:', '  -
 const NEW_DOCUMENT = [MODELINE, ''].join('\n');
 const NEW_RULE = [MODELINE, 'mode: draft', 'tools:', '  ', 'default: deny', ''].join('\n');
 const NEW_TEST = [MODELINE, 'mode: draft', 'default: deny', 'tests:', '  - ', ''].join('\n');
+/** Argument rules: a rule object with `commands:` (line 5) and `paths:` (line 9). */
+const ARGUMENT_RULES = [
+  MODELINE,
+  'mode: draft',
+  'tools:',
+  '  bash:',
+  '    decision: deny',
+  '    commands:',
+  '      "git log **": allow',
+  '  read:',
+  '    paths:',
+  '      ".env*": deny',
+  '',
+].join('\n');
 
 /** A new plugin entry on line 1. */
 const NEW_ENTRY = ['- name: host', '- ', ''].join('\n');
@@ -205,6 +219,8 @@ beforeAll(async () => {
   uris.newDocument = await open('snippets/new.yaml', NEW_DOCUMENT);
   uris.newRule = await open('snippets/rule.yaml', NEW_RULE);
   uris.newTest = await open('snippets/test.yaml', NEW_TEST);
+  uris.argumentRules = await open('arguments.yaml', ARGUMENT_RULES);
+  uris.newArgumentRule = await open('snippets/argument-rule.yaml', NEW_RULE);
   uris.cordis = await open('deploy/cordis.yml', CORDIS);
   uris.cordisDraft = await open('draft/cordis.yml', CORDIS_DRAFT);
   uris.newEntry = await open('entry/cordis.yml', NEW_ENTRY);
@@ -251,6 +267,30 @@ describe('yaml-language-server with schema/policy.schema.json (modeline)', () =>
     const test = loadPolicyText(testText, 'test.yaml');
     expect(test.diagnostics).toEqual([]);
     expect(test.documents[0]!.document.tests).toEqual([{ tool: 'write', expect: 'deny' }]);
+  });
+
+  it('inserts rules with command and path patterns that the policy language accepts', async () => {
+    const text = await acceptSnippet(
+      uris.newArgumentRule!,
+      NEW_RULE,
+      3,
+      2,
+      'a shell tool with command rules',
+    );
+    const loaded = loadPolicyText(text, 'argument-rule.yaml');
+    expect(loaded.diagnostics).toEqual([]);
+    expect(loaded.documents[0]!.document.tools).toEqual({
+      bash: { decision: 'deny', commands: { 'git log **': 'allow' } },
+    });
+  });
+
+  it('shows the descriptions of `commands` and `paths` on hover, and takes both without a finding', async () => {
+    const schema = JSON.parse(await readFile(POLICY_SCHEMA, 'utf8')) as {
+      definitions: { toolRuleObject: { properties: Record<string, { markdownDescription: string }> } };
+    };
+    const props = schema.definitions.toolRuleObject.properties;
+    expect(await hover(uris.argumentRules!, 5, 6)).toContain(props.commands!.markdownDescription);
+    expect(await hover(uris.argumentRules!, 8, 6)).toContain(props.paths!.markdownDescription);
   });
 
   it('shows the description of `default` on hover', async () => {

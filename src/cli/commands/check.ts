@@ -6,7 +6,9 @@
  * @module
  */
 import { compilePolicies, type CompiledPolicySet } from '../../compile/compile.js';
-import { authorize } from '../../engine/authorize.js';
+import { fsPathResolver } from '../../compile/fs-path-resolver.js';
+import { authorize, EXIT_PLAN_MODE_HINTS, type ToolCall } from '../../engine/authorize.js';
+import { EXIT_PLAN_MODE } from '../../engine/vocabulary.js';
 import { HINT_NAMES } from '../../compile/document.js';
 import { loadPolicySources } from '../../compile/load.js';
 import { suggest } from '../../compile/suggest.js';
@@ -18,7 +20,7 @@ import { UsageError } from '../errors.js';
 import { formatCheckText } from '../formatters/check-text.js';
 import { formatStylish } from '../formatters/stylish.js';
 import { formatCheckJson } from '../formatters/json.js';
-import { toLintReport, type CheckReport } from '../report.js';
+import { toLintReport, type CheckArguments, type CheckReport } from '../report.js';
 import { resolve } from 'node:path';
 import { defaultPaths } from '../inputs.js';
 
@@ -34,6 +36,10 @@ export interface RunCheckOptions {
   cwd: string;
   /** `--config`: decide with the modes this deployment file runs with, instead of `paths`. */
   config?: string;
+  /** `--args`: the call's arguments, decided by the rule's `commands` and `paths` patterns. */
+  args?: Record<string, unknown>;
+  /** `--workspace`: the root paths in `args` resolve against (default `cwd`). */
+  workspace?: string;
 }
 
 /**
@@ -60,17 +66,62 @@ export async function runCheck(options: RunCheckOptions): Promise<CheckReport> {
   }
   if (policies.get(options.mode) === undefined)
     return { kind: 'unknown-mode', mode: options.mode, modes: [...policies.modes.keys()] };
-  const call = options.hints ? { name: options.tool, hints: options.hints } : { name: options.tool };
-  const verdict = authorize(policies, options.mode, call);
+  const call: ToolCall = { name: options.tool };
+  if (options.hints) call.hints = options.hints;
+  // Visibility is by name, as the assemble filter sees it: shown unless every call to the tool is denied.
+  const hints = options.hints ?? (options.tool === EXIT_PLAN_MODE ? EXIT_PLAN_MODE_HINTS : undefined);
+  const visible = policies.get(options.mode)!.visible(options.tool, hints);
+  if (options.args === undefined) {
+    const verdict = authorize(policies, options.mode, call);
+    return {
+      kind: 'decided',
+      mode: options.mode,
+      tool: options.tool,
+      decision: verdict.decision,
+      visible,
+      reason: verdict.ruleReason ?? null,
+      rule: verdict.rule,
+    };
+  }
+  call.arguments = options.args;
+  const resolvePath = fsPathResolver(resolve(options.cwd, options.workspace ?? '.'));
+  const verdict = authorize(policies, options.mode, call, { resolvePath });
+  const args: CheckArguments = { subject: verdict.subject ?? null, message: verdict.reason };
+  if (verdict.pattern) args.pattern = verdict.pattern;
+  if (verdict.commands) args.commands = verdict.commands;
   return {
     kind: 'decided',
     mode: options.mode,
     tool: options.tool,
     decision: verdict.decision,
-    visible: verdict.decision !== 'deny',
+    visible,
     reason: verdict.ruleReason ?? null,
     rule: verdict.rule,
+    arguments: args,
   };
+}
+
+/**
+ * Parses `--args JSON`: the call's arguments, a JSON object.
+ * @throws UsageError for anything else
+ */
+export function parseArgs(text: string): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(
+      `\`--args\` is not JSON: ${(error as Error).message}`,
+      'quote it: --args \'{"command":"git log -5"}\'',
+    );
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    throw new UsageError(
+      "`--args` must be a JSON object of the call's arguments",
+      'for example --args \'{"path":"notes/a.md"}\'',
+    );
+  }
+  return value as Record<string, unknown>;
 }
 
 /**
@@ -105,7 +156,7 @@ const spec: CommandSpec = {
   name: 'check',
   summary: 'show how a mode decides one tool, and which rule decided',
   usage:
-    'check MODE TOOL [PATH...] [--config FILE] [--annotations HINTS] [--format text|json] [--no-builtin]',
+    'check MODE TOOL [PATH...] [--config FILE] [--annotations HINTS] [--args JSON [--workspace DIR]] [--format text|json] [--no-builtin]',
   description: [
     'Loads policies as lint does (the built-in plan first, then each PATH; without PATH, policies/ in the',
     'current folder if it exists) and prints the decision for TOOL in MODE: allow, ask or deny, whether the model sees the',
@@ -116,6 +167,11 @@ const spec: CommandSpec = {
     'each optionally `=false` (absent ones take MCP defaults).',
     '',
     'With --config FILE, the modes are those the deployment FILE (a cordis.yml) runs with.',
+    '',
+    "With --args JSON, the call is decided by its arguments too: the rule's `commands` patterns judge each",
+    'simple command of a script, its `paths` patterns the path (resolved against --workspace DIR, default the',
+    'current folder, following symlinks). The output adds the subject (the command or path that decided), the',
+    'pattern, and for a script each command with its decision and rule.',
     '',
     'Exit codes: 0 whatever the decision; 1 an unknown MODE (the modes that exist are listed) or a policy',
     'file that cannot load; 2 usage errors.',
@@ -141,11 +197,25 @@ const spec: CommandSpec = {
       value: 'FILE',
       description: 'decide with the modes of this deployment (cordis.yml) instead of PATH',
     },
+    {
+      name: 'args',
+      type: 'string',
+      value: 'JSON',
+      description: 'the call\'s arguments, e.g. \'{"command":"git log -5"}\'',
+    },
+    {
+      name: 'workspace',
+      type: 'string',
+      value: 'DIR',
+      description: 'the workspace paths in --args resolve against, default the current folder',
+    },
   ],
   examples: [
     'check plan write',
     'check plan bash --config cordis.yml',
     'check plan mcp__gh__list_issues --annotations readOnly',
+    'check plan bash --args \'{"command":"git log -5"}\'',
+    'check plan read --args \'{"path":".env"}\' --workspace ~/project',
     'check review bash policies/ --format json',
   ],
 };
@@ -159,6 +229,11 @@ export const command: CliCommand = {
       throw new UsageError(mode === undefined ? 'missing MODE and TOOL' : 'missing TOOL');
     }
     const annotations = args.options.get('annotations');
+    const callArgs = stringOption(args, 'args');
+    const workspace = stringOption(args, 'workspace');
+    if (workspace !== undefined && callArgs === undefined) {
+      throw new UsageError('`--workspace` needs `--args`: it is where the paths in them resolve');
+    }
     const config = stringOption(args, 'config');
     if (config !== undefined && paths.length > 0) {
       throw new UsageError('`--config` and policy paths cannot be combined');
@@ -173,6 +248,8 @@ export const command: CliCommand = {
       mode,
       tool,
       ...(typeof annotations === 'string' ? { hints: parseAnnotations(annotations) } : {}),
+      ...(callArgs === undefined ? {} : { args: parseArgs(callArgs) }),
+      ...(workspace === undefined ? {} : { workspace }),
       paths,
       builtin: !args.options.has('no-builtin'),
       cwd: env.cwd,

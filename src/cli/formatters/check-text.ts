@@ -2,6 +2,7 @@
  * The human format of `check`: the decision, visibility, reason and the deciding rule with its location.
  * @module
  */
+import type { RuleRef } from '../../compile/types.js';
 import type { CheckReport, FormatOptions } from '../report.js';
 import { paintDecision } from './cells.js';
 
@@ -17,15 +18,36 @@ export function formatCheckText(
 ): string {
   const decision = paintDecision(report.decision, options.color);
   const { rule } = report;
-  const where =
-    rule.file === null
-      ? 'no document decides this tool'
-      : `${rule.file}:${rule.line ?? 1}:${rule.column ?? 1}`;
-  return [
+  const lines = [
     `mode \`${report.mode}\`, tool \`${report.tool}\`: ${decision}`,
     `  visible  ${report.visible ? 'yes' : 'no (hidden from the model)'}`,
     `  reason   ${report.reason ?? '(none)'}`,
-    `  rule     ${rule.selector} at ${where}`,
-    '',
-  ].join('\n');
+    `  rule     ${rule.selector} at ${where(rule)}`,
+  ];
+  const args = report.arguments;
+  if (args) {
+    lines.push(
+      `  subject  ${args.subject === null ? '(none: the rule has no argument patterns)' : JSON.stringify(args.subject)}`,
+    );
+    if (args.pattern) lines.push(`  pattern  ${args.pattern.selector} at ${where(args.pattern)}`);
+    lines.push(`  message  ${args.message}`);
+    if (args.commands) {
+      lines.push('  commands');
+      for (const c of args.commands) {
+        const by = c.pattern
+          ? `${c.pattern.selector} at ${where(c.pattern)}`
+          : `${c.rule.selector} at ${where(c.rule)}`;
+        const note = c.note === undefined ? '' : ` (${c.note})`;
+        lines.push(`    ${c.decision.padEnd(5)}  ${JSON.stringify(c.text)}  by ${by}${note}`);
+      }
+    }
+  }
+  lines.push('');
+  return lines.join('\n');
+}
+
+function where(rule: RuleRef): string {
+  return rule.file === null
+    ? 'no document decides this tool'
+    : `${rule.file}:${rule.line ?? 1}:${rule.column ?? 1}`;
 }

@@ -3,11 +3,11 @@
  * ever added, never renamed or removed.
  * @module
  */
-import type { JsonCheckOutput, JsonDiagnostic, JsonLintOutput } from '../../compile/report.js';
+import type { JsonCheckOutput, JsonDiagnostic, JsonLintOutput, JsonRuleRef } from '../../compile/report.js';
 import type { Diagnostic } from '../../compile/types.js';
 import type { CheckReport, FormatOptions, LintReport } from '../report.js';
 
-export type { JsonCheckOutput, JsonDiagnostic, JsonLintOutput } from '../../compile/report.js';
+export type { JsonCheckOutput, JsonDiagnostic, JsonLintOutput, JsonRuleRef } from '../../compile/report.js';
 
 /**
  * Converts one diagnostic to its JSON form.
@@ -61,5 +61,27 @@ export function formatCheckJson(report: Extract<CheckReport, { kind: 'decided' }
     reason: report.reason,
     rule: { selector, file, line, column },
   };
+  const args = report.arguments;
+  if (args) {
+    out.subject = args.subject;
+    if (args.pattern) out.pattern = ref(args.pattern);
+    out.message = args.message;
+    if (args.commands) {
+      out.commands = args.commands.map((c) => {
+        const entry: NonNullable<JsonCheckOutput['commands']>[number] = {
+          text: c.text,
+          decision: c.decision,
+          rule: ref(c.rule),
+        };
+        if (c.pattern) entry.pattern = ref(c.pattern);
+        if (c.note !== undefined) entry.note = c.note;
+        return entry;
+      });
+    }
+  }
   return `${JSON.stringify(out)}\n`;
+}
+
+function ref(r: JsonRuleRef): JsonRuleRef {
+  return { selector: r.selector, file: r.file, line: r.line, column: r.column };
 }

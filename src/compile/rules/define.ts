@@ -34,6 +34,8 @@ export interface SelectorRule {
   alternatives: readonly SelectorAlternative[];
   /** Set when the selector's syntax is invalid or it has too many brace alternatives. */
   error?: string;
+  /** Set when the rule has `commands` or `paths`: it decides per call, which name probes cannot see. */
+  byArguments?: true;
 }
 
 /** One message template. Text follows Cedar's rules: one lowercase sentence, no final period, values in backticks. */

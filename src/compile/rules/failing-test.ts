@@ -4,7 +4,8 @@
  * a later file cannot make an earlier file's tests fail, and a test sees the ceiling of what came before.
  * @module
  */
-import type { Hints } from '../types.js';
+import { decideCall } from '../call.js';
+import type { Hints, RuleRef } from '../types.js';
 import { defineRule } from './define.js';
 
 export default defineRule({
@@ -28,9 +29,18 @@ export default defineRule({
     const { document } = context.source;
     for (const [index, test] of (document.tests ?? []).entries()) {
       const hints: Hints | undefined = test.annotations;
-      const actual = context.composedUpTo().decide(test.tool, hints);
+      // With `args`, the call is decided as the gate decides it (paths resolve lexically: lint reads no files).
+      const call = {
+        name: test.tool,
+        ...(test.args ? { arguments: test.args } : {}),
+        ...(hints ? { hints } : {}),
+      };
+      const actual = decideCall(context.composedUpTo(), call);
       if (actual.decision === test.expect) continue;
       const { rule } = actual;
+      const pattern = actual.pattern
+        ? ` by pattern \`${actual.pattern.selector}\` ${at(actual.pattern)}`
+        : '';
       report({
         messageId: 'failing',
         data: {
@@ -40,13 +50,14 @@ export default defineRule({
           mode: document.mode,
           actual: actual.decision,
           rule: rule.selector,
-          where:
-            rule.file === null
-              ? '(no document decides this tool)'
-              : `at ${rule.file}:${rule.line}:${rule.column}`,
+          where: rule.file === null ? '(no document decides this tool)' : `${at(rule)}${pattern}`,
         },
         path: ['tests', index],
       });
     }
   },
 });
+
+function at(rule: RuleRef): string {
+  return `at ${rule.file}:${rule.line}:${rule.column}`;
+}

@@ -7,7 +7,8 @@
  * "No decision changes" is probed, not proved: the names a `tools` rule can win (see `probesFor`) and the
  * catalogued tools it matches; an `effects` rule is probed with a name no selector matches and the catalogued
  * tools; each name with every combination of the hints the mode's `effects` read. A rule with a `reason` is never
- * a no-op: its reason is what the model reads when it is denied.
+ * a no-op: its reason is what the model reads when it is denied. Nor is a rule with `commands` or `paths`, whose
+ * patterns decide per call.
  * @module
  */
 import { mostRestrictive } from '../document.js';
@@ -53,7 +54,8 @@ export default defineRule({
         });
         continue;
       }
-      if (rule.reason !== undefined) continue;
+      // Argument patterns change decisions per call: probing names cannot tell that they change nothing.
+      if (rule.reason !== undefined || rule.byArguments) continue;
       if (changesNothing(context, probesFor(context, rule, rules), rule.path)) {
         report({
           messageId: 'noEffect',

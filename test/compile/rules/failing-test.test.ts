@@ -16,8 +16,26 @@ testRule(rule, {
         'mode: review\ntools:\n  bash: deny\n',
       ],
     },
+    {
+      name: 'a test with `args` is decided by the argument patterns',
+      policy:
+        'mode: review\ntools:\n  read: { decision: allow, paths: { ".env*": deny } }\ntests:\n  - { tool: read, args: { path: .env.local }, expect: deny }\n  - { tool: read, args: { path: src/a.ts }, expect: allow }\n',
+    },
   ],
   invalid: [
+    {
+      name: 'a wrong expectation for a call with `args`, naming the pattern',
+      policy:
+        'mode: review\ntools:\n  read: { decision: allow, paths: { ".env*": deny } }\ntests:\n  - { tool: read, args: { path: .env }, expect: allow }\n',
+      errors: [
+        {
+          messageId: 'failing',
+          line: 5,
+          column: 5,
+          message: 'test #1 expects `allow` for `read` but mode `review` decides `deny`',
+        },
+      ],
+    },
     {
       name: 'a wrong expectation',
       policy:

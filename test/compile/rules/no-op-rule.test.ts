@@ -5,6 +5,12 @@ testRule(rule, {
   valid: [
     { name: 'the built-in plan', policy: 'mode: plan\n', builtin: true },
     {
+      name: 'a rule with path patterns narrows per call, whatever its name-level decision',
+      builtin: true,
+      policy:
+        'mode: plan\ntools:\n  read: { paths: { ".env*": deny } }\n  write: { decision: deny, paths: { "a": deny } }\n',
+    },
+    {
       name: 'every rule matters',
       policy: 'mode: review\ntools:\n  read: allow\n  bash: ask\ndefault: deny\n',
     },
