@@ -155,6 +155,7 @@ describe('the layers of src/', () => {
       'compile/catalog.ts',
       'compile/compile.ts',
       'compile/diagnostics.ts',
+      'compile/fs-path-resolver.ts',
       'compile/grid.ts',
       'compile/lint.ts',
       'compile/load.ts',

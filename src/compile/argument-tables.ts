@@ -16,7 +16,17 @@
 import { BUILTIN_PATH_ARGUMENTS } from './builtin-arguments.js';
 import { judgeScript, commandSpecificity } from './command-table.js';
 import { compilePathPattern, pickPathPattern, type PathPattern, type PathResolver } from './paths.js';
-import type { ArgumentPattern, ArgumentTable, Decision, JsonPath, RuleRef, SourceDocument } from './types.js';
+import type {
+  ArgumentPattern,
+  ArgumentTable,
+  Decision,
+  JsonPath,
+  RuleRef,
+  SourceDocument,
+  SubjectVerdict,
+} from './types.js';
+
+export type { SubjectVerdict };
 import type { PatternValue, ToolRuleObject } from './schema-types.generated.js';
 
 /** The default argument of each kind, as the built-in tools name it. */
@@ -27,22 +37,6 @@ export const DEFAULT_ARGUMENT: Readonly<Record<ArgumentTable['kind'], string>> =
 
 /** Most memoised judgements per table before the memo is dropped. */
 export const ARGUMENT_MEMO_LIMIT = 4096;
-
-/** One subject of a call and how one rule's table decides it. */
-export interface SubjectVerdict {
-  /** The simple command's text, or the path as written. */
-  readonly subject: string;
-  /** Undefined when the rule abstains on it. */
-  readonly decision?: Decision;
-  /** True when the rest of the policy must decide it too (no pattern matched a rule without a base). */
-  readonly abstains: boolean;
-  /** The deciding pattern, when one matched. */
-  readonly pattern?: ArgumentPattern;
-  /** Why it could not be analysed, or another note on how it was decided (outside the workspace). */
-  readonly note?: string;
-  /** Set when the subject could not be analysed (and so was decided fail-closed). */
-  readonly unanalysable?: true;
-}
 
 /** What one table needs to judge a call. */
 export interface JudgeContext {

@@ -13,8 +13,7 @@ import {
   type CommandPattern,
   type ShellWord,
 } from './shell/index.js';
-import type { SubjectVerdict } from './argument-tables.js';
-import type { ArgumentPattern, Decision } from './types.js';
+import type { ArgumentPattern, Decision, SubjectVerdict } from './types.js';
 
 /** How the table turns a match into a verdict. */
 export interface ScriptCallbacks {

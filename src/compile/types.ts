@@ -282,3 +282,19 @@ export interface ArgumentTable {
   /** In document order. */
   readonly patterns: readonly ArgumentPattern[];
 }
+
+/** One subject of a call and how one rule's table decides it. */
+export interface SubjectVerdict {
+  /** The simple command's text, or the path as written. */
+  readonly subject: string;
+  /** Undefined when the rule abstains on it. */
+  readonly decision?: Decision;
+  /** True when the rest of the policy must decide it too (no pattern matched a rule without a base). */
+  readonly abstains: boolean;
+  /** The deciding pattern, when one matched. */
+  readonly pattern?: ArgumentPattern;
+  /** Why it could not be analysed, or another note on how it was decided (outside the workspace). */
+  readonly note?: string;
+  /** Set when the subject could not be analysed (and so was decided fail-closed). */
+  readonly unanalysable?: true;
+}
