@@ -1,5 +1,5 @@
 /**
- * Compiling validated documents into one {@link CompiledPolicy} per mode (DESIGN.md section 2).
+ * Compiling validated documents into one {@link CompiledPolicy} per mode (the policy language, docs/reference/policy-language.md).
  *
  * Composition is a ceiling: per tool, every document of the mode resolves on its own (or abstains) and the most
  * restrictive decision wins; among equal decisions the first in load order is reported. `override: true` drops

@@ -1,7 +1,7 @@
 /**
  * Compiling one validated document into resolution tables, and resolving a tool within one document.
  *
- * Resolution (DESIGN.md section 2, never dependent on key order for the decision): exact name → the most specific
+ * Resolution (the policy language, docs/reference/policy-language.md, never dependent on key order for the decision): exact name → the most specific
  * matching glob → `effects` (most restrictive among the hints that are true) → `default` → abstain. Equal
  * candidates that disagree resolve to the most restrictive (deny > ask > allow); among agreeing ones the first in
  * document order (effects: canonical hint order) is reported. Pure: no I/O.

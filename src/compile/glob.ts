@@ -1,5 +1,5 @@
 /**
- * Tool-name selectors: exact names and minimatch globs (`*`, `?`, `[..]`, `{a,b}`), per DESIGN.md section 2.
+ * Tool-name selectors: exact names and minimatch globs (`*`, `?`, `[..]`, `{a,b}`), per the policy language, docs/reference/policy-language.md.
  *
  * Tool names are plain strings, not paths: `*` also matches `/` and `.`, matching is case-sensitive, and there
  * is no negation, comment, extglob or globstar syntax (`**` is `*`). Braces are expanded here, not by minimatch

@@ -1,6 +1,6 @@
 /**
  * Lint's view of one mode's compositions: "the mode as composed up to and including document k" for every k, each
- * answering exactly what `composePolicy` over the same documents answers (DESIGN.md section 2: the ceiling, the
+ * answering exactly what `composePolicy` over the same documents answers (the policy language, docs/reference/policy-language.md: the ceiling, the
  * first in load order among equals, the built-in default deny when no document decides), but in time that does
  * not grow with the number of documents.
  *

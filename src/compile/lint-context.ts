@@ -3,7 +3,7 @@
  * selectors and lazily compiled compositions. This is lint's only seam to the loader, glob parser and compiler,
  * so rules never import them directly.
  *
- * Compositions follow DESIGN.md section 2: a document's mode "up to and including" it is the composition of the
+ * Compositions follow the policy language, docs/reference/policy-language.md: a document's mode "up to and including" it is the composition of the
  * documents that name that mode, in load order, up to it (from the last `override: true` on). "Without a rule"
  * is the same ceiling with one entry of this document skipped (`resolveInDocument`'s `skip`), so probing a rule
  * costs no recompilation. Each document is compiled once per lint run, and each mode is indexed once

@@ -4,7 +4,7 @@
  *
  * Rules report JSON paths; the runner maps each to a range through the document's `locate` (the Spectral model),
  * renders the message and help from the rule's templates, and stamps the rule's id and severity. Lint never
- * blocks compiling (DESIGN.md section 2): it only reads the loaded documents.
+ * blocks compiling (the policy language, docs/reference/policy-language.md): it only reads the loaded documents.
  *
  * A rule that throws is a bug, not a user error: it becomes an `internal-error` diagnostic on that document
  * (an error, so CI fails closed) and the other rules still run.

@@ -1,6 +1,6 @@
 /**
  * Loading policy sources: the built-in plan policy, then files, folders and (with a git reader) `git:REV:path`
- * sources in the order given (DESIGN.md section 2, "Load order"), each parsed and validated. Reading is
+ * sources in the order given (the policy language, docs/reference/policy-language.md, "Load order"), each parsed and validated. Reading is
  * `source.ts`'s; this module only orders, dedupes and validates.
  *
  * Contract: never throws for bad input. A real path is loaded once; a file with any error is refused (it

@@ -2,7 +2,7 @@
  * The pure data model of the policy language: what parsing, validation, compiling and linting produce.
  * Engine, host and CLI import these types; this file has no runtime imports.
  *
- * Semantics are fixed by DESIGN.md section 2 (resolution order, ceiling composition, `override`).
+ * Semantics are fixed by the policy language, docs/reference/policy-language.md (resolution order, ceiling composition, `override`).
  * @module
  */
 

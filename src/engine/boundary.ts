@@ -1,5 +1,5 @@
 /**
- * Landing (DESIGN.md invariants 5 and 6): a pending intent becomes a `mode/set` right after the next `turn/start`
+ * Landing (invariants 5 and 6 in docs/architecture.md): a pending intent becomes a `mode/set` right after the next `turn/start`
  * or `step/end`. Both boundaries sit outside a step's tool window, so a step's calls always run under the mode its
  * request was assembled in.
  *

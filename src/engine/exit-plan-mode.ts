@@ -1,5 +1,5 @@
 /**
- * `exit_plan_mode` (DESIGN.md invariant 7): the model proposes its plan, a human approves, the session returns to
+ * `exit_plan_mode` (invariant 7 in docs/architecture.md): the model proposes its plan, a human approves, the session returns to
  * the default mode. The plan rides the ordinary `tool/call` event, so it is a durable, replayable log artifact.
  *
  * Registered always, filtered out wherever its decision is deny (never visible in default), gated like any tool:

@@ -1,5 +1,5 @@
 /**
- * The mode fold (DESIGN.md invariant 1): the active mode is a pure function of the session log, the last
+ * The mode fold (invariant 1 in docs/architecture.md): the active mode is a pure function of the session log, the last
  * `mode/set {mode}` wins, none means `default`. Resume and fork restore it with no extra mechanism because they
  * restore the log.
  *

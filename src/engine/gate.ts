@@ -1,5 +1,5 @@
 /**
- * The hard layer: what may run (DESIGN.md invariant 4). A synchronous guard (`ctx.tools.guard()`), not a
+ * The hard layer: what may run (invariant 4 in docs/architecture.md). A synchronous guard (`ctx.tools.guard()`), not a
  * `tools/pre-execute` listener: the tool runtime takes the most restrictive of its verdict and the waterfall's, so
  * no listener, whatever its registration order, can let through a call the gate denies or asks about. It judges
  * every call by the *landed* mode of its agent's session (the fold, never a pending intent), so enforcement

@@ -1,5 +1,5 @@
 /**
- * The mode engine (DESIGN.md section 3; the RFC with the policy language in place of plain allowlists): the
+ * The mode engine (docs/architecture.md; the RFC with the policy language in place of plain allowlists): the
  * journaled `mode/set` vocabulary and its fold, `ctx.modes`, the soft layer (section + assemble filter), the hard
  * layer (the gate, a `ctx.tools.guard()`), `exit_plan_mode`, and the configuration that compiles policies for them.
  *

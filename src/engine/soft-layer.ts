@@ -1,5 +1,5 @@
 /**
- * The soft layer: what the model sees (DESIGN.md invariants 2 and 3).
+ * The soft layer: what the model sees (invariants 2 and 3 in docs/architecture.md).
  *
  * - The `mode:policy` section (order 50: after persona 0, before tool guidance 100–199) renders the folded mode's
  *   section; it is empty (so dropped) in the default mode and for agent-less assemblies.

@@ -3,7 +3,7 @@
  * `request/header` at a session's first request (and after a resume), then a `request/header-delta` that says
  * exactly what changed, or a full header with reason `fallback` when a delta cannot express the change (duplicate
  * tool names). `replayHeaders(events)` rebuilds, byte for byte, the header of every model request from those
- * events alone (the reconstructability invariant of DESIGN.md section 5).
+ * events alone (invariant 3 in docs/architecture.md).
  * @module
  */
 import type {

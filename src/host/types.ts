@@ -1,7 +1,7 @@
 /**
  * The host's seams, as types: the contract between the reference host (`src/host/`) and the plugins that
  * live in it (the mode engine in `src/engine/`). Names follow the upstream harness at the time of the RFC
- * (DESIGN.md section 5), so the engine reads like the RFC. This file has no runtime imports.
+ * (src/host/README.md), so the engine reads like the RFC. This file has no runtime imports.
  *
  * Every interface meant for plugins to extend (`SessionEventMap`, `AgentOptions`) is open to declaration
  * merging: `declare module '../host/types.js' { interface SessionEventMap { 'mode/set': { mode: string } } }`.

@@ -1,6 +1,6 @@
 /**
  * `dsh-mode chat`, driven as a real child process (bin/dsh-mode.mjs on the dist/ that test/global-setup.ts
- * builds): through piped stdin (one queue of lines for the REPL and the approval questions, DESIGN.md section 7),
+ * builds): through piped stdin (one queue of lines for the REPL and the approval questions, docs/apps.md),
  * and through a real terminal in tmux when tmux is installed. Real temp folders; the session logs are read back.
  */
 import { execFileSync, spawnSync } from 'node:child_process';

@@ -1,11 +1,11 @@
-// compilePolicies and resolveInDocument: DESIGN.md section 2, clause by clause, on inline YAML documents.
+// compilePolicies and resolveInDocument: the policy language, docs/reference/policy-language.md, clause by clause, on inline YAML documents.
 import { describe, expect, it } from 'vitest';
 import { compilePolicies, DEFAULT_DENY_RULE, effectiveHints } from '../../src/compile/index.js';
 import { compileDocument, resolveInDocument } from '../../src/compile/document.js';
 import { MEMO_LIMIT } from '../../src/compile/compile.js';
 import { doc, policy } from './helpers.js';
 
-describe('DESIGN §2 resolution: exact name → most specific glob → effects → default', () => {
+describe('policy language: resolution: exact name → most specific glob → effects → default', () => {
   const p = policy(
     'm',
     [
@@ -57,7 +57,7 @@ describe('DESIGN §2 resolution: exact name → most specific glob → effects �
   });
 });
 
-describe('DESIGN §2 ties', () => {
+describe('policy language: ties', () => {
   it('resolves disagreeing equal-specificity globs to the most restrictive', () => {
     const p = policy('m', 'mode: m\ntools:\n  "a*": allow\n  "*b": deny\n  "*c": ask\n');
     expect(p.decide('ab').decision).toBe('deny');
@@ -125,7 +125,7 @@ describe('effectiveHints', () => {
   });
 });
 
-describe('DESIGN §2 composition is a ceiling', () => {
+describe('policy language: composition is a ceiling', () => {
   const base = 'mode: m\nsection: base\ntools:\n  read: allow\n  write: ask\ndefault: deny\n';
 
   it('takes the most restrictive decision across documents', () => {
@@ -172,7 +172,7 @@ describe('DESIGN §2 composition is a ceiling', () => {
   });
 });
 
-describe('DESIGN §2 override', () => {
+describe('policy language: override', () => {
   it('discards every earlier document of its mode, and nothing of other modes', () => {
     const set = compilePolicies([
       doc('mode: m\nsection: a\ndescription: A\ntools: { read: deny }\n'),

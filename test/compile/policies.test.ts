@@ -1,10 +1,10 @@
 // The shipped policies: policies/plan.yaml and policies/examples/*.yaml load cleanly, and every inline test
-// passes against its mode as composed up to and including its document, in load order (DESIGN §2).
+// passes against its mode as composed up to and including its document, in load order (the policy language).
 // `dsh-mode lint` runs the same tests; this keeps the policies pinned even without the CLI.
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_PLAN_PATH, compilePolicies, loadPolicySources } from '../../src/compile/index.js';
 
-describe('DESIGN §2 inline tests of the shipped policies', async () => {
+describe('policy language: inline tests of the shipped policies', async () => {
   const loaded = await loadPolicySources(['policies/examples']);
 
   it('load without any diagnostic', () => {

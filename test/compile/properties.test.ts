@@ -1,4 +1,4 @@
-// DESIGN §2 properties with fast-check over generated documents (valid by construction, checked with ajv):
+// Properties of the policy language, with fast-check over generated documents (valid by construction, checked with ajv):
 // the ceiling never widens, key order never matters, visibility is "not deny", memo = direct resolution.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -71,9 +71,9 @@ function shuffled<T extends object>(obj: T | undefined, order: number[]): T | un
   return out as T;
 }
 
-describe('DESIGN §2 ceiling (property)', () => {
+describe('policy language: ceiling (property)', () => {
   // "Decided" matters: when no document decided, the built-in default denies, and a new document that decides
-  // is the first decision, not a widening (a document without `default` abstains, DESIGN §2).
+  // is the first decision, not a widening (a document without `default` abstains, the policy language).
   it('adding a document never widens any decision a document made, wherever it is inserted', () => {
     fc.assert(
       fc.property(

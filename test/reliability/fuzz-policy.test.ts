@@ -1,7 +1,7 @@
 /**
  * Item 1, policies: random documents (valid and broken) through parse → validate → compile → lint never throw;
- * every valid set of documents decides every tool exactly as the independent reference evaluator of DESIGN.md
- * section 2 does (decision, deciding selector, deciding file, reason), and lint's `failing-test` fires exactly
+ * every valid set of documents decides every tool exactly as the independent reference evaluator of the policy language,
+ * docs/reference/policy-language.md does (decision, deciding selector, deciding file, reason), and lint's `failing-test` fires exactly
  * for the inline tests the reference says fail; random YAML and byte garbage give error diagnostics, never throws.
  */
 import fc from 'fast-check';

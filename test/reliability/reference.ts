@@ -1,5 +1,5 @@
 /**
- * An independent reference evaluator of the policy language, written from DESIGN.md section 2 alone (no code from
+ * An independent reference evaluator of the policy language, written from the language's specification (docs/reference/policy-language.md) alone (no code from
  * src/compile): brace expansion, specificity, glob matching by its own regular expressions, per-document
  * resolution (exact → most specific glob → effects → default → abstain) and composition as a ceiling with
  * `override`. The fuzz tests compare the compiler's `decide()` with it on random documents.

@@ -1,5 +1,5 @@
 /**
- * Recorded ACP scenarios (issue 5, DESIGN.md section 7): every folder under test/scenarios/ with an input.json
+ * Recorded ACP scenarios (issue 5, docs/apps.md): every folder under test/scenarios/ with an input.json
  * runs against the real built `dsh-mode acp` child process (see runner.ts). Each run is compared with its
  * goldens (traffic.golden.jsonl, session.golden.jsonl; refresh with `npm run scenarios -- --update`), and each
  * scenario's key facts are also asserted directly, so a wrong golden cannot pass silently.

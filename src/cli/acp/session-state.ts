@@ -2,7 +2,7 @@
  * One ACP session on the agent side: the journal, the agent that runs its turns, and an ordered outbox of
  * `session/update` notifications. Every update goes through the outbox, so updates reach the client in the
  * order their events were logged, and `flush()` lets `session/prompt` answer only after every update of its turn
- * was written (DESIGN.md section 7).
+ * was written (docs/apps.md).
  * @module
  */
 import type { AgentContext, SessionUpdate } from '@agentclientprotocol/sdk';

@@ -2,7 +2,7 @@
  * The terminal approval answerer: an `approval/request` listener for the chat's own agent. For `exit_plan_mode`
  * it shows the plan and asks approve / keep planning; for any other asked tool it names the call. The answer is
  * one line: `y`/`yes` approves, `n`/`no` or an empty line rejects, any other text rejects with that text as the
- * feedback, and the end of input (or a cancelled turn) cancels (DESIGN.md section 7). The question goes through
+ * feedback, and the end of input (or a cancelled turn) cancels (docs/apps.md). The question goes through
  * the shared terminal, so it never competes with the REPL prompt.
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * The chat's terminal: one owner of stdin for the REPL and the approval questions (DESIGN.md section 7).
+ * The chat's terminal: one owner of stdin for the REPL and the approval questions (docs/apps.md).
  *
  * With a TTY it is a readline interface with line editing; without one, stdin is a single queue of lines shared
  * by the REPL and the approval questions, each line consumed by whoever asks next, and each answer echoed after

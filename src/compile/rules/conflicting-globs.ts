@@ -1,7 +1,7 @@
 /**
  * `conflicting-globs`: two globs of one document with the same specificity that can match the same tool name
- * and decide differently. The compiler resolves such a tie to the most restrictive decision (DESIGN.md
- * section 2), but the author clearly meant one of them to win, so it is an error.
+ * and decide differently. The compiler resolves such a tie to the most restrictive decision (the policy language,
+ * docs/reference/policy-language.md), but the author clearly meant one of them to win, so it is an error.
  *
  * "Can match the same name" is decided by `findCommonName`, a search over both patterns that returns a
  * witness name verified by both matchers; the message quotes it, so every finding is checkable. Only brace

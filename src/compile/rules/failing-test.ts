@@ -1,5 +1,5 @@
 /**
- * `failing-test`: an inline test whose `expect` differs from what the mode decides. Per DESIGN.md section 2, a
+ * `failing-test`: an inline test whose `expect` differs from what the mode decides. Per the policy language, docs/reference/policy-language.md, a
  * document's tests run against its mode as composed from the documents up to and including it, in load order:
  * a later file cannot make an earlier file's tests fail, and a test sees the ceiling of what came before.
  * @module
