@@ -23,6 +23,7 @@
  * {@link hintProbes}), so no widening by hints goes unseen and unchanged probes add no rows. Pure: no I/O.
  * @module
  */
+import { unmatchedName } from './glob-witness.js';
 import type { ToolCatalogEntry } from './catalog.js';
 import type { CompiledPolicySet } from './compile.js';
 import { HINT_NAMES } from './document.js';
@@ -56,6 +57,7 @@ export interface Cell {
   rule: RuleRef;
 }
 
+/** The name for a tool no rule names when no unmatched name can be found (every name is covered). */
 const PROBE_NAME = '\u2063dsh-mode-other-tool\u2063';
 /** What a glob's sample puts for `*` and `?`: `x` first, then others until no more specific glob decides it. */
 const SAMPLE_FILLS = ['x', 'q', 'z', '0', '_', '-', '.', '\u2063'];
@@ -132,9 +134,14 @@ export function collectToolRows(
     const sample = pickSample(pattern, alt, [...globs.values()], literals);
     if (sample !== undefined) add({ name: sample, label: pattern, source: 'glob', probeHints: true });
   }
-  rows.push({ name: PROBE_NAME, label: '(other tool)', source: 'probe', probeHints: true });
+  // "A tool no rule names" must be a name no selector of either side matches, or a document that covers the
+  // fixed probe name could hide a widened default (the fixed name stays when every name is covered).
+  const globList = [...globs.values()];
+  const other = unmatchedName(globList, new Set([...literals, ...named])) ?? PROBE_NAME;
+  const otherReadOnly = unmatchedName(globList, new Set([...literals, ...named, other])) ?? `${PROBE_NAME}ro`;
+  rows.push({ name: other, label: '(other tool)', source: 'probe', probeHints: true });
   rows.push({
-    name: `${PROBE_NAME}ro`,
+    name: otherReadOnly,
     label: '(other read-only tool)',
     source: 'probe',
     hints: { readOnly: true },

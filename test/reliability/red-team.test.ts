@@ -157,13 +157,10 @@ describe('red team: diff --fail-on-escalation and hint probes', () => {
 
 describe('red team: the probe for tools nobody named', () => {
   // HOLE (not fixed, grid.ts): `(other tool)` is decided for one fixed name, `\u2063dsh-mode-other-tool\u2063`.
-  // A glob that matches that name and nothing real (`"\u2063*": deny`) decides the probe, so `default: allow`
-  // goes unseen: every tool nobody named (`mcp__db__drop`) goes from deny to allow, and diff reports 0
-  // escalations (the start notices still name the override, but not the widening). Trying a few other fixed
-  // names is not enough: deny globs such as `[!m]*`, `m[!c]*`, `mc[!p]*`… cover any fixed list while leaving
-  // `mcp__…` to the default. Needs: witnesses computed from the selectors (a name matched by no selector, found
-  // on the product of the globs' automata), not fixed names.
-  it.fails('a default widened behind a selector that matches the probe name is an escalation', async () => {
+  // A glob that matched the old fixed probe name and nothing real (`"\u2063*": deny`) decided the probe, so
+  // `default: allow` went unseen: every tool nobody named (`mcp__db__drop`) went from deny to allow with 0
+  // escalations. The probe is now a name no selector of either side matches (src/compile/glob-witness.ts).
+  it('a default widened behind a selector that matches the probe name is an escalation', async () => {
     await measured('diff-probes', 'red team: default widening behind the probe name', null, async () => {
       const wide = overridePlan('  write: deny\n  edit: deny\n  bash: deny\n  "\u2063*": deny\n').replace(
         'default: deny',
@@ -311,5 +308,19 @@ describe('red team: nothing the user owns is damaged', () => {
       expect(readFileSync(join(dir, 'bom.txt')).equals(Buffer.from('\ufeffheading\nline 2\n'))).toBe(true);
       return { runs: 2, violations: 0 };
     });
+  });
+});
+
+describe('red team: the probe for tools nobody named, against chains of deny globs', () => {
+  it('finds a name no glob matches behind `[!m]*`, `m[!c]*`, `mc[!p]*`, … and none when `*` covers all', async () => {
+    const { unmatchedName } = await import('../../src/compile/glob-witness.js');
+    const { parseSelector } = await import('../../src/compile/glob.js');
+    const globsOf = (selectors: string[]) => selectors.flatMap((s) => parseSelector(s).alternatives);
+    const chain = ['[!m]*', 'm[!c]*', 'mc[!p]*', 'mcp[!_]*', 'mcp_[!_]*', '\u2063*', 'x*', 'q*'];
+    const name = unmatchedName(globsOf(chain), new Set(['mcp', 'mcp_', 'mcp__', 'm', 'mc']));
+    expect(name).toBeDefined();
+    for (const alt of globsOf(chain)) expect(alt.match(name!), `${alt.pattern} matches ${name}`).toBe(false);
+    expect(unmatchedName(globsOf(['*']), new Set())).toBeUndefined();
+    expect(unmatchedName(globsOf(['?*', '[!a]']), new Set())).toBeUndefined();
   });
 });
