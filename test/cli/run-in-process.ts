@@ -1,7 +1,7 @@
 /**
  * Runs a command through `main(argv, io)` in the test's own process, so its code counts towards coverage and a
  * run costs no Node start. It sees what the binary run by `dshMode` (./run.ts) sees: the same environment
- * (`NO_COLOR` and `FORCE_COLOR` cleared, then `env`), stdout that is not a terminal, and the process's folder set
+ * (`NO_COLOR` and `FORCE_COLOR` cleared, then `env`, where `undefined` removes a variable), stdout that is not a terminal, and the process's folder set
  * to `cwd` for the run (the deployment reader resolves paths from it, as it does in the binary). Each command
  * keeps one binary smoke test beside these.
  */
@@ -22,9 +22,10 @@ export interface CliResult extends RunResult {
  */
 export async function runCli(
   argv: string[],
-  options: { cwd: string; env?: Record<string, string> },
+  options: { cwd: string; env?: Record<string, string | undefined> },
 ): Promise<CliResult> {
   const vars: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '', FORCE_COLOR: '', ...options.env };
+  for (const [name, value] of Object.entries(vars)) if (value === undefined) delete vars[name];
   let stdout = '';
   let stderr = '';
   const before = process.cwd();
