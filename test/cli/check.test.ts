@@ -1,6 +1,7 @@
 /**
- * `dsh-mode check`, end to end: in process through `main()`, and one run of the built binary. Pins the decision output, the deciding
- * rule's location (the built-in plan's `default:` key), the `--format json` contract and the exit codes.
+ * `dsh-mode check`, end to end: in process through `main()`, and one run of the built binary. Pins the decision
+ * output, the deciding rule's location (the built-in plan's `default:` key), the `--format json` contract and the
+ * exit codes.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,8 +16,8 @@ const planLine = (prefix: string) =>
     .findIndex((l) => l.startsWith(prefix)) + 1;
 
 describe('dsh-mode check', () => {
-  it('says `plan write` is denied by the built-in `default` rule, with its location', () => {
-    const result = dshMode(['check', 'plan', 'write'], ROOT);
+  it('says `plan write` is denied by the built-in `default` rule, with its location', async () => {
+    const result = await runCli(['check', 'plan', 'write'], { cwd: ROOT });
     expect(result.code).toBe(0);
     const line = planLine('default:');
     expect(line).toBeGreaterThan(0);
@@ -25,8 +26,8 @@ describe('dsh-mode check', () => {
     expect(result.stdout).toContain(`rule     default at ${PLAN}:${line}:1`);
   });
 
-  it('prints the JSON contract exactly', async () => {
-    const out = json(await runCli(['check', 'plan', 'write', '--format', 'json'], { cwd: ROOT }));
+  it('prints the JSON contract exactly (the built binary)', () => {
+    const out = json(dshMode(['check', 'plan', 'write', '--format', 'json'], ROOT));
     expect(Object.keys(out)).toEqual(['mode', 'tool', 'decision', 'visible', 'reason', 'rule']);
     expect(out).toEqual({
       mode: 'plan',

@@ -1,7 +1,8 @@
 /**
  * `dsh-mode diff`, end to end on temp folders and on a temp git repository (real `git init`, real commits): in
- * process through `main()`, and one run of the built binary as a child process. Pins escalation detection, `--fail-on-escalation` naming the rule and line,
- * the JSON report, the Markdown for pull requests, and the exit codes (0, 1, 2).
+ * process through `main()`, and one run of the built binary as a child process. Pins escalation detection,
+ * `--fail-on-escalation` naming the rule and line, the JSON report, the Markdown for pull requests, and the exit
+ * codes (0, 1, 2).
  */
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -59,9 +60,9 @@ type Row = {
 };
 
 describe('dsh-mode diff', () => {
-  it('lists escalations and narrowings between two folders and exits 0 without --fail-on-escalation', () => {
+  it('lists escalations and narrowings between two folders and exits 0 without --fail-on-escalation', async () => {
     const dir = makeTree({ 'old/review.yaml': OLD_REVIEW, 'new/review.yaml': NEW_REVIEW });
-    const result = dshMode(['diff', 'old', 'new', '--no-builtin'], dir);
+    const result = await runCli(['diff', 'old', 'new', '--no-builtin'], { cwd: dir });
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('old → new: 1 escalation, 1 narrowing, 0 rule changes');
@@ -100,9 +101,9 @@ describe('dsh-mode diff', () => {
     });
   });
 
-  it('reports every mode and tool in JSON, with both deciding rules', async () => {
+  it('reports every mode and tool in JSON, with both deciding rules (the built binary)', () => {
     const dir = makeTree({ 'old/review.yaml': OLD_REVIEW, 'new/review.yaml': NEW_REVIEW });
-    const out = json(await runCli(['diff', 'old', 'new', '--no-builtin', '--format', 'json'], { cwd: dir }));
+    const out = json(dshMode(['diff', 'old', 'new', '--no-builtin', '--format', 'json'], dir));
     expect(out.kind).toBe('diff');
     expect(out.old).toEqual({ source: 'old', files: ['old/review.yaml'], modes: ['review'] });
     const rows = out.rows as Row[];

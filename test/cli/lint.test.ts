@@ -1,6 +1,7 @@
 /**
  * `dsh-mode lint`, end to end in temp folders built from inline objects: in process through `main()`, and one
- * run of the built binary as a child process. Pins the exit codes (0 clean, 1 errors or too many warnings, 2 usage or I/O) and the `--format json` contract.
+ * run of the built binary as a child process. Pins the exit codes (0 clean, 1 errors or too many warnings, 2 usage
+ * or I/O) and the `--format json` contract.
  */
 import { describe, expect, it } from 'vitest';
 import { runCli } from './run-in-process.js';
@@ -26,7 +27,7 @@ describe('dsh-mode lint', () => {
     expect(result).toEqual({ code: 0, stdout: '', stderr: '' });
   });
 
-  it('reports a misspelt key with a did-you-mean at its line (`tool:` for `tools:`)', () => {
+  it('reports a misspelt key with a did-you-mean at its line (`tool:` for `tools:`; the built binary)', () => {
     const dir = makeTree({ 'policies/review.yaml': 'mode: review\ndescription: x\ntool:\n  read: allow\n' });
     const result = dshMode(['lint'], dir);
     expect(result.code).toBe(1);

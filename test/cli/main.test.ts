@@ -24,7 +24,7 @@ describe('dsh-mode', () => {
     expect(result.stdout).toContain('Exit codes:');
   });
 
-  it('--version prints the package version', () => {
+  it('--version prints the package version (the built binary)', () => {
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
     expect(dshMode(['--version'], ROOT)).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: '' });
   });
@@ -53,7 +53,7 @@ describe('dsh-mode', () => {
 });
 
 describe('dsh-mode schema', () => {
-  it('prints the policy schema as shipped', () => {
+  it('prints the policy schema as shipped (the built binary)', () => {
     const result = dshMode(['schema'], ROOT);
     expect(result.code).toBe(0);
     expect(result.stdout.trimEnd()).toBe(

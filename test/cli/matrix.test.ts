@@ -1,7 +1,7 @@
 /**
  * `dsh-mode matrix`, end to end in temp folders (text, Markdown, JSON, colour, exit codes): in process through
- * `main()`, and one run of the built binary as a child process. The tool rows are
- * unit-tested in test/compile/grid.test.ts (sample names in test/compile/glob-syntax.test.ts).
+ * `main()`, and one run of the built binary as a child process. The tool rows are unit-tested in
+ * test/compile/grid.test.ts (sample names in test/compile/glob-syntax.test.ts).
  */
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -41,9 +41,9 @@ function cell(out: Matrix, mode: string, label: string) {
 }
 
 describe('dsh-mode matrix', () => {
-  it('prints the built-in plan as a grid of the host tools, without colour off a terminal', () => {
+  it('prints the built-in plan as a grid of the host tools, without colour off a terminal', async () => {
     const dir = makeTree({});
-    const result = dshMode(['matrix'], dir);
+    const result = await runCli(['matrix'], { cwd: dir });
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
     const lines = result.stdout.split('\n');
@@ -70,9 +70,9 @@ describe('dsh-mode matrix', () => {
     expect(stdout).toContain('\u001b[33mask\u001b[0m');
   });
 
-  it('reports every mode × tool in JSON with the deciding rule, glob rows decided for a sample name', async () => {
+  it('reports every mode × tool in JSON with the deciding rule, glob rows decided for a sample name (binary)', () => {
     const dir = makeTree({ 'policies/review.yaml': REVIEW });
-    const out = json(await runCli(['matrix', '--format', 'json'], { cwd: dir })) as unknown as Matrix;
+    const out = json(dshMode(['matrix', '--format', 'json'], dir)) as unknown as Matrix;
     expect(out.modes).toEqual([
       { name: 'plan', description: expect.any(String) },
       { name: 'review', description: 'Read and comment.' },

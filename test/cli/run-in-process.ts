@@ -1,9 +1,9 @@
 /**
  * Runs a command through `main(argv, io)` in the test's own process, so its code counts towards coverage and a
  * run costs no Node start. It sees what the binary run by `dshMode` (./run.ts) sees: the same environment
- * (`NO_COLOR` and `FORCE_COLOR` cleared, then `env`, where `undefined` removes a variable), stdout that is not a terminal, and the process's folder set
- * to `cwd` for the run (the deployment reader resolves paths from it, as it does in the binary). Each command
- * keeps one binary smoke test beside these.
+ * (`NO_COLOR` and `FORCE_COLOR` cleared, then `env`, where `undefined` removes a variable), stdout that is not a
+ * terminal, and the process's folder set to `cwd` for the run (the deployment reader resolves paths from it, as in
+ * the binary). Each command keeps one binary smoke test beside these.
  */
 import { main } from '../../src/cli/main.js';
 import { colourEnabled } from '../../src/cli/colour.js';
