@@ -15,8 +15,10 @@ export default defineConfig({
       // Generated from schema/ (ajv's standalone validator, types, schema data): a freshness test guards them.
       exclude: ['src/**/*.generated.ts'],
       reporter: ['text-summary'],
-      // The policy language is the part users trust most: hold it to a high bar, raised as it settles.
+      // The policy language is the part users trust most: hold it to a high bar, raised as it settles. The CLI's
+      // commands run in process (test/cli/run-in-process.ts), so all of src/ counts; chat and acp run as the binary.
       thresholds: {
+        'src/**/*.ts': { lines: 89 },
         'src/compile/**/*.ts': { lines: 90, branches: 90 },
       },
     },

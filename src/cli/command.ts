@@ -42,6 +42,8 @@ export interface CliEnv {
   cwd: string;
   /** Whether stdout takes ANSI colours (see `colour.ts`). */
   color: boolean;
+  /** The environment variables (`trust` finds its records' folder in them). */
+  vars: NodeJS.ProcessEnv;
 }
 
 /** What a command runs with: the environment and the format context built from it. */

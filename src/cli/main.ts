@@ -29,11 +29,12 @@ export const EXIT_CODES: Readonly<Record<OutcomeKind | 'internal', number>> = {
   internal: 2,
 };
 
-/** Where `main` writes; defaults to the process streams. */
+/** Where `main` writes and what it reads of its environment; defaults to the process's. */
 export interface MainIo {
   stdout(text: string): void;
   stderr(text: string): void;
-  env: CliEnv;
+  /** The folder and colour; `vars` defaults to `process.env`. */
+  env: Omit<CliEnv, 'vars'> & Partial<Pick<CliEnv, 'vars'>>;
 }
 
 /**
@@ -69,7 +70,7 @@ export async function main(argv: string[], io: MainIo = processIo()): Promise<nu
         return EXIT_CODES.ok;
       }
       // The one format context of the run: every formatter gets its folder, colour and version from here.
-      const context: CommandContext = { ...io.env, version: packageVersion() };
+      const context: CommandContext = { vars: process.env, ...io.env, version: packageVersion() };
       const outcome = await command.execute(args, context);
       if (outcome.stdout) io.stdout(outcome.stdout);
       if (outcome.stderr) io.stderr(outcome.stderr);
@@ -112,6 +113,7 @@ function processIo(): MainIo {
     stderr: (text) => process.stderr.write(text),
     env: {
       cwd: process.cwd(),
+      vars: process.env,
       color: colourEnabled(process.env, process.stdout.isTTY === true),
     },
   };

@@ -1,10 +1,12 @@
 /**
- * `dsh-mode check`, end to end: the built binary as a child process. Pins the decision output, the deciding
- * rule's location (the built-in plan's `default:` key), the `--format json` contract and the exit codes.
+ * `dsh-mode check`, end to end: in process through `main()`, and one run of the built binary. Pins the decision
+ * output, the deciding rule's location (the built-in plan's `default:` key), the `--format json` contract and the
+ * exit codes.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runCli } from './run-in-process.js';
 import { dshMode, json, makeTree, ROOT } from './run.js';
 
 const PLAN = join(ROOT, 'policies/plan.yaml');
@@ -14,8 +16,8 @@ const planLine = (prefix: string) =>
     .findIndex((l) => l.startsWith(prefix)) + 1;
 
 describe('dsh-mode check', () => {
-  it('says `plan write` is denied by the built-in `default` rule, with its location', () => {
-    const result = dshMode(['check', 'plan', 'write'], ROOT);
+  it('says `plan write` is denied by the built-in `default` rule, with its location', async () => {
+    const result = await runCli(['check', 'plan', 'write'], { cwd: ROOT });
     expect(result.code).toBe(0);
     const line = planLine('default:');
     expect(line).toBeGreaterThan(0);
@@ -24,7 +26,7 @@ describe('dsh-mode check', () => {
     expect(result.stdout).toContain(`rule     default at ${PLAN}:${line}:1`);
   });
 
-  it('prints the JSON contract exactly', () => {
+  it('prints the JSON contract exactly (the built binary)', () => {
     const out = json(dshMode(['check', 'plan', 'write', '--format', 'json'], ROOT));
     expect(Object.keys(out)).toEqual(['mode', 'tool', 'decision', 'visible', 'reason', 'rule']);
     expect(out).toEqual({
@@ -37,8 +39,8 @@ describe('dsh-mode check', () => {
     });
   });
 
-  it('reports the rule reason and the selector that decided', () => {
-    const out = json(dshMode(['check', 'plan', 'exit_plan_mode', '--format', 'json'], ROOT));
+  it('reports the rule reason and the selector that decided', async () => {
+    const out = json(await runCli(['check', 'plan', 'exit_plan_mode', '--format', 'json'], { cwd: ROOT }));
     expect(out).toMatchObject({
       decision: 'ask',
       visible: true,
@@ -47,27 +49,29 @@ describe('dsh-mode check', () => {
     });
   });
 
-  it('applies --annotations: a read-only MCP tool is allowed by `effects.readOnly`', () => {
+  it('applies --annotations: a read-only MCP tool is allowed by `effects.readOnly`', async () => {
     const out = json(
-      dshMode(['check', 'plan', 'mcp__gh__list', '--annotations', 'readOnly', '--format', 'json'], ROOT),
+      await runCli(['check', 'plan', 'mcp__gh__list', '--annotations', 'readOnly', '--format', 'json'], {
+        cwd: ROOT,
+      }),
     );
     expect(out).toMatchObject({
       decision: 'allow',
       rule: { selector: 'effects.readOnly', line: planLine('  readOnly:') },
     });
     const off = json(
-      dshMode(
+      await runCli(
         ['check', 'plan', 'mcp__gh__list', '--annotations', 'readOnly=false', '--format', 'json'],
-        ROOT,
+        { cwd: ROOT },
       ),
     );
     expect(off).toMatchObject({ decision: 'deny', rule: { selector: 'default' } });
   });
 
-  it('reports null positions when no document decides', () => {
+  it('reports null positions when no document decides', async () => {
     const dir = makeTree({ 'p.yaml': 'mode: review\ntools:\n  read: allow\n' });
     const out = json(
-      dshMode(['check', 'review', 'write', 'p.yaml', '--no-builtin', '--format', 'json'], dir),
+      await runCli(['check', 'review', 'write', 'p.yaml', '--no-builtin', '--format', 'json'], { cwd: dir }),
     );
     expect(out).toEqual({
       mode: 'review',
@@ -79,11 +83,13 @@ describe('dsh-mode check', () => {
     });
   });
 
-  it('reads PATHs in order, composing as a ceiling over the built-in plan', () => {
+  it('reads PATHs in order, composing as a ceiling over the built-in plan', async () => {
     const dir = makeTree({
       'offline.yaml': 'mode: plan\ntools:\n  "web_*": { decision: deny, reason: Offline. }\n',
     });
-    const out = json(dshMode(['check', 'plan', 'web_fetch', 'offline.yaml', '--format', 'json'], dir));
+    const out = json(
+      await runCli(['check', 'plan', 'web_fetch', 'offline.yaml', '--format', 'json'], { cwd: dir }),
+    );
     expect(out).toMatchObject({
       decision: 'deny',
       reason: 'Offline.',
@@ -91,44 +97,47 @@ describe('dsh-mode check', () => {
     });
   });
 
-  it('answers as the gate does: exit_plan_mode asks in a mode that allows everything', () => {
+  it('answers as the gate does: exit_plan_mode asks in a mode that allows everything', async () => {
     const dir = makeTree({ 'loose.yaml': 'mode: loose\ndefault: allow\n' });
-    const out = json(dshMode(['check', 'loose', 'exit_plan_mode', 'loose.yaml', '--format', 'json'], dir));
+    const out = json(
+      await runCli(['check', 'loose', 'exit_plan_mode', 'loose.yaml', '--format', 'json'], { cwd: dir }),
+    );
     expect(out).toMatchObject({
       decision: 'ask',
       visible: true,
       rule: { selector: 'default', file: 'loose.yaml' },
     });
-    expect(json(dshMode(['check', 'loose', 'write', 'loose.yaml', '--format', 'json'], dir)).decision).toBe(
-      'allow',
-    );
+    expect(
+      json(await runCli(['check', 'loose', 'write', 'loose.yaml', '--format', 'json'], { cwd: dir }))
+        .decision,
+    ).toBe('allow');
   });
 
-  it('exits 1 for an unknown mode, listing the modes that exist', () => {
+  it('exits 1 for an unknown mode, listing the modes that exist', async () => {
     const dir = makeTree({ 'policies/review.yaml': 'mode: review\ndefault: deny\n' });
-    const result = dshMode(['check', 'reveiw', 'read'], dir);
+    const result = await runCli(['check', 'reveiw', 'read'], { cwd: dir });
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('error: unknown mode `reveiw`: the modes are `plan`, `review`');
     expect(result.stderr).toContain('did you mean `review`?');
   });
 
-  it('exits 1 when a policy file cannot load', () => {
+  it('exits 1 when a policy file cannot load', async () => {
     const dir = makeTree({ 'bad.yaml': 'mode: plan\ntools: [\n' });
-    const result = dshMode(['check', 'plan', 'read', 'bad.yaml'], dir);
+    const result = await runCli(['check', 'plan', 'read', 'bad.yaml'], { cwd: dir });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('bad.yaml');
     expect(result.stderr).toContain('no decision is made');
   });
 
-  it('exits 2 on usage errors', () => {
-    expect(dshMode(['check'], ROOT).code).toBe(2);
-    const missing = dshMode(['check', 'plan'], ROOT);
+  it('exits 2 on usage errors', async () => {
+    expect((await runCli(['check'], { cwd: ROOT })).code).toBe(2);
+    const missing = await runCli(['check', 'plan'], { cwd: ROOT });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('error: missing TOOL');
-    const hint = dshMode(['check', 'plan', 'x', '--annotations', 'readonly'], ROOT);
+    const hint = await runCli(['check', 'plan', 'x', '--annotations', 'readonly'], { cwd: ROOT });
     expect(hint.code).toBe(2);
     expect(hint.stderr).toContain('did you mean `readOnly`?');
-    expect(dshMode(['check', 'plan', 'x', '--format', 'yaml'], ROOT).code).toBe(2);
+    expect((await runCli(['check', 'plan', 'x', '--format', 'yaml'], { cwd: ROOT })).code).toBe(2);
   });
 });

@@ -1,7 +1,8 @@
 /**
- * `dsh-mode diff`, end to end: the built binary as a child process, on temp folders and on a temp git repository
- * (real `git init`, real commits). Pins escalation detection, `--fail-on-escalation` naming the rule and line,
- * the JSON report, the Markdown for pull requests, and the exit codes (0, 1, 2).
+ * `dsh-mode diff`, end to end on temp folders and on a temp git repository (real `git init`, real commits): in
+ * process through `main()`, and one run of the built binary as a child process. Pins escalation detection,
+ * `--fail-on-escalation` naming the rule and line, the JSON report, the Markdown for pull requests, and the exit
+ * codes (0, 1, 2).
  */
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -9,6 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { classify } from '../../src/cli/commands/diff.js';
 import { parseGitSpec } from '../../src/compile/source.js';
+import { runCli } from './run-in-process.js';
 import { dshMode, json, makeTree, ROOT } from './run.js';
 import { readFileSync } from 'node:fs';
 
@@ -58,9 +60,9 @@ type Row = {
 };
 
 describe('dsh-mode diff', () => {
-  it('lists escalations and narrowings between two folders and exits 0 without --fail-on-escalation', () => {
+  it('lists escalations and narrowings between two folders and exits 0 without --fail-on-escalation', async () => {
     const dir = makeTree({ 'old/review.yaml': OLD_REVIEW, 'new/review.yaml': NEW_REVIEW });
-    const result = dshMode(['diff', 'old', 'new', '--no-builtin'], dir);
+    const result = await runCli(['diff', 'old', 'new', '--no-builtin'], { cwd: dir });
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('old → new: 1 escalation, 1 narrowing, 0 rule changes');
@@ -73,9 +75,9 @@ describe('dsh-mode diff', () => {
     expect(result.stdout).not.toMatch(/ read /);
   });
 
-  it('exits 1 with --fail-on-escalation and names the mode, tool, rule and line on stderr', () => {
+  it('exits 1 with --fail-on-escalation and names the mode, tool, rule and line on stderr', async () => {
     const dir = makeTree({ 'old/review.yaml': OLD_REVIEW, 'new/review.yaml': NEW_REVIEW });
-    const result = dshMode(['diff', 'old', 'new', '--no-builtin', '--fail-on-escalation'], dir);
+    const result = await runCli(['diff', 'old', 'new', '--no-builtin', '--fail-on-escalation'], { cwd: dir });
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(
       'error: 1 escalation towards allow (--fail-on-escalation):\n' +
@@ -83,12 +85,12 @@ describe('dsh-mode diff', () => {
     );
   });
 
-  it('exits 0 with --fail-on-escalation when the change only narrows', () => {
+  it('exits 0 with --fail-on-escalation when the change only narrows', async () => {
     const narrowed = OLD_REVIEW.replace('  web_fetch: allow\n', '');
     const dir = makeTree({ 'old/review.yaml': OLD_REVIEW, 'new/review.yaml': narrowed });
-    const result = dshMode(
+    const result = await runCli(
       ['diff', 'old', 'new', '--no-builtin', '--fail-on-escalation', '--format', 'json'],
-      dir,
+      { cwd: dir },
     );
     expect(result.code).toBe(0);
     expect(json(result).counts).toEqual({
@@ -99,7 +101,7 @@ describe('dsh-mode diff', () => {
     });
   });
 
-  it('reports every mode and tool in JSON, with both deciding rules', () => {
+  it('reports every mode and tool in JSON, with both deciding rules (the built binary)', () => {
     const dir = makeTree({ 'old/review.yaml': OLD_REVIEW, 'new/review.yaml': NEW_REVIEW });
     const out = json(dshMode(['diff', 'old', 'new', '--no-builtin', '--format', 'json'], dir));
     expect(out.kind).toBe('diff');
@@ -128,15 +130,15 @@ describe('dsh-mode diff', () => {
     );
   });
 
-  it('treats a mode that only NEW defines as escalating from deny', () => {
+  it('treats a mode that only NEW defines as escalating from deny', async () => {
     const dir = makeTree({
       'old/review.yaml': OLD_REVIEW,
       'new/review.yaml': OLD_REVIEW,
       'new/yolo.yaml': 'mode: yolo\ndefault: allow\n',
     });
-    const result = dshMode(
+    const result = await runCli(
       ['diff', 'old', 'new', '--no-builtin', '--fail-on-escalation', '--format', 'json'],
-      dir,
+      { cwd: dir },
     );
     expect(result.code).toBe(1);
     const rows = (json(result).rows as Row[]).filter((r) => r.mode === 'yolo');
@@ -150,12 +152,13 @@ describe('dsh-mode diff', () => {
     }
   });
 
-  it('renders Markdown for a pull-request comment, escaping table syntax in tool names', () => {
+  it('renders Markdown for a pull-request comment, escaping table syntax in tool names', async () => {
     const dir = makeTree({
       'old/review.yaml': OLD_REVIEW,
       'new/review.yaml': NEW_REVIEW.replace('  write: allow', '  "odd|tool": allow\n  write: allow'),
     });
-    const out = dshMode(['diff', 'old', 'new', '--no-builtin', '--format', 'markdown'], dir).stdout;
+    const out = (await runCli(['diff', 'old', 'new', '--no-builtin', '--format', 'markdown'], { cwd: dir }))
+      .stdout;
     expect(out).toContain('### dsh-mode policy diff: `old` → `new`');
     expect(out).toContain('**⚠️ 2 escalations, 1 narrowing, 0 rule changes.**');
     expect(out).toContain(
@@ -166,7 +169,7 @@ describe('dsh-mode diff', () => {
     for (const line of table) expect(line.split(/(?<!\\)\|/).length).toBe(9);
   });
 
-  it('compares the decisions of the tools of a catalog given with --tools', () => {
+  it('compares the decisions of the tools of a catalog given with --tools', async () => {
     const dir = makeTree({
       'old/review.yaml': OLD_REVIEW,
       'new/review.yaml': OLD_REVIEW.replace('default: deny', 'effects:\n  readOnly: allow\ndefault: deny'),
@@ -176,7 +179,9 @@ describe('dsh-mode diff', () => {
       ],
     });
     const out = json(
-      dshMode(['diff', 'old', 'new', '--no-builtin', '--tools', 'tools.json', '--format', 'json'], dir),
+      await runCli(['diff', 'old', 'new', '--no-builtin', '--tools', 'tools.json', '--format', 'json'], {
+        cwd: dir,
+      }),
     );
     const labels = (out.rows as Row[]).map((r) => r.tool.label);
     expect(labels).not.toContain('bash');
@@ -190,26 +195,26 @@ describe('dsh-mode diff', () => {
     ]);
   });
 
-  it('exits 1 when a side does not load, and says which', () => {
+  it('exits 1 when a side does not load, and says which', async () => {
     const dir = makeTree({
       'old/review.yaml': OLD_REVIEW,
       'new/review.yaml': 'mode: review\ntool:\n  write: allow\n',
     });
-    const result = dshMode(['diff', 'old', 'new', '--no-builtin'], dir);
+    const result = await runCli(['diff', 'old', 'new', '--no-builtin'], { cwd: dir });
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain('unknown key `tool`');
     expect(result.stderr).toContain('error: policies (NEW) cannot load, so nothing is compared');
   });
 
-  it('exits 2 for usage errors and unreadable paths', () => {
+  it('exits 2 for usage errors and unreadable paths', async () => {
     const dir = makeTree({ 'old/review.yaml': OLD_REVIEW });
-    expect(dshMode(['diff', 'old'], dir)).toMatchObject({
+    expect(await runCli(['diff', 'old'], { cwd: dir })).toMatchObject({
       code: 2,
       stderr: expect.stringContaining('missing NEW'),
     });
-    expect(dshMode(['diff', 'old', 'new', 'more'], dir).code).toBe(2);
-    const missing = dshMode(['diff', 'old', 'nope'], dir);
+    expect((await runCli(['diff', 'old', 'new', 'more'], { cwd: dir })).code).toBe(2);
+    const missing = await runCli(['diff', 'old', 'nope'], { cwd: dir });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('cannot read `nope`');
   });
@@ -218,14 +223,14 @@ describe('dsh-mode diff', () => {
 describe('dsh-mode diff git:REV:path', () => {
   const plan = readFileSync(join(ROOT, 'policies/plan.yaml'), 'utf8');
 
-  it('exits 1 with --fail-on-escalation when a change allows `write` in plan, naming the rule and line', () => {
+  it('exits 1 with --fail-on-escalation when a change allows `write` in plan, naming the rule and line', async () => {
     const dir = repo({ 'policies/plan.yaml': plan });
     const changed = plan.replace('  grep: allow\n', '  grep: allow\n  write: allow\n');
     writeFileSync(join(dir, 'policies/plan.yaml'), changed);
     const line = changed.split('\n').indexOf('  write: allow') + 1;
-    const result = dshMode(
+    const result = await runCli(
       ['diff', 'git:HEAD:policies', 'policies', '--no-builtin', '--fail-on-escalation'],
-      dir,
+      { cwd: dir },
     );
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(
@@ -234,16 +239,16 @@ describe('dsh-mode diff git:REV:path', () => {
     expect(result.stdout).toMatch(/\(was `default` at git:HEAD:policies\/plan\.yaml:\d+:1\)/);
   });
 
-  it('compares two revisions, a single file in each, and reports files as git:REV:path', () => {
+  it('compares two revisions, a single file in each, and reports files as git:REV:path', async () => {
     const dir = repo({ 'ops/plan.yaml': 'mode: plan\ntools:\n  web_fetch: deny\n' });
     writeFileSync(
       join(dir, 'ops/plan.yaml'),
       'mode: plan\noverride: true\ntools:\n  bash: allow\ndefault: deny\n',
     );
     git(dir, 'commit', '-qam', 'widen plan');
-    const result = dshMode(
+    const result = await runCli(
       ['diff', 'git:HEAD~1:ops/plan.yaml', 'git:HEAD:ops/plan.yaml', '--format', 'json'],
-      dir,
+      { cwd: dir },
     );
     expect(result.code).toBe(0);
     const rows = json(result).rows as Row[];
@@ -254,20 +259,22 @@ describe('dsh-mode diff git:REV:path', () => {
     expect(rows.find((r) => r.mode === 'plan' && r.tool.label === 'read')!.change).toBe('narrowing');
   });
 
-  it('keeps the built-in ceiling: an operator file without override cannot escalate plan', () => {
+  it('keeps the built-in ceiling: an operator file without override cannot escalate plan', async () => {
     const dir = repo({ 'ops/plan.yaml': 'mode: plan\ntools:\n  web_fetch: deny\n' });
     writeFileSync(join(dir, 'ops/plan.yaml'), 'mode: plan\ntools:\n  web_fetch: deny\n  write: allow\n');
-    const result = dshMode(['diff', 'git:HEAD:ops', 'ops', '--fail-on-escalation', '--format', 'json'], dir);
+    const result = await runCli(['diff', 'git:HEAD:ops', 'ops', '--fail-on-escalation', '--format', 'json'], {
+      cwd: dir,
+    });
     expect(result.code).toBe(0);
     expect((json(result).rows as Row[]).find((r) => r.tool.label === 'write')!.change).toBe('unchanged');
   });
 
-  it('exits 2 for an unknown revision or a path the revision lacks', () => {
+  it('exits 2 for an unknown revision or a path the revision lacks', async () => {
     const dir = repo({ 'policies/plan.yaml': plan });
-    const badRev = dshMode(['diff', 'git:no-such-rev:policies', 'policies'], dir);
+    const badRev = await runCli(['diff', 'git:no-such-rev:policies', 'policies'], { cwd: dir });
     expect(badRev.code).toBe(2);
     expect(badRev.stderr).toContain('cannot read `git:no-such-rev:policies`');
-    const badPath = dshMode(['diff', 'git:HEAD:elsewhere', 'policies'], dir);
+    const badPath = await runCli(['diff', 'git:HEAD:elsewhere', 'policies'], { cwd: dir });
     expect(badPath.code).toBe(2);
     expect(badPath.stderr).toContain("path 'elsewhere' does not exist in 'HEAD'");
   });

@@ -1,10 +1,11 @@
 /**
- * `dsh-mode lint --format sarif|github`, end to end: the built binary as a child process in a temp folder. The
+ * `dsh-mode lint --format sarif|github`, end to end in process through `main()`, in a temp folder. The
  * SARIF log is validated against the official SARIF 2.1.0 schema (vendored, see test/fixtures/README.md).
  */
 import { describe, expect, it } from 'vitest';
 import { validateSarif } from './sarif-schema.js';
-import { dshMode, json, makeTree } from './run.js';
+import { runCli } from './run-in-process.js';
+import { json, makeTree } from './run.js';
 
 const POLICY = [
   'mode: review', //                 1
@@ -18,12 +19,12 @@ const POLICY = [
 ].join('\n');
 
 describe('dsh-mode lint --format sarif', () => {
-  it('prints a valid SARIF 2.1.0 log with rule metadata and exits 1 on errors', () => {
+  it('prints a valid SARIF 2.1.0 log with rule metadata and exits 1 on errors', async () => {
     const dir = makeTree({
       'policies/p.yaml': POLICY,
       'policies/typo.yaml': 'mode: other\ntool:\n  read: allow\n',
     });
-    const result = dshMode(['lint', '--format', 'sarif', '--no-builtin'], dir);
+    const result = await runCli(['lint', '--format', 'sarif', '--no-builtin'], { cwd: dir });
     expect(result.code).toBe(1);
     const log = json(result) as any;
     expect(validateSarif(log), JSON.stringify(validateSarif.errors, null, 2)).toBe(true);
@@ -46,11 +47,11 @@ describe('dsh-mode lint --format sarif', () => {
     expect(run.originalUriBaseIds['%SRCROOT%'].uri).toMatch(/^file:\/\/\/.*\/$/);
   });
 
-  it('prints a valid log with no results for clean policies and exits 0', () => {
+  it('prints a valid log with no results for clean policies and exits 0', async () => {
     const dir = makeTree({
       'policies/ok.yaml': 'mode: review\ntools:\n  read: allow\n  exit_plan_mode: ask\ndefault: deny\n',
     });
-    const result = dshMode(['lint', '--format', 'sarif'], dir);
+    const result = await runCli(['lint', '--format', 'sarif'], { cwd: dir });
     expect(result.code).toBe(0);
     const log = json(result) as any;
     expect(validateSarif(log)).toBe(true);
@@ -60,9 +61,9 @@ describe('dsh-mode lint --format sarif', () => {
 });
 
 describe('dsh-mode lint --format github', () => {
-  it('prints one workflow command per finding with the rule as title', () => {
+  it('prints one workflow command per finding with the rule as title', async () => {
     const dir = makeTree({ 'policies/p.yaml': POLICY });
-    const result = dshMode(['lint', '--format', 'github', '--no-builtin'], dir);
+    const result = await runCli(['lint', '--format', 'github', '--no-builtin'], { cwd: dir });
     expect(result.code).toBe(1);
     const lines = result.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(3);

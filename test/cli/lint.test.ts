@@ -1,31 +1,33 @@
 /**
- * `dsh-mode lint`, end to end: the built binary as a child process, in temp folders built from inline objects.
- * Pins the exit codes (0 clean, 1 errors or too many warnings, 2 usage or I/O) and the `--format json` contract.
+ * `dsh-mode lint`, end to end in temp folders built from inline objects: in process through `main()`, and one
+ * run of the built binary as a child process. Pins the exit codes (0 clean, 1 errors or too many warnings, 2 usage
+ * or I/O) and the `--format json` contract.
  */
 import { describe, expect, it } from 'vitest';
+import { runCli } from './run-in-process.js';
 import { dshMode, json, makeTree, ROOT } from './run.js';
 
 const REVIEW = 'mode: review\ntools:\n  read: allow\n  exit_plan_mode: ask\ndefault: deny\n';
 const JSON_KEYS = ['file', 'line', 'column', 'endLine', 'endColumn', 'severity', 'rule', 'message'];
 
 describe('dsh-mode lint', () => {
-  it('exits 0 on the repository policies, from the repository root', () => {
-    const result = dshMode(['lint'], ROOT);
+  it('exits 0 on the repository policies, from the repository root', async () => {
+    const result = await runCli(['lint'], { cwd: ROOT });
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
   });
 
-  it('exits 0 on the repository examples too', () => {
-    expect(dshMode(['lint', 'policies', 'policies/examples'], ROOT).code).toBe(0);
+  it('exits 0 on the repository examples too', async () => {
+    expect((await runCli(['lint', 'policies', 'policies/examples'], { cwd: ROOT })).code).toBe(0);
   });
 
-  it('exits 0 and prints nothing for a clean folder', () => {
+  it('exits 0 and prints nothing for a clean folder', async () => {
     const dir = makeTree({ 'policies/review.yaml': REVIEW });
-    const result = dshMode(['lint'], dir);
+    const result = await runCli(['lint'], { cwd: dir });
     expect(result).toEqual({ code: 0, stdout: '', stderr: '' });
   });
 
-  it('reports a misspelt key with a did-you-mean at its line (`tool:` for `tools:`)', () => {
+  it('reports a misspelt key with a did-you-mean at its line (`tool:` for `tools:`; the built binary)', () => {
     const dir = makeTree({ 'policies/review.yaml': 'mode: review\ndescription: x\ntool:\n  read: allow\n' });
     const result = dshMode(['lint'], dir);
     expect(result.code).toBe(1);
@@ -37,9 +39,9 @@ describe('dsh-mode lint', () => {
     expect(result.stdout).not.toContain('\u001b[');
   });
 
-  it('prints the JSON contract exactly', () => {
+  it('prints the JSON contract exactly', async () => {
     const dir = makeTree({ 'a.yaml': 'mode: review\ntool:\n  read: allow\n' });
-    const out = json(dshMode(['lint', 'a.yaml', '--format', 'json'], dir));
+    const out = json(await runCli(['lint', 'a.yaml', '--format', 'json'], { cwd: dir }));
     expect(Object.keys(out).slice(0, 3)).toEqual(['diagnostics', 'errorCount', 'warningCount']);
     expect(out.errorCount).toBe(1);
     expect(out.warningCount).toBe(0);
@@ -57,12 +59,12 @@ describe('dsh-mode lint', () => {
     });
   });
 
-  it('reports lint findings with their rule ids and positions in JSON', () => {
+  it('reports lint findings with their rule ids and positions in JSON', async () => {
     const dir = makeTree({
       'p.yaml':
         'mode: review\ntools:\n  "mcp__*": deny\n  "*_read": allow\n  exit_plan_mode: allow\ntests:\n  - { tool: read, expect: allow }\n',
     });
-    const out = json(dshMode(['lint', 'p.yaml', '--format', 'json', '--no-builtin'], dir));
+    const out = json(await runCli(['lint', 'p.yaml', '--format', 'json', '--no-builtin'], { cwd: dir }));
     const rows = (out.diagnostics as Record<string, unknown>[]).map((d) => [
       d.rule,
       d.severity,
@@ -78,19 +80,19 @@ describe('dsh-mode lint', () => {
     expect(out.warningCount).toBe(1);
   });
 
-  it('fails on warnings only over --max-warnings', () => {
+  it('fails on warnings only over --max-warnings', async () => {
     const dir = makeTree({ 'p.yaml': 'mode: auto\ntools:\n  read: allow\n  exit_plan_mode: allow\n' });
-    expect(dshMode(['lint', 'p.yaml'], dir).code).toBe(0);
-    expect(dshMode(['lint', 'p.yaml', '--max-warnings', '1'], dir).code).toBe(0);
-    const over = dshMode(['lint', 'p.yaml', '--max-warnings', '0'], dir);
+    expect((await runCli(['lint', 'p.yaml'], { cwd: dir })).code).toBe(0);
+    expect((await runCli(['lint', 'p.yaml', '--max-warnings', '1'], { cwd: dir })).code).toBe(0);
+    const over = await runCli(['lint', 'p.yaml', '--max-warnings', '0'], { cwd: dir });
     expect(over.code).toBe(1);
     expect(over.stderr).toContain('more than the maximum of 0');
   });
 
-  it('loads the built-in plan first, unless --no-builtin', () => {
+  it('loads the built-in plan first, unless --no-builtin', async () => {
     const dir = makeTree({ 'p.yaml': 'mode: plan\ntests:\n  - { tool: read, expect: allow }\n' });
-    expect(dshMode(['lint', 'p.yaml'], dir).code).toBe(0);
-    const alone = dshMode(['lint', 'p.yaml', '--no-builtin', '--format', 'json'], dir);
+    expect((await runCli(['lint', 'p.yaml'], { cwd: dir })).code).toBe(0);
+    const alone = await runCli(['lint', 'p.yaml', '--no-builtin', '--format', 'json'], { cwd: dir });
     expect(alone.code).toBe(1);
     // Alone, the document denies everything: its test fails, and the mode is a trap.
     expect(json(alone).diagnostics).toMatchObject([
@@ -99,13 +101,15 @@ describe('dsh-mode lint', () => {
     ]);
   });
 
-  it('lints against an MCP tools/list catalog with --tools', () => {
+  it('lints against an MCP tools/list catalog with --tools', async () => {
     const dir = makeTree({
       'p.yaml': 'mode: review\ntools:\n  raed: allow\n  exit_plan_mode: ask\ndefault: deny\n',
       'tools.json': { tools: [{ name: 'read', annotations: { readOnlyHint: true } }, { name: 'write' }] },
     });
     const out = json(
-      dshMode(['lint', 'p.yaml', '--tools', 'tools.json', '--format', 'json', '--no-builtin'], dir),
+      await runCli(['lint', 'p.yaml', '--tools', 'tools.json', '--format', 'json', '--no-builtin'], {
+        cwd: dir,
+      }),
     );
     expect(out.diagnostics).toEqual([
       expect.objectContaining({
@@ -119,44 +123,48 @@ describe('dsh-mode lint', () => {
     ]);
   });
 
-  it('exits 2 for a path that does not exist', () => {
+  it('exits 2 for a path that does not exist', async () => {
     const dir = makeTree({});
-    const result = dshMode(['lint', 'nope.yaml'], dir);
+    const result = await runCli(['lint', 'nope.yaml'], { cwd: dir });
     expect(result.code).toBe(2);
     expect(result.stdout).toContain('cannot read `nope.yaml`: no such file or folder');
   });
 
-  it('exits 2 for a catalog that cannot be read or is not a catalog', () => {
+  it('exits 2 for a catalog that cannot be read or is not a catalog', async () => {
     const dir = makeTree({ 'p.yaml': REVIEW, 'bad.json': { tools: 'no' } });
-    expect(dshMode(['lint', 'p.yaml', '--tools', 'missing.json'], dir).code).toBe(2);
-    const bad = dshMode(['lint', 'p.yaml', '--tools', 'bad.json'], dir);
+    expect((await runCli(['lint', 'p.yaml', '--tools', 'missing.json'], { cwd: dir })).code).toBe(2);
+    const bad = await runCli(['lint', 'p.yaml', '--tools', 'bad.json'], { cwd: dir });
     expect(bad.code).toBe(2);
     expect(bad.stdout).toContain('invalid-catalog');
   });
 
-  it('exits 2 with a clear message on usage errors', () => {
+  it('exits 2 with a clear message on usage errors', async () => {
     const dir = makeTree({ 'p.yaml': REVIEW });
-    const unknown = dshMode(['lint', '--fromat', 'json'], dir);
+    const unknown = await runCli(['lint', '--fromat', 'json'], { cwd: dir });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('error: unknown option `--fromat`');
     expect(unknown.stderr).toContain('help: did you mean `--format`?');
     expect(unknown.stderr).toContain('usage: dsh-mode lint');
-    const format = dshMode(['lint', '--format', 'xml'], dir);
+    const format = await runCli(['lint', '--format', 'xml'], { cwd: dir });
     expect(format.code).toBe(2);
     expect(format.stderr).toContain('option `--format` does not accept `xml`');
-    expect(dshMode(['lint', '--max-warnings', 'many'], dir).code).toBe(2);
-    expect(dshMode(['lint', '--tools'], dir).code).toBe(2);
+    expect((await runCli(['lint', '--max-warnings', 'many'], { cwd: dir })).code).toBe(2);
+    expect((await runCli(['lint', '--tools'], { cwd: dir })).code).toBe(2);
   });
 
-  it('colours stylish output in a pipe only with FORCE_COLOR, and never under FORCE_COLOR=0', () => {
+  it('colours stylish output in a pipe only with FORCE_COLOR, and never under FORCE_COLOR=0', async () => {
     const dir = makeTree({ 'a.yaml': 'mode: review\ntool: {}\n' });
-    expect(dshMode(['lint', 'a.yaml'], dir).stdout).not.toContain('\u001b[');
-    expect(dshMode(['lint', 'a.yaml'], dir, { FORCE_COLOR: '0' }).stdout).not.toContain('\u001b[');
-    expect(dshMode(['lint', 'a.yaml'], dir, { NO_COLOR: '1' }).stdout).not.toContain('\u001b[');
-    const forced = dshMode(['lint', 'a.yaml'], dir, { FORCE_COLOR: '1' }).stdout;
-    expect(forced).toContain('\u001b[4ma.yaml\u001b[0m');
-    expect(dshMode(['lint', 'a.yaml', '--format', 'json'], dir, { FORCE_COLOR: '1' }).stdout).not.toContain(
+    expect((await runCli(['lint', 'a.yaml'], { cwd: dir })).stdout).not.toContain('\u001b[');
+    expect((await runCli(['lint', 'a.yaml'], { cwd: dir, env: { FORCE_COLOR: '0' } })).stdout).not.toContain(
       '\u001b[',
     );
+    expect((await runCli(['lint', 'a.yaml'], { cwd: dir, env: { NO_COLOR: '1' } })).stdout).not.toContain(
+      '\u001b[',
+    );
+    const forced = (await runCli(['lint', 'a.yaml'], { cwd: dir, env: { FORCE_COLOR: '1' } })).stdout;
+    expect(forced).toContain('\u001b[4ma.yaml\u001b[0m');
+    expect(
+      (await runCli(['lint', 'a.yaml', '--format', 'json'], { cwd: dir, env: { FORCE_COLOR: '1' } })).stdout,
+    ).not.toContain('\u001b[');
   });
 });

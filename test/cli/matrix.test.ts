@@ -1,13 +1,13 @@
 /**
- * `dsh-mode matrix`, end to end: the built binary as a child process in temp folders (text, Markdown, JSON,
- * exit codes); the colour test calls `main()` in-process with a colour-capable environment. The tool rows are
- * unit-tested in test/compile/grid.test.ts (sample names in test/compile/glob-syntax.test.ts).
+ * `dsh-mode matrix`, end to end in temp folders (text, Markdown, JSON, colour, exit codes): in process through
+ * `main()`, and one run of the built binary as a child process. The tool rows are unit-tested in
+ * test/compile/grid.test.ts (sample names in test/compile/glob-syntax.test.ts).
  */
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
+import { runCli } from './run-in-process.js';
 import { dshMode, json, makeTree, ROOT } from './run.js';
 
 const REVIEW = [
@@ -41,9 +41,9 @@ function cell(out: Matrix, mode: string, label: string) {
 }
 
 describe('dsh-mode matrix', () => {
-  it('prints the built-in plan as a grid of the host tools, without colour off a terminal', () => {
+  it('prints the built-in plan as a grid of the host tools, without colour off a terminal', async () => {
     const dir = makeTree({});
-    const result = dshMode(['matrix'], dir);
+    const result = await runCli(['matrix'], { cwd: dir });
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
     const lines = result.stdout.split('\n');
@@ -58,13 +58,10 @@ describe('dsh-mode matrix', () => {
   });
 
   it('colours decisions when the terminal takes colour', async () => {
-    let stdout = '';
     const dir = makeTree({ 'policies/review.yaml': REVIEW });
-    // Paths resolve from the process's folder (as in every command), so this in-process run names the folder in full.
-    const code = await main(['matrix', join(dir, 'policies')], {
-      stdout: (t) => (stdout += t),
-      stderr: () => {},
-      env: { cwd: dir, color: true },
+    const { code, stdout } = await runCli(['matrix', join(dir, 'policies')], {
+      cwd: dir,
+      env: { FORCE_COLOR: '1' },
     });
     expect(code).toBe(0);
     expect(stdout.split('\n')[0]).toMatch(/^tool +plan +review$/);
@@ -73,7 +70,7 @@ describe('dsh-mode matrix', () => {
     expect(stdout).toContain('\u001b[33mask\u001b[0m');
   });
 
-  it('reports every mode × tool in JSON with the deciding rule, glob rows decided for a sample name', () => {
+  it('reports every mode × tool in JSON with the deciding rule, glob rows decided for a sample name (binary)', () => {
     const dir = makeTree({ 'policies/review.yaml': REVIEW });
     const out = json(dshMode(['matrix', '--format', 'json'], dir)) as unknown as Matrix;
     expect(out.modes).toEqual([
@@ -104,22 +101,22 @@ describe('dsh-mode matrix', () => {
     expect(out.cells.every((row) => row.length === out.tools.length)).toBe(true);
   });
 
-  it('renders a Markdown table with one column per mode and the deciding rules', () => {
+  it('renders a Markdown table with one column per mode and the deciding rules', async () => {
     const dir = makeTree({ 'policies/review.yaml': REVIEW });
-    const out = dshMode(['matrix', '--format', 'markdown'], dir).stdout;
+    const out = (await runCli(['matrix', '--format', 'markdown'], { cwd: dir })).stdout;
     expect(out).toContain('| tool | `plan` | `review` |');
     expect(out).toContain('| `write` | deny | deny |');
     expect(out).toContain('| `mcp__*` | deny | **ask** |');
     expect(out).toContain('- `read`: allow — `read` at `policies/review.yaml:4:3`');
   });
 
-  it('uses the catalog’s tools and hints with --tools', () => {
+  it('uses the catalog’s tools and hints with --tools', async () => {
     const dir = makeTree({
       'policies/review.yaml': REVIEW,
       'tools.json': { tools: [{ name: 'lookup', annotations: { readOnlyHint: true } }, { name: 'deploy' }] },
     });
     const out = json(
-      dshMode(['matrix', '--tools', 'tools.json', '--format', 'json'], dir),
+      await runCli(['matrix', '--tools', 'tools.json', '--format', 'json'], { cwd: dir }),
     ) as unknown as Matrix;
     expect(out.toolSet).toBe('catalog');
     expect(out.tools.slice(0, 2).map((t) => t.label)).toEqual(['lookup', 'deploy']);
@@ -131,32 +128,34 @@ describe('dsh-mode matrix', () => {
     expect(cell(out, 'plan', 'deploy').decision).toBe('deny');
   });
 
-  it('exits 1 for a policy that does not load and 2 for a path or catalog that cannot be read', () => {
+  it('exits 1 for a policy that does not load and 2 for a path or catalog that cannot be read', async () => {
     const dir = makeTree({ 'bad.yaml': 'mode: review\ntool: {}\n' });
-    const bad = dshMode(['matrix', 'bad.yaml'], dir);
+    const bad = await runCli(['matrix', 'bad.yaml'], { cwd: dir });
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('error: policies cannot load, so no grid is shown');
-    expect(dshMode(['matrix', 'missing/'], dir).code).toBe(2);
-    expect(dshMode(['matrix', '--tools', 'missing.json'], dir).code).toBe(2);
-    expect(dshMode(['matrix', '--format', 'html'], dir).code).toBe(2);
+    expect((await runCli(['matrix', 'missing/'], { cwd: dir })).code).toBe(2);
+    expect((await runCli(['matrix', '--tools', 'missing.json'], { cwd: dir })).code).toBe(2);
+    expect((await runCli(['matrix', '--format', 'html'], { cwd: dir })).code).toBe(2);
   });
 
-  it('reads policies from a git revision', () => {
+  it('reads policies from a git revision', async () => {
     const dir = makeTree({ 'policies/review.yaml': REVIEW });
     const git = (...args: string[]) => execFileSync('git', args, { cwd: dir, encoding: 'utf8' });
     git('init', '-q');
     git('-c', 'user.email=t@example.com', '-c', 'user.name=t', 'add', '.');
     git('-c', 'user.email=t@example.com', '-c', 'user.name=t', 'commit', '-qm', 'review');
     writeFileSync(join(dir, 'policies/review.yaml'), REVIEW.replace('  read: allow', '  read: deny'));
-    const out = json(dshMode(['matrix', 'git:HEAD:policies', '--format', 'json'], dir)) as unknown as Matrix;
+    const out = json(
+      await runCli(['matrix', 'git:HEAD:policies', '--format', 'json'], { cwd: dir }),
+    ) as unknown as Matrix;
     expect(cell(out, 'review', 'read')).toMatchObject({
       decision: 'allow',
       rule: { selector: 'read', file: 'git:HEAD:policies/review.yaml', line: 4 },
     });
   });
 
-  it('reads the repository policies from the repository root', () => {
-    const result = dshMode(['matrix', 'policies', 'policies/examples'], ROOT);
+  it('reads the repository policies from the repository root', async () => {
+    const result = await runCli(['matrix', 'policies', 'policies/examples'], { cwd: ROOT });
     expect(result.code).toBe(0);
     expect(result.stdout.split('\n')[0]).toMatch(/^tool +plan +\S+/);
   });

@@ -1,5 +1,6 @@
 /**
- * Trust in project deployments, through the real binary in child processes with a private config folder: a
+ * Trust in project deployments, with a private config folder: `chat` and `acp` run as the real binary in child
+ * processes, `trust` in process through `main()` (and as the binary in the first round trip). A
  * `cordis.yml` that `chat` or `acp` find in the current folder (as a cloned repository would bring it) loads only
  * after `dsh-mode trust` recorded its exact content; an edit makes it untrusted again; `--config FILE` is trust for
  * that run; the start notices name a wider plan mode, a workspace outside the current folder and another model
@@ -22,6 +23,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runCli } from '../cli/run-in-process.js';
 import { measured } from './config.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -66,6 +68,12 @@ function dsh(args: string[], cwd: string, env: Record<string, string>, input = '
     timeout: 20_000,
   });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Runs `dsh-mode trust` in process, in the environment {@link dsh} gives the binary. */
+function trust(args: string[], cwd: string, env: Record<string, string>): Promise<Run> {
+  const unset = { DEEPSEEK_API_KEY: undefined, XDG_CONFIG_HOME: undefined, DSH_MODE_CONFIG_DIR: undefined };
+  return runCli(['trust', ...args], { cwd, env: { NO_COLOR: '1', ...unset, ...env } });
 }
 
 const WIDE_PLAN = [
@@ -146,12 +154,12 @@ describe('trust: a found cordis.yml', () => {
     });
   });
 
-  it('keeps its records in $XDG_CONFIG_HOME/dsh-mode, else ~/.config/dsh-mode', () => {
+  it('keeps its records in $XDG_CONFIG_HOME/dsh-mode, else ~/.config/dsh-mode', async () => {
     const { dir, home } = project('- name: host\n- name: mode\n- name: demo\n');
     const xdg = join(home, 'xdg');
-    expect(dsh(['trust'], dir, { XDG_CONFIG_HOME: xdg, HOME: home }).code).toBe(0);
+    expect((await trust([], dir, { XDG_CONFIG_HOME: xdg, HOME: home })).code).toBe(0);
     expect(existsSync(join(xdg, 'dsh-mode', 'trusted.json'))).toBe(true);
-    expect(dsh(['trust'], dir, { HOME: home }).code).toBe(0);
+    expect((await trust([], dir, { HOME: home })).code).toBe(0);
     expect(existsSync(join(home, '.config', 'dsh-mode', 'trusted.json'))).toBe(true);
   });
 
@@ -206,7 +214,7 @@ describe('trust: start notices, whatever the trust', () => {
       expect(acp.stderr).toContain('model requests go to `http://attacker.invalid/v1`');
       expect(acp.stderr).toContain('receives your DEEPSEEK_API_KEY');
       // The same notices when trusted, and when trusting.
-      const trusted = dsh(['trust'], dir, env);
+      const trusted = await trust([], dir, env);
       expect(trusted.code, trusted.stderr).toBe(0);
       expect(trusted.stderr).toContain('model requests go to');
       const again = dsh(['acp'], dir, env);
@@ -245,10 +253,10 @@ describe('trust: the record file', () => {
         const chat = dsh(['chat', '--prompt', 'go'], dir, env);
         expect(chat.code, chat.stderr).toBe(2);
         expect(chat.stderr).toContain(store);
-        const trust = dsh(['trust'], dir, env);
-        expect(trust.code, trust.stderr).toBe(2);
-        expect(trust.stderr).toContain(store);
-        expect(dsh(['trust', '--list'], dir, env).code).toBe(2);
+        const trusting = await trust([], dir, env);
+        expect(trusting.code, trusting.stderr).toBe(2);
+        expect(trusting.stderr).toContain(store);
+        expect((await trust(['--list'], dir, env)).code).toBe(2);
         expect(readFileSync(store, 'utf8')).toBe(text);
       }
       expect(existsSync(join(dir, 'pwned.txt'))).toBe(false);
@@ -258,20 +266,21 @@ describe('trust: the record file', () => {
 });
 
 describe('trust: what cannot be vouched for', () => {
-  it('trust refuses a missing, invalid or special file and records nothing; a found FIFO does not hang chat', () => {
+  it('trust refuses a missing, invalid or special file and records nothing; a found FIFO does not hang chat', async () => {
     const { dir, config } = project('- name: host\n- name: hots\n');
     const env = { DSH_MODE_CONFIG_DIR: config };
-    const invalid = dsh(['trust'], dir, env);
+    const invalid = await trust([], dir, env);
     expect(invalid.code).toBe(2);
     expect(invalid.stderr).toContain('cordis.yml:2:9: unknown plugin `hots`');
     expect(invalid.stderr).toContain('nothing was recorded');
-    const missing = dsh(['trust', 'nope.yml'], dir, env);
+    const missing = await trust(['nope.yml'], dir, env);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('cannot read nope.yml: no such file');
-    expect(dsh(['trust', '.'], dir, env).code).toBe(2);
+    expect((await trust(['.'], dir, env)).code).toBe(2);
     rmSync(join(dir, 'cordis.yml'));
     execFileSync('mkfifo', [join(dir, 'cordis.yml')]);
     // A FIFO blocks a plain read forever; both are refused at once (the spawn cap is seconds, not a threshold).
+    // Both run as the binary: a read that blocked in process could not be ended by a timeout.
     const fifo = dsh(['trust'], dir, env);
     expect(fifo.code, fifo.stderr).toBe(2);
     expect(fifo.stderr).toContain('not a regular file');

@@ -61,9 +61,9 @@ export const command: CliCommand = {
     }
     const file = resolve(env.cwd, args.positionals[0] ?? 'cordis.yml');
     try {
-      if (list) return listRecords();
-      if (revoke) return revokeRecord(file);
-      return await trustFile(file, args.positionals[0] ?? 'cordis.yml');
+      if (list) return listRecords(env.vars);
+      if (revoke) return revokeRecord(file, env.vars);
+      return await trustFile(file, args.positionals[0] ?? 'cordis.yml', env.vars);
     } catch (error) {
       if (error instanceof TrustStoreError) return { kind: 'io', stderr: `error: ${error.message}\n` };
       throw error;
@@ -71,7 +71,7 @@ export const command: CliCommand = {
   },
 };
 
-async function trustFile(file: string, shown: string): Promise<Outcome> {
+async function trustFile(file: string, shown: string, vars: NodeJS.ProcessEnv): Promise<Outcome> {
   let hashed: HashedFile;
   try {
     hashed = readHashed(file);
@@ -87,7 +87,7 @@ async function trustFile(file: string, shown: string): Promise<Outcome> {
       stderr: `${issues}\nerror: ${shown} is not a valid deployment; nothing was recorded\n`,
     };
   }
-  const { record, store, previous } = addTrust(hashed, process.env);
+  const { record, store, previous } = addTrust(hashed, vars);
   const { entries } = await resolveDeployment(parsed.entries);
   const notices = await deploymentNotices(entries, { cwd: dirname(file) });
   const again =
@@ -99,8 +99,8 @@ async function trustFile(file: string, shown: string): Promise<Outcome> {
   };
 }
 
-function listRecords(): Outcome {
-  const store = storePath(process.env);
+function listRecords(vars: NodeJS.ProcessEnv): Outcome {
+  const store = storePath(vars);
   const records = readStore(store);
   if (records.length === 0) return { kind: 'ok', stdout: `no trusted files (records: ${store})\n` };
   const lines = records.map((r) => {
@@ -115,8 +115,8 @@ function listRecords(): Outcome {
   return { kind: 'ok', stdout: `${lines.join('\n')}\n` };
 }
 
-function revokeRecord(file: string): Outcome {
-  const removed = removeTrust(file, process.env);
+function revokeRecord(file: string, vars: NodeJS.ProcessEnv): Outcome {
+  const removed = removeTrust(file, vars);
   return {
     kind: 'ok',
     stdout: removed ? `revoked ${removed.path}\n` : `${file} was not trusted; nothing to revoke\n`,
