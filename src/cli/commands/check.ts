@@ -71,25 +71,14 @@ export async function runCheck(options: RunCheckOptions): Promise<CheckReport> {
   // Visibility is by name, as the assemble filter sees it: shown unless every call to the tool is denied.
   const hints = options.hints ?? (options.tool === EXIT_PLAN_MODE ? EXIT_PLAN_MODE_HINTS : undefined);
   const visible = policies.get(options.mode)!.visible(options.tool, hints);
-  if (options.args === undefined) {
-    const verdict = authorize(policies, options.mode, call);
-    return {
-      kind: 'decided',
-      mode: options.mode,
-      tool: options.tool,
-      decision: verdict.decision,
-      visible,
-      reason: verdict.ruleReason ?? null,
-      rule: verdict.rule,
-    };
-  }
-  call.arguments = options.args;
-  const resolvePath = fsPathResolver(resolve(options.cwd, options.workspace ?? '.'));
-  const verdict = authorize(policies, options.mode, call, { resolvePath });
-  const args: CheckArguments = { subject: verdict.subject ?? null, message: verdict.reason };
-  if (verdict.pattern) args.pattern = verdict.pattern;
-  if (verdict.commands) args.commands = verdict.commands;
-  return {
+  if (options.args !== undefined) call.arguments = options.args;
+  const verdict =
+    options.args === undefined
+      ? authorize(policies, options.mode, call)
+      : authorize(policies, options.mode, call, {
+          resolvePath: fsPathResolver(resolve(options.cwd, options.workspace ?? '.')),
+        });
+  const report: CheckReport = {
     kind: 'decided',
     mode: options.mode,
     tool: options.tool,
@@ -97,8 +86,12 @@ export async function runCheck(options: RunCheckOptions): Promise<CheckReport> {
     visible,
     reason: verdict.ruleReason ?? null,
     rule: verdict.rule,
-    arguments: args,
   };
+  if (options.args === undefined) return report;
+  const args: CheckArguments = { subject: verdict.subject ?? null, message: verdict.reason };
+  if (verdict.pattern) args.pattern = verdict.pattern;
+  if (verdict.commands) args.commands = verdict.commands;
+  return { ...report, arguments: args };
 }
 
 /**
