@@ -7,6 +7,8 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { Readable, Writable } from 'node:stream';
+import * as acp from '@agentclientprotocol/sdk';
 
 const BIN = resolve(import.meta.dirname, '../../bin/dsh-mode.mjs');
 
@@ -101,4 +103,41 @@ export class RawAcpClient {
     this.child.stdin.end();
     return this.exited;
   }
+}
+
+/** A spawned `dsh-mode acp` with the SDK's stream over its pipes, for tests that drive it with the real client. */
+export interface SpawnedAcp {
+  readonly child: ChildProcessWithoutNullStreams;
+  /** The SDK stream over the child's stdin and stdout. */
+  readonly stream: ReturnType<typeof acp.ndJsonStream>;
+  /** Resolves with the exit code once the child has closed. */
+  readonly exited: Promise<number | null>;
+  /** What the child wrote to stderr so far. */
+  stderr(): string;
+}
+
+/**
+ * Spawns the built `dsh-mode acp` with `args` in `cwd` (DEEPSEEK_API_KEY removed from the environment).
+ * @returns the child, the SDK stream over its pipes, its exit, and its stderr so far
+ */
+export function spawnAcp(
+  args: readonly string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = process.env,
+): SpawnedAcp {
+  const vars = { ...env };
+  delete vars.DEEPSEEK_API_KEY;
+  const child = spawn(process.execPath, [BIN, 'acp', ...args], {
+    cwd,
+    env: vars,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
+  const exited = new Promise<number | null>((done) => child.on('close', done));
+  const stream = acp.ndJsonStream(
+    Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
+    Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
+  );
+  return { child, stream, exited, stderr: () => stderr };
 }

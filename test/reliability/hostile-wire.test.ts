@@ -10,11 +10,10 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { join, resolve } from 'node:path';
-import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
 import { describe, expect, it } from 'vitest';
 import { tempDir } from '../engine/setup.js';
-import { RawAcpClient } from './acp-client.js';
+import { RawAcpClient, spawnAcp } from './acp-client.js';
 import { measured } from './config.js';
 
 const BIN = resolve(import.meta.dirname, '../../bin/dsh-mode.mjs');
@@ -128,22 +127,9 @@ describe('hostile ACP wire: message sizes', () => {
           { text: longText },
         ]),
       );
-      const env = { ...process.env };
-      delete env.DEEPSEEK_API_KEY;
-      const child = spawn(process.execPath, [BIN, 'acp', '--model-script', join(dir, 'script.json')], {
-        cwd: dir,
-        env,
-        stdio: ['pipe', 'pipe', 'pipe'],
-      });
-      let stderr = '';
-      child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
-      const exited = new Promise<number | null>((done) => child.on('close', done));
+      const { child, stream, exited, stderr } = spawnAcp(['--model-script', join(dir, 'script.json')], dir);
       const updates: Record<string, unknown>[] = [];
       const asked: acp.RequestPermissionRequest[] = [];
-      const stream = acp.ndJsonStream(
-        Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
-        Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
-      );
       let stop: string | undefined;
       try {
         await acp
@@ -171,7 +157,7 @@ describe('hostile ACP wire: message sizes', () => {
       } catch (error) {
         child.kill();
         throw new Error(
-          `the client lost the agent: ${(error as Error).message}\nstderr: ${stderr.slice(-2000)}`,
+          `the client lost the agent: ${(error as Error).message}\nstderr: ${stderr().slice(-2000)}`,
         );
       }
       expect(stop).toBe('end_turn');

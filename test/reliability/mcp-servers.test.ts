@@ -9,14 +9,14 @@
  * goes on; every page is listed; a `list_changed` reaches the next request and the gate; disposing the plugin
  * stops the servers. `dsh-mode catalog` writes what `lint`/`matrix --tools` read, untrusted hints ignored there too.
  */
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { Readable, Writable } from 'node:stream';
 import { promisify } from 'node:util';
 import * as acp from '@agentclientprotocol/sdk';
 import type { Context, Fiber } from 'cordis';
 import { afterEach, describe, expect, it } from 'vitest';
+import { spawnAcp } from './acp-client.js';
 import { parseCatalog } from '../../src/compile/catalog.js';
 import { parseDeployment } from '../../src/deploy/index.js';
 import type { McpConfig } from '../../src/mcp/config.js';
@@ -398,22 +398,12 @@ describe('ACP sessions with the client’s MCP servers', () => {
           { text: 'Loaded.' },
         ]),
       );
-      const env: NodeJS.ProcessEnv = { ...process.env };
-      delete env.DEEPSEEK_API_KEY;
-      const child = spawn(
-        process.execPath,
-        [BIN, 'acp', '--config', 'cordis.yml', '--model-script', join(dir, 'script.json')],
-        { cwd: dir, env, stdio: ['pipe', 'pipe', 'pipe'] },
+      const { child, stream, exited, stderr } = spawnAcp(
+        ['--config', 'cordis.yml', '--model-script', join(dir, 'script.json')],
+        dir,
       );
-      let stderr = '';
-      child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
-      const exited = new Promise<number | null>((done) => child.on('close', done));
       const updates: Record<string, unknown>[] = [];
       let first: Record<string, unknown>[] = [];
-      const stream = acp.ndJsonStream(
-        Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
-        Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
-      );
       let stop: string | undefined;
       try {
         await acp
@@ -458,7 +448,7 @@ describe('ACP sessions with the client’s MCP servers', () => {
       } catch (error) {
         child.kill();
         throw new Error(
-          `the client lost the agent: ${(error as Error).message} ${JSON.stringify((error as { data?: unknown }).data)}\nstderr: ${stderr.slice(-2000)}`,
+          `the client lost the agent: ${(error as Error).message} ${JSON.stringify((error as { data?: unknown }).data)}\nstderr: ${stderr().slice(-2000)}`,
         );
       }
       child.stdin.end();

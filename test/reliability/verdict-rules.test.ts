@@ -8,17 +8,15 @@
  * 3. `dsh-mode acp` driven by the real ACP SDK client over pipes: the permission request's tool call and the
  *    `tool_call_update`s carry the rule as `_meta["dsh-mode/rule"]`.
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { Readable, Writable } from 'node:stream';
+import { join } from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
 import { describe, expect, it } from 'vitest';
+import { spawnAcp } from './acp-client.js';
 import type { SessionEvent } from '../../src/host/index.js';
 import { agentOf, answerApprovals, eventsOf, planRule, setup, tempDir } from '../engine/setup.js';
 import { measured } from './config.js';
 
-const BIN = resolve(import.meta.dirname, '../../bin/dsh-mode.mjs');
 const PLAN_WRITE_DENIED =
   'tool "write" is not available in plan mode; keep planning and present your plan with exit_plan_mode when ready';
 const PLAN = '# Plan\n1. write x.txt\n';
@@ -140,22 +138,9 @@ describe('verdict rules: ACP clients see the rule in _meta', () => {
           { text: 'Done.' },
         ]),
       );
-      const env = { ...process.env };
-      delete env.DEEPSEEK_API_KEY;
-      const child = spawn(process.execPath, [BIN, 'acp', '--model-script', join(dir, 'script.json')], {
-        cwd: dir,
-        env,
-        stdio: ['pipe', 'pipe', 'pipe'],
-      });
-      let stderr = '';
-      child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
-      const exited = new Promise<number | null>((done) => child.on('close', done));
+      const { child, stream, exited, stderr } = spawnAcp(['--model-script', join(dir, 'script.json')], dir);
       const updates: Record<string, unknown>[] = [];
       const asked: acp.RequestPermissionRequest[] = [];
-      const stream = acp.ndJsonStream(
-        Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
-        Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
-      );
       let stop: string | undefined;
       try {
         await acp
@@ -186,7 +171,7 @@ describe('verdict rules: ACP clients see the rule in _meta', () => {
       } catch (error) {
         child.kill();
         throw new Error(
-          `the client lost the agent: ${(error as Error).message}\nstderr: ${stderr.slice(-2000)}`,
+          `the client lost the agent: ${(error as Error).message}\nstderr: ${stderr().slice(-2000)}`,
         );
       }
       expect(stop).toBe('end_turn');
