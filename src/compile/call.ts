@@ -52,6 +52,22 @@ export function hasArgumentRules(policy: CompiledPolicy): boolean {
 }
 
 /**
+ * Whether a call's arguments can change its decision in this policy: false when no document's deciding rule for
+ * the name (with these hints) has `commands` or `paths` patterns, so the decision by name is the whole answer and
+ * a caller may memoise it per (name, hints).
+ * @returns true when some document decides the tool by a rule with argument patterns
+ */
+export function dependsOnArguments(policy: CompiledPolicy, name: string, hints?: Hints): boolean {
+  if (!hasArgumentRules(policy)) return false;
+  const effective = effectiveHints(hints);
+  for (const doc of policy.documents!) {
+    const entry = pickInDocument(doc, name, effective);
+    if (entry !== undefined && entry.kind === 'tool' && entry.arguments !== undefined) return true;
+  }
+  return false;
+}
+
+/**
  * Decides one call in one compiled mode, by name and arguments.
  * @param policy the compiled mode (`documents` set, as `compilePolicies` makes it)
  * @returns the decision, its rule, and the subject and pattern when arguments decided

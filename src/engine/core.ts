@@ -7,7 +7,8 @@
  * @module
  */
 import type { Hints } from '../compile/types.js';
-import type { Session, ToolAnnotations, ToolLookup } from '../host/types.js';
+import type { Session, Tool, ToolAnnotations, ToolLookup } from '../host/types.js';
+import { dependsOnArguments } from '../compile/call.js';
 import type { ResolvedModes } from '../deploy/modes.js';
 import { fsPathResolver } from '../compile/fs-path-resolver.js';
 import { authorize, isVisible, type Verdict } from './authorize.js';
@@ -37,6 +38,13 @@ export class ModeCore {
   readonly folds = new ModeFoldCache();
   readonly #intents = new WeakMap<Session, Intent>();
   #disposed = false;
+  /**
+   * Memoised verdicts of calls whose arguments cannot change the decision, by mode, then tool name. An entry is
+   * valid for the registered tool object it was computed with (its annotations are the hints), so a tool
+   * registered again under the same name is judged afresh. The policies never change for this instance (a reload
+   * is a new instance). Bounded: a map that grows past its limit is cleared.
+   */
+  readonly #memo = new Map<string, Map<string, Memo>>();
 
   /**
    * @param modes the resolved configuration
@@ -126,11 +134,27 @@ export class ModeCore {
    * @returns the verdict
    */
   verdict(mode: string, name: string, call?: CallArguments): Verdict {
-    const hints = hintsOf(this.lookup(name)?.annotations);
-    if (call === undefined) return authorize(this.modes, mode, { name, hints });
-    // Paths in the arguments resolve against the agent's workspace, following its symlinks.
-    const resolvePath = fsPathResolver(call.workspace);
-    return authorize(this.modes, mode, { name, arguments: call.arguments, hints }, { resolvePath });
+    const tool = this.lookup(name);
+    let byName = this.#memo.get(mode);
+    const memo = byName?.get(name);
+    if (memo !== undefined && memo.tool === tool) return memo.verdict;
+    const hints = hintsOf(tool?.annotations);
+    const policy = mode === DEFAULT_MODE ? undefined : this.modes.get(mode);
+    if (policy !== undefined && dependsOnArguments(policy, name, hints)) {
+      // Never memoised: the arguments decide. Paths resolve against the agent's workspace, following its symlinks.
+      if (call === undefined) return authorize(this.modes, mode, { name, hints });
+      const resolvePath = fsPathResolver(call.workspace);
+      return authorize(this.modes, mode, { name, arguments: call.arguments, hints }, { resolvePath });
+    }
+    const verdict = Object.freeze(authorize(this.modes, mode, { name, hints }));
+    if (byName === undefined) {
+      if (this.#memo.size >= MEMO_MODES) this.#memo.clear();
+      byName = new Map();
+      this.#memo.set(mode, byName);
+    }
+    if (byName.size >= MEMO_TOOLS) byName.clear();
+    byName.set(name, { tool, verdict });
+    return verdict;
   }
 
   /**
@@ -151,6 +175,15 @@ export class ModeCore {
 export function hintsOf(annotations: ToolAnnotations | undefined): Hints | undefined {
   return hintsOfAnnotations(annotations);
 }
+
+interface Memo {
+  readonly tool: Tool | undefined;
+  readonly verdict: Verdict;
+}
+
+/** How many modes and tools per mode the verdict memo holds before it starts over. */
+const MEMO_MODES = 64;
+const MEMO_TOOLS = 4096;
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

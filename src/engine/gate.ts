@@ -16,8 +16,9 @@
  */
 import type { Authorizer, PreExecuteResult } from '../host/types.js';
 import type { RuleRef } from '../compile/types.js';
+import type { Verdict } from './authorize.js';
 import type { ModeCore } from './core.js';
-import { EXIT_PLAN_MODE } from './vocabulary.js';
+import { DEFAULT_MODE, EXIT_PLAN_MODE } from './vocabulary.js';
 
 /** The rule reported for an exit denied because an earlier exit of the same step was already approved. */
 export const EXIT_ALREADY_APPROVED_RULE: RuleRef = Object.freeze({
@@ -43,31 +44,37 @@ export function alreadyApprovedReason(mode: string): string {
 /**
  * Builds the gate.
  * @param core the engine state
- * @param hostWorkspace the host's workspace, for an agent that names none
+ * @param hostWorkspace the host's workspace, for an agent that names none (read once: it never changes)
  * @returns the guard to register with `ctx.tools.guard()`
  */
-export function createGate(core: ModeCore, hostWorkspace: () => string): Authorizer {
+export function createGate(core: ModeCore, hostWorkspace: string): Authorizer {
+  // One verdict object per memoised `authorize()` verdict, so a table hit allocates nothing.
+  const results = new WeakMap<Verdict, PreExecuteResult>();
   return (exec) => {
     if (!exec.agent) return ALLOW;
     const session = exec.agent.session;
     const mode = core.mode(session);
+    // The default mode has no policy: everything runs but the exit (authorize() says the same, at more cost).
+    if (mode === DEFAULT_MODE && exec.name !== EXIT_PLAN_MODE) return ALLOW;
     // The arguments decide too (argument rules); paths resolve where the tool will run.
-    const workspace = exec.agent.workspace ?? hostWorkspace();
+    const workspace = exec.agent.workspace ?? hostWorkspace;
     const verdict = core.verdict(mode, exec.name, { arguments: exec.arguments, workspace });
-    switch (verdict.decision) {
-      case 'allow':
-        return ALLOW;
-      case 'deny':
-        return { kind: 'deny', reason: verdict.reason, rule: verdict.rule };
-      case 'ask':
-        // One approval per step: a later exit of the same batch is not asked (it could only repeat or contradict
-        // the answer that already decided where the session goes at this step's end).
-        if (exec.name === EXIT_PLAN_MODE && core.exitApproved(session)) {
-          return { kind: 'deny', reason: alreadyApprovedReason(mode), rule: EXIT_ALREADY_APPROVED_RULE };
-        }
-        return { kind: 'ask', reason: verdict.reason, rule: verdict.rule };
+    if (verdict.decision === 'allow') return ALLOW;
+    // One approval per step: a later exit of the same batch is not asked (it could only repeat or contradict
+    // the answer that already decided where the session goes at this step's end).
+    if (verdict.decision === 'ask' && exec.name === EXIT_PLAN_MODE && core.exitApproved(session)) {
+      return { kind: 'deny', reason: alreadyApprovedReason(mode), rule: EXIT_ALREADY_APPROVED_RULE };
     }
+    const known = results.get(verdict);
+    if (known !== undefined) return known;
+    const result: PreExecuteResult = Object.freeze({
+      kind: verdict.decision === 'deny' ? 'deny' : 'ask',
+      reason: verdict.reason,
+      rule: verdict.rule,
+    });
+    if (Object.isFrozen(verdict)) results.set(verdict, result);
+    return result;
   };
 }
 
-const ALLOW: PreExecuteResult = { kind: 'allow' };
+const ALLOW: PreExecuteResult = Object.freeze({ kind: 'allow' });

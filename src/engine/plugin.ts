@@ -117,7 +117,7 @@ function start(ctx: Context, modes: ResolvedModes): void {
     { prepend: true },
   );
   ctx.on('system-prompt/assemble', createAssembleFilter(core), { prepend: true });
-  tools.guard(createGate(core, () => tools.workspace));
+  tools.guard(createGate(core, tools.workspace));
 }
 
 /** The plugin object, for `ctx.plugin(ModePlugin, config)`. */

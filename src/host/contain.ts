@@ -120,8 +120,14 @@ export async function containedWaterfall(
 }
 
 /** Emits to every listener of `name`, containing and logging each listener's error. */
-export function containedEmit(ctx: Context, name: keyof Events, args: unknown[]): void {
-  for (const listener of listeners(containListeners(ctx), name)) {
+export function containedEmit(
+  ctx: Context,
+  name: keyof Events,
+  args: unknown[],
+  lists: ContainedListeners = containListeners(ctx),
+): void {
+  if ((lists.get(name as string)?.length ?? 0) === 0) return;
+  for (const listener of listeners(lists, name)) {
     try {
       const result = listener(...args);
       if (result instanceof Promise)
@@ -142,4 +148,18 @@ export function waterfall<K extends keyof Events>(
   ...args: Parameters<Events[K]>
 ): ReturnType<Events[K]> {
   return ctx.events.waterfall(name, ...args) as ReturnType<Events[K]>;
+}
+
+/**
+ * A check, resolved once per context, of whether a cordis event has any listener, so a hot path can skip an empty
+ * waterfall (an empty cordis waterfall still costs a dispatch and its promise). It reads the listener table of
+ * cordis's event service; should that table ever be missing, it answers true and the caller dispatches as before.
+ * @param ctx any context of the app
+ * @returns `(name) => boolean`
+ */
+export function listenerCheck(ctx: Context): (name: keyof Events) => boolean {
+  const hooks = (ctx.events as unknown as { _hooks?: unknown })._hooks;
+  if (typeof hooks !== 'object' || hooks === null) return () => true;
+  const table = hooks as Record<string, { length: number } | undefined>;
+  return (name) => (table[name as string]?.length ?? 0) > 0;
 }

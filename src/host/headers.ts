@@ -34,6 +34,9 @@ export function planHeaderLog(
 
 /** The delta from `a` to `b`; `{}` when nothing changed; null when a delta cannot express it. */
 export function diffHeaders(a: RequestHeader, b: RequestHeader): RequestHeaderDelta | null {
+  // The same tool list (the host hands out one cached, frozen list until the registry changes): only the system
+  // text can differ, and a list that held a duplicate name was never logged as a delta base.
+  if (a.tools === b.tools && byName(a.tools)) return a.system === b.system ? {} : { system: b.system };
   const before = byName(a.tools);
   const after = byName(b.tools);
   if (!before || !after) return null;
@@ -43,7 +46,7 @@ export function diffHeaders(a: RequestHeader, b: RequestHeader): RequestHeaderDe
   const added = b.tools.filter((tool) => !before.has(tool.name));
   const changed = b.tools.filter((tool) => {
     const old = before.get(tool.name);
-    return old !== undefined && JSON.stringify(old) !== JSON.stringify(tool);
+    return old !== undefined && old !== tool && JSON.stringify(old) !== JSON.stringify(tool);
   });
   if (removed.length) delta.removed = removed;
   if (added.length) delta.added = added;

@@ -9,7 +9,7 @@
  * the model fails. Every step that started is closed with `step/end`.
  * @module
  */
-import type { Context } from 'cordis';
+import { symbols, type Context } from 'cordis';
 import { describeError } from './contain.js';
 import { applyDelta, planHeaderLog } from './headers.js';
 import { TranscriptBuilder } from './transcript.js';
@@ -57,10 +57,13 @@ export class LoopAgent implements Agent {
   #logged: RequestHeader | null = null;
   #headerCursor = 0;
   #running = false;
+  #turns = 0;
+  #turnCursor = 0;
   readonly #transcript = new TranscriptBuilder();
   #cursor = 0;
-  // Resolved once: a cordis context property lookup costs tens of microseconds, paid per step otherwise. An agent
-  // lives within its host, so the services cannot change under it.
+  // Resolved once, to the services themselves: a cordis context property lookup costs tens of microseconds, and
+  // every method call through the service proxy microseconds, paid per step otherwise. An agent lives within its
+  // host, so the services cannot change under it.
   readonly #systemPrompt: Context['systemPrompt'];
   readonly #tools: Context['tools'];
 
@@ -71,8 +74,8 @@ export class LoopAgent implements Agent {
     this.model = init.model;
     if (init.workspace !== undefined) this.workspace = init.workspace;
     if (init.onChunk) this.onChunk = init.onChunk;
-    this.#systemPrompt = ctx.systemPrompt;
-    this.#tools = ctx.tools;
+    this.#systemPrompt = original(ctx.systemPrompt);
+    this.#tools = original(ctx.tools);
   }
 
   /** True while a turn runs. */
@@ -92,7 +95,7 @@ export class LoopAgent implements Agent {
 
   private async turn(text: string, signal: AbortSignal | undefined): Promise<TurnOutcome> {
     const { session } = this;
-    const turn = session.events.filter((event) => event.type === 'turn/start').length + 1;
+    const turn = this.countTurns() + 1;
     await session.append('turn/start', { turn });
     let last = '';
     let reason: EndReason = 'max-steps';
@@ -184,6 +187,15 @@ export class LoopAgent implements Agent {
     this.#headerLogged = true;
   }
 
+  /** The `turn/start` events in the log so far, counted incrementally (a resumed log is walked once). */
+  private countTurns(): number {
+    const events = this.session.events;
+    for (; this.#turnCursor < events.length; this.#turnCursor++) {
+      if (events[this.#turnCursor]!.type === 'turn/start') this.#turns++;
+    }
+    return this.#turns;
+  }
+
   /** The last header the log states (what replay yields at this point). */
   private foldLogged(): RequestHeader | null {
     const events = this.session.events;
@@ -207,4 +219,9 @@ export class LoopAgent implements Agent {
     for (; this.#cursor < events.length; this.#cursor++) this.#transcript.add(events[this.#cursor]!);
     return this.#transcript.messages.slice();
   }
+}
+
+/** The service behind a cordis service proxy (the hot path calls it directly; its own `ctx` stays its own). */
+function original<T extends object>(service: T): T {
+  return ((service as Record<symbol, unknown>)[symbols.original] as T | undefined) ?? service;
 }

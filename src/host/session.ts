@@ -21,6 +21,7 @@ export class JournalSession implements Session {
   #closed = false;
   // Resolved once: appends are the hottest path of the host.
   readonly #listeners: ContainedListeners;
+  readonly #sessionListeners: readonly unknown[];
 
   /**
    * @param ctx the context whose `session/event` listeners see each append
@@ -40,6 +41,7 @@ export class JournalSession implements Session {
   ) {
     this.#events = events;
     this.#listeners = containListeners(ctx);
+    this.#sessionListeners = this.#listeners.get('session/event') ?? [];
     this.#turnOpen = openTurn(events) !== null;
     this.#writer = writer?.writer ?? null;
     this.#release = writer?.release ?? null;
@@ -75,16 +77,18 @@ export class JournalSession implements Session {
       data,
       time: new Date().toISOString(),
     } as SessionEvent<K>;
-    const line = JSON.stringify(event) + '\n';
-    // Written before it is acknowledged: a failed write leaves the log unchanged and rejects the append.
-    this.#writer?.write(line);
+    // Written before it is acknowledged: a failed write leaves the log unchanged and rejects the append. An
+    // in-memory session has no line to write.
+    if (this.#writer) this.#writer.write(JSON.stringify(event) + '\n');
     this.#events.push(event);
     if (type === 'turn/start') this.#turnOpen = true;
     if (type === 'turn/end') {
       this.#turnOpen = false;
       this.#writer?.sync();
     }
-    await containedWaterfall(this.ctx, 'session/event', [this, event], noop, this.#listeners);
+    // No listener: nothing to wait for (most appends of a default-mode session).
+    if (this.#sessionListeners.length > 0)
+      await containedWaterfall(this.ctx, 'session/event', [this, event], noop, this.#listeners);
     return event;
   }
 

@@ -21,7 +21,15 @@
  */
 import { Ajv, type ValidateFunction } from 'ajv';
 import { Service, type Context } from 'cordis';
-import { containedEmit, containListeners, describeError, warn, waterfall } from './contain.js';
+import {
+  containedEmit,
+  containListeners,
+  describeError,
+  listenerCheck,
+  warn,
+  waterfall,
+  type ContainedListeners,
+} from './contain.js';
 import { foldRequestHeader } from './headers.js';
 import type {
   ApprovalOutcome,
@@ -64,15 +72,19 @@ export class ToolsService extends Service implements ToolRegistry {
     { tool: Tool<never>; validate: ValidateFunction; schema: string }
   >();
   private readonly ajv = new Ajv({ allErrors: true, strict: false });
-  private readonly guards: Authorizer[] = [];
+  /** Replaced, never changed in place, so a judge can iterate it without a copy. */
+  private guards: readonly Authorizer[] = [];
+  private readonly hasListeners: (name: 'tools/pre-execute' | 'system-prompt/assemble') => boolean;
+  private readonly lists: ContainedListeners;
   readonly workspace: string;
 
   constructor(ctx: Context, config: ToolsConfig) {
     super(ctx, 'tools');
-    containListeners(ctx);
+    this.lists = containListeners(ctx);
     if (!config || typeof config.workspace !== 'string')
       throw new Error('ctx.tools needs a `workspace` path');
     this.workspace = config.workspace;
+    this.hasListeners = listenerCheck(ctx);
   }
 
   /**
@@ -123,10 +135,9 @@ export class ToolsService extends Service implements ToolRegistry {
     if (typeof authorizer !== 'function') throw new Error('ctx.tools.guard() needs a function');
     return this.ctx.effect(() => {
       const entry = (exec: ToolExec): PreExecuteResult => authorizer(exec);
-      this.guards.push(entry);
+      this.guards = [...this.guards, entry];
       return () => {
-        const at = this.guards.indexOf(entry);
-        if (at !== -1) this.guards.splice(at, 1);
+        this.guards = this.guards.filter((guard) => guard !== entry);
       };
     }, 'tools.guard()');
   }
@@ -139,8 +150,27 @@ export class ToolsService extends Service implements ToolRegistry {
    * @returns allow, ask (with the reason of the first judge that asks) or deny (with the first deny's reason)
    */
   async judge(exec: ToolExec): Promise<PreExecuteResult> {
+    const ceiling = this.ceiling(exec);
+    if (ceiling.kind === 'deny' || !this.hasListeners('tools/pre-execute')) return ceiling;
+    return this.narrowed(exec, ceiling);
+  }
+
+  /**
+   * {@link judge} without a promise when no `tools/pre-execute` listener could narrow the guards' ceiling (or a
+   * guard denies): then the verdict is the ceiling, and a table hit costs no dispatch.
+   * @param exec the call
+   * @returns the verdict, or undefined when the waterfall must run (call `judge()`)
+   */
+  judgeSync(exec: ToolExec): PreExecuteResult | undefined {
+    const ceiling = this.ceiling(exec);
+    if (ceiling.kind === 'deny' || !this.hasListeners('tools/pre-execute')) return ceiling;
+    return undefined;
+  }
+
+  /** The most restrictive of the guards' verdicts; a throwing guard or a malformed verdict denies. */
+  private ceiling(exec: ToolExec): PreExecuteResult {
     let ceiling: PreExecuteResult = ALLOW;
-    for (const guard of [...this.guards]) {
+    for (const guard of this.guards) {
       let verdict: PreExecuteResult | null;
       try {
         verdict = checked(guard(exec));
@@ -159,6 +189,11 @@ export class ToolsService extends Service implements ToolRegistry {
       ceiling = narrowest(ceiling, verdict);
       if (ceiling.kind === 'deny') return ceiling;
     }
+    return ceiling;
+  }
+
+  /** The ceiling narrowed by the `tools/pre-execute` waterfall. */
+  private async narrowed(exec: ToolExec, ceiling: PreExecuteResult): Promise<PreExecuteResult> {
     let inner: PreExecuteResult | null;
     try {
       inner = checked(await waterfall(this.ctx, 'tools/pre-execute', exec, async () => ALLOW));
@@ -217,8 +252,8 @@ export class ToolsService extends Service implements ToolRegistry {
       );
     }
     // Judged before validation: a call the verdict denies never shows the model the tool's schema errors.
-    const verdict = await this.judge(exec);
-    containedEmit(this.ctx, 'tools/verdict', [exec, verdict]);
+    const verdict = this.judgeSync(exec) ?? (await this.judge(exec));
+    containedEmit(this.ctx, 'tools/verdict', [exec, verdict], this.lists);
     const data = verdict.kind !== 'allow' && verdict.rule ? { rule: verdict.rule } : undefined;
     if (verdict.kind === 'deny') return error(verdict.reason || `\`${exec.name}\` is denied`, data);
     // Validated before asking: the user is never asked about a call that could not run.
@@ -335,6 +370,25 @@ export function narrowest(a: PreExecuteResult, b: PreExecuteResult): PreExecuteR
  * malformed `rule` is dropped, not trusted: it is only a label, and the verdict still stands.
  */
 function checked(value: unknown): PreExecuteResult | null {
+  if ((value as { kind?: unknown } | null)?.kind === 'allow') return ALLOW;
+  // A frozen verdict with a frozen rule (the mode engine's memoised ones) cannot change: checked once.
+  const frozen = typeof value === 'object' && value !== null && Object.isFrozen(value);
+  if (frozen) {
+    const known = checkedFrozen.get(value);
+    if (known !== undefined) return known;
+  }
+  const result = check(value);
+  if (frozen && result !== null) {
+    const rule = (value as { rule?: unknown }).rule;
+    if (rule === undefined || (typeof rule === 'object' && rule !== null && Object.isFrozen(rule)))
+      checkedFrozen.set(value as object, result);
+  }
+  return result;
+}
+
+const checkedFrozen = new WeakMap<object, PreExecuteResult>();
+
+function check(value: unknown): PreExecuteResult | null {
   const verdict = value as { kind?: unknown; reason?: unknown; rule?: unknown } | null;
   const reason = typeof verdict?.reason === 'string' ? verdict.reason : undefined;
   const rule = ruleOf(verdict?.rule);
