@@ -29,9 +29,37 @@ const CLIENT_METHODS = new Set([
   'session/cancel',
 ]);
 
+const AGENT = 'npx dsh-mode acp';
+
+/**
+ * The acpx commands docs/apps.md shows (its `sh` block of `acpx` lines), each as the arguments after
+ * `--agent "npx dsh-mode acp"`; a line that names the agent differently fails the test.
+ */
+function documentedCommands(): string[][] {
+  const page = readFileSync(join(ROOT, 'docs/apps.md'), 'utf8');
+  const block = /^```sh\n(acpx [\s\S]*?)^```$/m.exec(page)?.[1];
+  if (!block) throw new Error('docs/apps.md has no sh block of acpx commands');
+  return block
+    .trim()
+    .split('\n')
+    .map((line) => {
+      const words = [...line.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]!);
+      expect(words.slice(0, 3), line).toEqual(['acpx', '--agent', AGENT]);
+      return words.slice(3);
+    });
+}
+
 describe('acpx against dsh-mode acp', () => {
+  const [create, setMode, prompt] = documentedCommands();
+
+  it('runs the commands docs/apps.md shows', () => {
+    expect(create).toEqual(['sessions', 'new']);
+    expect(setMode).toEqual(['set-mode', 'plan']);
+    expect(prompt?.[0]).toBe('prompt');
+  });
+
   it.each([
-    ['set-mode', ['set-mode', 'plan']],
+    ['set-mode', setMode!],
     ['set', ['set', 'mode', 'plan']],
   ])(
     '`%s` plan, then a prompt in a fresh agent process: the write is denied',
@@ -52,6 +80,7 @@ describe('acpx against dsh-mode acp', () => {
       );
       const env: NodeJS.ProcessEnv = { ...process.env, HOME: home };
       delete env.DEEPSEEK_API_KEY;
+      // `npx dsh-mode acp` is the bin it resolves to, here with the scripted model.
       const agent = `${process.execPath} ${BIN} acp --model-script ${script}`;
       // --ttl 1: the process that ran a command does not stay around for the next one.
       const acpx = (args: string[]) =>
@@ -61,7 +90,7 @@ describe('acpx against dsh-mode acp', () => {
           timeout: 60_000,
         });
 
-      await acpx(['sessions', 'new']);
+      await acpx(create!);
       const [journal] = readdirSync(join(ws, '.dsh/sessions')).filter((f) => f.endsWith('.jsonl'));
       const sessionId = journal!.replace(/\.jsonl$/, '');
       const flipped = await acpx(['--format', 'json', ...flip]);
@@ -69,7 +98,7 @@ describe('acpx against dsh-mode acp', () => {
       // The intent is on disk, where the next agent process finds it.
       expect(existsSync(join(ws, '.dsh/sessions', `${sessionId}.mode-intent.json`))).toBe(true);
 
-      const prompted = await acpx(['--format', 'json', '--approve-all', 'prompt', 'change the notes']);
+      const prompted = await acpx(['--format', 'json', '--approve-all', ...prompt!]);
       const trace = prompted.stdout
         .split('\n')
         .filter((line) => line.trim() !== '')
