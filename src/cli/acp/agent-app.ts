@@ -3,15 +3,19 @@
  *
  * - `session/new` / `session/load`: the session's workspace is the request's `cwd` (tools, and the journal at
  *   `<cwd>/.dsh/sessions/<id>.jsonl`; the ACP session id is the journal id); a `cwd` that is not an existing
- *   folder's absolute path is JSON-RPC invalid params. Both advertise
- *   `modes: {availableModes, currentModeId}` from `ctx.modes` (ids are mode names); load replays the history as
- *   updates first and advertises the folded mode.
- * - `session/set_mode`: `ctx.modes.set()` and an immediate `current_mode_update`; an unknown id is JSON-RPC
- *   invalid params carrying the service's message. The intent is recorded beside the journal before the answer,
- *   so a fresh agent process that loads the session runs its next prompt in that mode. A logged `mode/set` that differs from the last notified mode
- *   is notified again (the approved exit).
- * - `session/prompt`: streams `agent_message_chunk`, `tool_call`, `tool_call_update`; answers after every update
- *   of the turn was written, with the stop reason of its `turn/end`. `session/cancel` aborts the turn.
+ *   folder's absolute path is JSON-RPC invalid params. Both advertise the mode twice, as
+ *   `modes: {availableModes, currentModeId}` and as the config option `mode` (`configOptions`, see `modes.ts`);
+ *   load replays the history as updates first (the prompts and the narration of mode switches as
+ *   `user_message_chunk`) and advertises the folded mode. A session with no journal in that `cwd`, and any request
+ *   for a session this connection does not have, is -32002 resource not found.
+ * - `session/set_mode` and `session/set_config_option` (`mode`): `ctx.modes.set()`, then `current_mode_update` and
+ *   `config_option_update`, written before the answer; an unknown mode is JSON-RPC invalid params carrying the
+ *   service's message. The intent is recorded beside the journal before the answer, so a fresh agent process
+ *   that loads the session runs its next prompt in that mode. A logged `mode/set` that differs from the last
+ *   notified mode is notified again, both ways (the approved exit).
+ * - `session/prompt`: streams `agent_message_chunk`, `agent_thought_chunk`, `tool_call`, `tool_call_update`
+ *   (`in_progress` once a call is allowed, then its result); answers after every update of the turn was written,
+ *   with the stop reason of its `turn/end`. `session/cancel` aborts the turn.
  * - an `ask` becomes `session/request_permission` (see `permission.ts`).
  * - the `mcpServers` of `session/new` / `session/load` start for that session (see `mcp-servers.ts`) and stop when
  *   it closes.
