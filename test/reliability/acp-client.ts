@@ -2,13 +2,15 @@
  * A raw-bytes ACP client for the hostile tests: spawns the built `node bin/dsh-mode.mjs acp` in a workspace,
  * writes arbitrary bytes to its stdin, and reads stdout as newline-delimited JSON (asserting that every stdout
  * line is JSON: stdout carries protocol only). Requests from the agent (permission questions) are collected and
- * can be answered by hand.
+ * can be answered by hand. Both clients here check every message of the agent's against the SDK's JSON Schema
+ * (`acp-schema.ts`): a mismatch fails the test that created the client.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
+import { watchAgentMessages, type AgentMessageChecker } from './acp-schema.js';
 
 const BIN = resolve(import.meta.dirname, '../../bin/dsh-mode.mjs');
 
@@ -31,6 +33,8 @@ export class RawAcpClient {
   #waiters: { test: (m: RpcMessage) => boolean; resolve: (m: RpcMessage) => void }[] = [];
   #next = 1000;
   readonly exited: Promise<number | null>;
+  /** Every agent message, checked against the ACP schema. */
+  readonly schema: AgentMessageChecker = watchAgentMessages();
 
   constructor(workspace: string, script: unknown[]) {
     const scriptFile = join(workspace, '.hostile-script.json');
@@ -61,6 +65,7 @@ export class RawAcpClient {
         continue;
       }
       this.received.push(message);
+      this.schema.received(message);
       this.#waiters = this.#waiters.filter((w) => (w.test(message) ? (w.resolve(message), false) : true));
     }
   }
@@ -89,7 +94,9 @@ export class RawAcpClient {
   /** Sends a request and resolves with its response (result or error). */
   request(method: string, params: unknown): Promise<RpcMessage> {
     const id = this.#next++;
-    this.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
+    const message = { jsonrpc: '2.0', id, method, params };
+    this.schema.sent(message);
+    this.write(JSON.stringify(message) + '\n');
     return this.waitFor((m) => m.id === id && m.method === undefined);
   }
 
@@ -114,6 +121,8 @@ export interface SpawnedAcp {
   readonly exited: Promise<number | null>;
   /** What the child wrote to stderr so far. */
   stderr(): string;
+  /** Every agent message on `stream`, checked against the ACP schema. */
+  readonly schema: AgentMessageChecker;
 }
 
 /**
@@ -135,9 +144,53 @@ export function spawnAcp(
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
   const exited = new Promise<number | null>((done) => child.on('close', done));
-  const stream = acp.ndJsonStream(
-    Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
-    Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
+  const schema = watchAgentMessages();
+  const stream = checkedStream(
+    acp.ndJsonStream(
+      Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
+      Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
+    ),
+    schema,
   );
-  return { child, stream, exited, stderr: () => stderr };
+  return { child, stream, exited, stderr: () => stderr, schema };
+}
+
+/**
+ * The SDK stream with every message in either direction shown to `checker` (the client's requests, to know what
+ * an answer answers; the agent's messages, to check them).
+ * @param raw the stream over the agent's pipes
+ * @param checker what sees the traffic
+ * @param tap also sees each message, with its direction
+ */
+export function checkedStream(
+  raw: acp.Stream,
+  checker: AgentMessageChecker,
+  tap?: (dir: 'client→agent' | 'agent→client', message: acp.AnyMessage) => void,
+): acp.Stream {
+  return {
+    readable: raw.readable.pipeThrough(
+      new TransformStream<acp.AnyMessage, acp.AnyMessage>({
+        transform(message, controller) {
+          tap?.('agent→client', message);
+          checker.received(message);
+          controller.enqueue(message);
+        },
+      }),
+    ),
+    writable: new WritableStream<acp.AnyMessage>({
+      async write(message) {
+        tap?.('client→agent', message);
+        checker.sent(message);
+        const writer = raw.writable.getWriter();
+        try {
+          await writer.write(message);
+        } finally {
+          writer.releaseLock();
+        }
+      },
+      async close() {
+        await raw.writable.close();
+      },
+    }),
+  };
 }

@@ -1,7 +1,8 @@
 /**
  * Item 3, ACP: a client writing raw bytes to the built `dsh-mode acp` — malformed JSON, JSON that is not JSON-RPC,
- * wrong params, unknown methods and notifications, set_mode and prompts for unknown sessions, unknown modes,
- * binary garbage, a 10 MB line, 100k-deep nesting, prompts after a cancel, a cancel while a plan awaits approval,
+ * wrong params, unknown methods and notifications, set_mode and prompts for unknown sessions (-32002, resource
+ * not found), unknown modes, binary garbage, a 10 MB line, 100k-deep nesting, prompts after a cancel, a cancel
+ * while a plan awaits approval,
  * a second prompt while one runs. Each gets a clear error (or is ignored, for notifications), and a valid request
  * sent right after it still answers; stdout stays protocol only; closing stdin exits 0.
  */
@@ -55,19 +56,19 @@ const CATALOGUE: { name: string; raw: string; expect: number | null; id?: number
   {
     name: 'set_mode for an unknown session',
     raw: '{"jsonrpc":"2.0","id":9,"method":"session/set_mode","params":{"sessionId":"nosuch","modeId":"plan"}}\n',
-    expect: -32602,
+    expect: -32002,
     id: 9,
   },
   {
     name: 'prompt for an unknown session',
     raw: '{"jsonrpc":"2.0","id":10,"method":"session/prompt","params":{"sessionId":"../../etc","prompt":[{"type":"text","text":"x"}]}}\n',
-    expect: -32602,
+    expect: -32002,
     id: 10,
   },
   {
     name: 'load of a session that does not exist',
     raw: '{"jsonrpc":"2.0","id":11,"method":"session/load","params":{"sessionId":"nosuch","cwd":"/tmp","mcpServers":[]}}\n',
-    expect: -32602,
+    expect: -32002,
     id: 11,
   },
   {

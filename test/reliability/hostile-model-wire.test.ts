@@ -16,6 +16,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openaiModel, type ModelRequest } from '../../src/host/index.js';
 import { setup } from '../host/setup.js';
 import { thinkingServer, type ThinkingServer } from '../host/thinking-server.js';
+import { watchAgentMessages } from './acp-schema.js';
 import { measured } from './config.js';
 
 const BIN = resolve(import.meta.dirname, '../../bin/dsh-mode.mjs');
@@ -275,6 +276,8 @@ describe('hostile model wire: dsh-mode acp', () => {
       delete env.DEEPSEEK_API_KEY;
       const child = spawn(process.execPath, [BIN, 'acp', '--config', 'cordis.yml'], { cwd: dir, env });
       const received: { id?: number; method?: string; params?: any; result?: any }[] = [];
+      // Every message of the agent's matches the ACP schema (checked when the test ends).
+      const schema = watchAgentMessages();
       let buffer = '';
       let stderr = '';
       child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
@@ -282,11 +285,17 @@ describe('hostile model wire: dsh-mode acp', () => {
       child.stdout.setEncoding('utf8').on('data', (text: string) => {
         const lines = (buffer + text).split('\n');
         buffer = lines.pop()!;
-        for (const line of lines) if (line.trim() !== '') received.push(JSON.parse(line));
+        for (const line of lines) {
+          if (line.trim() === '') continue;
+          received.push(JSON.parse(line));
+          schema.received(received.at(-1));
+        }
         for (const wake of waiters.splice(0)) wake();
       });
       const call = async (id: number, method: string, params: unknown): Promise<any> => {
-        child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
+        const request = { jsonrpc: '2.0', id, method, params };
+        schema.sent(request);
+        child.stdin.write(JSON.stringify(request) + '\n');
         for (;;) {
           const answer = received.find((m) => m.id === id && m.method === undefined);
           if (answer) return answer;

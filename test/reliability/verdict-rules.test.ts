@@ -175,7 +175,10 @@ describe('verdict rules: ACP clients see the rule in _meta', () => {
         );
       }
       expect(stop).toBe('end_turn');
-      const results = updates.filter((u) => u.sessionUpdate === 'tool_call_update');
+      // The outcomes (in_progress, sent once an approved call starts, carries no rule).
+      const results = updates.filter(
+        (u) => u.sessionUpdate === 'tool_call_update' && u.status !== 'in_progress',
+      );
       expect(results).toHaveLength(2);
       expect(results[0]).toMatchObject({ status: 'failed', _meta: { 'dsh-mode/rule': planRule('default') } });
       expect(asked).toHaveLength(1);

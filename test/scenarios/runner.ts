@@ -20,6 +20,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import * as acp from '@agentclientprotocol/sdk';
+import { checkedStream } from '../reliability/acp-client.js';
+import { watchAgentMessages } from '../reliability/acp-schema.js';
 
 /** The repository root. */
 export const ROOT = resolve(import.meta.dirname, '../..');
@@ -144,34 +146,14 @@ async function runProcess(
   child.stderr.setEncoding('utf8').on('data', (text: string) => (stderr += text));
   const exited = new Promise<number | null>((done) => child.on('close', (code) => done(code)));
 
-  const raw = acp.ndJsonStream(
-    Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
-    Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
-  );
-  const stream: acp.Stream = {
-    readable: raw.readable.pipeThrough(
-      new TransformStream({
-        transform(message, controller) {
-          traffic.push({ dir: 'agent→client', message: structuredClone(message) });
-          controller.enqueue(message);
-        },
-      }),
+  const stream = checkedStream(
+    acp.ndJsonStream(
+      Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
+      Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
     ),
-    writable: new WritableStream({
-      async write(message) {
-        traffic.push({ dir: 'client→agent', message: structuredClone(message) });
-        const writer = raw.writable.getWriter();
-        try {
-          await writer.write(message);
-        } finally {
-          writer.releaseLock();
-        }
-      },
-      async close() {
-        await raw.writable.close();
-      },
-    }),
-  };
+    watchAgentMessages(),
+    (dir, message) => traffic.push({ dir, message: structuredClone(message) }),
+  );
 
   const client = acp
     .client({ name: 'scenario-runner' })

@@ -62,7 +62,20 @@ const checks: Record<string, (r: ScenarioResult) => void> = {
     expect(failure.error?.code).toBe(-32602);
     expect(failure.error?.message).toContain('`yolo`');
     expect(failure.error?.message).toContain('plan');
-    expect(updates(r).map((u) => u.currentModeId)).toEqual(['plan', 'default']);
+    const modeUpdates = updates(r).filter((u) => u.sessionUpdate === 'current_mode_update');
+    expect(modeUpdates.map((u) => u.currentModeId)).toEqual(['plan', 'default']);
+    // The config option `mode` offers the same modes and follows every change, right after each mode update.
+    const [option] = created.configOptions as { id: string; category: string; currentValue: string }[];
+    expect(option).toMatchObject({ id: 'mode', category: 'mode', type: 'select', currentValue: 'default' });
+    expect((option as unknown as { options: { value: string }[] }).options.map((o) => o.value)).toEqual(ids);
+    const kinds = updates(r).map((u) => u.sessionUpdate);
+    expect(kinds.filter((k) => k === 'config_option_update')).toHaveLength(modeUpdates.length);
+    const followed = updates(r).flatMap((u, i, all) =>
+      u.sessionUpdate === 'current_mode_update'
+        ? [(all[i + 1]?.configOptions as { currentValue: string }[] | undefined)?.[0]?.currentValue]
+        : [],
+    );
+    expect(followed).toEqual(['plan', 'default']);
   },
   'plan-mode'(r) {
     const denied = updates(r).find((u) => u.status === 'failed');

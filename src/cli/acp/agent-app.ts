@@ -3,21 +3,25 @@
  *
  * - `session/new` / `session/load`: the session's workspace is the request's `cwd` (tools, and the journal at
  *   `<cwd>/.dsh/sessions/<id>.jsonl`; the ACP session id is the journal id); a `cwd` that is not an existing
- *   folder's absolute path is JSON-RPC invalid params. Both advertise
- *   `modes: {availableModes, currentModeId}` from `ctx.modes` (ids are mode names); load replays the history as
- *   updates first and advertises the folded mode.
- * - `session/set_mode`: `ctx.modes.set()` and an immediate `current_mode_update`; an unknown id is JSON-RPC
- *   invalid params carrying the service's message. The intent is recorded beside the journal before the answer,
- *   so a fresh agent process that loads the session runs its next prompt in that mode. A logged `mode/set` that differs from the last notified mode
- *   is notified again (the approved exit).
- * - `session/prompt`: streams `agent_message_chunk`, `tool_call`, `tool_call_update`; answers after every update
- *   of the turn was written, with the stop reason of its `turn/end`. `session/cancel` aborts the turn.
+ *   folder's absolute path is JSON-RPC invalid params. Both advertise the mode twice, as
+ *   `modes: {availableModes, currentModeId}` and as the config option `mode` (`configOptions`, see `modes.ts`);
+ *   load replays the history as updates first (the prompts and the narration of mode switches as
+ *   `user_message_chunk`) and advertises the folded mode. A session with no journal in that `cwd`, and any request
+ *   for a session this connection does not have, is -32002 resource not found.
+ * - `session/set_mode` and `session/set_config_option` (`mode`): `ctx.modes.set()`, then `current_mode_update` and
+ *   `config_option_update`, written before the answer; an unknown mode is JSON-RPC invalid params carrying the
+ *   service's message. The intent is recorded beside the journal before the answer, so a fresh agent process
+ *   that loads the session runs its next prompt in that mode. A logged `mode/set` that differs from the last
+ *   notified mode is notified again, both ways (the approved exit).
+ * - `session/prompt`: streams `agent_message_chunk`, `agent_thought_chunk`, `tool_call`, `tool_call_update`
+ *   (`in_progress` once a call is allowed, then its result); answers after every update of the turn was written,
+ *   with the stop reason of its `turn/end`. `session/cancel` aborts the turn.
  * - an `ask` becomes `session/request_permission` (see `permission.ts`).
  * - the `mcpServers` of `session/new` / `session/load` start for that session (see `mcp-servers.ts`) and stop when
  *   it closes.
  * @module
  */
-import { statSync } from 'node:fs';
+import { lstatSync, statSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
 import { modeOfSet } from '../../engine/fold.js';
@@ -25,9 +29,10 @@ import type { Session, SessionEvent, SessionEventMap } from '../../host/types.js
 import type { Runtime } from '../runtime-types.js';
 import { visible } from '../visible.js';
 import { closeSessionServers, openSessionServers } from './mcp-servers.js';
+import { configOptions, modeState, requestedMode, requestMode, shownMode } from './modes.js';
 import { askClient } from './permission.js';
 import { AcpSession } from './session-state.js';
-import { chunkUpdates, updatesFor, type ToolLookup } from './updates.js';
+import { chunkUpdates, inProgress, updatesFor, type ToolLookup } from './updates.js';
 
 const STOP: Record<SessionEventMap['turn/end']['reason'], acp.StopReason | null> = {
   done: 'end_turn',
@@ -61,6 +66,13 @@ export function createAcpAgent(runtime: Runtime, version: string): { app: acp.Ag
       { prepend: true },
     ),
   );
+  // An allowed call is about to run: `in_progress` (an asked one gets it from the answerer once approved).
+  disposers.push(
+    ctx.on('tools/verdict', (exec, verdict) => {
+      const state = exec.agent && bySession.get(exec.agent.session);
+      if (state && verdict.kind === 'allow') state.send(inProgress(exec.callId));
+    }),
+  );
   disposers.push(
     ctx.on('approval/request', async (request, next) => {
       const state = [...sessions.values()].find((s) => s.agent === request.agent);
@@ -73,26 +85,22 @@ export function createAcpAgent(runtime: Runtime, version: string): { app: acp.Ag
       state.notifyMode(modeOfSet(event.data));
       return;
     }
-    // The client shows its own prompt; user messages go out only when a loaded history is replayed.
-    if (event.type === 'user/message') return;
+    // The client shows its own prompt and the mode updates; user-role messages (the prompt, a mode switch's
+    // narration) go out only when a loaded history is replayed.
+    if (event.type === 'user/message' || event.type === 'context/message') return;
     for (const update of updatesFor(event, tools, state.streamedStep)) state.send(update);
     if (event.type === 'assistant/message') state.streamedStep = false;
   }
 
-  function modeState(state: AcpSession): acp.SessionModeState | undefined {
+  /** What `session/new` and `session/load` advertise: the mode both ways (nothing without modes). */
+  function advertised(
+    state: AcpSession,
+  ): { modes: acp.SessionModeState; configOptions: acp.SessionConfigOption[] } | Record<string, never> {
     const modes = runtime.modes;
-    if (!modes) return undefined;
-    // A seeded or chosen mode that has not landed yet is what the session will run in: advertise it, as
-    // set_mode does; the logged mode/set that lands it then changes nothing for the client.
-    const { current: folded, pending } = modes.get(state.agent);
-    const current = pending ?? folded;
+    if (!modes) return {};
+    const current = shownMode(modes, state.agent);
     state.lastMode = current;
-    return {
-      currentModeId: current,
-      availableModes: modes
-        .list()
-        .map((m) => ({ id: m.name, name: m.name, description: m.description ?? null })),
-    };
+    return { modes: modeState(modes, current), configOptions: configOptions(modes, current) };
   }
 
   function open(
@@ -112,7 +120,9 @@ export function createAcpAgent(runtime: Runtime, version: string): { app: acp.Ag
         for (const update of chunkUpdates(chunk)) state.send(update);
       },
     });
-    const state = new AcpSession(id, cwd, agent, connectionClient);
+    const modes = runtime.modes;
+    const options = modes ? (current: string) => configOptions(modes, current) : undefined;
+    const state = new AcpSession(id, cwd, agent, connectionClient, options);
     sessions.set(id, state);
     bySession.set(session, state);
     return state;
@@ -128,8 +138,16 @@ export function createAcpAgent(runtime: Runtime, version: string): { app: acp.Ag
 
   function lookup(sessionId: string): AcpSession {
     const state = sessions.get(sessionId);
-    if (!state) throw acp.RequestError.invalidParams({ sessionId }, `unknown session \`${sessionId}\``);
+    if (!state) throw sessionNotFound(sessionId);
     return state;
+  }
+
+  /** A user's mode choice from either setter: the same rules, and both updates for the client. */
+  function setMode(state: AcpSession, mode: string, data: Record<string, unknown>): void {
+    requestMode(runtime.modes, state.agent, mode, data);
+    // Optimistic: the pending intent is the user's choice, recorded beside the journal before set() returned (so
+    // it survives a restart of this process); the logged mode/set lands at the next boundary.
+    state.notifyMode(mode);
   }
 
   const app = acp
@@ -145,51 +163,48 @@ export function createAcpAgent(runtime: Runtime, version: string): { app: acp.Ag
       const session = runtime.ctx.sessions.create({ dir: sessionsDir(params.cwd) });
       await openSessionServers(ctx, session, params.mcpServers, params.cwd, warn);
       const state = open(session.id, params.cwd, session, c, runtime.startMode);
-      const modes = modeState(state);
-      return { sessionId: session.id, ...(modes ? { modes } : {}) };
+      return { sessionId: session.id, ...advertised(state) };
     })
     .onRequest(acp.methods.agent.session.load, async ({ params, client: c }) => {
       checkCwd(params.cwd);
       if (!SESSION_ID.test(params.sessionId)) {
         throw acp.RequestError.invalidParams({ sessionId: params.sessionId }, 'not a dsh-mode session id');
       }
+      const file = join(sessionsDir(params.cwd), `${params.sessionId}.jsonl`);
+      if (!exists(file)) throw sessionNotFound(params.sessionId);
       const existing = sessions.get(params.sessionId);
       if (existing) close(existing);
       let session: Session;
       try {
-        session = await runtime.ctx.sessions.resume(
-          join(sessionsDir(params.cwd), `${params.sessionId}.jsonl`),
-        );
+        session = await runtime.ctx.sessions.resume(file);
       } catch (error) {
         throw acp.RequestError.invalidParams({ sessionId: params.sessionId }, (error as Error).message);
       }
       await openSessionServers(ctx, session, params.mcpServers, params.cwd, warn);
       const state = open(params.sessionId, params.cwd, session, c);
+      // mode/set is told by the advertised mode; narration (context/message) replays as the user-role
+      // message the model saw.
       for (const event of session.events) {
         if (event.type !== 'mode/set') for (const update of updatesFor(event, tools)) state.send(update);
       }
-      const modes = modeState(state);
+      const shown = advertised(state);
       await state.flush();
-      return modes ? { modes } : {};
+      return shown;
     })
-    .onRequest(acp.methods.agent.session.setMode, ({ params }) => {
+    .onRequest(acp.methods.agent.session.setMode, async ({ params }) => {
       const state = lookup(params.sessionId);
-      const modes = runtime.modes;
-      if (!modes)
-        throw acp.RequestError.invalidParams({ modeId: params.modeId }, 'this deployment defines no modes');
-      try {
-        modes.set(state.agent, params.modeId);
-      } catch (error) {
-        // An unknown mode is the client's mistake; an intent that could not be recorded durably is ours.
-        const message = (error as Error).message;
-        if ((error as Error).name === 'UnknownModeError')
-          throw acp.RequestError.invalidParams({ modeId: params.modeId }, message);
-        throw acp.RequestError.internalError({ modeId: params.modeId }, message);
-      }
-      // Optimistic: the pending intent is the user's choice, recorded beside the journal before set() returned (so
-      // it survives a restart of this process); the logged mode/set lands at the next boundary.
-      state.notifyMode(params.modeId);
+      setMode(state, params.modeId, { modeId: params.modeId });
+      // The updates go out before the answer, so a client never sees them contradict it.
+      await state.flush();
       return {};
+    })
+    .onRequest(acp.methods.agent.session.setConfigOption, async ({ params }) => {
+      const state = lookup(params.sessionId);
+      const mode = requestedMode(params);
+      setMode(state, mode, { configId: params.configId, value: mode });
+      const modes = runtime.modes!;
+      await state.flush();
+      return { configOptions: configOptions(modes, shownMode(modes, state.agent)) };
     })
     .onRequest(acp.methods.agent.session.prompt, async ({ params }) => {
       const state = lookup(params.sessionId);
@@ -229,6 +244,24 @@ export function createAcpAgent(runtime: Runtime, version: string): { app: acp.Ag
       for (const dispose of disposers.splice(0)) dispose();
     },
   };
+}
+
+/** ACP's answer for a session this agent does not have: -32002 resource not found, naming the id. */
+function sessionNotFound(sessionId: string): acp.RequestError {
+  // The SDK's sessionNotFound() with the id in the message too (escaped and bounded: it is the client's text).
+  const shown = visible(String(sessionId).slice(0, 200), 'line');
+  return new acp.RequestError(-32002, `Resource not found: no session \`${shown}\``, { sessionId });
+}
+
+/** True when something is at `file` (a link counts: the resume refuses it with its own message). */
+function exists(file: string): boolean {
+  try {
+    lstatSync(file);
+    return true;
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    return code !== 'ENOENT' && code !== 'ENOTDIR';
+  }
 }
 
 /** Where an ACP session's journal lives: under its `cwd`. */

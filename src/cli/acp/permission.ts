@@ -10,7 +10,7 @@
 import type { PermissionOption, ToolCallUpdate } from '@agentclientprotocol/sdk';
 import type { ApprovalOutcome, ApprovalRequest } from '../../host/types.js';
 import type { AcpSession } from './session-state.js';
-import { callCard, ruleMeta, type ToolLookup } from './updates.js';
+import { callCard, inProgress, ruleMeta, type ToolLookup } from './updates.js';
 
 const ALLOW = 'allow';
 const REJECT = 'reject';
@@ -55,7 +55,11 @@ export async function askClient(
     });
     const outcome = response.outcome;
     if (outcome.outcome === 'cancelled') return { outcome: 'cancelled' };
-    if (outcome.optionId === ALLOW) return { outcome: 'allowed-once' };
+    if (outcome.optionId === ALLOW) {
+      // Approved: the call runs next (only a cancel in between stops it, and its result then says so).
+      session.send(inProgress(request.callId));
+      return { outcome: 'allowed-once' };
+    }
     if (outcome.optionId === REJECT) {
       // ACP has no field for rejection text; a client may send it as `_meta.feedback` and the model gets it.
       const feedback = response._meta?.feedback;

@@ -5,7 +5,7 @@
  * was written (docs/apps.md).
  * @module
  */
-import type { AgentContext, SessionUpdate } from '@agentclientprotocol/sdk';
+import type { AgentContext, SessionConfigOption, SessionUpdate } from '@agentclientprotocol/sdk';
 import type { LoopAgent } from '../../host/loop.js';
 
 /** The agent-side state of one ACP session. */
@@ -24,12 +24,14 @@ export class AcpSession {
    * @param cwd the session's workspace
    * @param agent the agent on the host
    * @param client the connection to the client (updates and permission requests)
+   * @param options the config options with a given mode selected (absent without modes)
    */
   constructor(
     readonly id: string,
     readonly cwd: string,
     readonly agent: LoopAgent,
     readonly client: AgentContext,
+    readonly options?: (mode: string) => SessionConfigOption[],
   ) {}
 
   /** Queues one update behind the ones before it. */
@@ -44,11 +46,15 @@ export class AcpSession {
     });
   }
 
-  /** Queues the mode update when `mode` differs from what the client was last told. */
+  /**
+   * Queues the mode updates when `mode` differs from what the client was last told: `current_mode_update` and
+   * `config_option_update` together, so a client that follows either view stays in step.
+   */
   notifyMode(mode: string): void {
     if (mode === this.lastMode) return;
     this.lastMode = mode;
     this.send({ sessionUpdate: 'current_mode_update', currentModeId: mode });
+    if (this.options) this.send({ sessionUpdate: 'config_option_update', configOptions: this.options(mode) });
   }
 
   /** Resolves once every queued update was handed to the transport. */

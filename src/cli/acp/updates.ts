@@ -2,8 +2,10 @@
  * Session events → ACP `session/update` payloads. Pure: the same mapping streams a live turn and replays a
  * loaded session's history, so a client sees the same cards either way.
  *
- * `user/message` → `user_message_chunk`; `assistant/message` reasoning → `agent_thought_chunk` and its text →
- * `agent_message_chunk` (unless they were already streamed chunk by chunk, see `chunkUpdates`); `tool/call` → `tool_call` (pending, titled by the tool's `present()`, the
+ * `user/message` and `context/message` (a mode switch's narration, marked `_meta["dsh-mode/context"]`) →
+ * `user_message_chunk`, one `messageId` per event (the agent sends them only when replaying a loaded session); `assistant/message` reasoning → `agent_thought_chunk` and its text →
+ * `agent_message_chunk` (unless they were already streamed chunk by chunk, see `chunkUpdates`); `tool/call` → `tool_call` (pending; `in_progress` follows from the agent once the call is allowed,
+ * see `inProgress`; titled by the tool's `present()`, the
  * exit plan as markdown content); `tool/result` → `tool_call_update` (completed or failed, the result text as
  * content, and the rule that denied or asked about the call, if any, as `_meta["dsh-mode/rule"]`). Everything else is log-only here; `mode/set` is handled by the mode notifier.
  *
@@ -143,6 +145,9 @@ function clipStrings(value: unknown, depth: number): unknown {
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, clipStrings(v, depth + 1)]));
 }
 
+/** The `_meta` key that marks a replayed user-role message as the host's narration (a mode switch notice). */
+export const CONTEXT_META_KEY = 'dsh-mode/context';
+
 /** The `_meta` key under which a tool call carries the rule that denied it or asked about it. */
 export const RULE_META_KEY = 'dsh-mode/rule';
 
@@ -154,6 +159,11 @@ export const RULE_META_KEY = 'dsh-mode/rule';
  */
 export function ruleMeta(rule: VerdictRule | undefined): { _meta?: { [RULE_META_KEY]: VerdictRule } } {
   return rule ? { _meta: { [RULE_META_KEY]: rule } } : {};
+}
+
+/** The update that says a call has started running (after its verdict allowed it, or its approval). */
+export function inProgress(toolCallId: string): SessionUpdate {
+  return { sessionUpdate: 'tool_call_update', toolCallId, status: 'in_progress' };
 }
 
 function text(value: string): ToolCallContent[] {
@@ -179,11 +189,17 @@ export function chunkUpdates(chunk: ModelChunk): SessionUpdate[] {
  */
 export function updatesFor(event: SessionEvent, tools: ToolLookup, streamed = false): SessionUpdate[] {
   switch (event.type) {
-    case 'user/message': {
-      const { data } = event;
-      return textChunks(data.text).map((chunk) => ({
+    case 'user/message':
+    case 'context/message': {
+      // Each logged message is its own message for the client too (`messageId`), so a narration never runs
+      // into the prompt after it; a narration is marked, since the user did not type it.
+      const context = event.type === 'context/message';
+      const messageId = `${context ? 'context' : 'user'}-${event.seq}`;
+      return textChunks(event.data.text).map((chunk) => ({
         sessionUpdate: 'user_message_chunk',
         content: { type: 'text', text: chunk },
+        messageId,
+        ...(context ? { _meta: { [CONTEXT_META_KEY]: true } } : {}),
       }));
     }
     case 'assistant/message': {

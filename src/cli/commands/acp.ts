@@ -1,7 +1,7 @@
 /**
  * `dsh-mode acp`: an Agent Client Protocol agent over stdio, for editors such as Zed (see `../acp/`). The
  * adapter only maps the exit code: 0 when the client closed the connection, 1 for an untrusted cordis.yml, 2 for
- * a deployment error (printed on stderr; stdout carries the protocol only).
+ * a deployment error (printed on stderr; stdout carries the protocol only), 130 when a signal ended it.
  * @module
  */
 import { stringOption } from '../argv.js';
@@ -25,7 +25,8 @@ const spec: CommandSpec = {
     'go to stderr.',
     '',
     'Exit codes: 0 when the client closed the connection; 1 a found cordis.yml that is not trusted (nothing was',
-    'loaded); 2 a deployment error, unreadable trust records or a usage error.',
+    'loaded); 2 a deployment error, unreadable trust records or a usage error; 130 ended by SIGTERM, SIGINT or',
+    'SIGHUP (its sessions closed first, so no lock is left).',
   ].join('\n'),
   options: [
     {
@@ -52,6 +53,6 @@ export const command: CliCommand = {
     const text = (name: string) => stringOption(args, name);
     const { runAcp } = await import('../acp/run.js');
     const code = await runAcp({ cwd: env.cwd, config: text('config'), modelScript: text('model-script') });
-    return { kind: code === 2 ? 'io' : code === 1 ? 'load-failed' : 'ok' };
+    return { kind: code === 130 ? 'interrupted' : code === 2 ? 'io' : code === 1 ? 'load-failed' : 'ok' };
   },
 };
