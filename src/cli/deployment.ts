@@ -43,7 +43,8 @@ export class DeploymentError extends Error {
   readonly exitCode = 2;
   /** @param diagnostics every error found (nothing stays started) */
   constructor(readonly diagnostics: readonly Diagnostic[]) {
-    super(diagnostics.map((d) => `${whereOf(d)}: ${d.message}`).join('\n'));
+    // A diagnostic with no file (an entry the command line made) is its message alone: no made-up position.
+    super(diagnostics.map((d) => (d.file === null ? d.message : `${whereOf(d)}: ${d.message}`)).join('\n'));
     this.name = 'DeploymentError';
   }
 }
@@ -197,7 +198,18 @@ export async function startDeployment(plan: DeploymentPlan, options: StartOption
     const factory = await spec.load();
     model = factory(modelEntry.config);
   } catch (error) {
-    throw new DeploymentError([startFailed(modelEntry, `model \`${modelEntry.name}\`: ${message(error)}`)]);
+    // `--model-script FILE` has no entry in a file: the script's own error names FILE (and its line).
+    throw new DeploymentError([
+      options.modelScript !== undefined
+        ? {
+            code: 'start-failed',
+            severity: 'error',
+            message: `--model-script: ${message(error)}`,
+            file: null,
+            path: [],
+          }
+        : startFailed(modelEntry, `model \`${modelEntry.name}\`: ${message(error)}`),
+    ]);
   }
 
   const ctx = new Context();

@@ -23,7 +23,12 @@ export type CheckReport =
       arguments?: CheckArguments;
     }
   | { kind: 'unknown-mode'; mode: string; modes: string[] }
-  | { kind: 'load-failed'; diagnostics: Diagnostic[] };
+  | {
+      kind: 'load-failed';
+      diagnostics: Diagnostic[];
+      /** True when a path or deployment could not be read at all (exit 2 rather than 1), as in matrix and diff. */
+      io: boolean;
+    };
 
 /** What `check --args` adds: the command or path that decided, the pattern, and a script's commands. */
 export interface CheckArguments {

@@ -15,6 +15,8 @@ export interface LintReport {
   infoCount: number;
   /** The policy files that were read, in load order. */
   files: string[];
+  /** What was not checked, for people (printed on stderr, never in a machine format): unread subfolders. */
+  notes?: string[];
 }
 
 /** One diagnostic of `lint --format json`. Positions are 1-based, end exclusive; 1:1 for a file-level finding. */

@@ -18,11 +18,10 @@ import { stringOption } from '../argv.js';
 import type { CliCommand, CommandSpec } from '../command.js';
 import { UsageError } from '../errors.js';
 import { formatCheckText } from '../formatters/check-text.js';
-import { formatStylish } from '../formatters/stylish.js';
 import { formatCheckJson } from '../formatters/json.js';
-import { toLintReport, type CheckArguments, type CheckReport } from '../report.js';
+import type { CheckArguments, CheckReport } from '../report.js';
 import { resolve } from 'node:path';
-import { defaultPaths } from '../inputs.js';
+import { defaultPaths, loadFailed, loadFailedOutcome } from '../inputs.js';
 
 /** Options of {@link runCheck}. */
 export interface RunCheckOptions {
@@ -52,7 +51,7 @@ export async function runCheck(options: RunCheckOptions): Promise<CheckReport> {
   if (options.config !== undefined) {
     const deployed = await deploymentPolicies(resolve(options.cwd, options.config));
     const errors = deployed.diagnostics.filter((d) => d.severity === 'error');
-    if (!deployed.policies) return { kind: 'load-failed', diagnostics: errors };
+    if (!deployed.policies) return loadFailed(errors);
     policies = deployed.policies;
   } else {
     const load = await loadPolicySources(defaultPaths(options.paths, options.cwd), {
@@ -61,7 +60,7 @@ export async function runCheck(options: RunCheckOptions): Promise<CheckReport> {
     });
     const errors = load.diagnostics.filter((d) => d.severity === 'error');
     // Fail closed: a refused file could have narrowed the mode, so no answer is better than a wrong one.
-    if (errors.length > 0) return { kind: 'load-failed', diagnostics: errors };
+    if (errors.length > 0) return loadFailed(errors);
     policies = compilePolicies(load.documents);
   }
   if (policies.get(options.mode) === undefined)
@@ -167,7 +166,7 @@ const spec: CommandSpec = {
     'pattern, and for a script each command with its decision and rule.',
     '',
     'Exit codes: 0 whatever the decision; 1 an unknown MODE (the modes that exist are listed) or a policy',
-    'file that cannot load; 2 usage errors.',
+    'file that does not load; 2 usage errors, or a path or deployment that cannot be read.',
   ].join('\n'),
   options: [
     {
@@ -264,10 +263,7 @@ export const command: CliCommand = {
         };
       }
       case 'load-failed':
-        return {
-          kind: 'load-failed',
-          stderr: `${formatStylish(toLintReport(report.diagnostics, []), { color: false })}\nerror: policies cannot load, so no decision is made\n`,
-        };
+        return loadFailedOutcome(report, 'no decision is made');
     }
   },
 };
