@@ -21,6 +21,8 @@ export type CheckReport =
       rule: RuleRef;
       /** With `--args`: what the arguments decided. */
       arguments?: CheckArguments;
+      /** A did-you-mean when no rule names TOOL and it is no known tool. */
+      hint?: string;
     }
   | { kind: 'unknown-mode'; mode: string; modes: string[] }
   | {
@@ -53,6 +55,8 @@ export interface FormatContext {
   cwd: string;
   /** The package version (SARIF names it). */
   version: string;
+  /** The package's GitHub repository (`https://github.com/OWNER/REPO`): SARIF links its docs; none, no links. */
+  repository?: string;
 }
 
 /** What the human formatters read from the context. */

@@ -50,6 +50,8 @@ export interface JsonCheckOutput {
   visible: boolean;
   reason: string | null;
   rule: JsonRuleRef;
+  /** A did-you-mean when no rule names the tool and it is no known tool (`no rule names \`wrte\`; …`). */
+  hint?: string;
   /** With `--args`: the command or path that decided (null when a name-only rule decided). */
   subject?: string | null;
   /** With `--args`: the deciding pattern, when one decided. */

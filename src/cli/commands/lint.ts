@@ -92,19 +92,24 @@ const spec: CommandSpec = {
   name: 'lint',
   summary: 'validate policies, run their inline tests and report findings',
   usage:
-    'lint [PATH...] [--tools CATALOG] [--format stylish|json|sarif|github] [--max-warnings N] [--no-builtin]',
+    'lint [PATH...] [--tools CATALOG] [--format stylish|json|sarif|github] [--max-warnings N] [--no-builtin] [--annotate-infos]',
   description: [
     'Loads the built-in plan policy, then each PATH in order (a folder contributes its *.yaml, *.yml and',
     '*.json files, sorted, not recursively; without PATH, policies/ in the current folder if it exists). Reports',
     'syntax and schema errors, unknown keys (with a did-you-mean), lint findings and failing inline tests.',
+    '*.json files are strict JSON (no trailing comma, no comment). A PATH that yields no policy file is an',
+    'error; subfolders are not read, and a note on stderr names those that hold policy files.',
     'A PATH named cordis.yml is a deployment: its entries, its inline modes and the policy files it names are',
     'linted as chat and acp would load them (the built-in plan included).',
     '',
     'With --tools, CATALOG is a JSON file: an array of {name, annotations?} or an MCP tools/list result',
     '{tools: [...]}; lint then flags rules that match no tool and tools that only a default decides.',
     '',
+    'With --format github, info findings are one summary notice (GitHub shows ten notices per step), unless',
+    '--annotate-infos.',
+    '',
     'Exit codes: 0 no errors (and warnings within --max-warnings); 1 errors, or too many warnings;',
-    '2 usage errors, or a path or catalog that cannot be read.',
+    '2 usage errors, or a path or catalog that cannot be read (or a folder without policy files).',
   ].join('\n'),
   options: [
     { name: 'tools', type: 'string', value: 'CATALOG', description: 'a tool catalog (JSON) to lint against' },
@@ -122,6 +127,11 @@ const spec: CommandSpec = {
       description: 'fail when there are more than N warnings',
     },
     { name: 'no-builtin', type: 'boolean', description: 'do not load the built-in plan policy' },
+    {
+      name: 'annotate-infos',
+      type: 'boolean',
+      description: 'with --format github, one annotation per info finding (default: one summary line)',
+    },
   ],
   examples: [
     'lint',
@@ -144,7 +154,11 @@ export const command: CliCommand = {
       builtin: !args.options.has('no-builtin'),
       cwd: env.cwd,
     });
-    const stdout = lintFormatters[format](report, { ...env, color: env.color && format === 'stylish' });
+    const stdout = lintFormatters[format](report, {
+      ...env,
+      color: env.color && format === 'stylish',
+      annotateInfos: args.options.has('annotate-infos'),
+    });
     const notes = (report.notes ?? []).map((n) => `note: ${n}\n`).join('');
     const withNotes = (outcome: Outcome): Outcome =>
       notes === '' ? outcome : { ...outcome, stderr: notes + (outcome.stderr ?? '') };
