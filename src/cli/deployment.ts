@@ -164,7 +164,11 @@ export async function startDeployment(plan: DeploymentPlan, options: StartOption
     incomplete('the deployment has no `host` entry', undefined, 'add `- name: host`');
   }
   if (models.length === 0) {
-    incomplete('the deployment has no model', undefined, 'add `- name: openai` or `- name: scripted`');
+    incomplete(
+      'the deployment has no model: add `- name: demo` (the scripted walk-through), `- name: scripted` or `- name: openai`',
+      undefined,
+      'add `- name: demo`, `- name: scripted` (config.script) or `- name: openai`',
+    );
   }
   for (const extra of models.slice(1)) {
     incomplete(`a deployment has one model; \`${extra.id}\` is a second one`, extra, 'remove one of them');
