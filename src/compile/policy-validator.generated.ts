@@ -119,7 +119,7 @@ const schema11 = {
       type: 'string',
       enum: ['allow', 'deny', 'ask'],
       $comment:
-        "Described where it is used: the JSON language server shows a referenced definition's description instead of the referencing property's, so the definition carries none. A rule's verdict: allow the call, deny it, or ask the user. Restrictiveness: deny > ask > allow.",
+        "A rule's verdict: `allow` the call, `deny` it, or `ask` the user. Restrictiveness: `deny` > `ask` > `allow`.",
     },
     modeName: {
       title: 'ModeName',
@@ -127,8 +127,7 @@ const schema11 = {
       pattern: '^[a-z][a-z0-9-]*$',
       not: { const: 'default' },
       examples: ['plan', 'review', 'guarded'],
-      $comment:
-        "Described where it is used: the JSON language server shows a referenced definition's description instead of the referencing property's, so the definition carries none. A mode name: lowercase letters, digits and dashes, starting with a letter; `default` is reserved.",
+      $comment: 'A mode name: `^[a-z][a-z0-9-]*$`; `default` is reserved.',
     },
     ruleObject: {
       title: 'RuleObject',
@@ -158,8 +157,7 @@ const schema11 = {
     ruleValue: {
       title: 'RuleValue',
       oneOf: [{ $ref: '#/definitions/decision' }, { $ref: '#/definitions/ruleObject' }],
-      $comment:
-        "Described where it is used: the JSON language server shows a referenced definition's description instead of the referencing property's, so the definition carries none. A decision, or a decision with a reason.",
+      $comment: 'A decision (`allow`, `deny`, `ask`), or `{ decision, reason }`.',
     },
     toolRules: {
       title: 'ToolRules',
@@ -195,7 +193,7 @@ const schema11 = {
       ],
       examples: [{ read: 'allow', 'web_*': 'allow', 'mcp__*': 'deny' }],
       $comment:
-        "Described where it is used: the JSON language server shows a referenced definition's description instead of the referencing property's, so the definition carries none. Tool name or glob → decision.",
+        "Tool name or minimatch glob → decision, or a rule object that also decides by the call's arguments (`commands`, `paths`).",
     },
     effectRules: {
       title: 'EffectRules',
@@ -227,8 +225,7 @@ const schema11 = {
             'For tools whose `openWorldHint` is true (MCP default: true).\n\nA decision (`allow`, `deny`, `ask`), or `{ decision, reason }`.',
         },
       },
-      $comment:
-        "Described where it is used: the JSON language server shows a referenced definition's description instead of the referencing property's, so the definition carries none. Decisions by the tool's declared hints.",
+      $comment: "Decisions by the tool's declared hints (MCP `ToolAnnotations`, short names).",
     },
     annotations: {
       title: 'TestAnnotations',
@@ -256,8 +253,7 @@ const schema11 = {
           markdownDescription: '`openWorldHint` (default true).',
         },
       },
-      $comment:
-        "Described where it is used: the JSON language server shows a referenced definition's description instead of the referencing property's, so the definition carries none. The hints the tool declares in this test; absent hints take MCP's defaults.",
+      $comment: "The hints the tool declares in this test (short names); absent hints take MCP's defaults.",
     },
     inlineTest: {
       title: 'InlineTest',
@@ -401,7 +397,7 @@ const schema11 = {
       defaultSnippets: [{ label: 'a command pattern', body: { '${1:git log **}': '${2|allow,ask,deny|}' } }],
       examples: [{ 'git log **': 'allow', 'git status': 'allow', 'git push **': 'deny' }],
       $comment:
-        "Described where it is used: the JSON language server shows a referenced definition's description instead of the referencing property's, so the definition carries none. Command pattern → decision. Words; `*` inside a word matches any characters; a `**` word any number of words.",
+        'Command pattern → decision. A pattern is words separated by spaces: `*` inside a word matches any characters, and a word that is exactly `**` matches any number of words (none too). `git status` matches only `git status`; `git log **` matches `git log` and `git log -5`. Words are matched dequoted; a word whose value is not known before the script runs (`$X`, `$(…)`) is never matched by an allow pattern.',
     },
     pathRules: {
       title: 'PathRules',
@@ -411,7 +407,7 @@ const schema11 = {
       defaultSnippets: [{ label: 'a path pattern', body: { '${1:notes/**/*.md}': '${2|allow,ask,deny|}' } }],
       examples: [{ 'notes/**/*.md': 'allow', '.env*': 'deny' }],
       $comment:
-        "Described where it is used: the JSON language server shows a referenced definition's description instead of the referencing property's, so the definition carries none. Workspace-relative path glob → decision (minimatch: `*`, `**`, `?`, `[..]`, `{a,b}`).",
+        'Workspace-relative path glob → decision (minimatch: `*`, `**`, `?`, `[..]`, `{a,b}`; `*` also matches dotfiles). `notes/**/*.md` matches Markdown files under `notes/`; `.env*` matches `.env` and `.env.local`. Deny and ask patterns match case-insensitively (on a case-insensitive filesystem `.ENV` is `.env`); allow patterns match case-sensitively. A pattern starting with `/` matches the absolute path instead, so a deny can name files outside the workspace; an allow never matches outside it.',
     },
   },
 };
@@ -421,15 +417,14 @@ const schema12 = {
   pattern: '^[a-z][a-z0-9-]*$',
   not: { const: 'default' },
   examples: ['plan', 'review', 'guarded'],
-  $comment:
-    "Described where it is used: the JSON language server shows a referenced definition's description instead of the referencing property's, so the definition carries none. A mode name: lowercase letters, digits and dashes, starting with a letter; `default` is reserved.",
+  $comment: 'A mode name: `^[a-z][a-z0-9-]*$`; `default` is reserved.',
 };
 const schema15 = {
   title: 'Decision',
   type: 'string',
   enum: ['allow', 'deny', 'ask'],
   $comment:
-    "Described where it is used: the JSON language server shows a referenced definition's description instead of the referencing property's, so the definition carries none. A rule's verdict: allow the call, deny it, or ask the user. Restrictiveness: deny > ask > allow.",
+    "A rule's verdict: `allow` the call, `deny` it, or `ask` the user. Restrictiveness: `deny` > `ask` > `allow`.",
 };
 const func2 = Object.prototype.hasOwnProperty;
 const pattern0 = new RegExp('^[a-z][a-z0-9-]*$', 'u');
@@ -464,7 +459,7 @@ const schema13 = {
   ],
   examples: [{ read: 'allow', 'web_*': 'allow', 'mcp__*': 'deny' }],
   $comment:
-    "Described where it is used: the JSON language server shows a referenced definition's description instead of the referencing property's, so the definition carries none. Tool name or glob → decision.",
+    "Tool name or minimatch glob → decision, or a rule object that also decides by the call's arguments (`commands`, `paths`).",
 };
 const func3 = ucs2length;
 const schema14 = {
@@ -543,7 +538,7 @@ const schema18 = {
   defaultSnippets: [{ label: 'a command pattern', body: { '${1:git log **}': '${2|allow,ask,deny|}' } }],
   examples: [{ 'git log **': 'allow', 'git status': 'allow', 'git push **': 'deny' }],
   $comment:
-    "Described where it is used: the JSON language server shows a referenced definition's description instead of the referencing property's, so the definition carries none. Command pattern → decision. Words; `*` inside a word matches any characters; a `**` word any number of words.",
+    'Command pattern → decision. A pattern is words separated by spaces: `*` inside a word matches any characters, and a word that is exactly `**` matches any number of words (none too). `git status` matches only `git status`; `git log **` matches `git log` and `git log -5`. Words are matched dequoted; a word whose value is not known before the script runs (`$X`, `$(…)`) is never matched by an allow pattern.',
 };
 const schema19 = {
   title: 'PatternValue',
@@ -900,7 +895,7 @@ const schema23 = {
   defaultSnippets: [{ label: 'a path pattern', body: { '${1:notes/**/*.md}': '${2|allow,ask,deny|}' } }],
   examples: [{ 'notes/**/*.md': 'allow', '.env*': 'deny' }],
   $comment:
-    "Described where it is used: the JSON language server shows a referenced definition's description instead of the referencing property's, so the definition carries none. Workspace-relative path glob → decision (minimatch: `*`, `**`, `?`, `[..]`, `{a,b}`).",
+    'Workspace-relative path glob → decision (minimatch: `*`, `**`, `?`, `[..]`, `{a,b}`; `*` also matches dotfiles). `notes/**/*.md` matches Markdown files under `notes/`; `.env*` matches `.env` and `.env.local`. Deny and ask patterns match case-insensitively (on a case-insensitive filesystem `.ENV` is `.env`); allow patterns match case-sensitively. A pattern starting with `/` matches the absolute path instead, so a deny can name files outside the workspace; an allow never matches outside it.',
 };
 function validate20(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
@@ -1485,14 +1480,12 @@ const schema24 = {
         'For tools whose `openWorldHint` is true (MCP default: true).\n\nA decision (`allow`, `deny`, `ask`), or `{ decision, reason }`.',
     },
   },
-  $comment:
-    "Described where it is used: the JSON language server shows a referenced definition's description instead of the referencing property's, so the definition carries none. Decisions by the tool's declared hints.",
+  $comment: "Decisions by the tool's declared hints (MCP `ToolAnnotations`, short names).",
 };
 const schema25 = {
   title: 'RuleValue',
   oneOf: [{ $ref: '#/definitions/decision' }, { $ref: '#/definitions/ruleObject' }],
-  $comment:
-    "Described where it is used: the JSON language server shows a referenced definition's description instead of the referencing property's, so the definition carries none. A decision, or a decision with a reason.",
+  $comment: 'A decision (`allow`, `deny`, `ask`), or `{ decision, reason }`.',
 };
 function validate27(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
@@ -1768,8 +1761,7 @@ const schema29 = {
       markdownDescription: '`openWorldHint` (default true).',
     },
   },
-  $comment:
-    "Described where it is used: the JSON language server shows a referenced definition's description instead of the referencing property's, so the definition carries none. The hints the tool declares in this test; absent hints take MCP's defaults.",
+  $comment: "The hints the tool declares in this test (short names); absent hints take MCP's defaults.",
 };
 function validate34(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;

@@ -660,7 +660,7 @@ const schema13 = {
           description:
             'The decision for tools nothing else in this document matches; without it the document abstains on them.',
           markdownDescription:
-            'The decision for tools that nothing else in this document matches. Without `default` the document **abstains** on them (another document of the mode decides, or the tool is denied).',
+            'The decision for tools that nothing else in this document matches. Without `default` the document **abstains** on them (another document of the mode decides, or the tool is denied).\n\nOne of `allow`, `deny` or `ask`.',
         },
         override: {
           $ref: 'policy.schema.json#/properties/override',
@@ -686,8 +686,7 @@ const schema15 = {
   pattern: '^[a-z][a-z0-9-]*$',
   not: { const: 'default' },
   examples: ['plan', 'review', 'guarded'],
-  $comment:
-    "Described where it is used: the JSON language server shows a referenced definition's description instead of the referencing property's, so the definition carries none. A mode name: lowercase letters, digits and dashes, starting with a letter; `default` is reserved.",
+  $comment: 'A mode name: `^[a-z][a-z0-9-]*$`; `default` is reserved.',
 };
 const func2 = ucs2length;
 const pattern0 = new RegExp('^[a-z][a-z0-9-]*$', 'u');
@@ -736,7 +735,7 @@ const schema35 = {
       description:
         'The decision for tools nothing else in this document matches; without it the document abstains on them.',
       markdownDescription:
-        'The decision for tools that nothing else in this document matches. Without `default` the document **abstains** on them (another document of the mode decides, or the tool is denied).',
+        'The decision for tools that nothing else in this document matches. Without `default` the document **abstains** on them (another document of the mode decides, or the tool is denied).\n\nOne of `allow`, `deny` or `ask`.',
     },
     override: {
       $ref: 'policy.schema.json#/properties/override',
@@ -773,7 +772,7 @@ const schema18 = {
   type: 'string',
   enum: ['allow', 'deny', 'ask'],
   $comment:
-    "Described where it is used: the JSON language server shows a referenced definition's description instead of the referencing property's, so the definition carries none. A rule's verdict: allow the call, deny it, or ask the user. Restrictiveness: deny > ask > allow.",
+    "A rule's verdict: `allow` the call, `deny` it, or `ask` the user. Restrictiveness: `deny` > `ask` > `allow`.",
 };
 const schema42 = {
   type: 'boolean',
@@ -814,7 +813,7 @@ const schema16 = {
   ],
   examples: [{ read: 'allow', 'web_*': 'allow', 'mcp__*': 'deny' }],
   $comment:
-    "Described where it is used: the JSON language server shows a referenced definition's description instead of the referencing property's, so the definition carries none. Tool name or glob → decision.",
+    "Tool name or minimatch glob → decision, or a rule object that also decides by the call's arguments (`commands`, `paths`).",
 };
 const schema17 = {
   title: 'ToolRuleValue',
@@ -892,7 +891,7 @@ const schema21 = {
   defaultSnippets: [{ label: 'a command pattern', body: { '${1:git log **}': '${2|allow,ask,deny|}' } }],
   examples: [{ 'git log **': 'allow', 'git status': 'allow', 'git push **': 'deny' }],
   $comment:
-    "Described where it is used: the JSON language server shows a referenced definition's description instead of the referencing property's, so the definition carries none. Command pattern → decision. Words; `*` inside a word matches any characters; a `**` word any number of words.",
+    'Command pattern → decision. A pattern is words separated by spaces: `*` inside a word matches any characters, and a word that is exactly `**` matches any number of words (none too). `git status` matches only `git status`; `git log **` matches `git log` and `git log -5`. Words are matched dequoted; a word whose value is not known before the script runs (`$X`, `$(…)`) is never matched by an allow pattern.',
 };
 const schema22 = {
   title: 'PatternValue',
@@ -1249,7 +1248,7 @@ const schema26 = {
   defaultSnippets: [{ label: 'a path pattern', body: { '${1:notes/**/*.md}': '${2|allow,ask,deny|}' } }],
   examples: [{ 'notes/**/*.md': 'allow', '.env*': 'deny' }],
   $comment:
-    "Described where it is used: the JSON language server shows a referenced definition's description instead of the referencing property's, so the definition carries none. Workspace-relative path glob → decision (minimatch: `*`, `**`, `?`, `[..]`, `{a,b}`).",
+    'Workspace-relative path glob → decision (minimatch: `*`, `**`, `?`, `[..]`, `{a,b}`; `*` also matches dotfiles). `notes/**/*.md` matches Markdown files under `notes/`; `.env*` matches `.env` and `.env.local`. Deny and ask patterns match case-insensitively (on a case-insensitive filesystem `.ENV` is `.env`); allow patterns match case-sensitively. A pattern starting with `/` matches the absolute path instead, so a deny can name files outside the workspace; an allow never matches outside it.',
 };
 function validate23(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
@@ -1834,14 +1833,12 @@ const schema27 = {
         'For tools whose `openWorldHint` is true (MCP default: true).\n\nA decision (`allow`, `deny`, `ask`), or `{ decision, reason }`.',
     },
   },
-  $comment:
-    "Described where it is used: the JSON language server shows a referenced definition's description instead of the referencing property's, so the definition carries none. Decisions by the tool's declared hints.",
+  $comment: "Decisions by the tool's declared hints (MCP `ToolAnnotations`, short names).",
 };
 const schema28 = {
   title: 'RuleValue',
   oneOf: [{ $ref: '#/definitions/decision' }, { $ref: '#/definitions/ruleObject' }],
-  $comment:
-    "Described where it is used: the JSON language server shows a referenced definition's description instead of the referencing property's, so the definition carries none. A decision, or a decision with a reason.",
+  $comment: 'A decision (`allow`, `deny`, `ask`), or `{ decision, reason }`.',
 };
 function validate30(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
@@ -2132,8 +2129,7 @@ const schema32 = {
       markdownDescription: '`openWorldHint` (default true).',
     },
   },
-  $comment:
-    "Described where it is used: the JSON language server shows a referenced definition's description instead of the referencing property's, so the definition carries none. The hints the tool declares in this test; absent hints take MCP's defaults.",
+  $comment: "The hints the tool declares in this test (short names); absent hints take MCP's defaults.",
 };
 function validate37(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
