@@ -111,7 +111,9 @@ function keySection(root, key, s, required) {
  * @param {JsonSchema} def
  */
 function definitionSection(root, def) {
-  const parts = [`### ${def.title}`, def.markdownDescription ?? def.description];
+  // A definition that properties reference carries its text in `$comment`: the JSON language server would show a
+  // definition's description in place of the referencing property's own.
+  const parts = [`### ${def.title}`, def.markdownDescription ?? def.description ?? def.$comment];
   if (def.properties) {
     const required = new Set(def.required ?? []);
     const rows = Object.entries(def.properties).map(([k, p]) => [

@@ -43,7 +43,8 @@ export class DeploymentError extends Error {
   readonly exitCode = 2;
   /** @param diagnostics every error found (nothing stays started) */
   constructor(readonly diagnostics: readonly Diagnostic[]) {
-    super(diagnostics.map((d) => `${whereOf(d)}: ${d.message}`).join('\n'));
+    // A diagnostic with no file (an entry the command line made) is its message alone: no made-up position.
+    super(diagnostics.map((d) => (d.file === null ? d.message : `${whereOf(d)}: ${d.message}`)).join('\n'));
     this.name = 'DeploymentError';
   }
 }
@@ -163,7 +164,11 @@ export async function startDeployment(plan: DeploymentPlan, options: StartOption
     incomplete('the deployment has no `host` entry', undefined, 'add `- name: host`');
   }
   if (models.length === 0) {
-    incomplete('the deployment has no model', undefined, 'add `- name: openai` or `- name: scripted`');
+    incomplete(
+      'the deployment has no model: add `- name: demo` (the scripted walk-through), `- name: scripted` or `- name: openai`',
+      undefined,
+      'add `- name: demo`, `- name: scripted` (config.script) or `- name: openai`',
+    );
   }
   for (const extra of models.slice(1)) {
     incomplete(`a deployment has one model; \`${extra.id}\` is a second one`, extra, 'remove one of them');
@@ -197,7 +202,18 @@ export async function startDeployment(plan: DeploymentPlan, options: StartOption
     const factory = await spec.load();
     model = factory(modelEntry.config);
   } catch (error) {
-    throw new DeploymentError([startFailed(modelEntry, `model \`${modelEntry.name}\`: ${message(error)}`)]);
+    // `--model-script FILE` has no entry in a file: the script's own error names FILE (and its line).
+    throw new DeploymentError([
+      options.modelScript !== undefined
+        ? {
+            code: 'start-failed',
+            severity: 'error',
+            message: `--model-script: ${message(error)}`,
+            file: null,
+            path: [],
+          }
+        : startFailed(modelEntry, `model \`${modelEntry.name}\`: ${message(error)}`),
+    ]);
   }
 
   const ctx = new Context();

@@ -15,7 +15,7 @@ import { commands } from './commands/index.js';
 import { UsageError } from './errors.js';
 import { renderCommandHelp, renderMainHelp } from './help.js';
 import { suggest } from '../compile/suggest.js';
-import { packageVersion } from './version.js';
+import { packageRepository, packageVersion } from './version.js';
 
 /** The exit code of each outcome: the only table of exit codes. */
 export const EXIT_CODES: Readonly<Record<OutcomeKind | 'internal', number>> = {
@@ -70,7 +70,13 @@ export async function main(argv: string[], io: MainIo = processIo()): Promise<nu
         return EXIT_CODES.ok;
       }
       // The one format context of the run: every formatter gets its folder, colour and version from here.
-      const context: CommandContext = { vars: process.env, ...io.env, version: packageVersion() };
+      const repository = packageRepository();
+      const context: CommandContext = {
+        vars: process.env,
+        ...io.env,
+        version: packageVersion(),
+        ...(repository === undefined ? {} : { repository }),
+      };
       const outcome = await command.execute(args, context);
       if (outcome.stdout) io.stdout(outcome.stdout);
       if (outcome.stderr) io.stderr(outcome.stderr);

@@ -21,9 +21,16 @@ export type CheckReport =
       rule: RuleRef;
       /** With `--args`: what the arguments decided. */
       arguments?: CheckArguments;
+      /** A did-you-mean when no rule names TOOL and it is no known tool. */
+      hint?: string;
     }
   | { kind: 'unknown-mode'; mode: string; modes: string[] }
-  | { kind: 'load-failed'; diagnostics: Diagnostic[] };
+  | {
+      kind: 'load-failed';
+      diagnostics: Diagnostic[];
+      /** True when a path or deployment could not be read at all (exit 2 rather than 1), as in matrix and diff. */
+      io: boolean;
+    };
 
 /** What `check --args` adds: the command or path that decided, the pattern, and a script's commands. */
 export interface CheckArguments {
@@ -48,6 +55,8 @@ export interface FormatContext {
   cwd: string;
   /** The package version (SARIF names it). */
   version: string;
+  /** The package's GitHub repository (`https://github.com/OWNER/REPO`): SARIF links its docs; none, no links. */
+  repository?: string;
 }
 
 /** What the human formatters read from the context. */

@@ -158,11 +158,17 @@ function toDiagnostic(
     }
     case 'required': {
       const key = String((error.params as { missingProperty: string }).missingProperty);
+      // The help says what the key is, from the schema's own description of it (the one editors show).
+      const described = (parent?.properties?.[key] as { description?: unknown } | undefined)?.description;
+      const help =
+        typeof described === 'string'
+          ? `add \`${key}:\`, ${lowerFirst(described.replace(/\.$/, ''))}`
+          : `add \`${key}:\``;
       return at(
         'missing-key',
         `missing required key \`${key}\`${where ? ` in ${where}` : ''}`,
         path,
-        undefined,
+        help,
         true,
       );
     }
@@ -171,7 +177,7 @@ function toDiagnostic(
     case 'anyOf': {
       if (isDecisionPlace(error)) {
         const value = show(error.data);
-        const [near] = typeof error.data === 'string' ? suggest(error.data, ['allow', 'deny', 'ask']) : [];
+        const [near] = typeof error.data === 'string' ? nearDecision(error.data) : [];
         const tail = near ? `: did you mean \`${near}\`?` : '';
         return at(
           'invalid-decision',
@@ -212,6 +218,22 @@ function toDiagnostic(
     default:
       return at('schema', `${where || 'document'} ${String(error.message)}`);
   }
+}
+
+/**
+ * The decision a wrong word meant: the nearest by spelling, or the verb a form of it names (`denied` is three
+ * edits from `deny`, too far for spelling alone, as `allowed` is not).
+ */
+function nearDecision(word: string): string[] {
+  const near = suggest(word, ['allow', 'deny', 'ask']);
+  if (near.length > 0) return near;
+  const form = /^(?:(allow)(?:s|ed|ing)?|(den)(?:y|ies|ied|ying)|(ask)(?:s|ed|ing)?)$/i.exec(word.trim());
+  if (!form) return [];
+  return [form[1] ? 'allow' : form[2] ? 'deny' : 'ask'];
+}
+
+function lowerFirst(text: string): string {
+  return text.charAt(0).toLowerCase() + text.slice(1);
 }
 
 function isDecisionPlace(error: ErrorObject): boolean {

@@ -30,6 +30,8 @@ export interface LoadResult {
   diagnostics: LoadDiagnostic[];
   /** Every file considered, in load order, as reported (refused ones included). */
   files: string[];
+  /** Subfolders of the folders given that hold policy files, which were not read (folders are not recursive). */
+  unread?: string[];
 }
 
 /** Options of {@link loadPolicySources}. */
@@ -73,6 +75,7 @@ export async function loadFrom(sources: readonly PolicySource[]): Promise<LoadRe
   for (const source of sources) {
     const read = await source.read(seen);
     for (const d of read.diagnostics) result.diagnostics.push(d);
+    if (read.unread?.length) (result.unread ??= []).push(...read.unread);
     const texts = new Map(read.texts.map((t) => [t.file, t.text]));
     for (const file of read.considered) {
       result.files.push(file);

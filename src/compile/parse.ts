@@ -1,5 +1,7 @@
 /**
- * Parsing policy text (YAML or JSON, both through `yaml`) with source positions.
+ * Parsing policy text (YAML or JSON) with source positions. JSON text (a `.json` file) is first held to strict
+ * JSON syntax (`json-syntax.ts`: no trailing commas, no comments); valid JSON is then read like YAML, whose flow
+ * syntax it is, so both share one tree and one position mapper.
  *
  * Contract: `parsePolicyText` never throws. Syntax errors, duplicate keys and hostile-input limits (size, nesting
  * depth, alias expansion, NUL or control bytes) become error diagnostics with 1-based positions (end exclusive),
@@ -20,6 +22,7 @@ import {
   type YAMLMap,
 } from 'yaml';
 import { makeDiagnostic, sortDiagnostics, type LoadDiagnostic } from './diagnostics.js';
+import { jsonSyntaxError } from './json-syntax.js';
 import type { JsonPath, Range } from './types.js';
 
 /** Largest policy text accepted, in UTF-8 bytes. */
@@ -49,6 +52,17 @@ const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 export interface ParseOptions {
   /** What the text is, in messages (default `policy`; the deployment loader says `deployment`). */
   subject?: string;
+  /** The text's syntax; default `json` for a file named `*.json` (any case), else `yaml`. */
+  syntax?: 'yaml' | 'json';
+}
+
+/**
+ * The syntax a file is read in, by its name.
+ * @param file the file's name or label (`git:REV:path` too), or null for inline text
+ * @returns `json` for `*.json`, else `yaml`
+ */
+export function syntaxOf(file: string | null): 'yaml' | 'json' {
+  return file !== null && /\.json$/i.test(file) ? 'json' : 'yaml';
 }
 
 /**
@@ -94,6 +108,16 @@ export function parsePolicyText(
       `control character \`\\x${hex}\` in ${subject} text: this is not a YAML or JSON file`,
       control.index,
     );
+  }
+  if ((options.syntax ?? syntaxOf(file)) === 'json') {
+    const invalid = jsonSyntaxError(text);
+    if (invalid) {
+      const range = rangeOfText(text, invalid.offset, invalid.length);
+      result.diagnostics.push(
+        makeDiagnostic('syntax', 'error', invalid.message, file, [], range, invalid.help),
+      );
+      return result;
+    }
   }
   try {
     doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false });
@@ -323,6 +347,11 @@ function rangeOf(lines: LineCounter, pos: readonly [number, number]): Range {
 
 /** A one-character range at `offset`, computed from the raw text (before any parser ran). */
 function pointRange(text: string, offset: number): Range {
+  return rangeOfText(text, offset, 1);
+}
+
+/** The range of `length` code units at `offset` on its line, computed from the raw text. */
+function rangeOfText(text: string, offset: number, length: number): Range {
   let line = 1;
   let lineStart = 0;
   for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
@@ -330,7 +359,9 @@ function pointRange(text: string, offset: number): Range {
     lineStart = i + 1;
   }
   const column = offset - lineStart + 1;
-  return { start: { line, column }, end: { line, column: column + 1 } };
+  const lineEnd = text.indexOf('\n', offset);
+  const width = Math.max(1, Math.min(length, (lineEnd === -1 ? text.length : lineEnd) - offset));
+  return { start: { line, column }, end: { line, column: column + width } };
 }
 
 function firstLine(error: unknown): string {

@@ -19,7 +19,7 @@ const schema11 = {
       description: 'The JSON Schema this document follows (lets editors find the schema for JSON files).',
       markdownDescription:
         'The JSON Schema this document follows, so editors find it for JSON files. Ignored by dsh-mode.',
-      examples: ['https://dsh-mode.dev/schema/policy.schema.json', '../schema/policy.schema.json'],
+      examples: ['../node_modules/dsh-mode/schema/policy.schema.json', '../schema/policy.schema.json'],
     },
     mode: {
       $ref: '#/definitions/modeName',
@@ -62,7 +62,7 @@ const schema11 = {
       description:
         'The decision for tools nothing else in this document matches; without it the document abstains on them.',
       markdownDescription:
-        'The decision for tools that nothing else in this document matches. Without `default` the document **abstains** on them (another document of the mode decides, or the tool is denied).',
+        'The decision for tools that nothing else in this document matches. Without `default` the document **abstains** on them (another document of the mode decides, or the tool is denied).\n\nOne of `allow`, `deny` or `ask`.',
     },
     override: {
       type: 'boolean',
@@ -81,18 +81,9 @@ const schema11 = {
       items: { $ref: '#/definitions/inlineTest' },
       defaultSnippets: [
         {
-          label: 'a test case',
-          description: 'An inline expectation',
-          body: { tool: '${1:write}', expect: '${2|deny,allow,ask|}' },
-        },
-        {
-          label: 'a test case with arguments',
-          description: 'An inline expectation for a call with arguments',
-          body: {
-            tool: '${1:bash}',
-            args: { '${2:command}': '${3:git log -5}' },
-            expect: '${4|allow,deny,ask|}',
-          },
+          label: 'a list of test cases',
+          description: 'Inline expectations, starting with one',
+          body: [{ tool: '${1:write}', expect: '${2|deny,allow,ask|}' }],
         },
       ],
     },
@@ -127,9 +118,7 @@ const schema11 = {
       title: 'Decision',
       type: 'string',
       enum: ['allow', 'deny', 'ask'],
-      description:
-        "A rule's verdict: allow the call, deny it, or ask the user. Restrictiveness: deny > ask > allow.",
-      markdownDescription:
+      $comment:
         "A rule's verdict: `allow` the call, `deny` it, or `ask` the user. Restrictiveness: `deny` > `ask` > `allow`.",
     },
     modeName: {
@@ -137,10 +126,8 @@ const schema11 = {
       type: 'string',
       pattern: '^[a-z][a-z0-9-]*$',
       not: { const: 'default' },
-      description:
-        'A mode name: lowercase letters, digits and dashes, starting with a letter; `default` is reserved.',
-      markdownDescription: 'A mode name: `^[a-z][a-z0-9-]*$`; `default` is reserved.',
       examples: ['plan', 'review', 'guarded'],
+      $comment: 'A mode name: `^[a-z][a-z0-9-]*$`; `default` is reserved.',
     },
     ruleObject: {
       title: 'RuleObject',
@@ -169,16 +156,12 @@ const schema11 = {
     },
     ruleValue: {
       title: 'RuleValue',
-      description: 'A decision, or a decision with a reason.',
-      markdownDescription: 'A decision (`allow`, `deny`, `ask`), or `{ decision, reason }`.',
       oneOf: [{ $ref: '#/definitions/decision' }, { $ref: '#/definitions/ruleObject' }],
+      $comment: 'A decision (`allow`, `deny`, `ask`), or `{ decision, reason }`.',
     },
     toolRules: {
       title: 'ToolRules',
       type: 'object',
-      description: 'Tool name or glob → decision.',
-      markdownDescription:
-        "Tool name or minimatch glob → decision, or a rule object that also decides by the call's arguments (`commands`, `paths`).",
       propertyNames: { minLength: 1, maxLength: 4096 },
       additionalProperties: { $ref: '#/definitions/toolRuleValue' },
       defaultSnippets: [
@@ -209,44 +192,45 @@ const schema11 = {
         },
       ],
       examples: [{ read: 'allow', 'web_*': 'allow', 'mcp__*': 'deny' }],
+      $comment:
+        "Tool name or minimatch glob → decision, or a rule object that also decides by the call's arguments (`commands`, `paths`).",
     },
     effectRules: {
       title: 'EffectRules',
       type: 'object',
       additionalProperties: false,
-      description: "Decisions by the tool's declared hints.",
-      markdownDescription: "Decisions by the tool's declared hints (MCP `ToolAnnotations`, short names).",
       properties: {
         readOnly: {
           $ref: '#/definitions/ruleValue',
           description: 'For tools declaring readOnlyHint: true.',
-          markdownDescription: 'For tools declaring `readOnlyHint: true` (default false).',
+          markdownDescription:
+            'For tools declaring `readOnlyHint: true` (default false).\n\nA decision (`allow`, `deny`, `ask`), or `{ decision, reason }`.',
         },
         destructive: {
           $ref: '#/definitions/ruleValue',
           description: 'For tools whose destructiveHint is true (the default unless read-only).',
           markdownDescription:
-            'For tools whose `destructiveHint` is true (MCP default: true unless read-only).',
+            'For tools whose `destructiveHint` is true (MCP default: true unless read-only).\n\nA decision (`allow`, `deny`, `ask`), or `{ decision, reason }`.',
         },
         idempotent: {
           $ref: '#/definitions/ruleValue',
           description: 'For tools declaring idempotentHint: true.',
-          markdownDescription: 'For tools declaring `idempotentHint: true` (default false).',
+          markdownDescription:
+            'For tools declaring `idempotentHint: true` (default false).\n\nA decision (`allow`, `deny`, `ask`), or `{ decision, reason }`.',
         },
         openWorld: {
           $ref: '#/definitions/ruleValue',
           description: 'For tools whose openWorldHint is true (the default).',
-          markdownDescription: 'For tools whose `openWorldHint` is true (MCP default: true).',
+          markdownDescription:
+            'For tools whose `openWorldHint` is true (MCP default: true).\n\nA decision (`allow`, `deny`, `ask`), or `{ decision, reason }`.',
         },
       },
+      $comment: "Decisions by the tool's declared hints (MCP `ToolAnnotations`, short names).",
     },
     annotations: {
       title: 'TestAnnotations',
       type: 'object',
       additionalProperties: false,
-      description: "The hints the tool declares in this test; absent hints take MCP's defaults.",
-      markdownDescription:
-        "The hints the tool declares in this test (short names); absent hints take MCP's defaults.",
       properties: {
         readOnly: {
           type: 'boolean',
@@ -269,6 +253,7 @@ const schema11 = {
           markdownDescription: '`openWorldHint` (default true).',
         },
       },
+      $comment: "The hints the tool declares in this test (short names); absent hints take MCP's defaults.",
     },
     inlineTest: {
       title: 'InlineTest',
@@ -311,6 +296,22 @@ const schema11 = {
           markdownDescription: 'The expected decision: `allow`, `deny` or `ask`.',
         },
       },
+      defaultSnippets: [
+        {
+          label: 'a test case',
+          description: 'An inline expectation',
+          body: { tool: '${1:write}', expect: '${2|deny,allow,ask|}' },
+        },
+        {
+          label: 'a test case with arguments',
+          description: 'An inline expectation for a call with arguments',
+          body: {
+            tool: '${1:bash}',
+            args: { '${2:command}': '${3:git log -5}' },
+            expect: '${4|allow,deny,ask|}',
+          },
+        },
+      ],
     },
     toolRuleValue: {
       title: 'ToolRuleValue',
@@ -347,14 +348,14 @@ const schema11 = {
           description:
             "Command patterns for the tool's shell script (argument `command`): each simple command is judged on its own.",
           markdownDescription:
-            "Command patterns → decision, for the tool's shell script (argument `command`, or `argument`). The script is parsed and every simple command it runs is judged on its own (after `;`, `&&`, `|`, inside `$(…)`, under wrappers such as `env` or `xargs`); the script gets the most restrictive decision over its commands. A script that cannot be fully analysed is never allowed: it gets `ask` when the base is `allow`, otherwise the base.",
+            "Command patterns → decision, for the tool's shell script (argument `command`, or `argument`). The script is parsed and every simple command it runs is judged on its own (after `;`, `&&`, `|`, inside `$(…)`, under wrappers such as `env` or `xargs`); the script gets the most restrictive decision over its commands. A script that cannot be fully analysed is never allowed: it gets `ask` when the base is `allow`, otherwise the base.\n\nA pattern is words separated by spaces: `*` inside a word matches any characters, and a word that is exactly `**` matches any number of words (none too). `git status` matches only `git status`; `git log **` matches `git log` and `git log -5`. Words are matched dequoted; a word whose value is not known before the script runs (`$X`, `$(…)`) is never matched by an allow pattern.",
         },
         paths: {
           $ref: '#/definitions/pathRules',
           description:
             "Path globs, relative to the workspace root, for the tool's path argument (argument `path`).",
           markdownDescription:
-            "Path globs → decision, for the tool's path argument (`path`, or `argument`). Globs are minimatch, relative to the workspace root (`**` spans folders, `*` matches dotfiles). The path is normalised and its symlinks resolved: an allow must match both the path as written and its resolved target, a deny fires on either, and a path outside the workspace never matches an allow.",
+            "Path globs → decision, for the tool's path argument (`path`, or `argument`). Globs are minimatch, relative to the workspace root (`**` spans folders, `*` matches dotfiles). The path is normalised and its symlinks resolved: an allow must match both the path as written and its resolved target, a deny fires on either, and a path outside the workspace never matches an allow.\n\nPatterns are minimatch globs (`*`, `**`, `?`, `[..]`, `{a,b}`; `*` also matches dotfiles). `notes/**/*.md` matches Markdown files under `notes/`; `.env*` matches `.env` and `.env.local`. Deny and ask patterns match case-insensitively (on a case-insensitive filesystem `.ENV` is `.env`); allow patterns match case-sensitively. A pattern starting with `/` matches the absolute path instead, so a deny can name files outside the workspace; an allow never matches outside it.",
         },
         argument: {
           type: 'string',
@@ -391,25 +392,22 @@ const schema11 = {
     commandRules: {
       title: 'CommandRules',
       type: 'object',
-      description:
-        'Command pattern → decision. Words; `*` inside a word matches any characters; a `**` word any number of words.',
-      markdownDescription:
-        'Command pattern → decision. A pattern is words separated by spaces: `*` inside a word matches any characters, and a word that is exactly `**` matches any number of words (none too). `git status` matches only `git status`; `git log **` matches `git log` and `git log -5`. Words are matched dequoted; a word whose value is not known before the script runs (`$X`, `$(…)`) is never matched by an allow pattern.',
       propertyNames: { minLength: 1, maxLength: 4096 },
       additionalProperties: { $ref: '#/definitions/patternValue' },
       defaultSnippets: [{ label: 'a command pattern', body: { '${1:git log **}': '${2|allow,ask,deny|}' } }],
       examples: [{ 'git log **': 'allow', 'git status': 'allow', 'git push **': 'deny' }],
+      $comment:
+        'Command pattern → decision. A pattern is words separated by spaces: `*` inside a word matches any characters, and a word that is exactly `**` matches any number of words (none too). `git status` matches only `git status`; `git log **` matches `git log` and `git log -5`. Words are matched dequoted; a word whose value is not known before the script runs (`$X`, `$(…)`) is never matched by an allow pattern.',
     },
     pathRules: {
       title: 'PathRules',
       type: 'object',
-      description: 'Workspace-relative path glob → decision (minimatch: `*`, `**`, `?`, `[..]`, `{a,b}`).',
-      markdownDescription:
-        'Workspace-relative path glob → decision (minimatch: `*`, `**`, `?`, `[..]`, `{a,b}`; `*` also matches dotfiles). `notes/**/*.md` matches Markdown files under `notes/`; `.env*` matches `.env` and `.env.local`. Deny and ask patterns match case-insensitively (on a case-insensitive filesystem `.ENV` is `.env`); allow patterns match case-sensitively. A pattern starting with `/` matches the absolute path instead, so a deny can name files outside the workspace; an allow never matches outside it.',
       propertyNames: { minLength: 1, maxLength: 4096 },
       additionalProperties: { $ref: '#/definitions/patternValue' },
       defaultSnippets: [{ label: 'a path pattern', body: { '${1:notes/**/*.md}': '${2|allow,ask,deny|}' } }],
       examples: [{ 'notes/**/*.md': 'allow', '.env*': 'deny' }],
+      $comment:
+        'Workspace-relative path glob → decision (minimatch: `*`, `**`, `?`, `[..]`, `{a,b}`; `*` also matches dotfiles). `notes/**/*.md` matches Markdown files under `notes/`; `.env*` matches `.env` and `.env.local`. Deny and ask patterns match case-insensitively (on a case-insensitive filesystem `.ENV` is `.env`); allow patterns match case-sensitively. A pattern starting with `/` matches the absolute path instead, so a deny can name files outside the workspace; an allow never matches outside it.',
     },
   },
 };
@@ -418,18 +416,14 @@ const schema12 = {
   type: 'string',
   pattern: '^[a-z][a-z0-9-]*$',
   not: { const: 'default' },
-  description:
-    'A mode name: lowercase letters, digits and dashes, starting with a letter; `default` is reserved.',
-  markdownDescription: 'A mode name: `^[a-z][a-z0-9-]*$`; `default` is reserved.',
   examples: ['plan', 'review', 'guarded'],
+  $comment: 'A mode name: `^[a-z][a-z0-9-]*$`; `default` is reserved.',
 };
 const schema15 = {
   title: 'Decision',
   type: 'string',
   enum: ['allow', 'deny', 'ask'],
-  description:
-    "A rule's verdict: allow the call, deny it, or ask the user. Restrictiveness: deny > ask > allow.",
-  markdownDescription:
+  $comment:
     "A rule's verdict: `allow` the call, `deny` it, or `ask` the user. Restrictiveness: `deny` > `ask` > `allow`.",
 };
 const func2 = Object.prototype.hasOwnProperty;
@@ -437,9 +431,6 @@ const pattern0 = new RegExp('^[a-z][a-z0-9-]*$', 'u');
 const schema13 = {
   title: 'ToolRules',
   type: 'object',
-  description: 'Tool name or glob → decision.',
-  markdownDescription:
-    "Tool name or minimatch glob → decision, or a rule object that also decides by the call's arguments (`commands`, `paths`).",
   propertyNames: { minLength: 1, maxLength: 4096 },
   additionalProperties: { $ref: '#/definitions/toolRuleValue' },
   defaultSnippets: [
@@ -467,6 +458,8 @@ const schema13 = {
     },
   ],
   examples: [{ read: 'allow', 'web_*': 'allow', 'mcp__*': 'deny' }],
+  $comment:
+    "Tool name or minimatch glob → decision, or a rule object that also decides by the call's arguments (`commands`, `paths`).",
 };
 const func3 = ucs2length;
 const schema14 = {
@@ -502,14 +495,14 @@ const schema16 = {
       description:
         "Command patterns for the tool's shell script (argument `command`): each simple command is judged on its own.",
       markdownDescription:
-        "Command patterns → decision, for the tool's shell script (argument `command`, or `argument`). The script is parsed and every simple command it runs is judged on its own (after `;`, `&&`, `|`, inside `$(…)`, under wrappers such as `env` or `xargs`); the script gets the most restrictive decision over its commands. A script that cannot be fully analysed is never allowed: it gets `ask` when the base is `allow`, otherwise the base.",
+        "Command patterns → decision, for the tool's shell script (argument `command`, or `argument`). The script is parsed and every simple command it runs is judged on its own (after `;`, `&&`, `|`, inside `$(…)`, under wrappers such as `env` or `xargs`); the script gets the most restrictive decision over its commands. A script that cannot be fully analysed is never allowed: it gets `ask` when the base is `allow`, otherwise the base.\n\nA pattern is words separated by spaces: `*` inside a word matches any characters, and a word that is exactly `**` matches any number of words (none too). `git status` matches only `git status`; `git log **` matches `git log` and `git log -5`. Words are matched dequoted; a word whose value is not known before the script runs (`$X`, `$(…)`) is never matched by an allow pattern.",
     },
     paths: {
       $ref: '#/definitions/pathRules',
       description:
         "Path globs, relative to the workspace root, for the tool's path argument (argument `path`).",
       markdownDescription:
-        "Path globs → decision, for the tool's path argument (`path`, or `argument`). Globs are minimatch, relative to the workspace root (`**` spans folders, `*` matches dotfiles). The path is normalised and its symlinks resolved: an allow must match both the path as written and its resolved target, a deny fires on either, and a path outside the workspace never matches an allow.",
+        "Path globs → decision, for the tool's path argument (`path`, or `argument`). Globs are minimatch, relative to the workspace root (`**` spans folders, `*` matches dotfiles). The path is normalised and its symlinks resolved: an allow must match both the path as written and its resolved target, a deny fires on either, and a path outside the workspace never matches an allow.\n\nPatterns are minimatch globs (`*`, `**`, `?`, `[..]`, `{a,b}`; `*` also matches dotfiles). `notes/**/*.md` matches Markdown files under `notes/`; `.env*` matches `.env` and `.env.local`. Deny and ask patterns match case-insensitively (on a case-insensitive filesystem `.ENV` is `.env`); allow patterns match case-sensitively. A pattern starting with `/` matches the absolute path instead, so a deny can name files outside the workspace; an allow never matches outside it.",
     },
     argument: {
       type: 'string',
@@ -540,14 +533,12 @@ const schema16 = {
 const schema18 = {
   title: 'CommandRules',
   type: 'object',
-  description:
-    'Command pattern → decision. Words; `*` inside a word matches any characters; a `**` word any number of words.',
-  markdownDescription:
-    'Command pattern → decision. A pattern is words separated by spaces: `*` inside a word matches any characters, and a word that is exactly `**` matches any number of words (none too). `git status` matches only `git status`; `git log **` matches `git log` and `git log -5`. Words are matched dequoted; a word whose value is not known before the script runs (`$X`, `$(…)`) is never matched by an allow pattern.',
   propertyNames: { minLength: 1, maxLength: 4096 },
   additionalProperties: { $ref: '#/definitions/patternValue' },
   defaultSnippets: [{ label: 'a command pattern', body: { '${1:git log **}': '${2|allow,ask,deny|}' } }],
   examples: [{ 'git log **': 'allow', 'git status': 'allow', 'git push **': 'deny' }],
+  $comment:
+    'Command pattern → decision. A pattern is words separated by spaces: `*` inside a word matches any characters, and a word that is exactly `**` matches any number of words (none too). `git status` matches only `git status`; `git log **` matches `git log` and `git log -5`. Words are matched dequoted; a word whose value is not known before the script runs (`$X`, `$(…)`) is never matched by an allow pattern.',
 };
 const schema19 = {
   title: 'PatternValue',
@@ -899,13 +890,12 @@ function validate14(data, { instancePath = '', parentData, parentDataProperty, r
 const schema23 = {
   title: 'PathRules',
   type: 'object',
-  description: 'Workspace-relative path glob → decision (minimatch: `*`, `**`, `?`, `[..]`, `{a,b}`).',
-  markdownDescription:
-    'Workspace-relative path glob → decision (minimatch: `*`, `**`, `?`, `[..]`, `{a,b}`; `*` also matches dotfiles). `notes/**/*.md` matches Markdown files under `notes/`; `.env*` matches `.env` and `.env.local`. Deny and ask patterns match case-insensitively (on a case-insensitive filesystem `.ENV` is `.env`); allow patterns match case-sensitively. A pattern starting with `/` matches the absolute path instead, so a deny can name files outside the workspace; an allow never matches outside it.',
   propertyNames: { minLength: 1, maxLength: 4096 },
   additionalProperties: { $ref: '#/definitions/patternValue' },
   defaultSnippets: [{ label: 'a path pattern', body: { '${1:notes/**/*.md}': '${2|allow,ask,deny|}' } }],
   examples: [{ 'notes/**/*.md': 'allow', '.env*': 'deny' }],
+  $comment:
+    'Workspace-relative path glob → decision (minimatch: `*`, `**`, `?`, `[..]`, `{a,b}`; `*` also matches dotfiles). `notes/**/*.md` matches Markdown files under `notes/`; `.env*` matches `.env` and `.env.local`. Deny and ask patterns match case-insensitively (on a case-insensitive filesystem `.ENV` is `.env`); allow patterns match case-sensitively. A pattern starting with `/` matches the absolute path instead, so a deny can name files outside the workspace; an allow never matches outside it.',
 };
 function validate20(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
@@ -1464,44 +1454,46 @@ const schema24 = {
   title: 'EffectRules',
   type: 'object',
   additionalProperties: false,
-  description: "Decisions by the tool's declared hints.",
-  markdownDescription: "Decisions by the tool's declared hints (MCP `ToolAnnotations`, short names).",
   properties: {
     readOnly: {
       $ref: '#/definitions/ruleValue',
       description: 'For tools declaring readOnlyHint: true.',
-      markdownDescription: 'For tools declaring `readOnlyHint: true` (default false).',
+      markdownDescription:
+        'For tools declaring `readOnlyHint: true` (default false).\n\nA decision (`allow`, `deny`, `ask`), or `{ decision, reason }`.',
     },
     destructive: {
       $ref: '#/definitions/ruleValue',
       description: 'For tools whose destructiveHint is true (the default unless read-only).',
-      markdownDescription: 'For tools whose `destructiveHint` is true (MCP default: true unless read-only).',
+      markdownDescription:
+        'For tools whose `destructiveHint` is true (MCP default: true unless read-only).\n\nA decision (`allow`, `deny`, `ask`), or `{ decision, reason }`.',
     },
     idempotent: {
       $ref: '#/definitions/ruleValue',
       description: 'For tools declaring idempotentHint: true.',
-      markdownDescription: 'For tools declaring `idempotentHint: true` (default false).',
+      markdownDescription:
+        'For tools declaring `idempotentHint: true` (default false).\n\nA decision (`allow`, `deny`, `ask`), or `{ decision, reason }`.',
     },
     openWorld: {
       $ref: '#/definitions/ruleValue',
       description: 'For tools whose openWorldHint is true (the default).',
-      markdownDescription: 'For tools whose `openWorldHint` is true (MCP default: true).',
+      markdownDescription:
+        'For tools whose `openWorldHint` is true (MCP default: true).\n\nA decision (`allow`, `deny`, `ask`), or `{ decision, reason }`.',
     },
   },
+  $comment: "Decisions by the tool's declared hints (MCP `ToolAnnotations`, short names).",
 };
 const schema25 = {
   title: 'RuleValue',
-  description: 'A decision, or a decision with a reason.',
-  markdownDescription: 'A decision (`allow`, `deny`, `ask`), or `{ decision, reason }`.',
   oneOf: [{ $ref: '#/definitions/decision' }, { $ref: '#/definitions/ruleObject' }],
+  $comment: 'A decision (`allow`, `deny`, `ask`), or `{ decision, reason }`.',
 };
 function validate27(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
+  const _errs1 = errors;
   let valid0 = false;
   let passing0 = null;
-  const _errs1 = errors;
+  const _errs2 = errors;
   if (typeof data !== 'string') {
     const err0 = {
       instancePath,
@@ -1538,17 +1530,17 @@ function validate27(data, { instancePath = '', parentData, parentDataProperty, r
     }
     errors++;
   }
-  var _valid0 = _errs1 === errors;
+  var _valid0 = _errs2 === errors;
   if (_valid0) {
     valid0 = true;
     passing0 = 0;
   }
-  const _errs5 = errors;
+  const _errs6 = errors;
   if (!validate16(data, { instancePath, parentData, parentDataProperty, rootData })) {
     vErrors = vErrors === null ? validate16.errors : vErrors.concat(validate16.errors);
     errors = vErrors.length;
   }
-  var _valid0 = _errs5 === errors;
+  var _valid0 = _errs6 === errors;
   if (_valid0 && valid0) {
     valid0 = false;
     passing0 = [passing0, 1];
@@ -1576,10 +1568,10 @@ function validate27(data, { instancePath = '', parentData, parentDataProperty, r
     }
     errors++;
   } else {
-    errors = _errs0;
+    errors = _errs1;
     if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
+      if (_errs1) {
+        vErrors.length = _errs1;
       } else {
         vErrors = null;
       }
@@ -1726,14 +1718,27 @@ const schema28 = {
       markdownDescription: 'The expected decision: `allow`, `deny` or `ask`.',
     },
   },
+  defaultSnippets: [
+    {
+      label: 'a test case',
+      description: 'An inline expectation',
+      body: { tool: '${1:write}', expect: '${2|deny,allow,ask|}' },
+    },
+    {
+      label: 'a test case with arguments',
+      description: 'An inline expectation for a call with arguments',
+      body: {
+        tool: '${1:bash}',
+        args: { '${2:command}': '${3:git log -5}' },
+        expect: '${4|allow,deny,ask|}',
+      },
+    },
+  ],
 };
 const schema29 = {
   title: 'TestAnnotations',
   type: 'object',
   additionalProperties: false,
-  description: "The hints the tool declares in this test; absent hints take MCP's defaults.",
-  markdownDescription:
-    "The hints the tool declares in this test (short names); absent hints take MCP's defaults.",
   properties: {
     readOnly: {
       type: 'boolean',
@@ -1756,6 +1761,7 @@ const schema29 = {
       markdownDescription: '`openWorldHint` (default true).',
     },
   },
+  $comment: "The hints the tool declares in this test (short names); absent hints take MCP's defaults.",
 };
 function validate34(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
@@ -2162,8 +2168,8 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
     }
     if (data.mode !== undefined) {
       let data1 = data.mode;
-      const _errs10 = errors;
       const _errs11 = errors;
+      const _errs12 = errors;
       if ('default' !== data1) {
         const err3 = {};
         if (vErrors === null) {
@@ -2173,7 +2179,7 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
-      var valid2 = _errs11 === errors;
+      var valid2 = _errs12 === errors;
       if (valid2) {
         const err4 = {
           instancePath: instancePath + '/mode',
@@ -2192,10 +2198,10 @@ function validate10(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       } else {
-        errors = _errs10;
+        errors = _errs11;
         if (vErrors !== null) {
-          if (_errs10) {
-            vErrors.length = _errs10;
+          if (_errs11) {
+            vErrors.length = _errs11;
           } else {
             vErrors = null;
           }

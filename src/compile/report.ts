@@ -15,6 +15,8 @@ export interface LintReport {
   infoCount: number;
   /** The policy files that were read, in load order. */
   files: string[];
+  /** What was not checked, for people (printed on stderr, never in a machine format): unread subfolders. */
+  notes?: string[];
 }
 
 /** One diagnostic of `lint --format json`. Positions are 1-based, end exclusive; 1:1 for a file-level finding. */
@@ -48,6 +50,8 @@ export interface JsonCheckOutput {
   visible: boolean;
   reason: string | null;
   rule: JsonRuleRef;
+  /** A did-you-mean when no rule names the tool and it is no known tool (`no rule names \`wrte\`; …`). */
+  hint?: string;
   /** With `--args`: the command or path that decided (null when a name-only rule decided). */
   subject?: string | null;
   /** With `--args`: the deciding pattern, when one decided. */

@@ -16,7 +16,7 @@ export const policySchema = {
       description: 'The JSON Schema this document follows (lets editors find the schema for JSON files).',
       markdownDescription:
         'The JSON Schema this document follows, so editors find it for JSON files. Ignored by dsh-mode.',
-      examples: ['https://dsh-mode.dev/schema/policy.schema.json', '../schema/policy.schema.json'],
+      examples: ['../node_modules/dsh-mode/schema/policy.schema.json', '../schema/policy.schema.json'],
     },
     mode: {
       $ref: '#/definitions/modeName',
@@ -59,7 +59,7 @@ export const policySchema = {
       description:
         'The decision for tools nothing else in this document matches; without it the document abstains on them.',
       markdownDescription:
-        'The decision for tools that nothing else in this document matches. Without `default` the document **abstains** on them (another document of the mode decides, or the tool is denied).',
+        'The decision for tools that nothing else in this document matches. Without `default` the document **abstains** on them (another document of the mode decides, or the tool is denied).\n\nOne of `allow`, `deny` or `ask`.',
     },
     override: {
       type: 'boolean',
@@ -78,18 +78,9 @@ export const policySchema = {
       items: { $ref: '#/definitions/inlineTest' },
       defaultSnippets: [
         {
-          label: 'a test case',
-          description: 'An inline expectation',
-          body: { tool: '${1:write}', expect: '${2|deny,allow,ask|}' },
-        },
-        {
-          label: 'a test case with arguments',
-          description: 'An inline expectation for a call with arguments',
-          body: {
-            tool: '${1:bash}',
-            args: { '${2:command}': '${3:git log -5}' },
-            expect: '${4|allow,deny,ask|}',
-          },
+          label: 'a list of test cases',
+          description: 'Inline expectations, starting with one',
+          body: [{ tool: '${1:write}', expect: '${2|deny,allow,ask|}' }],
         },
       ],
     },
@@ -124,9 +115,7 @@ export const policySchema = {
       title: 'Decision',
       type: 'string',
       enum: ['allow', 'deny', 'ask'],
-      description:
-        "A rule's verdict: allow the call, deny it, or ask the user. Restrictiveness: deny > ask > allow.",
-      markdownDescription:
+      $comment:
         "A rule's verdict: `allow` the call, `deny` it, or `ask` the user. Restrictiveness: `deny` > `ask` > `allow`.",
     },
     modeName: {
@@ -134,10 +123,8 @@ export const policySchema = {
       type: 'string',
       pattern: '^[a-z][a-z0-9-]*$',
       not: { const: 'default' },
-      description:
-        'A mode name: lowercase letters, digits and dashes, starting with a letter; `default` is reserved.',
-      markdownDescription: 'A mode name: `^[a-z][a-z0-9-]*$`; `default` is reserved.',
       examples: ['plan', 'review', 'guarded'],
+      $comment: 'A mode name: `^[a-z][a-z0-9-]*$`; `default` is reserved.',
     },
     ruleObject: {
       title: 'RuleObject',
@@ -166,16 +153,12 @@ export const policySchema = {
     },
     ruleValue: {
       title: 'RuleValue',
-      description: 'A decision, or a decision with a reason.',
-      markdownDescription: 'A decision (`allow`, `deny`, `ask`), or `{ decision, reason }`.',
       oneOf: [{ $ref: '#/definitions/decision' }, { $ref: '#/definitions/ruleObject' }],
+      $comment: 'A decision (`allow`, `deny`, `ask`), or `{ decision, reason }`.',
     },
     toolRules: {
       title: 'ToolRules',
       type: 'object',
-      description: 'Tool name or glob → decision.',
-      markdownDescription:
-        "Tool name or minimatch glob → decision, or a rule object that also decides by the call's arguments (`commands`, `paths`).",
       propertyNames: { minLength: 1, maxLength: 4096 },
       additionalProperties: { $ref: '#/definitions/toolRuleValue' },
       defaultSnippets: [
@@ -206,44 +189,45 @@ export const policySchema = {
         },
       ],
       examples: [{ read: 'allow', 'web_*': 'allow', 'mcp__*': 'deny' }],
+      $comment:
+        "Tool name or minimatch glob → decision, or a rule object that also decides by the call's arguments (`commands`, `paths`).",
     },
     effectRules: {
       title: 'EffectRules',
       type: 'object',
       additionalProperties: false,
-      description: "Decisions by the tool's declared hints.",
-      markdownDescription: "Decisions by the tool's declared hints (MCP `ToolAnnotations`, short names).",
       properties: {
         readOnly: {
           $ref: '#/definitions/ruleValue',
           description: 'For tools declaring readOnlyHint: true.',
-          markdownDescription: 'For tools declaring `readOnlyHint: true` (default false).',
+          markdownDescription:
+            'For tools declaring `readOnlyHint: true` (default false).\n\nA decision (`allow`, `deny`, `ask`), or `{ decision, reason }`.',
         },
         destructive: {
           $ref: '#/definitions/ruleValue',
           description: 'For tools whose destructiveHint is true (the default unless read-only).',
           markdownDescription:
-            'For tools whose `destructiveHint` is true (MCP default: true unless read-only).',
+            'For tools whose `destructiveHint` is true (MCP default: true unless read-only).\n\nA decision (`allow`, `deny`, `ask`), or `{ decision, reason }`.',
         },
         idempotent: {
           $ref: '#/definitions/ruleValue',
           description: 'For tools declaring idempotentHint: true.',
-          markdownDescription: 'For tools declaring `idempotentHint: true` (default false).',
+          markdownDescription:
+            'For tools declaring `idempotentHint: true` (default false).\n\nA decision (`allow`, `deny`, `ask`), or `{ decision, reason }`.',
         },
         openWorld: {
           $ref: '#/definitions/ruleValue',
           description: 'For tools whose openWorldHint is true (the default).',
-          markdownDescription: 'For tools whose `openWorldHint` is true (MCP default: true).',
+          markdownDescription:
+            'For tools whose `openWorldHint` is true (MCP default: true).\n\nA decision (`allow`, `deny`, `ask`), or `{ decision, reason }`.',
         },
       },
+      $comment: "Decisions by the tool's declared hints (MCP `ToolAnnotations`, short names).",
     },
     annotations: {
       title: 'TestAnnotations',
       type: 'object',
       additionalProperties: false,
-      description: "The hints the tool declares in this test; absent hints take MCP's defaults.",
-      markdownDescription:
-        "The hints the tool declares in this test (short names); absent hints take MCP's defaults.",
       properties: {
         readOnly: {
           type: 'boolean',
@@ -266,6 +250,7 @@ export const policySchema = {
           markdownDescription: '`openWorldHint` (default true).',
         },
       },
+      $comment: "The hints the tool declares in this test (short names); absent hints take MCP's defaults.",
     },
     inlineTest: {
       title: 'InlineTest',
@@ -308,6 +293,22 @@ export const policySchema = {
           markdownDescription: 'The expected decision: `allow`, `deny` or `ask`.',
         },
       },
+      defaultSnippets: [
+        {
+          label: 'a test case',
+          description: 'An inline expectation',
+          body: { tool: '${1:write}', expect: '${2|deny,allow,ask|}' },
+        },
+        {
+          label: 'a test case with arguments',
+          description: 'An inline expectation for a call with arguments',
+          body: {
+            tool: '${1:bash}',
+            args: { '${2:command}': '${3:git log -5}' },
+            expect: '${4|allow,deny,ask|}',
+          },
+        },
+      ],
     },
     toolRuleValue: {
       title: 'ToolRuleValue',
@@ -344,14 +345,14 @@ export const policySchema = {
           description:
             "Command patterns for the tool's shell script (argument `command`): each simple command is judged on its own.",
           markdownDescription:
-            "Command patterns → decision, for the tool's shell script (argument `command`, or `argument`). The script is parsed and every simple command it runs is judged on its own (after `;`, `&&`, `|`, inside `$(…)`, under wrappers such as `env` or `xargs`); the script gets the most restrictive decision over its commands. A script that cannot be fully analysed is never allowed: it gets `ask` when the base is `allow`, otherwise the base.",
+            "Command patterns → decision, for the tool's shell script (argument `command`, or `argument`). The script is parsed and every simple command it runs is judged on its own (after `;`, `&&`, `|`, inside `$(…)`, under wrappers such as `env` or `xargs`); the script gets the most restrictive decision over its commands. A script that cannot be fully analysed is never allowed: it gets `ask` when the base is `allow`, otherwise the base.\n\nA pattern is words separated by spaces: `*` inside a word matches any characters, and a word that is exactly `**` matches any number of words (none too). `git status` matches only `git status`; `git log **` matches `git log` and `git log -5`. Words are matched dequoted; a word whose value is not known before the script runs (`$X`, `$(…)`) is never matched by an allow pattern.",
         },
         paths: {
           $ref: '#/definitions/pathRules',
           description:
             "Path globs, relative to the workspace root, for the tool's path argument (argument `path`).",
           markdownDescription:
-            "Path globs → decision, for the tool's path argument (`path`, or `argument`). Globs are minimatch, relative to the workspace root (`**` spans folders, `*` matches dotfiles). The path is normalised and its symlinks resolved: an allow must match both the path as written and its resolved target, a deny fires on either, and a path outside the workspace never matches an allow.",
+            "Path globs → decision, for the tool's path argument (`path`, or `argument`). Globs are minimatch, relative to the workspace root (`**` spans folders, `*` matches dotfiles). The path is normalised and its symlinks resolved: an allow must match both the path as written and its resolved target, a deny fires on either, and a path outside the workspace never matches an allow.\n\nPatterns are minimatch globs (`*`, `**`, `?`, `[..]`, `{a,b}`; `*` also matches dotfiles). `notes/**/*.md` matches Markdown files under `notes/`; `.env*` matches `.env` and `.env.local`. Deny and ask patterns match case-insensitively (on a case-insensitive filesystem `.ENV` is `.env`); allow patterns match case-sensitively. A pattern starting with `/` matches the absolute path instead, so a deny can name files outside the workspace; an allow never matches outside it.",
         },
         argument: {
           type: 'string',
@@ -388,25 +389,22 @@ export const policySchema = {
     commandRules: {
       title: 'CommandRules',
       type: 'object',
-      description:
-        'Command pattern → decision. Words; `*` inside a word matches any characters; a `**` word any number of words.',
-      markdownDescription:
-        'Command pattern → decision. A pattern is words separated by spaces: `*` inside a word matches any characters, and a word that is exactly `**` matches any number of words (none too). `git status` matches only `git status`; `git log **` matches `git log` and `git log -5`. Words are matched dequoted; a word whose value is not known before the script runs (`$X`, `$(…)`) is never matched by an allow pattern.',
       propertyNames: { minLength: 1, maxLength: 4096 },
       additionalProperties: { $ref: '#/definitions/patternValue' },
       defaultSnippets: [{ label: 'a command pattern', body: { '${1:git log **}': '${2|allow,ask,deny|}' } }],
       examples: [{ 'git log **': 'allow', 'git status': 'allow', 'git push **': 'deny' }],
+      $comment:
+        'Command pattern → decision. A pattern is words separated by spaces: `*` inside a word matches any characters, and a word that is exactly `**` matches any number of words (none too). `git status` matches only `git status`; `git log **` matches `git log` and `git log -5`. Words are matched dequoted; a word whose value is not known before the script runs (`$X`, `$(…)`) is never matched by an allow pattern.',
     },
     pathRules: {
       title: 'PathRules',
       type: 'object',
-      description: 'Workspace-relative path glob → decision (minimatch: `*`, `**`, `?`, `[..]`, `{a,b}`).',
-      markdownDescription:
-        'Workspace-relative path glob → decision (minimatch: `*`, `**`, `?`, `[..]`, `{a,b}`; `*` also matches dotfiles). `notes/**/*.md` matches Markdown files under `notes/`; `.env*` matches `.env` and `.env.local`. Deny and ask patterns match case-insensitively (on a case-insensitive filesystem `.ENV` is `.env`); allow patterns match case-sensitively. A pattern starting with `/` matches the absolute path instead, so a deny can name files outside the workspace; an allow never matches outside it.',
       propertyNames: { minLength: 1, maxLength: 4096 },
       additionalProperties: { $ref: '#/definitions/patternValue' },
       defaultSnippets: [{ label: 'a path pattern', body: { '${1:notes/**/*.md}': '${2|allow,ask,deny|}' } }],
       examples: [{ 'notes/**/*.md': 'allow', '.env*': 'deny' }],
+      $comment:
+        'Workspace-relative path glob → decision (minimatch: `*`, `**`, `?`, `[..]`, `{a,b}`; `*` also matches dotfiles). `notes/**/*.md` matches Markdown files under `notes/`; `.env*` matches `.env` and `.env.local`. Deny and ask patterns match case-insensitively (on a case-insensitive filesystem `.ENV` is `.env`); allow patterns match case-sensitively. A pattern starting with `/` matches the absolute path instead, so a deny can name files outside the workspace; an allow never matches outside it.',
     },
   },
 } as const;
@@ -476,13 +474,54 @@ export const modeConfigSchema = {
           description: 'Optional: must equal the key.',
           markdownDescription: 'Optional: when present it must equal the key this document sits under.',
         },
-        description: { $ref: 'policy.schema.json#/properties/description' },
-        section: { $ref: 'policy.schema.json#/properties/section' },
-        tools: { $ref: 'policy.schema.json#/definitions/toolRules' },
-        effects: { $ref: 'policy.schema.json#/definitions/effectRules' },
-        default: { $ref: 'policy.schema.json#/definitions/decision' },
-        override: { $ref: 'policy.schema.json#/properties/override' },
-        tests: { $ref: 'policy.schema.json#/properties/tests' },
+        description: {
+          $ref: 'policy.schema.json#/properties/description',
+          description: 'A one-line summary of the mode, shown in mode lists.',
+          markdownDescription:
+            'A one-line summary of the mode, shown in mode lists (`/mode`, ACP `availableModes`).',
+        },
+        section: {
+          $ref: 'policy.schema.json#/properties/section',
+          description:
+            'Prompt text rendered while the mode is active; sections of several documents join in load order.',
+          markdownDescription:
+            'Prompt text rendered into the system prompt while the mode is active. Sections of several documents for the same mode join in load order, separated by a blank line.',
+        },
+        tools: {
+          $ref: 'policy.schema.json#/definitions/toolRules',
+          description:
+            'Per-tool rules: a tool name or minimatch glob mapped to a decision, or to { decision, reason }.',
+          markdownDescription:
+            'Per-tool rules: a tool name or a minimatch glob (`*`, `?`, `[..]`, `{a,b}`) mapped to `allow`, `deny` or `ask`, or to `{ decision, reason }`.\n\nAn exact name beats any glob; among globs the most specific (most literal characters) wins; equal globs that disagree resolve to the most restrictive.',
+        },
+        effects: {
+          $ref: 'policy.schema.json#/definitions/effectRules',
+          description:
+            "Rules by the tool's declared hints (MCP ToolAnnotations), for tools no name or glob matches.",
+          markdownDescription:
+            "Rules by the tool's declared hints (MCP `ToolAnnotations`), consulted for tools that no name or glob in `tools` matches. The most restrictive decision among the hints the tool has wins.",
+        },
+        default: {
+          $ref: 'policy.schema.json#/definitions/decision',
+          description:
+            'The decision for tools nothing else in this document matches; without it the document abstains on them.',
+          markdownDescription:
+            'The decision for tools that nothing else in this document matches. Without `default` the document **abstains** on them (another document of the mode decides, or the tool is denied).\n\nOne of `allow`, `deny` or `ask`.',
+        },
+        override: {
+          $ref: 'policy.schema.json#/properties/override',
+          description:
+            'Replace every earlier document of this mode instead of composing with them (reported by lint).',
+          markdownDescription:
+            'When `true`, this document **replaces** every earlier document of the same mode (rules, sections, description) instead of composing with them as a ceiling. Lint reports it.',
+        },
+        tests: {
+          $ref: 'policy.schema.json#/properties/tests',
+          description:
+            'Inline expectations, run by `dsh-mode lint` against the mode as composed up to this document.',
+          markdownDescription:
+            'Inline expectations, run by `dsh-mode lint` against the mode as composed up to and including this document, in load order.',
+        },
       },
     },
   },

@@ -28,6 +28,8 @@ export interface SourceRead {
   considered: string[];
   texts: PolicyText[];
   diagnostics: LoadDiagnostic[];
+  /** Subfolders of a folder source that hold policy files: folders are not read recursively, so these were not. */
+  unread?: string[];
 }
 
 /** A place policy files are read from. */
@@ -118,6 +120,8 @@ export function fileSource(path: string, cwd?: string): PolicySource {
     async read(seen = new Set<string>()) {
       const result: SourceRead = { considered: [], texts: [], diagnostics: [] };
       let names: string[] | undefined;
+      // Reported as given: `join` would normalise `./pol` to `pol`.
+      const folder = path.endsWith('/') || path.endsWith(sep) ? path : path + sep;
       try {
         const info = await stat(at(path));
         if (info.isDirectory()) {
@@ -126,13 +130,14 @@ export function fileSource(path: string, cwd?: string): PolicySource {
             .filter((e) => !e.isDirectory() && isPolicyFileName(e.name))
             .map((e) => e.name)
             .sort(byCodeUnit);
+          const subfolders = entries.filter((e) => e.isDirectory()).map((e) => e.name);
+          result.unread = await holdingPolicies(at(folder), subfolders, (n) => `${folder}${n}${sep}`);
         }
       } catch (error) {
         result.diagnostics.push(ioDiagnostic(path, error));
         return result;
       }
-      // Reported as given: `join` would normalise `./pol` to `pol`.
-      const folder = path.endsWith('/') || path.endsWith(sep) ? path : path + sep;
+      if (names?.length === 0) return fail(result, noPolicyFiles(path, result.unread ?? []));
       for (const file of names === undefined ? [path] : names.map((n) => folder + n)) {
         let real: string;
         try {
@@ -174,6 +179,7 @@ export function gitSource(spec: GitSpec, git: GitObjects): PolicySource {
       else if (type.value === 'tree') {
         const listing = await git.list(object);
         if (!listing.ok) return fail(result, gitError(label, listing.error));
+        if (!listing.value.some(isPolicyFileName)) return fail(result, noPolicyFiles(label, []));
         files = listing.value
           .filter(isPolicyFileName)
           .sort(byCodeUnit)
@@ -249,6 +255,43 @@ function tooLargeDiagnostic(file: string, why: string): LoadDiagnostic {
     [],
     START,
     'split the policy into several files of the same mode',
+  );
+}
+
+/** The subfolders (by name) that directly hold a policy file, shown through `show`; unreadable ones are skipped. */
+async function holdingPolicies(
+  base: string,
+  names: readonly string[],
+  show: (name: string) => string,
+): Promise<string[]> {
+  const found: string[] = [];
+  for (const name of [...names].sort(byCodeUnit)) {
+    try {
+      const inside = await readdir(resolve(base, name), { withFileTypes: true });
+      if (inside.some((e) => !e.isDirectory() && isPolicyFileName(e.name))) found.push(show(name));
+    } catch {
+      // Not readable: not a folder we could have loaded either.
+    }
+  }
+  return found;
+}
+
+/**
+ * A folder that was named but holds no policy file: nothing checked must not look like all clean.
+ * @param folder the folder as reported
+ * @param unread its subfolders that hold policy files
+ */
+function noPolicyFiles(folder: string, unread: readonly string[]): LoadDiagnostic {
+  return makeDiagnostic(
+    'io',
+    'error',
+    `no policy files in \`${folder}\`: a folder contributes its *.yaml, *.yml and *.json files`,
+    folder,
+    [],
+    START,
+    unread.length > 0
+      ? `subfolders are not read: name them, for example \`${unread[0]}\``
+      : 'name policy files or a folder that holds some',
   );
 }
 

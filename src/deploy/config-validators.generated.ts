@@ -628,13 +628,54 @@ const schema13 = {
           description: 'Optional: must equal the key.',
           markdownDescription: 'Optional: when present it must equal the key this document sits under.',
         },
-        description: { $ref: 'policy.schema.json#/properties/description' },
-        section: { $ref: 'policy.schema.json#/properties/section' },
-        tools: { $ref: 'policy.schema.json#/definitions/toolRules' },
-        effects: { $ref: 'policy.schema.json#/definitions/effectRules' },
-        default: { $ref: 'policy.schema.json#/definitions/decision' },
-        override: { $ref: 'policy.schema.json#/properties/override' },
-        tests: { $ref: 'policy.schema.json#/properties/tests' },
+        description: {
+          $ref: 'policy.schema.json#/properties/description',
+          description: 'A one-line summary of the mode, shown in mode lists.',
+          markdownDescription:
+            'A one-line summary of the mode, shown in mode lists (`/mode`, ACP `availableModes`).',
+        },
+        section: {
+          $ref: 'policy.schema.json#/properties/section',
+          description:
+            'Prompt text rendered while the mode is active; sections of several documents join in load order.',
+          markdownDescription:
+            'Prompt text rendered into the system prompt while the mode is active. Sections of several documents for the same mode join in load order, separated by a blank line.',
+        },
+        tools: {
+          $ref: 'policy.schema.json#/definitions/toolRules',
+          description:
+            'Per-tool rules: a tool name or minimatch glob mapped to a decision, or to { decision, reason }.',
+          markdownDescription:
+            'Per-tool rules: a tool name or a minimatch glob (`*`, `?`, `[..]`, `{a,b}`) mapped to `allow`, `deny` or `ask`, or to `{ decision, reason }`.\n\nAn exact name beats any glob; among globs the most specific (most literal characters) wins; equal globs that disagree resolve to the most restrictive.',
+        },
+        effects: {
+          $ref: 'policy.schema.json#/definitions/effectRules',
+          description:
+            "Rules by the tool's declared hints (MCP ToolAnnotations), for tools no name or glob matches.",
+          markdownDescription:
+            "Rules by the tool's declared hints (MCP `ToolAnnotations`), consulted for tools that no name or glob in `tools` matches. The most restrictive decision among the hints the tool has wins.",
+        },
+        default: {
+          $ref: 'policy.schema.json#/definitions/decision',
+          description:
+            'The decision for tools nothing else in this document matches; without it the document abstains on them.',
+          markdownDescription:
+            'The decision for tools that nothing else in this document matches. Without `default` the document **abstains** on them (another document of the mode decides, or the tool is denied).\n\nOne of `allow`, `deny` or `ask`.',
+        },
+        override: {
+          $ref: 'policy.schema.json#/properties/override',
+          description:
+            'Replace every earlier document of this mode instead of composing with them (reported by lint).',
+          markdownDescription:
+            'When `true`, this document **replaces** every earlier document of the same mode (rules, sections, description) instead of composing with them as a ceiling. Lint reports it.',
+        },
+        tests: {
+          $ref: 'policy.schema.json#/properties/tests',
+          description:
+            'Inline expectations, run by `dsh-mode lint` against the mode as composed up to this document.',
+          markdownDescription:
+            'Inline expectations, run by `dsh-mode lint` against the mode as composed up to and including this document, in load order.',
+        },
       },
     },
   },
@@ -644,10 +685,8 @@ const schema15 = {
   type: 'string',
   pattern: '^[a-z][a-z0-9-]*$',
   not: { const: 'default' },
-  description:
-    'A mode name: lowercase letters, digits and dashes, starting with a letter; `default` is reserved.',
-  markdownDescription: 'A mode name: `^[a-z][a-z0-9-]*$`; `default` is reserved.',
   examples: ['plan', 'review', 'guarded'],
+  $comment: 'A mode name: `^[a-z][a-z0-9-]*$`; `default` is reserved.',
 };
 const func2 = ucs2length;
 const pattern0 = new RegExp('^[a-z][a-z0-9-]*$', 'u');
@@ -664,13 +703,54 @@ const schema35 = {
       description: 'Optional: must equal the key.',
       markdownDescription: 'Optional: when present it must equal the key this document sits under.',
     },
-    description: { $ref: 'policy.schema.json#/properties/description' },
-    section: { $ref: 'policy.schema.json#/properties/section' },
-    tools: { $ref: 'policy.schema.json#/definitions/toolRules' },
-    effects: { $ref: 'policy.schema.json#/definitions/effectRules' },
-    default: { $ref: 'policy.schema.json#/definitions/decision' },
-    override: { $ref: 'policy.schema.json#/properties/override' },
-    tests: { $ref: 'policy.schema.json#/properties/tests' },
+    description: {
+      $ref: 'policy.schema.json#/properties/description',
+      description: 'A one-line summary of the mode, shown in mode lists.',
+      markdownDescription:
+        'A one-line summary of the mode, shown in mode lists (`/mode`, ACP `availableModes`).',
+    },
+    section: {
+      $ref: 'policy.schema.json#/properties/section',
+      description:
+        'Prompt text rendered while the mode is active; sections of several documents join in load order.',
+      markdownDescription:
+        'Prompt text rendered into the system prompt while the mode is active. Sections of several documents for the same mode join in load order, separated by a blank line.',
+    },
+    tools: {
+      $ref: 'policy.schema.json#/definitions/toolRules',
+      description:
+        'Per-tool rules: a tool name or minimatch glob mapped to a decision, or to { decision, reason }.',
+      markdownDescription:
+        'Per-tool rules: a tool name or a minimatch glob (`*`, `?`, `[..]`, `{a,b}`) mapped to `allow`, `deny` or `ask`, or to `{ decision, reason }`.\n\nAn exact name beats any glob; among globs the most specific (most literal characters) wins; equal globs that disagree resolve to the most restrictive.',
+    },
+    effects: {
+      $ref: 'policy.schema.json#/definitions/effectRules',
+      description:
+        "Rules by the tool's declared hints (MCP ToolAnnotations), for tools no name or glob matches.",
+      markdownDescription:
+        "Rules by the tool's declared hints (MCP `ToolAnnotations`), consulted for tools that no name or glob in `tools` matches. The most restrictive decision among the hints the tool has wins.",
+    },
+    default: {
+      $ref: 'policy.schema.json#/definitions/decision',
+      description:
+        'The decision for tools nothing else in this document matches; without it the document abstains on them.',
+      markdownDescription:
+        'The decision for tools that nothing else in this document matches. Without `default` the document **abstains** on them (another document of the mode decides, or the tool is denied).\n\nOne of `allow`, `deny` or `ask`.',
+    },
+    override: {
+      $ref: 'policy.schema.json#/properties/override',
+      description:
+        'Replace every earlier document of this mode instead of composing with them (reported by lint).',
+      markdownDescription:
+        'When `true`, this document **replaces** every earlier document of the same mode (rules, sections, description) instead of composing with them as a ceiling. Lint reports it.',
+    },
+    tests: {
+      $ref: 'policy.schema.json#/properties/tests',
+      description:
+        'Inline expectations, run by `dsh-mode lint` against the mode as composed up to this document.',
+      markdownDescription:
+        'Inline expectations, run by `dsh-mode lint` against the mode as composed up to and including this document, in load order.',
+    },
   },
 };
 const schema37 = {
@@ -691,9 +771,7 @@ const schema18 = {
   title: 'Decision',
   type: 'string',
   enum: ['allow', 'deny', 'ask'],
-  description:
-    "A rule's verdict: allow the call, deny it, or ask the user. Restrictiveness: deny > ask > allow.",
-  markdownDescription:
+  $comment:
     "A rule's verdict: `allow` the call, `deny` it, or `ask` the user. Restrictiveness: `deny` > `ask` > `allow`.",
 };
 const schema42 = {
@@ -707,9 +785,6 @@ const schema42 = {
 const schema16 = {
   title: 'ToolRules',
   type: 'object',
-  description: 'Tool name or glob → decision.',
-  markdownDescription:
-    "Tool name or minimatch glob → decision, or a rule object that also decides by the call's arguments (`commands`, `paths`).",
   propertyNames: { minLength: 1, maxLength: 4096 },
   additionalProperties: { $ref: '#/definitions/toolRuleValue' },
   defaultSnippets: [
@@ -737,6 +812,8 @@ const schema16 = {
     },
   ],
   examples: [{ read: 'allow', 'web_*': 'allow', 'mcp__*': 'deny' }],
+  $comment:
+    "Tool name or minimatch glob → decision, or a rule object that also decides by the call's arguments (`commands`, `paths`).",
 };
 const schema17 = {
   title: 'ToolRuleValue',
@@ -771,14 +848,14 @@ const schema19 = {
       description:
         "Command patterns for the tool's shell script (argument `command`): each simple command is judged on its own.",
       markdownDescription:
-        "Command patterns → decision, for the tool's shell script (argument `command`, or `argument`). The script is parsed and every simple command it runs is judged on its own (after `;`, `&&`, `|`, inside `$(…)`, under wrappers such as `env` or `xargs`); the script gets the most restrictive decision over its commands. A script that cannot be fully analysed is never allowed: it gets `ask` when the base is `allow`, otherwise the base.",
+        "Command patterns → decision, for the tool's shell script (argument `command`, or `argument`). The script is parsed and every simple command it runs is judged on its own (after `;`, `&&`, `|`, inside `$(…)`, under wrappers such as `env` or `xargs`); the script gets the most restrictive decision over its commands. A script that cannot be fully analysed is never allowed: it gets `ask` when the base is `allow`, otherwise the base.\n\nA pattern is words separated by spaces: `*` inside a word matches any characters, and a word that is exactly `**` matches any number of words (none too). `git status` matches only `git status`; `git log **` matches `git log` and `git log -5`. Words are matched dequoted; a word whose value is not known before the script runs (`$X`, `$(…)`) is never matched by an allow pattern.",
     },
     paths: {
       $ref: '#/definitions/pathRules',
       description:
         "Path globs, relative to the workspace root, for the tool's path argument (argument `path`).",
       markdownDescription:
-        "Path globs → decision, for the tool's path argument (`path`, or `argument`). Globs are minimatch, relative to the workspace root (`**` spans folders, `*` matches dotfiles). The path is normalised and its symlinks resolved: an allow must match both the path as written and its resolved target, a deny fires on either, and a path outside the workspace never matches an allow.",
+        "Path globs → decision, for the tool's path argument (`path`, or `argument`). Globs are minimatch, relative to the workspace root (`**` spans folders, `*` matches dotfiles). The path is normalised and its symlinks resolved: an allow must match both the path as written and its resolved target, a deny fires on either, and a path outside the workspace never matches an allow.\n\nPatterns are minimatch globs (`*`, `**`, `?`, `[..]`, `{a,b}`; `*` also matches dotfiles). `notes/**/*.md` matches Markdown files under `notes/`; `.env*` matches `.env` and `.env.local`. Deny and ask patterns match case-insensitively (on a case-insensitive filesystem `.ENV` is `.env`); allow patterns match case-sensitively. A pattern starting with `/` matches the absolute path instead, so a deny can name files outside the workspace; an allow never matches outside it.",
     },
     argument: {
       type: 'string',
@@ -809,14 +886,12 @@ const schema19 = {
 const schema21 = {
   title: 'CommandRules',
   type: 'object',
-  description:
-    'Command pattern → decision. Words; `*` inside a word matches any characters; a `**` word any number of words.',
-  markdownDescription:
-    'Command pattern → decision. A pattern is words separated by spaces: `*` inside a word matches any characters, and a word that is exactly `**` matches any number of words (none too). `git status` matches only `git status`; `git log **` matches `git log` and `git log -5`. Words are matched dequoted; a word whose value is not known before the script runs (`$X`, `$(…)`) is never matched by an allow pattern.',
   propertyNames: { minLength: 1, maxLength: 4096 },
   additionalProperties: { $ref: '#/definitions/patternValue' },
   defaultSnippets: [{ label: 'a command pattern', body: { '${1:git log **}': '${2|allow,ask,deny|}' } }],
   examples: [{ 'git log **': 'allow', 'git status': 'allow', 'git push **': 'deny' }],
+  $comment:
+    'Command pattern → decision. A pattern is words separated by spaces: `*` inside a word matches any characters, and a word that is exactly `**` matches any number of words (none too). `git status` matches only `git status`; `git log **` matches `git log` and `git log -5`. Words are matched dequoted; a word whose value is not known before the script runs (`$X`, `$(…)`) is never matched by an allow pattern.',
 };
 const schema22 = {
   title: 'PatternValue',
@@ -1168,13 +1243,12 @@ function validate17(data, { instancePath = '', parentData, parentDataProperty, r
 const schema26 = {
   title: 'PathRules',
   type: 'object',
-  description: 'Workspace-relative path glob → decision (minimatch: `*`, `**`, `?`, `[..]`, `{a,b}`).',
-  markdownDescription:
-    'Workspace-relative path glob → decision (minimatch: `*`, `**`, `?`, `[..]`, `{a,b}`; `*` also matches dotfiles). `notes/**/*.md` matches Markdown files under `notes/`; `.env*` matches `.env` and `.env.local`. Deny and ask patterns match case-insensitively (on a case-insensitive filesystem `.ENV` is `.env`); allow patterns match case-sensitively. A pattern starting with `/` matches the absolute path instead, so a deny can name files outside the workspace; an allow never matches outside it.',
   propertyNames: { minLength: 1, maxLength: 4096 },
   additionalProperties: { $ref: '#/definitions/patternValue' },
   defaultSnippets: [{ label: 'a path pattern', body: { '${1:notes/**/*.md}': '${2|allow,ask,deny|}' } }],
   examples: [{ 'notes/**/*.md': 'allow', '.env*': 'deny' }],
+  $comment:
+    'Workspace-relative path glob → decision (minimatch: `*`, `**`, `?`, `[..]`, `{a,b}`; `*` also matches dotfiles). `notes/**/*.md` matches Markdown files under `notes/`; `.env*` matches `.env` and `.env.local`. Deny and ask patterns match case-insensitively (on a case-insensitive filesystem `.ENV` is `.env`); allow patterns match case-sensitively. A pattern starting with `/` matches the absolute path instead, so a deny can name files outside the workspace; an allow never matches outside it.',
 };
 function validate23(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
@@ -1733,44 +1807,46 @@ const schema27 = {
   title: 'EffectRules',
   type: 'object',
   additionalProperties: false,
-  description: "Decisions by the tool's declared hints.",
-  markdownDescription: "Decisions by the tool's declared hints (MCP `ToolAnnotations`, short names).",
   properties: {
     readOnly: {
       $ref: '#/definitions/ruleValue',
       description: 'For tools declaring readOnlyHint: true.',
-      markdownDescription: 'For tools declaring `readOnlyHint: true` (default false).',
+      markdownDescription:
+        'For tools declaring `readOnlyHint: true` (default false).\n\nA decision (`allow`, `deny`, `ask`), or `{ decision, reason }`.',
     },
     destructive: {
       $ref: '#/definitions/ruleValue',
       description: 'For tools whose destructiveHint is true (the default unless read-only).',
-      markdownDescription: 'For tools whose `destructiveHint` is true (MCP default: true unless read-only).',
+      markdownDescription:
+        'For tools whose `destructiveHint` is true (MCP default: true unless read-only).\n\nA decision (`allow`, `deny`, `ask`), or `{ decision, reason }`.',
     },
     idempotent: {
       $ref: '#/definitions/ruleValue',
       description: 'For tools declaring idempotentHint: true.',
-      markdownDescription: 'For tools declaring `idempotentHint: true` (default false).',
+      markdownDescription:
+        'For tools declaring `idempotentHint: true` (default false).\n\nA decision (`allow`, `deny`, `ask`), or `{ decision, reason }`.',
     },
     openWorld: {
       $ref: '#/definitions/ruleValue',
       description: 'For tools whose openWorldHint is true (the default).',
-      markdownDescription: 'For tools whose `openWorldHint` is true (MCP default: true).',
+      markdownDescription:
+        'For tools whose `openWorldHint` is true (MCP default: true).\n\nA decision (`allow`, `deny`, `ask`), or `{ decision, reason }`.',
     },
   },
+  $comment: "Decisions by the tool's declared hints (MCP `ToolAnnotations`, short names).",
 };
 const schema28 = {
   title: 'RuleValue',
-  description: 'A decision, or a decision with a reason.',
-  markdownDescription: 'A decision (`allow`, `deny`, `ask`), or `{ decision, reason }`.',
   oneOf: [{ $ref: '#/definitions/decision' }, { $ref: '#/definitions/ruleObject' }],
+  $comment: 'A decision (`allow`, `deny`, `ask`), or `{ decision, reason }`.',
 };
 function validate30(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
   let errors = 0;
-  const _errs0 = errors;
+  const _errs1 = errors;
   let valid0 = false;
   let passing0 = null;
-  const _errs1 = errors;
+  const _errs2 = errors;
   if (typeof data !== 'string') {
     const err0 = {
       instancePath,
@@ -1807,17 +1883,17 @@ function validate30(data, { instancePath = '', parentData, parentDataProperty, r
     }
     errors++;
   }
-  var _valid0 = _errs1 === errors;
+  var _valid0 = _errs2 === errors;
   if (_valid0) {
     valid0 = true;
     passing0 = 0;
   }
-  const _errs5 = errors;
+  const _errs6 = errors;
   if (!validate19(data, { instancePath, parentData, parentDataProperty, rootData })) {
     vErrors = vErrors === null ? validate19.errors : vErrors.concat(validate19.errors);
     errors = vErrors.length;
   }
-  var _valid0 = _errs5 === errors;
+  var _valid0 = _errs6 === errors;
   if (_valid0 && valid0) {
     valid0 = false;
     passing0 = [passing0, 1];
@@ -1845,10 +1921,10 @@ function validate30(data, { instancePath = '', parentData, parentDataProperty, r
     }
     errors++;
   } else {
-    errors = _errs0;
+    errors = _errs1;
     if (vErrors !== null) {
-      if (_errs0) {
-        vErrors.length = _errs0;
+      if (_errs1) {
+        vErrors.length = _errs1;
       } else {
         vErrors = null;
       }
@@ -1963,18 +2039,9 @@ const schema43 = {
   items: { $ref: '#/definitions/inlineTest' },
   defaultSnippets: [
     {
-      label: 'a test case',
-      description: 'An inline expectation',
-      body: { tool: '${1:write}', expect: '${2|deny,allow,ask|}' },
-    },
-    {
-      label: 'a test case with arguments',
-      description: 'An inline expectation for a call with arguments',
-      body: {
-        tool: '${1:bash}',
-        args: { '${2:command}': '${3:git log -5}' },
-        expect: '${4|allow,deny,ask|}',
-      },
+      label: 'a list of test cases',
+      description: 'Inline expectations, starting with one',
+      body: [{ tool: '${1:write}', expect: '${2|deny,allow,ask|}' }],
     },
   ],
 };
@@ -2019,14 +2086,27 @@ const schema31 = {
       markdownDescription: 'The expected decision: `allow`, `deny` or `ask`.',
     },
   },
+  defaultSnippets: [
+    {
+      label: 'a test case',
+      description: 'An inline expectation',
+      body: { tool: '${1:write}', expect: '${2|deny,allow,ask|}' },
+    },
+    {
+      label: 'a test case with arguments',
+      description: 'An inline expectation for a call with arguments',
+      body: {
+        tool: '${1:bash}',
+        args: { '${2:command}': '${3:git log -5}' },
+        expect: '${4|allow,deny,ask|}',
+      },
+    },
+  ],
 };
 const schema32 = {
   title: 'TestAnnotations',
   type: 'object',
   additionalProperties: false,
-  description: "The hints the tool declares in this test; absent hints take MCP's defaults.",
-  markdownDescription:
-    "The hints the tool declares in this test (short names); absent hints take MCP's defaults.",
   properties: {
     readOnly: {
       type: 'boolean',
@@ -2049,6 +2129,7 @@ const schema32 = {
       markdownDescription: '`openWorldHint` (default true).',
     },
   },
+  $comment: "The hints the tool declares in this test (short names); absent hints take MCP's defaults.",
 };
 function validate37(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
   let vErrors = null;
@@ -2464,8 +2545,8 @@ function validate39(data, { instancePath = '', parentData, parentDataProperty, r
     }
     if (data.mode !== undefined) {
       let data0 = data.mode;
-      const _errs6 = errors;
       const _errs7 = errors;
+      const _errs8 = errors;
       if ('default' !== data0) {
         const err1 = {};
         if (vErrors === null) {
@@ -2475,7 +2556,7 @@ function validate39(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       }
-      var valid2 = _errs7 === errors;
+      var valid2 = _errs8 === errors;
       if (valid2) {
         const err2 = {
           instancePath: instancePath + '/mode',
@@ -2494,10 +2575,10 @@ function validate39(data, { instancePath = '', parentData, parentDataProperty, r
         }
         errors++;
       } else {
-        errors = _errs6;
+        errors = _errs7;
         if (vErrors !== null) {
-          if (_errs6) {
-            vErrors.length = _errs6;
+          if (_errs7) {
+            vErrors.length = _errs7;
           } else {
             vErrors = null;
           }
@@ -2795,8 +2876,8 @@ function validate12(data, { instancePath = '', parentData, parentDataProperty, r
       if (data2 && typeof data2 == 'object' && !Array.isArray(data2)) {
         for (const key1 in data2) {
           const _errs14 = errors;
-          const _errs17 = errors;
           const _errs18 = errors;
+          const _errs19 = errors;
           if ('default' !== key1) {
             const err4 = {};
             if (vErrors === null) {
@@ -2806,7 +2887,7 @@ function validate12(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           }
-          var valid5 = _errs18 === errors;
+          var valid5 = _errs19 === errors;
           if (valid5) {
             const err5 = {
               instancePath: instancePath + '/modes',
@@ -2826,10 +2907,10 @@ function validate12(data, { instancePath = '', parentData, parentDataProperty, r
             }
             errors++;
           } else {
-            errors = _errs17;
+            errors = _errs18;
             if (vErrors !== null) {
-              if (_errs17) {
-                vErrors.length = _errs17;
+              if (_errs18) {
+                vErrors.length = _errs18;
               } else {
                 vErrors = null;
               }

@@ -15,7 +15,8 @@
  * JSON paths and no range.
  * @module
  */
-import { isAbsolute, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { basename, isAbsolute, resolve } from 'node:path';
 import { schemaDiagnostics } from '../compile/ajv-errors.js';
 import { compilePolicies } from '../compile/compile.js';
 import { hasErrors, makeDiagnostic, sortDiagnostics } from '../compile/diagnostics.js';
@@ -63,7 +64,7 @@ export interface ResolvedModes {
   list(): ModeListEntry[];
   /** Every file loaded, in load order. */
   readonly files: readonly string[];
-  /** Warnings and infos (lint findings); never errors. */
+  /** Loading warnings and lint findings at lint's severity (an `error` finding among them): none blocked the start. */
   readonly diagnostics: readonly Diagnostic[];
 }
 
@@ -104,7 +105,9 @@ export async function resolveModeConfig(
   );
   const all = sortDiagnostics([...linted.diagnostics, ...findings]);
   if (!linted.value) return { diagnostics: all };
-  return { value: resolved(linted.value.policies, linted.files, all), diagnostics: all };
+  // The modes keep lint's own severities, so the plugin logs a finding as `lint` reports it (never blocking).
+  const logged = sortDiagnostics([...linted.diagnostics, ...linted.findings]);
+  return { value: resolved(linted.value.policies, linted.files, logged), diagnostics: all };
 }
 
 /**
@@ -133,7 +136,7 @@ export async function lintModeConfig(
     source && !isAbsolute(p) ? resolve(source.baseDir, p) : p,
   );
   const load = await loadPolicySources(paths, { builtin: true });
-  for (const d of load.diagnostics) diagnostics.push(d);
+  for (const d of load.diagnostics) diagnostics.push(source ? atPolicyEntry(d, paths, valid, source) : d);
   const documents: SourceDocument[] = [...load.documents];
   for (const [key, body] of Object.entries(valid.modes ?? {})) {
     const base: JsonPath = ['modes', key];
@@ -183,6 +186,28 @@ export async function lintModeConfig(
     files: load.files,
     value: resolved(compiled.modes, load.files, []),
   };
+}
+
+/**
+ * A `policies` entry that cannot be read is the config's mistake: reported at the entry in cordis.yml, as written
+ * there, rather than at a file that may not exist. Problems inside a file that was read keep the file's position.
+ */
+function atPolicyEntry(
+  d: Diagnostic,
+  paths: readonly string[],
+  config: ModeConfig,
+  source: ConfigSource,
+): Diagnostic {
+  const index = d.code === 'io' ? paths.indexOf(d.file ?? '') : -1;
+  if (index === -1) return d;
+  const written = config.policies?.[index] ?? d.file;
+  const path: JsonPath = ['policies', index];
+  const message = existsSync(paths[index]!)
+    ? `policy file \`${written}\`: ${d.message}`
+    : `policy file \`${written}\` does not exist`;
+  const help = `\`policies\` paths resolve from the folder of ${basename(source.file)} (${source.baseDir})`;
+  const range = source.locate(path);
+  return makeDiagnostic('io', 'error', message, source.file, path, range, help);
 }
 
 function resolved(

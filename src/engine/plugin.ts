@@ -85,7 +85,9 @@ export function createModePlugin(modes: ResolvedModes): {
 function start(ctx: Context, modes: ResolvedModes): void {
   const logger = ctx.logger('mode');
   for (const finding of modes.diagnostics) {
-    if (finding.severity === 'warning') logger.warn(formatDiagnostics([finding]));
+    // At lint's severity: a glob conflict `lint` calls an error is logged as one, though it does not block.
+    if (finding.severity === 'error') logger.error(formatDiagnostics([finding]));
+    else if (finding.severity === 'warning') logger.warn(formatDiagnostics([finding]));
     else logger.info(formatDiagnostics([finding]));
   }
   // Registrations go through the service proxies, which make them effects of this plugin's fiber.

@@ -23,7 +23,45 @@ describe('dsh-mode check', () => {
     expect(line).toBeGreaterThan(0);
     expect(result.stdout).toContain('mode `plan`, tool `write`: deny');
     expect(result.stdout).toContain('visible  no');
-    expect(result.stdout).toContain(`rule     default at ${PLAN}:${line}:1`);
+    // The built-in plan by its place in the package, never an install path.
+    expect(result.stdout).toContain(`rule     default at dsh-mode:policies/plan.yaml:${line}:1`);
+    expect(result.stdout).not.toContain(ROOT);
+    expect(result.stdout).not.toContain('hint');
+  });
+
+  it("gives a misspelt tool a did-you-mean from the built-in tools; the decision stays the policy's", async () => {
+    const result = await runCli(['check', 'plan', 'wrte'], { cwd: ROOT });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('mode `plan`, tool `wrte`: deny');
+    expect(result.stdout).toContain('  hint     no rule names `wrte`; did you mean `write`?\n');
+    // A name nothing is near gets no hint, and neither does a tool a rule names.
+    expect((await runCli(['check', 'plan', 'zzzzzz'], { cwd: ROOT })).stdout).not.toContain('hint');
+    const dir = makeTree({ 'policies/r.yaml': 'mode: review\ntools:\n  deploy_prod: ask\ndefault: deny\n' });
+    const named = await runCli(['check', 'review', 'deploy_prod', '--format', 'json'], { cwd: dir });
+    expect(json(named).hint).toBeUndefined();
+    const near = json(await runCli(['check', 'review', 'deploy_prd', '--format', 'json'], { cwd: dir }));
+    expect(near.hint).toBe('no rule names `deploy_prd`; did you mean `deploy_prod`?');
+  });
+
+  it('takes the names of --tools CATALOG for the did-you-mean, and says which glob decided', async () => {
+    const dir = makeTree({
+      'tools.json': JSON.stringify([{ name: 'mcp__gh__list_issues' }]),
+      'policies/r.yaml': 'mode: review\ntools:\n  "mcp__*": ask\ndefault: deny\n',
+    });
+    const without = json(
+      await runCli(['check', 'review', 'mcp__gh__list_issue', '--format', 'json'], { cwd: dir }),
+    );
+    expect(without.hint).toBeUndefined();
+    const out = await runCli(['check', 'review', 'mcp__gh__list_issue', '--tools', 'tools.json'], {
+      cwd: dir,
+    });
+    expect(out.code).toBe(0);
+    expect(out.stdout).toContain(
+      'hint     no rule names `mcp__gh__list_issue` (`mcp__*` decided); did you mean `mcp__gh__list_issues`?',
+    );
+    const missing = await runCli(['check', 'review', 'x', '--tools', 'nope.json'], { cwd: dir });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('cannot read catalog `nope.json`');
   });
 
   it('prints the JSON contract exactly (the built binary)', () => {
@@ -35,7 +73,12 @@ describe('dsh-mode check', () => {
       decision: 'deny',
       visible: false,
       reason: null,
-      rule: { selector: 'default', file: PLAN, line: planLine('default:'), column: 1 },
+      rule: {
+        selector: 'default',
+        file: 'dsh-mode:policies/plan.yaml',
+        line: planLine('default:'),
+        column: 1,
+      },
     });
   });
 
@@ -45,7 +88,12 @@ describe('dsh-mode check', () => {
       decision: 'ask',
       visible: true,
       reason: expect.stringContaining('approval'),
-      rule: { selector: 'exit_plan_mode', file: PLAN, line: planLine('  exit_plan_mode:'), column: 3 },
+      rule: {
+        selector: 'exit_plan_mode',
+        file: 'dsh-mode:policies/plan.yaml',
+        line: planLine('  exit_plan_mode:'),
+        column: 3,
+      },
     });
   });
 

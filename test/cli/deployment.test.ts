@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseDeployment } from '../../src/deploy/index.js';
+import { runCli } from './run-in-process.js';
 import {
   DeploymentError,
   embeddedDeployment,
@@ -111,7 +112,7 @@ describe('startDeployment', () => {
     expect(await startIssues('- name: host\n  config: { builtinTools: "yes" }\n')).toEqual([
       'cordis.yml:2:27 `config.builtinTools` of entry 1 (`host`) must be a boolean: got string `yes`',
     ]);
-    expect(await startIssues('- name: host\n')).toEqual(['cordis.yml:1:1 the deployment has no model']);
+    expect(await startIssues('- name: host\n')).toEqual(['cordis.yml:1:1 the deployment has no model: add `- name: demo` (the scripted walk-through), `- name: scripted` or `- name: openai`']);
   });
 
   it('reports mode policy errors inside cordis.yml at their line and column', async () => {
@@ -122,12 +123,58 @@ describe('startDeployment', () => {
     expect(issues[0]).toMatch(/^cordis\.yml:6:25 `alow` is not a decision/);
   });
 
-  it('reports a policy file that cannot be read', async () => {
+  it('reports a policy file that does not exist at its entry in cordis.yml, as written there', async () => {
     const issues = await startIssues(
       '- name: host\n- name: mode\n  config: { policies: [missing.yaml] }\n- name: demo\n',
     );
-    expect(issues).toHaveLength(1);
-    expect(issues[0]).toContain('missing.yaml');
+    expect(issues).toEqual(['cordis.yml:3:24 policy file `missing.yaml` does not exist']);
+  });
+
+  it('a glob conflict is logged at start with the severity lint gives it (an error), and does not block', async () => {
+    const dir = tempDir();
+    const text =
+      '- name: host\n- name: mode\n  config:\n    modes:\n      review:\n        tools: { "mcp__*": deny, "*_read": allow }\n        default: deny\n- name: demo\n';
+    writeFileSync(join(dir, 'cordis.yml'), text);
+    const logged: string[] = [];
+    const runtime = await startDeployment(planDeployment({ cwd: dir, config: join(dir, 'cordis.yml') }), {
+      workspace: dir,
+      log: (line) => logged.push(line),
+    });
+    await runtime.dispose();
+    const conflict = logged.filter((l) => l.includes('[conflicting-globs]'));
+    expect(conflict).toHaveLength(1);
+    expect(conflict[0]).toMatch(/^\[error\] mode: .*cordis\.yml:6:\d+: error: /);
+    const lint = await runCli(['lint', 'cordis.yml', '--format', 'json'], { cwd: dir });
+    const found = (JSON.parse(lint.stdout) as { diagnostics: { rule: string; severity: string }[] })
+      .diagnostics;
+    expect(found.filter((d) => d.rule === 'conflicting-globs').map((d) => d.severity)).toEqual(['error']);
+  });
+
+  it('a --model-script that is missing or bad is a plain message, with no made-up position', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'bad.yaml'), 'x: [\n');
+    const failure = async (script: string): Promise<string> => {
+      try {
+        const runtime = await startDeployment(embeddedDeployment({}), {
+          workspace: dir,
+          modelScript: join(dir, script),
+          log: () => {},
+        });
+        await runtime.dispose();
+        return 'started';
+      } catch (error) {
+        if (!(error instanceof DeploymentError)) throw error;
+        return error.message;
+      }
+    };
+    expect(await failure('nope.json')).toBe(
+      `--model-script: cannot read the script \`${join(dir, 'nope.json')}\`: no such file`,
+    );
+    const bad = await failure('bad.yaml');
+    expect(bad).toMatch(
+      new RegExp(`^--model-script: ${join(dir, 'bad.yaml').replace(/[.\\/]/g, '\\$&')}:\\d+:\\d+: `),
+    );
+    expect(bad).not.toContain('1:1: model');
   });
 
   it('starts the repository cordis.yml: the host, plan and review modes, the demo model', async () => {

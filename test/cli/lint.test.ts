@@ -11,10 +11,73 @@ const REVIEW = 'mode: review\ntools:\n  read: allow\n  exit_plan_mode: ask\ndefa
 const JSON_KEYS = ['file', 'line', 'column', 'endLine', 'endColumn', 'severity', 'rule', 'message'];
 
 describe('dsh-mode lint', () => {
-  it('exits 0 on the repository policies, from the repository root', async () => {
+  it('exits 0 on the repository policies, from the repository root, noting the subfolder it did not read', async () => {
     const result = await runCli(['lint'], { cwd: ROOT });
-    expect(result.stderr).toBe('');
+    expect(result.stderr).toBe(
+      'note: `policies/examples/` was not read: folders are read one level deep; name it to lint it\n',
+    );
     expect(result.code).toBe(0);
+  });
+
+  describe('nothing checked never looks like all clean', () => {
+    it('a named folder that is empty, or holds only other files, is an error (exit 2)', async () => {
+      const dir = makeTree({ 'other/README.md': '# not a policy\n', 'empty/.keep': '' });
+      for (const folder of ['empty', 'other/']) {
+        const result = await runCli(['lint', folder], { cwd: dir });
+        expect(result.code).toBe(2);
+        expect(result.stdout).toContain(
+          `1:1  error    no policy files in \`${folder}\`: a folder contributes its *.yaml, *.yml and *.json files  io`,
+        );
+      }
+    });
+
+    it('a folder whose policies are in subfolders names them: they are not read', async () => {
+      const dir = makeTree({
+        'pol/team/review.yaml': REVIEW,
+        'pol/ops/x.yml': REVIEW.replace('review', 'ops'),
+      });
+      const result = await runCli(['lint', 'pol'], { cwd: dir });
+      expect(result.code).toBe(2);
+      expect(result.stdout).toContain('help: subfolders are not read: name them, for example `pol/ops/`');
+      const both = makeTree({ 'pol/a.yaml': REVIEW, 'pol/team/b.yaml': REVIEW.replace('review', 'ops') });
+      const mixed = await runCli(['lint', 'pol'], { cwd: both });
+      expect(mixed.code).toBe(0);
+      expect(mixed.stderr).toBe(
+        'note: `pol/team/` was not read: folders are read one level deep; name it to lint it\n',
+      );
+      expect((await runCli(['lint', 'pol', 'pol/team'], { cwd: both })).code).toBe(0);
+    });
+
+    it('no PATH and no policies/ folder: says only the built-in plan was linted; with --no-builtin, exit 2', async () => {
+      const dir = makeTree({ 'README.md': 'x\n' });
+      const result = await runCli(['lint'], { cwd: dir });
+      expect(result).toEqual({
+        code: 0,
+        stdout: '',
+        stderr: 'note: no PATH given and no `policies/` folder here: only the built-in plan was linted\n',
+      });
+      const nothing = await runCli(['lint', '--no-builtin'], { cwd: dir });
+      expect(nothing.code).toBe(2);
+      expect(nothing.stderr).toContain('error: nothing to lint');
+    });
+
+    it('a policies entry of cordis.yml that does not exist is reported at the entry', async () => {
+      const dir = makeTree({
+        'cordis.yml': '- name: host\n- name: mode\n  config:\n    policies:\n      - nope.yaml\n',
+      });
+      const result = await runCli(['lint', 'cordis.yml'], { cwd: dir });
+      expect(result.code).toBe(2);
+      expect(result.stdout).toMatch(
+        /cordis\.yml\n {2}5:9 {2}error {4}policy file `nope\.yaml` does not exist {2}io\n/,
+      );
+    });
+  });
+
+  it('says "1 warning", not "1 warnings", over --max-warnings', async () => {
+    const dir = makeTree({ 'policies/t.yaml': 'mode: trap\ndefault: deny\n' });
+    const result = await runCli(['lint', '--max-warnings', '0'], { cwd: dir });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe('error: 1 warning: more than the maximum of 0 (--max-warnings)\n');
   });
 
   it('exits 0 on the repository examples too', async () => {

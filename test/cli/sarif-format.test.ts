@@ -9,6 +9,10 @@ import { rules } from '../../src/compile/rules/index.js';
 import type { Diagnostic } from '../../src/compile/types.js';
 import { formatSarif } from '../../src/cli/formatters/sarif.js';
 import { validateSarif } from './sarif-schema.js';
+import { readFileSync } from 'node:fs';
+import { githubWebUrl } from '../../src/cli/version.js';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
 
 const cwd = path.resolve('/repo');
 
@@ -65,12 +69,41 @@ describe('formatSarif', () => {
       expect(entry.shortDescription.text.toLowerCase()).toBe(rule.meta.description.toLowerCase());
       expect(entry.help.text).toBe(rule.meta.docs.fix);
       expect(entry.help.markdown).toContain(rule.meta.docs.failing.trim());
-      expect(entry.helpUri).toBe(`https://dsh-mode.dev/docs/rules#${rule.id}`);
+      expect(entry.helpUri).toBeUndefined();
       const level = { error: 'error', warning: 'warning', info: 'note' }[rule.meta.severity];
       expect(entry.defaultConfiguration.level).toBe(level);
     }
     expect(described.map((r) => r.id)).toContain('unknown-key');
     expect(new Set(described.map((r) => r.id)).size).toBe(described.length);
+  });
+
+  it('links the docs in the repository package.json names, each rule to its section, or links nothing', () => {
+    const repository = 'https://github.com/owner/dsh-mode';
+    const log = parse(formatSarif({ diagnostics }, { cwd, version: '0.0.0', repository }));
+    expect(validateSarif(log), JSON.stringify(validateSarif.errors, null, 2)).toBe(true);
+    const driver = log.runs[0].tool.driver;
+    expect(driver.informationUri).toBe(repository);
+    const page = readFileSync(path.join(ROOT, 'docs/reference/lint-rules.md'), 'utf8');
+    for (const rule of driver.rules as any[]) {
+      if (rule.id === 'some-future-code') continue;
+      expect(rule.helpUri).toBe(`${repository}/blob/HEAD/docs/reference/lint-rules.md#${rule.id}`);
+      // The anchor is a heading of the page, so the link lands on the rule.
+      expect(page).toMatch(new RegExp(`^#{2,3} ${rule.id}$`, 'm'));
+    }
+    const none = parse(formatSarif({ diagnostics }, { cwd, version: '0.0.0' })).runs[0].tool.driver;
+    expect(none.informationUri).toBeUndefined();
+    expect((none.rules as any[]).some((r) => 'helpUri' in r)).toBe(false);
+  });
+
+  it.each([
+    ['github:owner/repo', 'https://github.com/owner/repo'],
+    ['owner/repo', 'https://github.com/owner/repo'],
+    [{ type: 'git', url: 'git+https://github.com/owner/repo.git' }, 'https://github.com/owner/repo'],
+    ['git@github.com:owner/repo.git', 'https://github.com/owner/repo'],
+    ['https://gitlab.com/owner/repo', undefined],
+    [undefined, undefined],
+  ])('reads the repository field %j as %s', (field, url) => {
+    expect(githubWebUrl(field)).toBe(url);
   });
 
   it('points each result at its rule and at a region with relative URIs under %SRCROOT%', () => {

@@ -345,7 +345,7 @@ describe('yaml-language-server with schema/cordis.schema.json (yaml.schemas sett
   it('shows descriptions on hover: the plugin name, `policies`, and `default` inside an inline mode', async () => {
     expect(await hover(uris.cordis!, 1, 9)).toContain('mode engine');
     expect(await hover(uris.cordis!, 3, 6)).toMatch(/Policy files or folders/);
-    expect(await hover(uris.cordis!, 10, 10)).toMatch(/`allow`.*`deny`.*`ask`/s);
+    expect(await hover(uris.cordis!, 10, 10)).toMatch(/\*\*abstains\*\*.*`allow`.*`deny`.*`ask`/s);
   });
 
   it('flags an unknown config key and a bad decision at their exact ranges, and nothing else', async () => {

@@ -92,3 +92,34 @@ describe('schema/cordis.schema.json', () => {
     expect(missing).toEqual([]);
   });
 });
+
+describe('descriptions both language servers show', () => {
+  // yaml-language-server shows a property's own description beside its `$ref`; vscode-json-languageservice
+  // shows the referenced definition's instead when it has one. So a property with a `$ref` carries its own, and
+  // a definition that properties reference carries none (its text is its `$comment`, for the reference docs).
+  for (const name of ['policy.schema.json', 'mode-config.schema.json']) {
+    it(`${name}: every $ref property is described itself, and what it references is not`, () => {
+      const schema = load(name);
+      const problems: string[] = [];
+      const walk = (node: unknown, where: string): void => {
+        if (typeof node !== 'object' || node === null) return;
+        const record = node as Record<string, any>;
+        for (const [key, value] of Object.entries((record.properties ?? {}) as Record<string, any>)) {
+          if (typeof value?.$ref !== 'string') continue;
+          if (!value.description || !value.markdownDescription)
+            problems.push(`${where}.${key}: no description`);
+          const [file, pointer = ''] = (value.$ref as string).split('#');
+          const target = pointer
+            .split('/')
+            .filter(Boolean)
+            .reduce((n: any, seg: string) => n?.[seg], file ? load(file) : schema);
+          if (target?.title && (target.description || target.markdownDescription))
+            problems.push(`${where}.${key}: ${value.$ref} has a description that hides the property's`);
+        }
+        for (const [key, value] of Object.entries(record)) walk(value, `${where}.${key}`);
+      };
+      walk(schema, name);
+      expect(problems).toEqual([]);
+    });
+  }
+});

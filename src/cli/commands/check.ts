@@ -12,17 +12,18 @@ import { EXIT_PLAN_MODE } from '../../engine/vocabulary.js';
 import { HINT_NAMES } from '../../compile/document.js';
 import { loadPolicySources } from '../../compile/load.js';
 import { suggest } from '../../compile/suggest.js';
-import type { Hints, HintName } from '../../compile/types.js';
+import { builtinToolCatalog, loadCatalog, type ToolCatalogEntry } from '../../compile/catalog.js';
+import { collectToolRows } from '../../compile/grid.js';
+import type { Hints, HintName, RuleRef, SourceDocument } from '../../compile/types.js';
 import { deploymentPolicies } from '../../deploy/index.js';
 import { stringOption } from '../argv.js';
 import type { CliCommand, CommandSpec } from '../command.js';
 import { UsageError } from '../errors.js';
 import { formatCheckText } from '../formatters/check-text.js';
-import { formatStylish } from '../formatters/stylish.js';
 import { formatCheckJson } from '../formatters/json.js';
-import { toLintReport, type CheckArguments, type CheckReport } from '../report.js';
+import type { CheckArguments, CheckReport } from '../report.js';
 import { resolve } from 'node:path';
-import { defaultPaths } from '../inputs.js';
+import { defaultPaths, loadFailed, loadFailedOutcome } from '../inputs.js';
 
 /** Options of {@link runCheck}. */
 export interface RunCheckOptions {
@@ -40,6 +41,8 @@ export interface RunCheckOptions {
   args?: Record<string, unknown>;
   /** `--workspace`: the root paths in `args` resolve against (default `cwd`). */
   workspace?: string;
+  /** `--tools`: a tool catalog whose names, beside the built-in tools, a misspelt TOOL is matched against. */
+  catalog?: string;
 }
 
 /**
@@ -49,11 +52,20 @@ export interface RunCheckOptions {
  */
 export async function runCheck(options: RunCheckOptions): Promise<CheckReport> {
   let policies: CompiledPolicySet;
+  let documents: readonly SourceDocument[] = [];
+  const known = builtinToolCatalog();
+  if (options.catalog !== undefined) {
+    const read = await loadCatalog(options.catalog, options.cwd);
+    const errors = read.diagnostics.filter((d) => d.severity === 'error');
+    if (errors.length > 0) return loadFailed(errors);
+    known.push(...read.tools);
+  }
   if (options.config !== undefined) {
     const deployed = await deploymentPolicies(resolve(options.cwd, options.config));
     const errors = deployed.diagnostics.filter((d) => d.severity === 'error');
-    if (!deployed.policies) return { kind: 'load-failed', diagnostics: errors };
+    if (!deployed.policies) return loadFailed(errors);
     policies = deployed.policies;
+    documents = deployed.documents;
   } else {
     const load = await loadPolicySources(defaultPaths(options.paths, options.cwd), {
       builtin: options.builtin !== false,
@@ -61,8 +73,9 @@ export async function runCheck(options: RunCheckOptions): Promise<CheckReport> {
     });
     const errors = load.diagnostics.filter((d) => d.severity === 'error');
     // Fail closed: a refused file could have narrowed the mode, so no answer is better than a wrong one.
-    if (errors.length > 0) return { kind: 'load-failed', diagnostics: errors };
+    if (errors.length > 0) return loadFailed(errors);
     policies = compilePolicies(load.documents);
+    documents = load.documents;
   }
   if (policies.get(options.mode) === undefined)
     return { kind: 'unknown-mode', mode: options.mode, modes: [...policies.modes.keys()] };
@@ -87,11 +100,38 @@ export async function runCheck(options: RunCheckOptions): Promise<CheckReport> {
     reason: verdict.ruleReason ?? null,
     rule: verdict.rule,
   };
+  const hint = unknownToolHint(options.tool, verdict.rule, known, documents);
+  if (hint !== undefined) report.hint = hint;
   if (options.args === undefined) return report;
   const args: CheckArguments = { subject: verdict.subject ?? null, message: verdict.reason };
   if (verdict.pattern) args.pattern = verdict.pattern;
   if (verdict.commands) args.commands = verdict.commands;
   return { ...report, arguments: args };
+}
+
+/**
+ * A did-you-mean for a TOOL no rule names: likely a typo, since it is neither a known tool (built-in, `--tools`)
+ * nor named by a rule, and a known name is close to it. The answer stays what the policy decides (`wrte` is
+ * denied by plan's default); the hint only says why that may not be the question meant.
+ * @returns the hint, or undefined when the name is known, named by a rule, or near nothing
+ */
+function unknownToolHint(
+  tool: string,
+  rule: RuleRef,
+  known: readonly ToolCatalogEntry[],
+  documents: readonly SourceDocument[],
+): string | undefined {
+  if (rule.selector === tool) return undefined;
+  const rows = collectToolRows([documents], known, 'catalog');
+  const names = rows.filter((r) => r.source === 'catalog' || r.source === 'rule').map((r) => r.name);
+  if (names.includes(tool)) return undefined;
+  const [near] = suggest(tool, names);
+  if (near === undefined) return undefined;
+  const by =
+    rule.selector === 'default' || rule.selector.startsWith('effects.')
+      ? ''
+      : ` (\`${rule.selector}\` decided)`;
+  return `no rule names \`${tool}\`${by}; did you mean \`${near}\`?`;
 }
 
 /**
@@ -149,7 +189,7 @@ const spec: CommandSpec = {
   name: 'check',
   summary: 'show how a mode decides one tool, and which rule decided',
   usage:
-    'check MODE TOOL [PATH...] [--config FILE] [--annotations HINTS] [--args JSON [--workspace DIR]] [--format text|json] [--no-builtin]',
+    'check MODE TOOL [PATH...] [--config FILE] [--tools CATALOG] [--annotations HINTS] [--args JSON [--workspace DIR]] [--format text|json] [--no-builtin]',
   description: [
     'Loads policies as lint does (the built-in plan first, then each PATH; without PATH, policies/ in the',
     'current folder if it exists) and prints the decision for TOOL in MODE: allow, ask or deny, whether the model sees the',
@@ -166,8 +206,11 @@ const spec: CommandSpec = {
     'current folder, following symlinks). The output adds the subject (the command or path that decided), the',
     'pattern, and for a script each command with its decision and rule.',
     '',
+    'A TOOL that no rule names and that is not a known tool (a built-in tool, or one of --tools CATALOG) gets a',
+    'hint with the closest known name: no rule names `wrte`; did you mean `write`? (the decision is unchanged).',
+    '',
     'Exit codes: 0 whatever the decision; 1 an unknown MODE (the modes that exist are listed) or a policy',
-    'file that cannot load; 2 usage errors.',
+    'file that does not load; 2 usage errors, or a path or deployment that cannot be read.',
   ].join('\n'),
   options: [
     {
@@ -202,6 +245,12 @@ const spec: CommandSpec = {
       value: 'DIR',
       description: 'the workspace paths in --args resolve against, default the current folder',
     },
+    {
+      name: 'tools',
+      type: 'string',
+      value: 'CATALOG',
+      description: 'a tool catalog (JSON) whose names a misspelt TOOL is matched against',
+    },
   ],
   examples: [
     'check plan write',
@@ -228,6 +277,7 @@ export const command: CliCommand = {
       throw new UsageError('`--workspace` needs `--args`: it is where the paths in them resolve');
     }
     const config = stringOption(args, 'config');
+    const catalog = stringOption(args, 'tools');
     if (config !== undefined && paths.length > 0) {
       throw new UsageError('`--config` and policy paths cannot be combined');
     }
@@ -243,6 +293,7 @@ export const command: CliCommand = {
       ...(typeof annotations === 'string' ? { hints: parseAnnotations(annotations) } : {}),
       ...(callArgs === undefined ? {} : { args: parseArgs(callArgs) }),
       ...(workspace === undefined ? {} : { workspace }),
+      ...(catalog === undefined ? {} : { catalog }),
       paths,
       builtin: !args.options.has('no-builtin'),
       cwd: env.cwd,
@@ -264,10 +315,7 @@ export const command: CliCommand = {
         };
       }
       case 'load-failed':
-        return {
-          kind: 'load-failed',
-          stderr: `${formatStylish(toLintReport(report.diagnostics, []), { color: false })}\nerror: policies cannot load, so no decision is made\n`,
-        };
+        return loadFailedOutcome(report, 'no decision is made');
     }
   },
 };

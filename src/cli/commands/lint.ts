@@ -13,7 +13,7 @@ import { lintPolicies } from '../../compile/lint.js';
 import { loadPolicySources } from '../../compile/load.js';
 import type { Diagnostic } from '../../compile/types.js';
 import { lintDeployment } from '../../deploy/index.js';
-import type { CliCommand, CommandSpec } from '../command.js';
+import type { CliCommand, CommandSpec, Outcome } from '../command.js';
 import { UsageError } from '../errors.js';
 import { lintFormatters, type LintFormatName } from '../formatters/index.js';
 import { defaultPaths, fromCwd, IO_CODES } from '../inputs.js';
@@ -38,6 +38,16 @@ export interface RunLintOptions {
  */
 export async function runLint(options: RunLintOptions): Promise<LintReport> {
   const all = defaultPaths(options.paths, options.cwd);
+  const notes: string[] = [];
+  if (all.length === 0) {
+    if (options.builtin === false) {
+      throw new UsageError(
+        'nothing to lint: no PATH given, no `policies/` folder here, and `--no-builtin`',
+        'name the policy files or folders: dsh-mode lint PATH...',
+      );
+    }
+    notes.push('no PATH given and no `policies/` folder here: only the built-in plan was linted');
+  }
   const deployments = all.filter(isDeploymentPath);
   const paths = all.filter((p) => !isDeploymentPath(p));
   const extra: Diagnostic[] = [];
@@ -58,6 +68,9 @@ export async function runLint(options: RunLintOptions): Promise<LintReport> {
   // A deployment loads the built-in plan itself: lint it on its own only when policy paths are given too.
   if (paths.length > 0 || deployments.length === 0) {
     const load = await loadPolicySources(paths, { builtin: options.builtin !== false, cwd: options.cwd });
+    for (const folder of load.unread ?? []) {
+      notes.push(`\`${folder}\` was not read: folders are read one level deep; name it to lint it`);
+    }
     add(lintPolicies({ ...load, diagnostics: [...load.diagnostics, ...extra] }, lintOptions), load.files);
   } else {
     add(extra, []);
@@ -66,7 +79,8 @@ export async function runLint(options: RunLintOptions): Promise<LintReport> {
     const linted = await lintDeployment(fromCwd(file, options.cwd), lintOptions);
     add(linted.diagnostics, linted.files);
   }
-  return toLintReport(sortDiagnostics(diagnostics), files);
+  const report = toLintReport(sortDiagnostics(diagnostics), files);
+  return notes.length > 0 ? { ...report, notes } : report;
 }
 
 /** A path linted as a deployment: a file named like the one the apps find. */
@@ -78,19 +92,24 @@ const spec: CommandSpec = {
   name: 'lint',
   summary: 'validate policies, run their inline tests and report findings',
   usage:
-    'lint [PATH...] [--tools CATALOG] [--format stylish|json|sarif|github] [--max-warnings N] [--no-builtin]',
+    'lint [PATH...] [--tools CATALOG] [--format stylish|json|sarif|github] [--max-warnings N] [--no-builtin] [--annotate-infos]',
   description: [
     'Loads the built-in plan policy, then each PATH in order (a folder contributes its *.yaml, *.yml and',
     '*.json files, sorted, not recursively; without PATH, policies/ in the current folder if it exists). Reports',
     'syntax and schema errors, unknown keys (with a did-you-mean), lint findings and failing inline tests.',
+    '*.json files are strict JSON (no trailing comma, no comment). A PATH that yields no policy file is an',
+    'error; subfolders are not read, and a note on stderr names those that hold policy files.',
     'A PATH named cordis.yml is a deployment: its entries, its inline modes and the policy files it names are',
     'linted as chat and acp would load them (the built-in plan included).',
     '',
     'With --tools, CATALOG is a JSON file: an array of {name, annotations?} or an MCP tools/list result',
     '{tools: [...]}; lint then flags rules that match no tool and tools that only a default decides.',
     '',
+    'With --format github, info findings are one summary notice (GitHub shows ten notices per step), unless',
+    '--annotate-infos.',
+    '',
     'Exit codes: 0 no errors (and warnings within --max-warnings); 1 errors, or too many warnings;',
-    '2 usage errors, or a path or catalog that cannot be read.',
+    '2 usage errors, or a path or catalog that cannot be read (or a folder without policy files).',
   ].join('\n'),
   options: [
     { name: 'tools', type: 'string', value: 'CATALOG', description: 'a tool catalog (JSON) to lint against' },
@@ -108,6 +127,11 @@ const spec: CommandSpec = {
       description: 'fail when there are more than N warnings',
     },
     { name: 'no-builtin', type: 'boolean', description: 'do not load the built-in plan policy' },
+    {
+      name: 'annotate-infos',
+      type: 'boolean',
+      description: 'with --format github, one annotation per info finding (default: one summary line)',
+    },
   ],
   examples: [
     'lint',
@@ -130,20 +154,31 @@ export const command: CliCommand = {
       builtin: !args.options.has('no-builtin'),
       cwd: env.cwd,
     });
-    const stdout = lintFormatters[format](report, { ...env, color: env.color && format === 'stylish' });
+    const stdout = lintFormatters[format](report, {
+      ...env,
+      color: env.color && format === 'stylish',
+      annotateInfos: args.options.has('annotate-infos'),
+    });
+    const notes = (report.notes ?? []).map((n) => `note: ${n}\n`).join('');
+    const withNotes = (outcome: Outcome): Outcome =>
+      notes === '' ? outcome : { ...outcome, stderr: notes + (outcome.stderr ?? '') };
     if (report.diagnostics.some((d) => d.severity === 'error' && IO_CODES.has(d.code)))
-      return { kind: 'io', stdout };
-    if (report.errorCount > 0) return { kind: 'findings', stdout };
+      return withNotes({ kind: 'io', stdout });
+    if (report.errorCount > 0) return withNotes({ kind: 'findings', stdout });
     if (maxWarnings !== undefined && report.warningCount > maxWarnings) {
-      return {
+      return withNotes({
         kind: 'findings',
         stdout,
-        stderr: `error: ${report.warningCount} warnings: more than the maximum of ${maxWarnings} (--max-warnings)\n`,
-      };
+        stderr: `error: ${count(report.warningCount, 'warning')}: more than the maximum of ${maxWarnings} (--max-warnings)\n`,
+      });
     }
-    return { kind: 'ok', stdout };
+    return withNotes({ kind: 'ok', stdout });
   },
 };
+
+function count(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
 
 function parseMaxWarnings(value: string | true | undefined): number | undefined {
   if (value === undefined || value === true) return undefined;

@@ -6,6 +6,7 @@
  */
 import type { Decision, RuleRef } from '../../compile/types.js';
 import { paint, type Style } from '../colour.js';
+import { shownFile } from './paths.js';
 
 /** The colour of each decision, in every human format. */
 export const DECISION_STYLE: Readonly<Record<Decision, Style>> = {
@@ -29,7 +30,7 @@ export function paintDecision(decision: Decision, color: boolean, width = 0): st
  */
 export function describeRule(rule: RuleRef): string {
   if (rule.file === null) return rule.selector === 'default' ? 'no rule (denied by default)' : rule.selector;
-  return `\`${rule.selector}\` at ${rule.file}:${rule.line ?? 1}:${rule.column ?? 1}`;
+  return `\`${rule.selector}\` at ${shownFile(rule.file)}:${rule.line ?? 1}:${rule.column ?? 1}`;
 }
 
 /**
@@ -57,5 +58,5 @@ export function mdText(text: string): string {
  */
 export function mdRule(rule: RuleRef): string {
   if (rule.file === null) return rule.selector === 'default' ? 'denied by default' : mdText(rule.selector);
-  return `${mdCode(rule.selector)} at ${mdCode(`${rule.file}:${rule.line ?? 1}:${rule.column ?? 1}`)}`;
+  return `${mdCode(rule.selector)} at ${mdCode(`${shownFile(rule.file)}:${rule.line ?? 1}:${rule.column ?? 1}`)}`;
 }

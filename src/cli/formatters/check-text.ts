@@ -5,6 +5,7 @@
 import type { RuleRef } from '../../compile/types.js';
 import type { CheckReport, FormatOptions } from '../report.js';
 import { paintDecision } from './cells.js';
+import { shownFile } from './paths.js';
 
 /**
  * Formats a decided check for people.
@@ -24,6 +25,7 @@ export function formatCheckText(
     `  reason   ${report.reason ?? '(none)'}`,
     `  rule     ${rule.selector} at ${where(rule)}`,
   ];
+  if (report.hint !== undefined) lines.push(`  hint     ${report.hint}`);
   const args = report.arguments;
   if (args) {
     lines.push(
@@ -49,5 +51,5 @@ export function formatCheckText(
 function where(rule: RuleRef): string {
   return rule.file === null
     ? 'no document decides this tool'
-    : `${rule.file}:${rule.line ?? 1}:${rule.column ?? 1}`;
+    : `${shownFile(rule.file)}:${rule.line ?? 1}:${rule.column ?? 1}`;
 }

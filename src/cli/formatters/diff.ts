@@ -5,6 +5,7 @@
  * Pure: report in, text out.
  * @module
  */
+import { labelBuiltin } from './paths.js';
 import type { ChangeKind, DiffReport, DiffRow } from '../grid-report.js';
 import type { FormatOptions } from '../report.js';
 import { describeRule, mdCode, mdRule, mdText, paintDecision } from './cells.js';
@@ -107,7 +108,7 @@ export function formatDiffMarkdown(report: DiffReport): string {
  * @returns pretty-printed JSON with a final newline
  */
 export function formatDiffJson(report: DiffReport): string {
-  return JSON.stringify(report, null, 2) + '\n';
+  return JSON.stringify(report, labelBuiltin, 2) + '\n';
 }
 
 function summary(report: DiffReport): string {

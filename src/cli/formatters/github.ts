@@ -5,6 +5,7 @@
  *     ::error file=policies/review.yaml,line=4,col=3,endLine=4,endColumn=8,title=unknown-key::unknown key `tool`…
  *
  * Severity maps to the command: error → `error`, warning → `warning`, info → `notice`. The title is the rule id.
+ * Infos are one summary notice unless `annotateInfos` (GitHub shows ten notices per step, see `infoSummary`).
  * The message carries the diagnostic's help on a second line. Escaping follows the Actions toolkit
  * (`@actions/core` `command.ts`): in the message `%`, CR and LF become `%25`, `%0D`, `%0A`; in property values
  * also `:` and `,` become `%3A` and `%2C`. GitHub's annotation columns are inclusive, ours end exclusive, so the
@@ -20,8 +21,11 @@ export interface DiagnosticsReport {
   readonly diagnostics: readonly Diagnostic[];
 }
 
-/** What {@link formatGithub} reads from the format context: the folder paths are made relative to. */
-export type GithubFormatOptions = Pick<FormatContext, 'cwd'>;
+/**
+ * What {@link formatGithub} reads from the format context: the folder paths are made relative to, and whether
+ * info findings are annotated one by one (`lint --annotate-infos`).
+ */
+export type GithubFormatOptions = Pick<FormatContext, 'cwd'> & { annotateInfos?: boolean };
 
 const COMMAND: Record<Severity, string> = { error: 'error', warning: 'warning', info: 'notice' };
 
@@ -50,7 +54,27 @@ export function escapeProperty(text: string): string {
  * @returns the commands, each ending in a newline; empty when there is nothing to report
  */
 export function formatGithub(report: DiagnosticsReport, options: GithubFormatOptions): string {
-  return report.diagnostics.map((d) => githubCommand(d, options.cwd) + '\n').join('');
+  const shown = options.annotateInfos
+    ? report.diagnostics
+    : report.diagnostics.filter((d) => d.severity !== 'info');
+  const lines = shown.map((d) => githubCommand(d, options.cwd) + '\n');
+  const infos = report.diagnostics.length - shown.length;
+  if (infos > 0) lines.push(infoSummary(report.diagnostics.filter((d) => d.severity === 'info')) + '\n');
+  return lines.join('');
+}
+
+/**
+ * GitHub shows ten notices per step: a run with a catalog can report a hundred infos, which would push the
+ * errors' annotations out. So infos are one summary notice, counted by code, unless `--annotate-infos` asks.
+ */
+function infoSummary(infos: readonly Diagnostic[]): string {
+  const byCode = new Map<string, number>();
+  for (const d of infos) byCode.set(d.code, (byCode.get(d.code) ?? 0) + 1);
+  const counts = [...byCode].map(([code, n]) => `${n} ${code}`).join(', ');
+  const text =
+    `${infos.length} info ${infos.length === 1 ? 'finding is' : 'findings are'} not annotated (${counts}): ` +
+    'run `dsh-mode lint` to list them, or add `--annotate-infos`';
+  return `::notice title=${escapeProperty('dsh-mode lint')}::${escapeData(text)}`;
 }
 
 /**

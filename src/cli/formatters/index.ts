@@ -8,8 +8,11 @@ import { formatJson } from './json.js';
 import { formatSarif } from './sarif.js';
 import { formatStylish } from './stylish.js';
 
+/** What `lint` adds to the format context: `--annotate-infos` (the `github` format reads it). */
+export type LintFormatContext = FormatContext & { annotateInfos?: boolean };
+
 /** A lint formatter: pure, report in, text out. */
-export type LintFormatter = (report: LintReport, context: FormatContext) => string;
+export type LintFormatter = (report: LintReport, context: LintFormatContext) => string;
 
 /** Every lint formatter by name. */
 export const lintFormatters = {

@@ -5,6 +5,7 @@
  */
 import type { JsonCheckOutput, JsonDiagnostic, JsonLintOutput, JsonRuleRef } from '../../compile/report.js';
 import type { Diagnostic } from '../../compile/types.js';
+import { labelBuiltin } from './paths.js';
 import type { CheckReport, FormatOptions, LintReport } from '../report.js';
 
 export type { JsonCheckOutput, JsonDiagnostic, JsonLintOutput, JsonRuleRef } from '../../compile/report.js';
@@ -43,7 +44,7 @@ export function formatJson(report: LintReport, _options?: FormatOptions): string
     warningCount: report.warningCount,
     infoCount: report.infoCount,
   };
-  return `${JSON.stringify(out)}\n`;
+  return `${JSON.stringify(out, labelBuiltin)}\n`;
 }
 
 /**
@@ -61,6 +62,7 @@ export function formatCheckJson(report: Extract<CheckReport, { kind: 'decided' }
     reason: report.reason,
     rule: { selector, file, line, column },
   };
+  if (report.hint !== undefined) out.hint = report.hint;
   const args = report.arguments;
   if (args) {
     out.subject = args.subject;
@@ -79,7 +81,7 @@ export function formatCheckJson(report: Extract<CheckReport, { kind: 'decided' }
       });
     }
   }
-  return `${JSON.stringify(out)}\n`;
+  return `${JSON.stringify(out, labelBuiltin)}\n`;
 }
 
 function ref(r: JsonRuleRef): JsonRuleRef {

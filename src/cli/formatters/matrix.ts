@@ -4,6 +4,7 @@
  * `json` (the report itself). Pure: report in, text out.
  * @module
  */
+import { labelBuiltin } from './paths.js';
 import type { MatrixReport } from '../grid-report.js';
 import type { FormatOptions } from '../report.js';
 import { mdCode, mdRule, mdText, paintDecision } from './cells.js';
@@ -70,7 +71,7 @@ export function formatMatrixMarkdown(report: MatrixReport): string {
  * @returns pretty-printed JSON with a final newline
  */
 export function formatMatrixJson(report: MatrixReport): string {
-  return JSON.stringify(report, null, 2) + '\n';
+  return JSON.stringify(report, labelBuiltin, 2) + '\n';
 }
 
 function footnote(report: MatrixReport): string {

@@ -6,6 +6,30 @@
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { BUILTIN_PLAN_PATH } from '../../compile/load.js';
+
+/**
+ * How every output names the built-in plan: its place in the package, not where the package happens to be
+ * installed (an absolute `node_modules` path means nothing in a PR comment, and the file is not the operator's).
+ */
+export const BUILTIN_PLAN_LABEL = 'dsh-mode:policies/plan.yaml';
+
+/**
+ * A file as outputs show it: the built-in plan by its label, any other file as given.
+ * @param file the file as reported
+ * @returns the name to show
+ */
+export function shownFile(file: string): string {
+  return file === BUILTIN_PLAN_PATH ? BUILTIN_PLAN_LABEL : file;
+}
+
+/**
+ * A `JSON.stringify` replacer that names the built-in plan by its label wherever a report carries its path.
+ * @returns the value, or the label for the built-in plan's path
+ */
+export function labelBuiltin(_key: string, value: unknown): unknown {
+  return value === BUILTIN_PLAN_PATH ? BUILTIN_PLAN_LABEL : value;
+}
 
 /** The SARIF `uriBaseId` for paths relative to the folder the command ran in. */
 export const SRCROOT = '%SRCROOT%';
@@ -17,6 +41,7 @@ export const SRCROOT = '%SRCROOT%';
  * @returns a display path
  */
 export function displayPath(file: string, cwd: string): string {
+  if (file === BUILTIN_PLAN_PATH) return BUILTIN_PLAN_LABEL;
   const relative = path.isAbsolute(file) ? path.relative(cwd, file) : path.normalize(file);
   if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative))
     return file.split(path.sep).join('/');
@@ -30,6 +55,7 @@ export function displayPath(file: string, cwd: string): string {
  * @returns the location object
  */
 export function artifactLocation(file: string, cwd: string): { uri: string; uriBaseId?: string } {
+  if (file === BUILTIN_PLAN_PATH) return { uri: BUILTIN_PLAN_LABEL };
   const absolute = path.resolve(cwd, file);
   const relative = path.relative(cwd, absolute);
   if (relative === '' || relative.startsWith('..') || path.isAbsolute(relative)) {

@@ -8,8 +8,8 @@
 import { rules } from '../../compile/rules/index.js';
 import type { Severity } from '../../compile/types.js';
 
-/** Where rule documentation lives; each code is an anchor on this page. */
-export const RULES_DOCS_URL = 'https://dsh-mode.dev/docs/rules';
+/** Where rule documentation lives in the repository; each code is an anchor on this page. */
+export const RULES_DOCS_PATH = 'docs/reference/lint-rules.md';
 
 /** What SARIF needs to know about one code. */
 export interface RuleMetadata {
@@ -141,10 +141,11 @@ export function listRuleMetadata(): RuleMetadata[] {
 }
 
 /**
- * The docs link of a code.
+ * The docs link of a code: its section of the rules page in the package's repository.
  * @param id a rule id or load code
+ * @param repository the repository's web address (`https://github.com/OWNER/REPO`)
  * @returns an absolute URL with the code as its anchor
  */
-export function ruleHelpUri(id: string): string {
-  return `${RULES_DOCS_URL}#${encodeURIComponent(id)}`;
+export function ruleHelpUri(id: string, repository: string): string {
+  return `${repository}/blob/HEAD/${RULES_DOCS_PATH}#${encodeURIComponent(id)}`;
 }

@@ -3,7 +3,8 @@
  * ingest, so policy findings show inline on pull requests.
  *
  * One run; `tool.driver.rules` lists every code lint can report (from the rule registry and the load codes, see
- * `sarif-rules.ts`) with short and full descriptions, help text and markdown, a `helpUri` and the default level;
+ * `sarif-rules.ts`) with short and full descriptions, help text and markdown, the default level and, when
+ * package.json names a GitHub repository, a `helpUri` into its docs (else no links: no placeholder site);
  * each result names its rule by `ruleId` and `ruleIndex`. Locations are relative URIs with `uriBaseId`
  * `%SRCROOT%` (the folder the command ran in, given in `originalUriBaseIds`) for files inside it, absolute
  * `file:` URIs otherwise; regions are 1-based with an exclusive end column, exactly as SARIF defines them, and
@@ -22,7 +23,7 @@ export const SARIF_SCHEMA_URI =
   'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
 
 /** What {@link formatSarif} reads from the format context: the folder relative URIs are based on, the version. */
-export type SarifFormatOptions = Pick<FormatContext, 'cwd' | 'version'>;
+export type SarifFormatOptions = Pick<FormatContext, 'cwd' | 'version' | 'repository'>;
 
 type Level = 'error' | 'warning' | 'note';
 const LEVEL: Record<Severity, Level> = { error: 'error', warning: 'warning', info: 'note' };
@@ -34,7 +35,7 @@ interface SarifRule {
   shortDescription: { text: string };
   fullDescription: { text: string };
   help: { text: string; markdown: string };
-  helpUri: string;
+  helpUri?: string;
   defaultConfiguration: { level: Level };
   properties: { tags: string[] };
 }
@@ -61,8 +62,9 @@ export function formatSarif(report: DiagnosticsReport, options: SarifFormatOptio
           driver: {
             name: 'dsh-mode',
             semanticVersion: options.version,
-            informationUri: 'https://dsh-mode.dev',
-            rules: metadata.map(sarifRule),
+            // Links only to what exists: the repository's docs, or none (no placeholder site).
+            ...(options.repository === undefined ? {} : { informationUri: options.repository }),
+            rules: metadata.map((m) => sarifRule(m, options.repository)),
           },
         },
         originalUriBaseIds: { [SRCROOT]: { uri: folderUri(cwd) } },
@@ -74,7 +76,7 @@ export function formatSarif(report: DiagnosticsReport, options: SarifFormatOptio
   return JSON.stringify(log, null, 2) + '\n';
 }
 
-function sarifRule(m: RuleMetadata): SarifRule {
+function sarifRule(m: RuleMetadata, repository: string | undefined): SarifRule {
   const full = `${capitalize(m.description)}. ${m.fix}`;
   const examples = m.examples
     ? `\n\nReported:\n\n\`\`\`yaml\n${m.examples.failing}\`\`\`\n\nFixed:\n\n\`\`\`yaml\n${m.examples.passing}\`\`\``
@@ -85,7 +87,7 @@ function sarifRule(m: RuleMetadata): SarifRule {
     shortDescription: { text: capitalize(m.description) },
     fullDescription: { text: full },
     help: { text: m.fix, markdown: `**${m.id}**: ${m.description}.\n\n${m.fix}${examples}` },
-    helpUri: ruleHelpUri(m.id),
+    ...(repository === undefined ? {} : { helpUri: ruleHelpUri(m.id, repository) }),
     defaultConfiguration: { level: LEVEL[m.severity] },
     properties: { tags: m.blocksLoading ? ['policy', 'load'] : ['policy', 'lint'] },
   };

@@ -7,6 +7,7 @@
 import type { Diagnostic, Severity } from '../../compile/types.js';
 import { paint as paintIf, type Style } from '../colour.js';
 import type { FormatOptions, LintReport } from '../report.js';
+import { shownFile } from './paths.js';
 
 const SEVERITY_STYLE: Record<Severity, Style> = { error: 'red', warning: 'yellow', info: 'cyan' };
 
@@ -21,7 +22,7 @@ export function formatStylish(report: LintReport, options: FormatOptions): strin
   if (report.diagnostics.length === 0) return '';
   const groups = new Map<string, Diagnostic[]>();
   for (const d of report.diagnostics) {
-    const key = d.file ?? '<inline>';
+    const key = d.file === null ? '<inline>' : shownFile(d.file);
     const list = groups.get(key) ?? [];
     list.push(d);
     groups.set(key, list);

@@ -4,7 +4,7 @@
  * informational, and lists each tool once per mode.
  *
  * Reported on the `default` key that decided it, or on the `mode` key of the mode's last document when no
- * document decides the tool. Tools are judged with the hints the catalog declares.
+ * document decides the tool; never on the built-in plan, which the operator cannot edit. Tools are judged with the hints the catalog declares.
  * @module
  */
 import { defineRule } from './define.js';
@@ -32,7 +32,8 @@ export default defineRule({
     },
   },
   check(context, report) {
-    if (context.catalog === undefined) return;
+    // The built-in plan is not the operator's to edit: its default is the design, not an oversight.
+    if (context.catalog === undefined || context.isBuiltin) return;
     const mode = context.source.document.mode;
     const policy = context.composedMode();
     for (const tool of context.catalog) {

@@ -72,7 +72,14 @@ export function loadScript(file: string): ScriptEntry[] {
   } catch (error) {
     if (error instanceof FileRefusedError)
       throw new Error(`cannot read the script \`${file}\`: it ${error.message}`);
-    throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    const why =
+      code === 'ENOENT'
+        ? 'no such file'
+        : code === 'EISDIR'
+          ? 'it is a folder'
+          : String((error as Error).message);
+    throw new Error(`cannot read the script \`${file}\`: ${why}`);
   }
   return parseScript(bytes.toString('utf8'), file);
 }
