@@ -101,6 +101,7 @@ export const command: CliCommand = {
         stderr: process.stderr,
         tty: process.stdin.isTTY === true,
         color: env.color,
+        ...(process.stdout.isTTY ? { columns: process.stdout.columns } : {}),
       },
     );
     return { kind: OUTCOMES[code] ?? 'ok' };
