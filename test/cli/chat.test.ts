@@ -59,7 +59,9 @@ describe('dsh-mode chat --demo (npm start), piped stdin', () => {
     expect(run.stdout).toMatch(/┌─ Add a `shout` option to greet\(\) ─+┐/);
     // The title is the plan's heading: shown once, in the top border.
     expect(run.stdout).not.toContain('# Add a `shout` option');
-    expect(run.stdout).toContain('✓ exit_plan_mode — plan approved: the full toolset returns on the next step');
+    expect(run.stdout).toContain(
+      '✓ exit_plan_mode — plan approved: the full toolset returns on the next step',
+    );
     expect(run.stdout).toContain('Approve this plan? y = approve, n = keep planning, or type feedback: y');
     expect(run.stdout).toContain('── mode is now default ──');
     expect(run.stdout).toMatch(/✓ edit src\/greet\.js — ok/);
@@ -129,7 +131,9 @@ describe('dsh-mode chat: /mode, --prompt, --resume', () => {
       '/mode\n/mode nope\n/mode plan\nhi\n/mode\n/help\n/exit\n',
     );
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toMatch(/mode: default\navailable modes:\n {2}\* default +No mode: the full toolset, no policy\.\n {4}plan +Explore read-only/);
+    expect(run.stdout).toMatch(
+      /mode: default\navailable modes:\n {2}\* default +No mode: the full toolset, no policy\.\n {4}plan +Explore read-only/,
+    );
     expect(run.stdout).toContain('unknown mode `nope`; available modes: default, plan');
     expect(run.stdout).toContain('── mode → plan: applies from the next turn ──');
     expect(run.stdout).toContain('default→plan> hi');

@@ -44,15 +44,18 @@ export async function runRepl(init: ReplInit): Promise<number> {
   const { agent, modes, terminal, printer } = init;
   let turn: AbortController | null = null;
   let interrupted = false;
-  let leaving = false;
   let exitByInterrupt: () => void = () => {};
   const exitRequest = new Promise<'exit'>((resolve) => {
     exitByInterrupt = () => resolve('exit');
   });
-  // `/exit` at an approval question: the running turn is abandoned as on an exit by Ctrl-C, with exit code 0.
+  let leave: () => void = () => {};
+  const leaveRequest = new Promise<'leave'>((resolve) => {
+    leave = () => resolve('leave');
+  });
+  // `/exit` at an approval question: the running turn is cancelled, and the chat leaves once it has ended (so
+  // the log records how it ended), with exit code 0.
   terminal.onLeave(() => {
-    leaving = true;
-    exitByInterrupt();
+    leave();
     terminal.close();
   });
   terminal.onTypedAhead((line) =>
@@ -83,10 +86,16 @@ export async function runRepl(init: ReplInit): Promise<number> {
     const controller = new AbortController();
     turn = controller;
     try {
-      const outcome = await Promise.race([agent.prompt(text, { signal: controller.signal }), exitRequest]);
+      const running = agent.prompt(text, { signal: controller.signal });
+      const outcome = await Promise.race([running, exitRequest, leaveRequest]);
       if (outcome === 'exit') {
         controller.abort();
-        return leaving ? 'leave' : 'exit';
+        return 'exit';
+      }
+      if (outcome === 'leave') {
+        controller.abort();
+        // A Ctrl-C while the cancelled turn winds down exits at once.
+        return (await Promise.race([running, exitRequest])) === 'exit' ? 'exit' : 'leave';
       }
       printer.endLine();
       if (outcome.reason === 'cancelled') printer.line('(turn cancelled)');
