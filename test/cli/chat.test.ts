@@ -238,6 +238,34 @@ describe.skipIf(!hasTmux)('dsh-mode chat in a real terminal (tmux)', () => {
     }
   });
 
+  it('leaves on /exit at the approval question, and prints the command that resumes the session', async () => {
+    const dir = tempDir();
+    const chat = tmuxChat(dir);
+    try {
+      await chat.waitFor('Approve this plan?');
+      chat.send('/exit', 'Enter');
+      const shown = await chat.waitFor('EXITED:0');
+      expect(shown).toContain('→ cancelled (leaving the chat)');
+      expect(shown).toMatch(/resume with: dsh-mode chat --demo --resume \S+/);
+      expect(shown).not.toContain('rejected with feedback');
+    } finally {
+      chat.stop();
+    }
+  });
+
+  it('ends the question line on Ctrl-D, so the outcome starts a line of its own', async () => {
+    const dir = tempDir();
+    const chat = tmuxChat(dir);
+    try {
+      await chat.waitFor('Approve this plan?');
+      chat.send('C-d');
+      const shown = await chat.waitFor('EXITED:0');
+      expect(shown).toMatch(/or type feedback:\s*\n {2}→ cancelled\n/);
+    } finally {
+      chat.stop();
+    }
+  });
+
   it('cancels the turn on Ctrl-C (the plan stays unapproved) and exits on a second Ctrl-C', async () => {
     const dir = tempDir();
     const chat = tmuxChat(dir);
