@@ -36,11 +36,8 @@ export const PLUGIN_NAMES: Readonly<Record<string, PluginSpec>> = {
     kind: 'model',
     description: 'the scripted demo model (walks through a plan-mode session)',
     async load() {
-      const [{ scriptedModel }, { DEMO_SCRIPT }] = await Promise.all([
-        import('../host/models/index.js'),
-        import('./demo/script.js'),
-      ]);
-      return () => scriptedModel(DEMO_SCRIPT, { name: 'demo' });
+      const { demoModel } = await import('./demo/script.js');
+      return () => demoModel();
     },
   },
   host: {

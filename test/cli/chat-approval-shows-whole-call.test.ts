@@ -22,6 +22,9 @@ function recordingTerminal(out: string[]): Terminal {
     },
     write: (text: string) => void out.push(text),
     onInterrupt() {},
+    onTypedAhead() {},
+    requestLeave() {},
+    onLeave() {},
     close() {},
   };
 }

@@ -34,6 +34,48 @@ describe('toolLine', () => {
     );
     expect(toolLine(result(false, 'one\ntwo'), { path: 'a' }, 'allow')).toBe('  ✓ write a — ok (2 lines)');
   });
+
+  it('says how an asked call was answered in words for the user, not the result written for the model', () => {
+    const plan = (isError: boolean, content: string) => ({
+      callId: 'c',
+      name: 'exit_plan_mode',
+      content,
+      isError,
+    });
+    const decided = (outcome: 'allowed-once' | 'rejected' | 'cancelled', feedback?: string) => ({
+      callId: 'c',
+      outcome,
+      ...(feedback ? { feedback } : {}),
+    });
+    const approved = toolLine(
+      plan(false, 'The user approved the plan. The session leaves…'),
+      {},
+      'ask',
+      decided('allowed-once'),
+    );
+    expect(approved).toBe('  ✓ exit_plan_mode — plan approved: the full toolset returns on the next step');
+    expect(
+      toolLine(plan(true, 'Error: the user rejected the plan: x'), {}, 'ask', decided('rejected', 'x')),
+    ).toBe(
+      '  ✗ exit_plan_mode — NOT APPROVED: you answered with feedback, sent to the model; still planning',
+    );
+    expect(
+      toolLine(result(true, 'Error: the user rejected'), { path: 'a' }, 'ask', decided('rejected')),
+    ).toBe('  ✗ write a — NOT APPROVED: you rejected it');
+    expect(toolLine(result(true, 'Error: cancelled'), { path: 'a' }, 'ask', decided('cancelled'))).toBe(
+      '  ✗ write a — NOT APPROVED: the question was cancelled',
+    );
+    expect(toolLine(result(false, 'Wrote 2 bytes to a'), { path: 'a' }, 'ask', decided('allowed-once'))).toBe(
+      '  ✓ write a — approved, ok: Wrote 2 bytes to a',
+    );
+  });
+
+  it('colours the marks and the verdict when the printer has colour', () => {
+    const printer = new Printer({ write() {} }, { color: true });
+    expect(toolLine(result(true, 'Error: no'), { path: 'a' }, 'deny', undefined, printer)).toBe(
+      '  \u001b[31m✗\u001b[0m write a — \u001b[31mDENIED\u001b[0m: no',
+    );
+  });
 });
 
 describe('openTerminal (no TTY)', () => {

@@ -56,10 +56,17 @@ describe('dsh-mode chat --demo (npm start), piped stdin', () => {
     const run = chat(['--demo'], dir, 'y\n');
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/✗ write src\/greet\.js — DENIED: tool "write" is not available in plan mode/);
-    expect(run.stdout).toContain('┌ Add a `shout` option to greet()');
+    expect(run.stdout).toMatch(/┌─ Add a `shout` option to greet\(\) ─+┐/);
+    // The title is the plan's heading: shown once, in the top border.
+    expect(run.stdout).not.toContain('# Add a `shout` option');
+    expect(run.stdout).toContain(
+      '✓ exit_plan_mode — plan approved: the full toolset returns on the next step',
+    );
     expect(run.stdout).toContain('Approve this plan? y = approve, n = keep planning, or type feedback: y');
     expect(run.stdout).toContain('── mode is now default ──');
     expect(run.stdout).toMatch(/✓ edit src\/greet\.js — ok/);
+    expect(run.stdout).toContain("Done: `greet('Ada', { shout: true })` returns `HELLO, ADA`");
+    expect(run.stdout).toContain(`resume with: dsh-mode chat --demo --resume ${sessionId(run)}\n`);
     expect(readFileSync(join(dir, '.dsh/demo/src/greet.js'), 'utf8')).toContain('shout');
     // Writes nothing outside .dsh/.
     expect(readdirSync(dir)).toEqual(['.dsh']);
@@ -72,7 +79,13 @@ describe('dsh-mode chat --demo (npm start), piped stdin', () => {
     const run = chat(['--demo'], dir, 'Please add a test as well\n');
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain('→ rejected with feedback: Please add a test as well');
-    expect(run.stdout).toMatch(/✗ edit src\/greet\.js — DENIED/);
+    expect(run.stdout).toContain(
+      '✗ exit_plan_mode — NOT APPROVED: you answered with feedback, sent to the model; still planning',
+    );
+    // The demo model reads the outcome: no edit is tried, and nothing claims to be done.
+    expect(run.stdout).not.toMatch(/ edit src\/greet\.js/);
+    expect(run.stdout).not.toContain('Done');
+    expect(run.stdout).toContain('The plan was not approved, so I change nothing and stay in plan mode.');
     const log = events(join(dir, '.dsh/sessions', `${sessionId(run)}.jsonl`));
     expect(log.find((e) => e.type === 'approval/decided')?.data).toMatchObject({
       outcome: 'rejected',
@@ -118,12 +131,14 @@ describe('dsh-mode chat: /mode, --prompt, --resume', () => {
       '/mode\n/mode nope\n/mode plan\nhi\n/mode\n/help\n/exit\n',
     );
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toContain('mode: default\navailable: default, plan');
+    expect(run.stdout).toMatch(
+      /mode: default\navailable modes:\n {2}\* default +No mode: the full toolset, no policy\.\n {4}plan +Explore read-only/,
+    );
     expect(run.stdout).toContain('unknown mode `nope`; available modes: default, plan');
     expect(run.stdout).toContain('── mode → plan: applies from the next turn ──');
     expect(run.stdout).toContain('default→plan> hi');
     expect(run.stdout).toContain('Hello.');
-    expect(run.stdout).toContain('mode: plan\navailable: default, plan');
+    expect(run.stdout).toMatch(/mode: plan\navailable modes:\n {4}default .*\n {2}\* plan /);
     expect(run.stdout).toContain('/mode NAME    switch mode');
     const log = events(join(dir, '.dsh/sessions', `${sessionId(run)}.jsonl`));
     expect(log.filter((e) => e.type === 'user/message').map((e) => e.data.text)).toEqual(['hi']);
@@ -212,12 +227,40 @@ describe.skipIf(!hasTmux)('dsh-mode chat in a real terminal (tmux)', () => {
       chat.send('y', 'Enter');
       await chat.waitFor("that was the demo's whole script");
       chat.send('/mode', 'Enter');
-      const shown = await chat.waitFor('available: default, plan');
+      const shown = await chat.waitFor('available modes:');
       expect(shown).toContain('default> /mode');
       expect(shown).toContain('mode: default');
       chat.send('/exit', 'Enter');
       await chat.waitFor('EXITED:0');
       expect(readFileSync(join(dir, '.dsh/demo/src/greet.js'), 'utf8')).toContain('shout');
+    } finally {
+      chat.stop();
+    }
+  });
+
+  it('leaves on /exit at the approval question, and prints the command that resumes the session', async () => {
+    const dir = tempDir();
+    const chat = tmuxChat(dir);
+    try {
+      await chat.waitFor('Approve this plan?');
+      chat.send('/exit', 'Enter');
+      const shown = await chat.waitFor('EXITED:0');
+      expect(shown).toContain('→ cancelled (leaving the chat)');
+      expect(shown).toMatch(/resume with: dsh-mode chat --demo --resume \S+/);
+      expect(shown).not.toContain('rejected with feedback');
+    } finally {
+      chat.stop();
+    }
+  });
+
+  it('ends the question line on Ctrl-D, so the outcome starts a line of its own', async () => {
+    const dir = tempDir();
+    const chat = tmuxChat(dir);
+    try {
+      await chat.waitFor('Approve this plan?');
+      chat.send('C-d');
+      const shown = await chat.waitFor('EXITED:0');
+      expect(shown).toMatch(/or type feedback:\s*\n {2}→ cancelled\n/);
     } finally {
       chat.stop();
     }

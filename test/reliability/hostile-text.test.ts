@@ -83,19 +83,22 @@ describe('hostile text shown to people', () => {
       expect(toolLines[0]).toMatch(
         /^  ✗ read\\x0a {2}✓ write src\/app\.js — ok: Wrote src\/app\.js\\x0a a\.txt — error: unknown tool/,
       );
-      // The plan: every line inside the box, behind its border.
-      const top = lines.findIndex((line) => line.startsWith('┌ '));
-      const planLines = PLAN.split('\n');
-      expect(lines[top]).toBe('┌ Tidy up\\u202e');
-      const inside = lines.slice(top + 1, top + 1 + planLines.length);
+      // The plan: every line inside the box, between its borders; its heading is the title, shown once.
+      const top = lines.findIndex((line) => line.startsWith('┌'));
+      const bottom = lines.findIndex((line, i) => i > top && line.startsWith('└'));
+      expect(lines[top]).toMatch(/^┌─ Tidy up\\u202e ─+┐$/);
+      const inside = lines.slice(top + 1, bottom);
       expect(
-        inside.every((line) => /^│( |$)/.test(line)),
+        inside.every((line) => /^│ .* │$/u.test(line)),
         inside.join('\n'),
       ).toBe(true);
-      expect(lines[top + 1 + planLines.length]).toMatch(/^└─+$/);
+      // Every line of the plan but the heading, some wrapped onto more than one row.
+      expect(inside.length).toBeGreaterThanOrEqual(PLAN.split('\n').length - 1);
+      expect(inside.join('\n')).not.toContain('# Tidy up');
+      expect(lines[bottom]).toMatch(/^└─+┘$/);
       expect(ui.filter((line) => line.startsWith('┌'))).toHaveLength(1);
       expect(ui.filter((line) => line.startsWith('└'))).toHaveLength(1);
-      expect(ui.filter((line) => line.startsWith('│'))).toHaveLength(planLines.length);
+      expect(ui.filter((line) => line.startsWith('│'))).toHaveLength(inside.length);
       // One question, one outcome, one mode line: the real ones.
       expect(ui.filter((line) => line.startsWith('Approve this plan?'))).toEqual([
         'Approve this plan? y = approve, n = keep planning, or type feedback: n',
@@ -139,10 +142,13 @@ describe('hostile text shown to people', () => {
       const out = run.stdout;
       expect(out.match(RAW), JSON.stringify(out)).toBeNull();
       const lines = out.split('\n');
-      const top = lines.indexOf('┌ write');
+      const top = lines.findIndex((line) => line.startsWith('┌─ write '));
       const bottom = lines.findIndex((line, i) => i > top && line.startsWith('└'));
       expect(top).toBeGreaterThan(-1);
-      expect(lines.slice(top + 1, bottom).every((line) => /^│( |$)/.test(line))).toBe(true);
+      expect(lines.slice(top + 1, bottom).every((line) => /^│ .* │$/u.test(line))).toBe(true);
+      // A write is shown as the diff of its file, not as JSON.
+      expect(lines.slice(top + 1, bottom).join('\n')).toContain('+  ✓ bash — ok');
+      expect(lines.slice(top + 1, bottom).join('\n')).not.toContain('"content"');
       const ui = lines.filter((line) => UI.test(line) && !/^│/.test(line));
       expect(ui.filter((line) => line.startsWith('Allow '))).toHaveLength(1);
       expect(ui.filter((line) => /^\s*→/.test(line))).toEqual(['  → rejected']);

@@ -2,14 +2,16 @@
  * The terminal approval answerer: an `approval/request` listener for the chat's own agent. For `exit_plan_mode`
  * it shows the plan and asks approve / keep planning; for any other asked tool it names the call. The answer is
  * one line: `y`/`yes` approves, `n`/`no` or an empty line rejects, any other text rejects with that text as the
- * feedback, and the end of input (or a cancelled turn) cancels (docs/apps.md). The question goes through
+ * feedback, `/exit` cancels and leaves the chat, and the end of input (or a cancelled turn) cancels (docs/apps.md).
+ * A `write` or `edit` is shown as a diff of its file (diff.ts). The question goes through
  * the shared terminal, so it never competes with the REPL prompt.
  * @module
  */
 import type { Context } from 'cordis';
 import type { Agent, ApprovalOutcome, ApprovalRequest } from '../../host/types.js';
+import { callCardBody } from './diff.js';
 import type { Printer } from './render.js';
-import { describeArgs, visible } from './render.js';
+import { bodyLines, describeArgs, planBody, visible } from './render.js';
 import type { Terminal } from './terminal.js';
 
 // Kept importable from here, where it first lived (H10); it moved to render.ts so streamed text shares it.
@@ -62,33 +64,44 @@ export function answerApprovals(
     printer.endLine();
     let question: string;
     if (plan) {
-      printer.line(box(plan.title, plan.markdown.trimEnd()));
+      printer.card(plan.title, bodyLines(planBody(plan.title, plan.markdown)));
       question = 'Approve this plan? y = approve, n = keep planning, or type feedback: ';
     } else {
-      // The whole call: a clipped summary would let a long harmless prefix hide what is being approved.
-      printer.line(box(request.toolName, JSON.stringify(request.arguments ?? {}, null, 2)));
+      // The whole call: a clipped summary would let a long harmless prefix hide what is being approved. A
+      // `write` or `edit` shows its change as a diff of the file.
+      const workspace = request.agent?.workspace ?? ctx.tools.workspace;
+      printer.card(request.toolName, await callCardBody(request.toolName, request.arguments, workspace));
       const why = request.reason ? ` (${request.reason})` : '';
       question = visible(
         `Allow ${request.toolName}${describeArgs(request.arguments)}${why}? y / n / feedback: `,
         'line',
       );
     }
-    const outcome = parseAnswer(await terminal.ask(question, request.signal));
-    printer.line(`  → ${describeOutcome(outcome)}`);
+    const line = await terminal.ask(question, request.signal);
+    if (isLeaveCommand(line)) {
+      // `/exit` here leaves the chat, as at the prompt: the question is cancelled, never sent as feedback.
+      printer.own(printer.paint('yellow', '  → cancelled (leaving the chat)'));
+      terminal.requestLeave();
+      return { outcome: 'cancelled' };
+    }
+    const outcome = parseAnswer(line);
+    printer.own(`  → ${printer.paint(OUTCOME_STYLE[outcome.outcome], describeOutcome(outcome))}`);
     return outcome;
   });
 }
 
-/**
- * A titled box around untrusted text: every line of the body is escaped and starts with the border, so no line
- * of a plan can pass for the chat's own (an approval outcome, a tool line, the question).
- * @param title the box's title (one line)
- * @param body the text shown inside
- */
-export function box(title: string, body: string): string {
-  const lines = body.split('\n').map((line) => (line === '' ? '│' : `│ ${visible(line, 'line')}`));
-  return [`\n┌ ${visible(title, 'line')}`, ...lines, `└${'─'.repeat(59)}`].join('\n');
+/** `/exit` or `/quit`, the commands that leave the chat. */
+export function isLeaveCommand(line: string | null): boolean {
+  const word = line?.trim().toLowerCase();
+  return word === '/exit' || word === '/quit';
 }
+
+const OUTCOME_STYLE = {
+  'allowed-once': 'green',
+  rejected: 'yellow',
+  cancelled: 'yellow',
+  unavailable: 'yellow',
+} as const;
 
 function describeOutcome(outcome: ApprovalOutcome): string {
   switch (outcome.outcome) {

@@ -13,6 +13,7 @@
  */
 import type { Context } from 'cordis';
 import type { PreExecuteResult, Session, SessionEvent, SessionEventMap } from '../../host/types.js';
+import { paint, type Style } from '../colour.js';
 import { visible } from '../visible.js';
 
 export { visible } from '../visible.js';
@@ -45,12 +46,42 @@ export class Printer {
 
   /**
    * @param out where the chat writes
-   * @param options `color`: ANSI styling allowed (a terminal without `NO_COLOR`)
+   * @param options `color`: ANSI styling allowed (a terminal without `NO_COLOR`); `width`: the terminal's columns
+   *   (boxes fit in them; {@link DEFAULT_WIDTH} without a terminal)
    */
   constructor(
     private readonly out: Output,
-    private readonly options: { color?: boolean } = {},
+    private readonly options: { color?: boolean; width?: number } = {},
   ) {}
+
+  /** Whether lines may be styled. */
+  get color(): boolean {
+    return this.options.color === true;
+  }
+
+  /** `text` in `style` when colour is on; the caller has made `text` visible. */
+  paint(style: Style, text: string): string {
+    return paint(style, text, this.color);
+  }
+
+  /**
+   * A line (or lines) of the chat's own that the caller built from parts already made visible, possibly styled
+   * with {@link paint}: written as is, so its colour codes survive.
+   */
+  own(text: string): void {
+    this.endLine();
+    this.out.write(`${text}\n`);
+  }
+
+  /**
+   * A titled box around untrusted text (see {@link box}), sized to the terminal, after a blank line.
+   * @param body the body's lines (untrusted: {@link box} escapes them), each with an optional style
+   */
+  card(title: string, body: readonly BoxLine[]): void {
+    this.endLine();
+    this.out.write('\n');
+    this.own(box(title, body, boxWidth(this.options.width), this.color));
+  }
 
   /** Streamed (untrusted) text, made visible, with a mark at the start of a line escaped. */
   text(text: string): void {
@@ -146,6 +177,9 @@ function cut(text: string, max: number): string {
   return `${text.slice(0, end)}…`;
 }
 
+/** How an asked call's question was answered (`approval/decided`). */
+export type Decision = SessionEventMap['approval/decided'];
+
 /**
  * Subscribes the tool-line printer for one session.
  * @param ctx the deployment's context
@@ -156,6 +190,7 @@ function cut(text: string, max: number): string {
 export function watchToolCalls(ctx: Context, session: Session, printer: Printer): () => void {
   const calls = new Map<string, { name: string; args: unknown }>();
   const verdicts = new Map<string, PreExecuteResult['kind']>();
+  const decisions = new Map<string, Decision>();
   const offVerdict = ctx.on('tools/verdict', (exec, verdict) => {
     if (exec.agent?.session === session) verdicts.set(exec.callId, verdict.kind);
   });
@@ -166,13 +201,17 @@ export function watchToolCalls(ctx: Context, session: Session, printer: Printer)
         if (event.type === 'tool/call') {
           const { data } = event;
           calls.set(data.callId, { name: data.name, args: data.arguments });
+        } else if (event.type === 'approval/decided') {
+          decisions.set(event.data.callId, event.data);
         } else if (event.type === 'tool/result') {
           const { data } = event;
           const call = calls.get(data.callId);
           calls.delete(data.callId);
           const verdict = verdicts.get(data.callId);
           verdicts.delete(data.callId);
-          printer.line(toolLine(data, call?.args, verdict));
+          const decision = decisions.get(data.callId);
+          decisions.delete(data.callId);
+          printer.own(toolLine(data, call?.args, verdict, decision, printer));
         }
       }
       return next();
@@ -185,26 +224,199 @@ export function watchToolCalls(ctx: Context, session: Session, printer: Printer)
 }
 
 /**
- * The line for one finished call.
+ * The line for one finished call, its parts made visible. A call the user was asked about says how they
+ * answered, in words for them (the result that goes back to the model is written for the model).
  * @param result the logged result
  * @param args the call's arguments
  * @param verdict the gate's verdict, when the call got that far
+ * @param decision the answer to its approval question, when it was asked
+ * @param style paints the line's marks when colour is on
  */
 export function toolLine(
   result: SessionEventMap['tool/result'],
   args: unknown,
   verdict: PreExecuteResult['kind'] | undefined,
+  decision?: Decision,
+  style: Pick<Printer, 'paint'> = { paint: (_style, text) => text },
 ): string {
   // Names, arguments and results are model- or tool-controlled: one line each, so none can start a fake one.
-  const head = `  ${result.isError ? '✗' : '✓'} ${visible(cut(String(result.name), 200), 'line')}${describeArgs(args)}`;
+  const mark = result.isError ? style.paint('red', '✗') : style.paint('green', '✓');
+  const head = `  ${mark} ${visible(cut(String(result.name), 200), 'line')}${describeArgs(args)}`;
   const detail = visible(clip(result.content.replace(/^Error:\s*/, ''), 160), 'line');
-  if (!result.isError) return `${head} — ${summary(result.content)}`;
-  if (verdict === 'deny') return `${head} — DENIED: ${detail}`;
-  if (verdict === 'ask') return `${head} — NOT APPROVED: ${detail}`;
-  return `${head} — error: ${detail}`;
+  const plan = result.name === 'exit_plan_mode';
+  if (!result.isError) {
+    if (decision?.outcome === 'allowed-once') {
+      return plan
+        ? `${head} — ${style.paint('green', 'plan approved')}: the full toolset returns on the next step`
+        : `${head} — ${style.paint('green', 'approved')}, ${summary(result.content)}`;
+    }
+    return `${head} — ${summary(result.content)}`;
+  }
+  if (verdict === 'deny') return `${head} — ${style.paint('red', 'DENIED')}: ${detail}`;
+  if (verdict === 'ask' && decision !== undefined && decision.outcome !== 'allowed-once') {
+    return `${head} — ${style.paint('yellow', 'NOT APPROVED')}: ${notApproved(decision, plan)}`;
+  }
+  if (verdict === 'ask') return `${head} — ${style.paint('yellow', 'NOT APPROVED')}: ${detail}`;
+  return `${head} — ${style.paint('red', 'error')}: ${detail}`;
+}
+
+/** Why an asked call did not run, said to the user. */
+function notApproved(decision: Decision, plan: boolean): string {
+  const still = plan ? '; still planning' : '';
+  switch (decision.outcome) {
+    case 'rejected':
+      return decision.feedback
+        ? `you answered with feedback, sent to the model${still}`
+        : `you rejected it${still}`;
+    case 'cancelled':
+      return `the question was cancelled${still}`;
+    default:
+      return `no one could answer the question${still}`;
+  }
 }
 
 function summary(content: string): string {
   const lines = content.split('\n').length;
   return lines > 1 ? `ok (${lines} lines)` : `ok: ${visible(clip(content, 80), 'line')}`;
+}
+
+// ------------------------------------------------------------------------------------------------------ boxes
+
+/** The width of a box without a terminal; on one, boxes fit its columns up to {@link MAX_WIDTH}. */
+export const DEFAULT_WIDTH = 80;
+const MAX_WIDTH = 100;
+/** Narrower than this a box cannot hold a word; it is drawn this wide and the terminal wraps it. */
+const MIN_WIDTH = 24;
+const TAB_STOP = 4;
+
+/** A line of a box's body: untrusted text (escaped by {@link box}) and the style of the whole line. */
+export interface BoxLine {
+  text: string;
+  style?: Style;
+}
+
+/** The width of the chat's boxes on a terminal of `columns` (unknown without one). */
+export function boxWidth(columns: number | undefined): number {
+  if (columns === undefined || !Number.isFinite(columns) || columns <= 0) return DEFAULT_WIDTH;
+  return Math.max(MIN_WIDTH, Math.min(MAX_WIDTH, Math.floor(columns)));
+}
+
+/** Letters a terminal draws two columns wide: East Asian wide and fullwidth forms, and emoji. */
+const WIDE =
+  /\p{Emoji_Presentation}|[\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6\u{20000}-\u{3fffd}]/u;
+/** Marks drawn on the letter before them. */
+const ZERO = /[\p{Mn}\p{Me}]/u;
+
+/** The columns one character takes on a terminal. */
+function charWidth(c: string): number {
+  if (ZERO.test(c)) return 0;
+  return WIDE.test(c) ? 2 : 1;
+}
+
+/** The columns `text` (already made visible: no control characters) takes on a terminal. */
+export function displayWidth(text: string): number {
+  let width = 0;
+  for (const c of text) width += charWidth(c);
+  return width;
+}
+
+/** Tabs expanded to the next stop of {@link TAB_STOP} columns, so a box's right border stays in place. */
+function expandTabs(line: string): string {
+  if (!line.includes('\t')) return line;
+  let out = '';
+  let column = 0;
+  for (const c of line) {
+    if (c === '\t') {
+      const pad = TAB_STOP - (column % TAB_STOP);
+      out += ' '.repeat(pad);
+      column += pad;
+    } else {
+      out += c;
+      column += charWidth(c);
+    }
+  }
+  return out;
+}
+
+/**
+ * Cuts one visible line into pieces of at most `width` columns, at the last space of a piece when there is one in
+ * its second half (the space is dropped), else mid-word.
+ */
+export function wrap(line: string, width: number): string[] {
+  if (displayWidth(line) <= width) return [line];
+  const pieces: string[] = [];
+  let chars = [...line];
+  while (chars.length > 0) {
+    let used = 0;
+    let end = 0;
+    while (end < chars.length && used + charWidth(chars[end]!) <= width) used += charWidth(chars[end++]!);
+    if (end === chars.length) {
+      pieces.push(chars.join(''));
+      break;
+    }
+    if (end === 0) end = 1; // a letter wider than the box: one per piece
+    const space = chars.lastIndexOf(' ', end);
+    const cut = space > end / 2 ? space : end;
+    pieces.push(chars.slice(0, cut).join(''));
+    chars = chars.slice(space === cut ? cut + 1 : cut);
+  }
+  return pieces;
+}
+
+/** `text` cut to `width` columns, with an ellipsis when cut. */
+function fit(text: string, width: number): string {
+  if (displayWidth(text) <= width) return text;
+  let out = '';
+  let used = 0;
+  for (const c of text) {
+    if (used + charWidth(c) > width - 1) break;
+    out += c;
+    used += charWidth(c);
+  }
+  return `${out}…`;
+}
+
+/**
+ * A titled box around untrusted text, `width` columns wide: the title in the top border, every line of the body
+ * escaped (`visible`, tabs expanded), wrapped to fit and framed by `│` on both sides, so no line of a plan or a
+ * call can pass for the chat's own (an approval outcome, a tool line, the question).
+ * @param title the box's title (one line; cut to fit)
+ * @param body the body's lines, each with an optional style (applied only when `color`)
+ * @param width the box's width in columns
+ * @param color whether styles are applied
+ */
+export function box(title: string, body: readonly BoxLine[], width = DEFAULT_WIDTH, color = false): string {
+  const inner = Math.max(1, width - 4);
+  const name = fit(visible(title, 'line'), Math.max(1, width - 6));
+  const top = `┌─ ${name} ${'─'.repeat(Math.max(0, width - 5 - displayWidth(name)))}┐`;
+  const rows: string[] = [];
+  for (const line of body) {
+    const shown = visible(expandTabs(line.text), 'line');
+    for (const piece of wrap(shown, inner)) {
+      const padded = `${piece}${' '.repeat(inner - displayWidth(piece))}`;
+      rows.push(`│ ${line.style ? paint(line.style, padded, color) : padded} │`);
+    }
+  }
+  return [top, ...rows, `└${'─'.repeat(width - 2)}┘`].join('\n');
+}
+
+/** Text as the lines of a box's body, in one style. */
+export function bodyLines(text: string, style?: Style): BoxLine[] {
+  return text.split('\n').map((line) => (style ? { text: line, style } : { text: line }));
+}
+
+/**
+ * The body of a plan's card: the plan without the heading its title came from (when the plan starts with it),
+ * so the title is not shown twice.
+ * @param title the card's title
+ * @param markdown the plan
+ */
+export function planBody(title: string, markdown: string): string {
+  const lines = markdown.trimEnd().split('\n');
+  const first = lines.findIndex((line) => line.trim() !== '');
+  const heading = first === -1 ? null : /^ {0,3}#{1,6}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/.exec(lines[first]!);
+  if (heading?.[1]?.trim() !== title) return lines.join('\n');
+  let next = first + 1;
+  while (next < lines.length && lines[next]!.trim() === '') next++;
+  return lines.slice(next).join('\n');
 }

@@ -1,9 +1,11 @@
 /**
  * The chat's read-eval loop over one agent: lines are prompts for the model, except the slash commands, which
- * never reach the model: `/mode` (the mode, any pending change, the available modes), `/mode NAME` (switch; a
- * banner says it applies from the next turn; an unknown name prints the error with the available modes),
- * `/help`, `/exit`. The prompt string shows the mode (`plan> `, `plan→default> ` while a change is pending).
- * Ctrl-C cancels the running turn; a second Ctrl-C during the same turn, or one at the prompt, exits.
+ * never reach the model: `/mode` (the mode, any pending change, the available modes with their descriptions),
+ * `/mode NAME` (switch; a banner says it applies from the next turn; an unknown name prints the error with the
+ * available modes), `/help`, `/exit` (also at an approval question, where it cancels the question). The prompt
+ * string shows the mode (`plan> `, `plan→default> ` while a change is pending). A line typed on a TTY during a
+ * turn is queued for the next prompt, and the chat says so. Ctrl-C cancels the running turn; a second Ctrl-C
+ * during the same turn, or one at the prompt, exits.
  * @module
  */
 import type { LoopAgent } from '../../host/loop.js';
@@ -46,6 +48,21 @@ export async function runRepl(init: ReplInit): Promise<number> {
   const exitRequest = new Promise<'exit'>((resolve) => {
     exitByInterrupt = () => resolve('exit');
   });
+  let leave: () => void = () => {};
+  const leaveRequest = new Promise<'leave'>((resolve) => {
+    leave = () => resolve('leave');
+  });
+  // `/exit` at an approval question: the running turn is cancelled, and the chat leaves once it has ended (so
+  // the log records how it ended), with exit code 0.
+  terminal.onLeave(() => {
+    leave();
+    terminal.close();
+  });
+  terminal.onTypedAhead((line) =>
+    printer.line(
+      `  (queued, sent when this turn ends: ${line.length > 60 ? `${line.slice(0, 59)}…` : line})`,
+    ),
+  );
   terminal.onInterrupt(() => {
     if (turn && !turn.signal.aborted) {
       if (terminal.asking) printer.text('\n');
@@ -65,14 +82,20 @@ export async function runRepl(init: ReplInit): Promise<number> {
   };
   const promptString = (): string => `${indicator()}> `;
 
-  const runTurn = async (text: string): Promise<'exit' | 'failed' | void> => {
+  const runTurn = async (text: string): Promise<'exit' | 'leave' | 'failed' | void> => {
     const controller = new AbortController();
     turn = controller;
     try {
-      const outcome = await Promise.race([agent.prompt(text, { signal: controller.signal }), exitRequest]);
+      const running = agent.prompt(text, { signal: controller.signal });
+      const outcome = await Promise.race([running, exitRequest, leaveRequest]);
       if (outcome === 'exit') {
         controller.abort();
         return 'exit';
+      }
+      if (outcome === 'leave') {
+        controller.abort();
+        // A Ctrl-C while the cancelled turn winds down exits at once.
+        return (await Promise.race([running, exitRequest])) === 'exit' ? 'exit' : 'leave';
       }
       printer.endLine();
       if (outcome.reason === 'cancelled') printer.line('(turn cancelled)');
@@ -114,12 +137,7 @@ export async function runRepl(init: ReplInit): Promise<number> {
         state.pending !== undefined ? ` (pending: ${state.pending}, applies from the next turn)` : '';
       const undefinedNote = state.defined ? '' : ' (not defined here: every tool is denied; switch mode)';
       printer.line(`mode: ${state.current}${pending}${undefinedNote}`);
-      printer.line(
-        `available: ${modes
-          .list()
-          .map((m) => m.name)
-          .join(', ')}`,
-      );
+      printer.line(modeList(modes, state.pending ?? state.current));
       return;
     }
     try {
@@ -139,11 +157,12 @@ export async function runRepl(init: ReplInit): Promise<number> {
     printer.line(`${promptString()}${init.firstPrompt}`);
     const first = await runTurn(init.firstPrompt);
     if (first === 'exit') return 130;
+    if (first === 'leave') return 0;
     if (init.once) return interrupted ? 130 : first === 'failed' ? 2 : 0;
     if (init.afterFirst !== undefined) printer.line(init.afterFirst);
   }
   for (;;) {
-    const line = await terminal.ask(promptString());
+    const line = await terminal.ask(promptString(), undefined, { typedAhead: true });
     if (line === null) break;
     const text = line.trim();
     if (text === '') continue;
@@ -151,10 +170,27 @@ export async function runRepl(init: ReplInit): Promise<number> {
       if (command(text) === 'exit') break;
       continue;
     }
-    if ((await runTurn(text)) === 'exit') return 130;
+    const outcome = await runTurn(text);
+    if (outcome === 'exit') return 130;
+    if (outcome === 'leave') break;
   }
   printer.endLine();
   return interrupted ? 130 : 0;
+}
+
+/**
+ * The available modes, one a line with its description, the current (or pending) one marked `*`.
+ * @param modes the mode service
+ * @param marked the mode to mark
+ */
+export function modeList(modes: ModesService, marked: string): string {
+  const list = modes.list();
+  const width = Math.max(...list.map((m) => m.name.length));
+  const rows = list.map((m) => {
+    const about = m.description ? `  ${visible(m.description.replace(/\s+/g, ' ').trim(), 'line')}` : '';
+    return `  ${m.name === marked ? '*' : ' '} ${visible(m.name, 'line').padEnd(width)}${about}`;
+  });
+  return ['available modes:', ...rows].join('\n');
 }
 
 /** The error text of the agent's last failed turn. */

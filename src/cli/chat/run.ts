@@ -4,10 +4,13 @@
  *
  * The demo (`--demo`, what `npm start` runs) uses the embedded deployment, recreates `.dsh/demo/` with a tiny
  * project as the tools' workspace, keeps its log in `.dsh/sessions/` of the current folder, starts in plan mode
- * and sends its first prompt itself: it writes nothing outside `.dsh/`.
+ * and sends its first prompt itself: it writes nothing outside `.dsh/`. A resumed demo keeps `.dsh/demo/` as it
+ * is (seeding it only when it is missing) and waits for the user.
+ *
+ * On leaving, the chat prints the command that resumes the session.
  * @module
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { modeOfSet } from '../../engine/fold.js';
@@ -23,6 +26,7 @@ import { answerApprovals } from './answerer.js';
 import { Printer, watchToolCalls } from './render.js';
 import { runRepl } from './repl.js';
 import { openTerminal } from './terminal.js';
+import { visible } from '../visible.js';
 
 /** The chat's options, as parsed from the command line. */
 export interface ChatOptions {
@@ -45,6 +49,8 @@ export interface ChatIo {
   tty: boolean;
   /** Whether stdout takes ANSI styling (reasoning is dimmed); without it reasoning lines are prefixed. */
   color?: boolean;
+  /** The terminal's columns, which boxes fit in (80 without one). */
+  columns?: number;
 }
 
 /**
@@ -65,13 +71,18 @@ export async function runChat(options: ChatOptions, io: ChatIo): Promise<number>
     const demo = await import('../demo/script.js');
     workspace = resolve(options.cwd, '.dsh', 'demo');
     sessionsDir = resolve(options.cwd, '.dsh', 'sessions');
-    rmSync(workspace, { recursive: true, force: true });
-    for (const [path, text] of Object.entries(demo.DEMO_FILES)) {
-      mkdirSync(dirname(join(workspace, path)), { recursive: true });
-      writeFileSync(join(workspace, path), text);
+    const resuming = options.resume !== undefined;
+    if (!resuming || !existsSync(workspace)) {
+      rmSync(workspace, { recursive: true, force: true });
+      for (const [path, text] of Object.entries(demo.DEMO_FILES)) {
+        mkdirSync(dirname(join(workspace, path)), { recursive: true });
+        writeFileSync(join(workspace, path), text);
+      }
     }
-    firstPrompt ??= demo.DEMO_PROMPT;
-    mode ??= 'plan';
+    if (!resuming) {
+      firstPrompt ??= demo.DEMO_PROMPT;
+      mode ??= 'plan';
+    }
   }
 
   let runtime: Runtime;
@@ -116,7 +127,10 @@ export async function runChat(options: ChatOptions, io: ChatIo): Promise<number>
       return fail((error as Error).message);
     }
     const terminal = openTerminal(io.stdin, io.stdout, io.tty);
-    const printer = new Printer({ write: (text) => io.stdout.write(text) }, { color: io.color === true });
+    const printer = new Printer(
+      { write: (text) => io.stdout.write(text) },
+      { color: io.color === true, ...(io.columns !== undefined ? { width: io.columns } : {}) },
+    );
     const agent = runtime.createAgent({
       session,
       ...(mode !== undefined ? { options: { mode } } : {}),
@@ -128,7 +142,7 @@ export async function runChat(options: ChatOptions, io: ChatIo): Promise<number>
       answerApprovals(runtime.ctx, agent, terminal, printer),
       runtime.ctx.on('session/event', async (s, event, next) => {
         if (s === session && event.type === 'mode/set') {
-          printer.line(`── mode is now ${modeOfSet(event.data)} ──`);
+          printer.own(printer.paint('cyan', `── mode is now ${visible(modeOfSet(event.data), 'line')} ──`));
         }
         return next();
       }),
@@ -140,13 +154,22 @@ export async function runChat(options: ChatOptions, io: ChatIo): Promise<number>
       // The target is the option, or a switch recorded by an earlier run that has not landed yet.
       const state = modes.get(agent);
       const target = mode ?? state.pending;
-      printer.line(
-        `  mode: ${state.current}${target !== undefined && target !== state.current ? ` → ${target} from the first turn` : ''}`,
-      );
+      const switching = target !== undefined && target !== state.current;
+      printer.line(`  mode: ${state.current}${switching ? ` → ${target} from the first turn` : ''}`);
+      if (!state.defined && !switching) {
+        // The log's mode is not one this deployment defines: the engine fails closed on every call.
+        printer.own(
+          printer.paint(
+            'yellow',
+            `  mode \`${visible(state.current, 'line')}\` is not defined in this deployment, so every tool is denied; ` +
+              'switch with /mode NAME (/mode lists the modes)',
+          ),
+        );
+      }
     }
     printer.line('  type /help for commands');
     try {
-      return await runRepl({
+      const code = await runRepl({
         agent,
         modes,
         terminal,
@@ -160,6 +183,8 @@ export async function runChat(options: ChatOptions, io: ChatIo): Promise<number>
             }
           : {}),
       });
+      if (session.file !== undefined) printer.line(`resume with: ${resumeCommand(options, session.id)}`);
+      return code;
     } finally {
       for (const dispose of disposers) dispose();
       terminal.close();
@@ -168,4 +193,20 @@ export async function runChat(options: ChatOptions, io: ChatIo): Promise<number>
   } finally {
     await runtime.dispose();
   }
+}
+
+/** The command that resumes `id` with the options that find its log and deployment again. */
+export function resumeCommand(options: ChatOptions, id: string): string {
+  const args = ['dsh-mode', 'chat'];
+  if (options.demo) args.push('--demo');
+  if (options.config !== undefined) args.push('--config', options.config);
+  if (options.workspace !== undefined) args.push('--workspace', options.workspace);
+  if (options.modelScript !== undefined) args.push('--model-script', options.modelScript);
+  args.push('--resume', id);
+  return args.map(shellWord).join(' ');
+}
+
+/** A word as a POSIX shell reads it back: bare when it is safe, else single-quoted. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }

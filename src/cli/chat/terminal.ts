@@ -5,6 +5,10 @@
  * by the REPL and the approval questions, each line consumed by whoever asks next, and each answer echoed after
  * its prompt so a piped transcript reads like a session. End of input answers `null`. Questions are serialised:
  * only one prompt owns the terminal at a time.
+ *
+ * On a TTY a line typed while nothing is asked (a turn is running) is queued for the REPL's next prompt, and the
+ * typed-ahead handler is told so the chat can say it; an approval question never takes a queued line, so nothing
+ * typed before a question was shown can answer it. Ctrl-D at a question or the prompt ends that line first.
  * @module
  */
 import { createInterface, type Interface } from 'node:readline';
@@ -20,13 +24,21 @@ export interface Terminal {
   /**
    * Shows `prompt` and reads one line.
    * @param signal gives the terminal back (answering null) when aborted, for a question of a cancelled turn
+   * @param options `typedAhead`: a line queued while nothing was asked may answer (the REPL's prompt; never an
+   *   approval question)
    * @returns the line, or null at the end of input or on abort
    */
-  ask(prompt: string, signal?: AbortSignal): Promise<string | null>;
+  ask(prompt: string, signal?: AbortSignal, options?: { typedAhead?: boolean }): Promise<string | null>;
   /** Writes text to the output as is. */
   write(text: string): void;
   /** Registers the Ctrl-C handler (one; a later call replaces it). */
   onInterrupt(handler: () => void): void;
+  /** Registers the handler told of a line typed (on a TTY) while nothing was asked: it is queued. */
+  onTypedAhead(handler: (line: string) => void): void;
+  /** Asks the chat to leave (`/exit` at an approval question); the handler is the REPL's. */
+  requestLeave(): void;
+  /** Registers the leave handler (one; a later call replaces it). */
+  onLeave(handler: () => void): void;
   /** Stops reading; pending and later questions answer null. */
   close(): void;
 }
@@ -60,6 +72,7 @@ class PipeTerminal implements Terminal {
   readonly #rl: Interface;
   #ended = false;
   #interrupt: (() => void) | null = null;
+  #leave: (() => void) | null = null;
   readonly #onSigint = (): void => this.#interrupt?.();
 
   constructor(
@@ -125,6 +138,17 @@ class PipeTerminal implements Terminal {
     this.#interrupt = handler;
   }
 
+  /** Without a TTY every line is in the one queue already: nothing is typed ahead. */
+  onTypedAhead(): void {}
+
+  requestLeave(): void {
+    this.#leave?.();
+  }
+
+  onLeave(handler: () => void): void {
+    this.#leave = handler;
+  }
+
   close(): void {
     process.off('SIGINT', this.#onSigint);
     this.#rl.close();
@@ -143,7 +167,11 @@ class TtyTerminal implements Terminal {
   readonly #turnstile = new Turnstile();
   #closed = false;
   #pending: ((line: string | null) => void) | null = null;
+  /** Lines typed while nothing was asked, for the REPL's next prompts. */
+  readonly #typed: string[] = [];
   #interrupt: (() => void) | null = null;
+  #typedAhead: ((line: string) => void) | null = null;
+  #leave: (() => void) | null = null;
 
   constructor(
     input: Readable,
@@ -153,22 +181,34 @@ class TtyTerminal implements Terminal {
     this.#rl.on('line', (line) => {
       const pending = this.#pending;
       this.#pending = null;
-      pending?.(line);
+      if (pending) return pending(line);
+      // Typed during a turn: kept for the prompt (never for a question), and said, so it is not lost silently.
+      if (line.trim() === '') return;
+      this.#typed.push(line);
+      this.#typedAhead?.(line);
     });
     this.#rl.on('SIGINT', () => this.#interrupt?.());
     this.#rl.on('close', () => {
       this.#closed = true;
       const pending = this.#pending;
       this.#pending = null;
+      // Ctrl-D leaves the cursor after the prompt: end that line, so what follows starts on its own.
+      if (pending) this.output.write('\n');
       pending?.(null);
     });
   }
 
-  ask(prompt: string, signal?: AbortSignal): Promise<string | null> {
+  ask(prompt: string, signal?: AbortSignal, options: { typedAhead?: boolean } = {}): Promise<string | null> {
     return this.#turnstile.run(
       () =>
         new Promise<string | null>((resolve) => {
-          if (this.#closed || signal?.aborted) return resolve(null);
+          if (signal?.aborted) return resolve(null);
+          const queued = options.typedAhead ? this.#typed.shift() : undefined;
+          if (queued !== undefined) {
+            this.output.write(`${prompt}${visible(queued, 'line')}\n`);
+            return resolve(queued);
+          }
+          if (this.#closed) return resolve(null);
           const onAbort = (): void => {
             if (this.#pending !== done) return;
             this.#pending = null;
@@ -193,6 +233,18 @@ class TtyTerminal implements Terminal {
 
   onInterrupt(handler: () => void): void {
     this.#interrupt = handler;
+  }
+
+  onTypedAhead(handler: (line: string) => void): void {
+    this.#typedAhead = handler;
+  }
+
+  requestLeave(): void {
+    this.#leave?.();
+  }
+
+  onLeave(handler: () => void): void {
+    this.#leave = handler;
   }
 
   close(): void {

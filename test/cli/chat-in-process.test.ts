@@ -1,0 +1,259 @@
+/**
+ * `dsh-mode chat` run in the test's process (`runChat` over streams, so its code counts towards coverage): the
+ * real deployment, real tools in temp folders, the real scripted and demo models and the session logs read back.
+ * stdin is a pipe or, for the TTY paths, a stream under Node's readline in terminal mode (keys typed into it, as a
+ * terminal would send them). chat.test.ts keeps the binary runs and the tmux ones.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runChat, type ChatOptions } from '../../src/cli/chat/run.js';
+
+function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), 'dsh-chat-ip-'));
+}
+
+/** A running chat: keys go to its stdin, its stdout is collected, `waitFor` resolves once a text shows. */
+function startChat(
+  options: Omit<ChatOptions, 'cwd'>,
+  cwd: string,
+  io: { tty?: boolean; color?: boolean } = {},
+) {
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  const watchers: { text: string; resolve: () => void }[] = [];
+  stdout.on('data', (chunk: Buffer) => {
+    out += chunk.toString();
+    for (const w of watchers.filter((w) => out.includes(w.text))) {
+      watchers.splice(watchers.indexOf(w), 1);
+      w.resolve();
+    }
+  });
+  stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  const done = runChat({ cwd, ...options }, { stdin, stdout, stderr, tty: io.tty === true, color: io.color });
+  return {
+    type: (text: string) => void stdin.write(text),
+    end: () => void stdin.end(),
+    get out() {
+      return out;
+    },
+    get err() {
+      return err;
+    },
+    done,
+    /** Resolves when `text` has been printed; the bound only turns a hang into a failure. */
+    waitFor(text: string): Promise<void> {
+      if (out.includes(text)) return Promise.resolve();
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new Error(`no ${JSON.stringify(text)} in:\n${out}\n${err}`)),
+          20_000,
+        );
+        watchers.push({ text, resolve: () => (clearTimeout(timer), resolve()) });
+      });
+    },
+  };
+}
+
+/** Runs a chat on piped stdin holding `input`. */
+async function pipedChat(options: Omit<ChatOptions, 'cwd'>, cwd: string, input: string) {
+  const chat = startChat(options, cwd);
+  chat.type(input);
+  chat.end();
+  const code = await chat.done;
+  return { code, out: chat.out, err: chat.err };
+}
+
+function events(dir: string, out: string): { type: string; data: Record<string, unknown> }[] {
+  const id = /session (\S+)/.exec(out)?.[1];
+  if (!id) throw new Error(`no session id in:\n${out}`);
+  return readFileSync(join(dir, '.dsh/sessions', `${id}.jsonl`), 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { type: string; data: Record<string, unknown> });
+}
+
+function script(dir: string, entries: unknown[]): string {
+  const file = join(dir, 'script.json');
+  writeFileSync(file, JSON.stringify(entries));
+  return file;
+}
+
+/** A deployment with a `careful` mode where `bash` runs and `write` asks. */
+function carefulDeployment(dir: string): string {
+  const file = join(dir, 'deployment.yml');
+  writeFileSync(
+    file,
+    [
+      '- name: host',
+      '- name: mode',
+      '  config:',
+      '    modes:',
+      '      careful:',
+      '        description: Commands run; writes ask first.',
+      '        tools: { bash: allow, read: allow, write: ask }',
+      '        default: deny',
+      '- name: demo',
+      '',
+    ].join('\n'),
+  );
+  return file;
+}
+
+let savedKey: string | undefined;
+beforeEach(() => {
+  savedKey = process.env.DEEPSEEK_API_KEY;
+  delete process.env.DEEPSEEK_API_KEY;
+});
+afterEach(() => {
+  if (savedKey !== undefined) process.env.DEEPSEEK_API_KEY = savedKey;
+});
+
+describe('leaving the chat', () => {
+  it('`/exit` at an approval question cancels it and leaves (exit 0), never sending it as feedback', async () => {
+    const dir = tempDir();
+    const run = await pipedChat({ demo: true }, dir, '/exit\n');
+    expect(run.code, run.err).toBe(0);
+    expect(run.out).toContain('→ cancelled (leaving the chat)');
+    const log = events(dir, run.out);
+    expect(log.find((e) => e.type === 'approval/decided')?.data).toEqual({
+      callId: expect.any(String),
+      outcome: 'cancelled',
+    });
+    expect(JSON.stringify(log)).not.toContain('/exit');
+    expect(log.filter((e) => e.type === 'mode/set').map((e) => e.data.mode)).toEqual(['plan']);
+    expect(readFileSync(join(dir, '.dsh/demo/src/greet.js'), 'utf8')).not.toContain('shout');
+    const id = /session (\S+)/.exec(run.out)![1]!;
+    expect(run.out.trimEnd().split('\n').at(-1)).toBe(`resume with: dsh-mode chat --demo --resume ${id}`);
+  });
+
+  it('Ctrl-D at a question on a TTY ends its line, cancels it, and the chat ends after the turn', async () => {
+    const dir = tempDir();
+    const chat = startChat({ demo: true }, dir, { tty: true });
+    await chat.waitFor('Approve this plan?');
+    chat.type('\u0004');
+    expect(await chat.done).toBe(0);
+    // The outcome starts its own line instead of running on after the question.
+    // (readline moves the cursor after the prompt with `ESC[nG`.)
+    expect(chat.out).toMatch(/type feedback: (\u001b\[\d+G)?\n {2}→ cancelled\n/);
+    expect(chat.out).toMatch(/\nresume with: dsh-mode chat --demo --resume \S+\n$/);
+    expect(events(dir, chat.out).find((e) => e.type === 'approval/decided')?.data.outcome).toBe('cancelled');
+  });
+
+  it('the resume line carries the options that find the session again, quoted for a shell', async () => {
+    const dir = tempDir();
+    const file = script(dir, [{ text: 'Hello.' }]);
+    const run = await pipedChat({ modelScript: file, workspace: '.', prompt: 'hi' }, dir, '');
+    expect(run.code, run.err).toBe(0);
+    const id = /session (\S+)/.exec(run.out)![1]!;
+    expect(run.out).toContain(
+      `resume with: dsh-mode chat --workspace . --model-script ${file} --resume ${id}\n`,
+    );
+    const spaced = join(dir, "it's here.json");
+    writeFileSync(spaced, JSON.stringify([{ text: 'Hi.' }]));
+    const quoted = await pipedChat({ modelScript: spaced, prompt: 'hi' }, dir, '');
+    expect(quoted.out).toContain(`--model-script '${join(dir, "it'\\''s here.json")}' --resume`);
+  });
+});
+
+describe('a resumed session in a mode this deployment does not define', () => {
+  it('says in the banner that every tool is denied, and why', async () => {
+    const dir = tempDir();
+    const config = carefulDeployment(dir);
+    const first = await pipedChat(
+      { config, modelScript: script(dir, [{ text: 'Careful.' }]), mode: 'careful', prompt: 'one' },
+      dir,
+      '',
+    );
+    expect(first.code, first.err).toBe(0);
+    const id = /session (\S+)/.exec(first.out)![1]!;
+    // The embedded deployment (no cordis.yml here) has only default and plan.
+    const second = await pipedChat({ resume: id }, dir, '/exit\n');
+    expect(second.code, second.err).toBe(0);
+    expect(second.out).toContain('  mode: careful\n');
+    expect(second.out).toContain(
+      '  mode `careful` is not defined in this deployment, so every tool is denied; switch with /mode NAME',
+    );
+  });
+});
+
+describe('lines typed during a turn on a TTY', () => {
+  /** A script whose first call blocks until the file `go` exists, so a turn is running while the test types. */
+  const blocking = {
+    name: 'bash',
+    arguments: { command: 'while [ ! -f go ]; do sleep 0.05; done; echo ready' },
+  };
+
+  it('are queued, said to be, and sent when the turn ends', async () => {
+    const dir = tempDir();
+    const file = script(dir, [{ tool_calls: [blocking] }, { text: 'First done.' }, { text: 'Second done.' }]);
+    const chat = startChat({ modelScript: file }, dir, { tty: true });
+    await chat.waitFor('default> ');
+    chat.type('first\r');
+    chat.type('second\r');
+    await chat.waitFor('(queued, sent when this turn ends: second)');
+    writeFileSync(join(dir, 'go'), '');
+    await chat.waitFor('Second done.');
+    chat.type('/exit\r');
+    expect(await chat.done).toBe(0);
+    const log = events(dir, chat.out);
+    expect(log.filter((e) => e.type === 'user/message').map((e) => e.data.text)).toEqual(['first', 'second']);
+  });
+
+  it('never answer an approval question asked after them', async () => {
+    const dir = tempDir();
+    const file = script(dir, [
+      { tool_calls: [blocking] },
+      { tool_calls: [{ name: 'write', arguments: { path: 'x.txt', content: 'x\n' } }] },
+      { text: 'After the write.' },
+      { text: 'Got your y.' },
+    ]);
+    const chat = startChat({ config: carefulDeployment(dir), modelScript: file, mode: 'careful' }, dir, {
+      tty: true,
+    });
+    await chat.waitFor('> ');
+    chat.type('go on\r');
+    chat.type('y\r');
+    await chat.waitFor('(queued, sent when this turn ends: y)');
+    writeFileSync(join(dir, 'go'), '');
+    await chat.waitFor('y / n / feedback: ');
+    chat.type('n\r');
+    await chat.waitFor('Got your y.');
+    chat.type('/exit\r');
+    expect(await chat.done).toBe(0);
+    const log = events(dir, chat.out);
+    expect(log.find((e) => e.type === 'approval/decided')?.data.outcome).toBe('rejected');
+    expect(log.filter((e) => e.type === 'user/message').map((e) => e.data.text)).toEqual(['go on', 'y']);
+    expect(() => readFileSync(join(dir, 'x.txt'))).toThrow();
+  });
+});
+
+describe('the demo model tells the truth', () => {
+  it('in the default mode its write goes through and it says so, without claiming plan mode', async () => {
+    const dir = tempDir();
+    const run = await pipedChat({ demo: true, mode: 'default' }, dir, 'anything else?\n');
+    expect(run.code, run.err).toBe(0);
+    expect(run.out).not.toContain('plan mode');
+    expect(run.out).toContain("I'll look around before changing anything.");
+    expect(run.out).toContain('✓ write src/greet.js — ok');
+    expect(run.out).toContain('The write went through: no plan was needed here.');
+    expect(run.out).toContain('I am the demo model: I only know the greet() walk-through');
+    expect(readFileSync(join(dir, '.dsh/demo/src/greet.js'), 'utf8')).toContain('shout');
+  });
+
+  it('a resumed demo keeps its folder and waits for the user', async () => {
+    const dir = tempDir();
+    const first = await pipedChat({ demo: true }, dir, 'y\n');
+    const id = /session (\S+)/.exec(first.out)![1]!;
+    const second = await pipedChat({ demo: true, resume: id }, dir, '/mode\n');
+    expect(second.code, second.err).toBe(0);
+    expect(second.out).not.toContain('Add a `shout` option to greet() that returns');
+    expect(second.out).toContain('mode: default\n');
+    expect(readFileSync(join(dir, '.dsh/demo/src/greet.js'), 'utf8')).toContain('shout');
+  });
+});
