@@ -57,7 +57,9 @@ describe('dsh-mode chat --demo (npm start), piped stdin', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/✗ write src\/greet\.js — DENIED: tool "write" is not available in plan mode/);
     expect(run.stdout).toContain('┌ Add a `shout` option to greet()');
-    expect(run.stdout).toContain('Approve this plan? y = approve, n = keep planning, or type feedback: y');
+    expect(run.stdout).toContain(
+      'Approve this plan? y = approve, e = edit, n = keep planning, or type feedback: y',
+    );
     expect(run.stdout).toContain('── mode is now default ──');
     expect(run.stdout).toMatch(/✓ edit src\/greet\.js — ok/);
     expect(readFileSync(join(dir, '.dsh/demo/src/greet.js'), 'utf8')).toContain('shout');
@@ -93,6 +95,8 @@ describe('dsh-mode chat --demo (npm start), piped stdin', () => {
       expect(log.find((e) => e.type === 'approval/decided')?.data).toEqual({
         callId: expect.any(String),
         outcome: 'rejected',
+        sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+        edited: false,
       });
     }
   });
