@@ -193,10 +193,14 @@ function shown(path: string, cwd: string): string {
 
 function unreadText(unread: readonly UnreadLog[], cwd: string): string {
   return unread
-    .map(
-      (log) =>
-        `warning: ${shown(log.file, cwd)}: not read: ${log.message.replace(log.file, shown(log.file, cwd))}\n`,
-    )
+    .map((log) => {
+      const file = shown(log.file, cwd);
+      // The reader's messages name the file (and the line) themselves; others get it in front.
+      const message = log.message.includes(log.file)
+        ? log.message.split(log.file).join(file)
+        : `${file}: ${log.message}`;
+      return `warning: ${message}; this log was not read\n`;
+    })
     .join('');
 }
 
