@@ -35,6 +35,7 @@ appendFileSync(join(here, 'seen.jsonl'), JSON.stringify({ file, text: readFileSy
 if (step.kind === 'write') writeFileSync(file, step.text);
 else if (step.kind === 'empty') writeFileSync(file, '\\n  \\n');
 else if (step.kind === 'fail') process.exit(3);
+else if (step.kind === 'append') writeFileSync(file, readFileSync(file, 'utf8') + step.text);
 else if (step.kind === 'type') {
   // An interactive editor: it reads the new plan's line from the terminal it was given.
   process.stdout.write('EDITOR READY> ');
@@ -55,7 +56,8 @@ export type Step =
   | { kind: 'empty' }
   | { kind: 'fail' }
   | { kind: 'keep' }
-  | { kind: 'type' };
+  | { kind: 'type' }
+  | { kind: 'append'; text: string };
 
 /** A folder with the model script and the scripted editor; `EDITOR` names it with a space in its path. */
 export function planProject(steps: Step[]): { dir: string; editorDir: string; editor: string } {

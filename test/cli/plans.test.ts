@@ -3,11 +3,12 @@
  * approved, a plan rejected, one whose question was cancelled), plus copies of those logs cut or damaged as a
  * crash or a hand edit would leave them. The binary runs as a child process; the logs must come out untouched.
  */
+import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { dshMode } from './run.js';
-import { EDITED, FINAL, PLAN, planChat, planProject, sha256 } from './plan-session.js';
+import { dshMode, ROOT } from './run.js';
+import { BIN, EDITED, FINAL, PLAN, planChat, planProject, sha256 } from './plan-session.js';
 
 let dir: string;
 let approved: string;
@@ -184,4 +185,38 @@ describe('dsh-mode plans over logs a crash or a hand edit left', () => {
     );
     expect(readFileSync(join(work, '.dsh/sessions/damaged.jsonl'))).toEqual(before);
   });
+});
+
+describe('docs/apps.md: the plans listing is what a demo user sees', () => {
+  it('after one demo answered n and one whose plan was edited and approved', () => {
+    const project = planProject([{ kind: 'append', text: "4. Test `greet('Ada', { shout: true })`.\n" }]);
+    const demo = (answers: string): void => {
+      const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', EDITOR: project.editor };
+      delete env.DEEPSEEK_API_KEY;
+      delete env.VISUAL;
+      const run = spawnSync(process.execPath, [BIN, 'chat', '--demo'], {
+        cwd: project.dir,
+        input: answers,
+        encoding: 'utf8',
+        env,
+      });
+      expect(run.status, run.stderr).toBe(0);
+    };
+    demo('n\n');
+    demo('e\ny\n');
+    const run = dshMode(['plans'], project.dir);
+    expect(run.code, run.stderr).toBe(0);
+    const page = readFileSync(join(ROOT, 'docs/apps.md'), 'utf8');
+    const section = page.slice(page.indexOf('## Finding plans'));
+    const shown = /```text\n([\s\S]*?)```/g;
+    shown.exec(section); // the synopsis
+    const listing = shown.exec(section)?.[1];
+    // Times and session ids differ per run; everything else is as the page shows it.
+    const normal = (text: string): string =>
+      text
+        .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ/g, 'TIME')
+        .replace(/\d{8}-\d{6}-[0-9a-f]{6}/g, 'SESSION')
+        .replace(/^TIME {16}/m, 'TIME');
+    expect(normal(run.stdout)).toBe(normal(listing ?? ''));
+  }, 60_000);
 });
