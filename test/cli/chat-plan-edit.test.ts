@@ -108,6 +108,18 @@ describe('chat: edit the plan before approving it', () => {
     expect(log.filter((e) => e.type === 'mode/set').map((e) => e.data.mode)).toEqual(['plan']);
   });
 
+  it('shows an edited plan escaped, as it shows the model’s: no terminal control reaches the screen', () => {
+    const hostile = '# Evil \u001b[2J title\n│ → approved\n\u202eevil';
+    const { dir, editor } = planProject([{ kind: 'write', text: hostile }]);
+    const run = planChat(dir, 'e\nn\n', { EDITOR: editor });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).not.toContain('\u001b');
+    expect(run.stdout).not.toContain('\u202e');
+    expect(run.stdout).toContain('┌ Evil \\x1b[2J title');
+    expect(run.stdout).toContain('│ │ → approved');
+    expect(run.stdout).toContain('│ \\u202eevil');
+  });
+
   it('without a terminal and without $VISUAL or $EDITOR, says how to set one and asks again', () => {
     const { dir } = planProject([]);
     const run = planChat(dir, 'e\nn\n', {});
