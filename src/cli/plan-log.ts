@@ -13,6 +13,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { planTitle } from '../engine/exit-plan-mode.js';
+import { EXIT_PLAN_MODE } from '../engine/vocabulary.js';
 import { readJournal } from '../host/journal-file.js';
 import { checkExistingLog, checkFolders } from '../host/journal-path.js';
 import type { UncheckedEvent } from '../host/types.js';
@@ -70,7 +71,6 @@ export interface PlanLog {
 }
 
 const ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
-const EXIT_PLAN_MODE = 'exit_plan_mode';
 
 /**
  * The SHA-256 of a plan's text, as `approval/decided` records it.
