@@ -5,7 +5,7 @@
  * Registered always, filtered out wherever its decision is deny (never visible in default), gated like any tool:
  * plan says `ask`, so the tool runtime asks `ctx.approval` and runs `execute` only on `allowed-once`. `execute`
  * then re-checks the landed mode (defence in depth) and parks a non-narrated intent to `default` that lands at
- * this step's `step/end`, so later calls of the same assistant batch are still judged under the planning mode.
+ * this step's `step/end` (a plan the user edited before approving comes back whole in the result), so later calls of the same assistant batch are still judged under the planning mode.
  * Every other outcome comes back through `onDenied` as a corrective error; an agent-less call is an error; after
  * the plugin is disposed (an approval that was pending at that moment) the call fails and nothing is recorded.
  * @module
@@ -109,12 +109,19 @@ export function createExitPlanModeTool(core: ModeCore): Tool<ExitPlanModeArgs> {
       // The approved exit replaces any user flip still pending, in memory and on disk.
       core.forget(session);
       // The gate asks for the exit whatever the mode's decision, so reaching here means a human approved it.
-      return {
-        content:
-          `The user approved the plan. The session leaves ${mode} mode at the end of this step and the full toolset returns on the ` +
-          'next step; until then the rest of this step is still judged under ' +
-          `${mode} mode. Carry out the plan.`,
-      };
+      const leaving =
+        `The session leaves ${mode} mode at the end of this step and the full toolset returns on the ` +
+        'next step; until then the rest of this step is still judged under ' +
+        `${mode} mode.`;
+      // An edited plan comes back whole: the model must carry out the user's text, not its own draft.
+      if (context.edited) {
+        return {
+          content:
+            `The user edited the plan and approved the edited version; carry out this plan, not your draft. ${leaving}` +
+            `\n\nThe approved plan:\n\n${args.plan}`,
+        };
+      }
+      return { content: `The user approved the plan. ${leaving} Carry out the plan.` };
     },
     onDenied: (outcome) => ({ content: exitDeniedText(outcome), isError: true }),
     present(args) {

@@ -1,7 +1,9 @@
 /**
  * `ctx.approval`: the approval seam. `request(req)` runs the `approval/request` waterfall; its innermost step
  * answers `unavailable`, so a deployment without an answerer fails closed. A throwing answerer or a malformed
- * answer also yields `unavailable`; an abort of the request's signal while waiting yields `cancelled`.
+ * answer also yields `unavailable`; an abort of the request's signal while waiting yields `cancelled`. An approval
+ * may carry the approver's revision of the call's `arguments` (an edited plan): it is kept as a JSON copy, so the
+ * answerer cannot change it after answering; one that cannot be copied as JSON makes the answer `unavailable`.
  * @module
  */
 import { Service, type Context } from 'cordis';
@@ -66,5 +68,19 @@ function normalize(answer: unknown): ApprovalOutcome {
     const feedback = (answer as { feedback?: unknown }).feedback;
     return typeof feedback === 'string' && feedback !== '' ? { outcome, feedback } : { outcome };
   }
+  if (outcome === 'allowed-once' && Object.hasOwn(answer as object, 'arguments')) {
+    const revised = jsonCopy((answer as { arguments?: unknown }).arguments);
+    return revised === undefined ? { outcome: 'unavailable' } : { outcome, arguments: revised };
+  }
   return { outcome } as ApprovalOutcome;
+}
+
+/** A JSON copy of a value, or undefined when it has none (a cycle, a BigInt, undefined, a function). */
+function jsonCopy(value: unknown): unknown {
+  try {
+    const text = JSON.stringify(value);
+    return text === undefined ? undefined : (JSON.parse(text) as unknown);
+  } catch {
+    return undefined;
+  }
 }

@@ -174,11 +174,15 @@ export const HOST_EVENT_CATALOG = {
   'approval/decided': {
     type: 'approval/decided',
     surface: 'log-only',
-    payload: "{ callId: string; outcome: ApprovalOutcome['outcome']; feedback?: string }",
+    payload:
+      "{ callId: string; outcome: ApprovalOutcome['outcome']; feedback?: string; sha256?: string; edited?: boolean; arguments?: unknown; }",
     writer:
       'src/host/tool-runtime.ts (when the answer arrives: before the tool runs and before any `mode/set` it causes)',
-    readers: ['log viewers and audits'],
+    readers: ['log viewers and audits', 'src/cli/plan-log.ts (`dsh-mode plans`)'],
     description:
-      'The answer: `allowed-once`, `rejected` (with the user’s feedback), `cancelled` or `unavailable`.',
+      'The answer: `allowed-once`, `rejected` (with the user’s feedback), `cancelled` or `unavailable`. For a ' +
+      'tool that presents its call as markdown (the plan of `exit_plan_mode`): `sha256`, the SHA-256 (hex) of ' +
+      'that markdown for the final arguments, and `edited`, whether the user revised them before approving ' +
+      '(`arguments`: the revised arguments, only then).',
   },
 } as const satisfies SessionEventCatalog;

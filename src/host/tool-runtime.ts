@@ -10,7 +10,9 @@
  * `tools/pre-execute` listeners therefore see unvalidated arguments). An allowed call is validated before it
  * runs, and an `ask` before it is asked, so the user is never asked about a call that could not run. An `ask`
  * appends `approval/asked` before asking and `approval/decided` when answered, when the call has an agent whose
- * session has an open turn. The deciding rule of a `deny` or `ask` verdict (`rule`) goes into `approval/asked`,
+ * session has an open turn; for a tool that presents its call as markdown (a plan) the decision records that
+ * markdown's SHA-256 and whether the approver revised the arguments (an approval may carry a revision, checked
+ * against the tool's schema like the call; the tool then runs with it). The deciding rule of a `deny` or `ask` verdict (`rule`) goes into `approval/asked`,
  * the approval request, and the result's `data.rule` (the model sees only `content`).
  *
  * The verdict (`judge()`) combines two seams. The guards (`guard()`: synchronous authorisers, the mode engine's
@@ -19,6 +21,7 @@
  * registration order (`prepend` or not, before or after the guard's plugin) lets a listener widen it.
  * @module
  */
+import { createHash } from 'node:crypto';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { Service, type Context } from 'cordis';
 import {
@@ -263,22 +266,28 @@ export class ToolsService extends Service implements ToolRegistry {
       );
       return error(`invalid arguments for \`${exec.name}\`: ${problems.join('; ')}`);
     }
+    let args = exec.arguments;
+    let edited = false;
     if (verdict.kind === 'ask') {
-      const outcome = await this.ask(exec, verdict);
+      const asked = await this.ask(exec, verdict, entry);
+      const { outcome } = asked;
       if (outcome.outcome !== 'allowed-once') {
         const denied =
           entry.tool.onDenied?.(outcome, exec.arguments as never) ?? error(denialText(exec.name, outcome));
         return withData(denied, data);
       }
+      args = asked.args;
+      edited = asked.edited;
     }
     if (exec.signal?.aborted) return error(`\`${exec.name}\` was cancelled before it ran`);
     const workspace = exec.agent?.workspace ?? this.workspace;
     try {
-      const result = await entry.tool.execute(exec.arguments as never, {
+      const result = await entry.tool.execute(args as never, {
         callId: exec.callId,
         agent: exec.agent,
         signal: exec.signal ?? never,
         workspace,
+        ...(edited ? { edited } : {}),
       });
       if (typeof result?.content !== 'string') return error(`\`${exec.name}\` returned no content`, data);
       return withData(
@@ -307,10 +316,17 @@ export class ToolsService extends Service implements ToolRegistry {
     return header ? header.tools.map((tool) => tool.name) : this.names();
   }
 
+  /**
+   * Asks about a call and records the question and the answer. An approval that revises the arguments is
+   * checked against the tool's schema: a revision that fails it is a malformed answer, recorded and returned as
+   * `unavailable` (the tool does not run).
+   * @returns the outcome, the arguments the tool runs with, and whether they are the approver's revision
+   */
   private async ask(
     exec: ToolExec,
     verdict: { reason?: string; rule?: VerdictRule },
-  ): Promise<ApprovalOutcome> {
+    entry: { tool: Tool<never>; validate: ValidateFunction },
+  ): Promise<{ outcome: ApprovalOutcome; args: unknown; edited: boolean }> {
     const { reason, rule } = verdict;
     const session = exec.agent?.session;
     const audit = session?.turnOpen ? session : undefined;
@@ -321,7 +337,7 @@ export class ToolsService extends Service implements ToolRegistry {
       ...(rule ? { rule } : {}),
     });
     const approval = this.ctx.get('approval');
-    const outcome: ApprovalOutcome = approval
+    let outcome: ApprovalOutcome = approval
       ? await approval.request({
           agent: exec.agent,
           toolName: exec.name,
@@ -332,10 +348,46 @@ export class ToolsService extends Service implements ToolRegistry {
           signal: exec.signal,
         })
       : { outcome: 'unavailable' };
+    let args = exec.arguments;
+    let edited = false;
+    if (outcome.outcome === 'allowed-once' && outcome.arguments !== undefined) {
+      if (entry.validate(outcome.arguments)) {
+        args = outcome.arguments;
+        edited = JSON.stringify(args) !== JSON.stringify(exec.arguments);
+      } else {
+        warn(
+          this.ctx,
+          `the approval of \`${exec.name}\` revised its arguments to invalid ones; answering unavailable`,
+        );
+        outcome = { outcome: 'unavailable' };
+      }
+    }
     const feedback = outcome.outcome === 'rejected' && outcome.feedback ? { feedback: outcome.feedback } : {};
-    await audit?.append('approval/decided', { callId: exec.callId, outcome: outcome.outcome, ...feedback });
-    return outcome;
+    const markdown = presentedMarkdown(entry.tool, args);
+    await audit?.append('approval/decided', {
+      callId: exec.callId,
+      outcome: outcome.outcome,
+      ...feedback,
+      ...(markdown !== undefined ? { sha256: sha256(markdown) } : {}),
+      ...(markdown !== undefined || edited ? { edited } : {}),
+      ...(edited ? { arguments: args } : {}),
+    });
+    return { outcome, args, edited };
   }
+}
+
+/** The markdown a tool presents its call as (the plan of `exit_plan_mode`), or undefined (none, or it throws). */
+function presentedMarkdown(tool: Tool<never>, args: unknown): string | undefined {
+  try {
+    const markdown = tool.present?.(args as never)?.markdown;
+    return typeof markdown === 'string' ? markdown : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
 }
 
 /** The error result text for a call the approval did not allow. */

@@ -76,7 +76,19 @@ export interface SessionEventMap {
   'request/header-delta': RequestHeaderDelta;
   'todo/write': { todos: TodoItem[] };
   'approval/asked': { callId: string; toolName: string; reason?: string; rule?: VerdictRule };
-  'approval/decided': { callId: string; outcome: ApprovalOutcome['outcome']; feedback?: string };
+  /**
+   * `sha256` and `edited` are recorded for a tool that presents its call as markdown (the plan of
+   * `exit_plan_mode`): the SHA-256 (hex) of the markdown of the final arguments, and whether the approver revised
+   * them; `arguments` holds the revised arguments, only when they were revised, so the log keeps what was approved.
+   */
+  'approval/decided': {
+    callId: string;
+    outcome: ApprovalOutcome['outcome'];
+    feedback?: string;
+    sha256?: string;
+    edited?: boolean;
+    arguments?: unknown;
+  };
 }
 
 export type SessionEventType = keyof SessionEventMap & string;
@@ -177,6 +189,8 @@ export interface ToolContext {
   signal: AbortSignal;
   /** The workspace root the file tools are confined to. */
   workspace: string;
+  /** True when the approver revised the call's arguments (an edited plan): `execute` got the revised ones. */
+  edited?: boolean;
 }
 
 /** What a tool returns; `isError` results reach the model as errors. */
@@ -257,7 +271,11 @@ export interface ApprovalRequest {
 }
 
 export type ApprovalOutcome =
-  | { outcome: 'allowed-once' }
+  /**
+   * `arguments`: the approver's revision of the call's arguments (an edited plan). The tool runs with them; they
+   * are checked against the tool's schema first, and a revision that fails it answers `unavailable`.
+   */
+  | { outcome: 'allowed-once'; arguments?: unknown }
   | { outcome: 'rejected'; feedback?: string }
   | { outcome: 'cancelled' }
   | { outcome: 'unavailable' };

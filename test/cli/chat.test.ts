@@ -62,7 +62,9 @@ describe('dsh-mode chat --demo (npm start), piped stdin', () => {
     expect(run.stdout).toContain(
       '✓ exit_plan_mode — plan approved: the full toolset returns on the next step',
     );
-    expect(run.stdout).toContain('Approve this plan? y = approve, n = keep planning, or type feedback: y');
+    expect(run.stdout).toContain(
+      'Approve this plan? y = approve, e = edit, n = keep planning, or type feedback: y',
+    );
     expect(run.stdout).toContain('── mode is now default ──');
     expect(run.stdout).toMatch(/✓ edit src\/greet\.js — ok/);
     expect(run.stdout).toContain("Done: `greet('Ada', { shout: true })` returns `HELLO, ADA`");
@@ -106,6 +108,8 @@ describe('dsh-mode chat --demo (npm start), piped stdin', () => {
       expect(log.find((e) => e.type === 'approval/decided')?.data).toEqual({
         callId: expect.any(String),
         outcome: 'rejected',
+        sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
+        edited: false,
       });
     }
   });

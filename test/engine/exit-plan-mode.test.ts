@@ -2,6 +2,7 @@
  * Invariant 7: `exit_plan_mode`. Real: cordis Context, the host's tool runtime, approval seam (answered by real
  * `approval/request` listeners), agents, loop and scripted model, built-in tools on a temporary workspace.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -14,6 +15,10 @@ const exitCall = { name: EXIT_PLAN_MODE, arguments: { plan: PLAN } };
 const writeCall = { name: 'write', arguments: { path: 'hello.txt', content: 'hi' } };
 const APPROVED =
   'The user approved the plan. The session leaves plan mode at the end of this step and the full toolset returns on the next step; until then the rest of this step is still judged under plan mode. Carry out the plan.';
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
+}
 
 async function planSession(outcome: ApprovalOutcome | null, script: ScriptEntry[]) {
   const setupResult = await setup();
@@ -88,6 +93,73 @@ describe('invariant 7: exit_plan_mode asks, and only an approved plan returns to
       callId: 'call_1_1_1',
       outcome: 'rejected',
       feedback: 'Also cover the README.',
+      sha256: sha256(PLAN),
+      edited: false,
+    });
+  });
+
+  it('an approval that revises the plan runs with the edited plan, returns it whole and records its hash', async () => {
+    const EDITED = '# Add a greeting\n\n1. Write `hello.txt` with "hello".\n2. Report back.';
+    const { agent } = await planSession({ outcome: 'allowed-once', arguments: { plan: EDITED } }, [
+      { text: 'Plan.', tool_calls: [exitCall] },
+      { text: 'Doing it.' },
+    ]);
+    const events = agent.session.events;
+    const result = resultOf(events, EXIT_PLAN_MODE)!;
+    expect(result.isError).toBe(false);
+    expect(result.content).toMatch(
+      /^The user edited the plan and approved the edited version; carry out this plan/,
+    );
+    expect(result.content.endsWith(`The approved plan:\n\n${EDITED}`)).toBe(true);
+    expect(eventsOf(events, 'approval/decided')[0]!.data).toEqual({
+      callId: 'call_1_1_1',
+      outcome: 'allowed-once',
+      sha256: sha256(EDITED),
+      edited: true,
+      arguments: { plan: EDITED },
+    });
+    // The call as the model made it stays in the log unchanged: the revision is beside it, not over it.
+    expect(eventsOf(events, 'tool/call')[0]!.data.arguments).toEqual({ plan: PLAN });
+    expect(eventsOf(events, 'mode/set').map((e) => e.data.mode)).toEqual(['plan', 'default']);
+  });
+
+  it('an approval that revises the plan to one the schema refuses is unavailable: the session stays in plan', async () => {
+    for (const revised of [
+      { plan: '  \n' },
+      { plan: 'x'.repeat(100_001) },
+      { plan: 'ok', extra: 1 },
+      'not an object',
+    ]) {
+      const { agent } = await planSession({ outcome: 'allowed-once', arguments: revised }, [
+        { text: 'Plan.', tool_calls: [exitCall, writeCall] },
+        { text: 'Stuck.' },
+      ]);
+      const events = agent.session.events;
+      expect(resultOf(events, EXIT_PLAN_MODE)).toMatchObject({ isError: true });
+      expect(resultOf(events, EXIT_PLAN_MODE)!.content).toContain('no one can approve the plan here');
+      expect(eventsOf(events, 'approval/decided')[0]!.data).toEqual({
+        callId: 'call_1_1_1',
+        outcome: 'unavailable',
+        sha256: sha256(PLAN),
+        edited: false,
+      });
+      expect(eventsOf(events, 'mode/set').map((e) => e.data.mode)).toEqual(['plan']);
+      expect(resultOf(events, 'write')).toMatchObject({ isError: true });
+    }
+  });
+
+  it('an approval that returns the plan unchanged is not an edit', async () => {
+    const { agent } = await planSession({ outcome: 'allowed-once', arguments: { plan: PLAN } }, [
+      { text: 'Plan.', tool_calls: [exitCall] },
+      { text: 'Doing it.' },
+    ]);
+    const events = agent.session.events;
+    expect(resultOf(events, EXIT_PLAN_MODE)).toMatchObject({ content: APPROVED, isError: false });
+    expect(eventsOf(events, 'approval/decided')[0]!.data).toEqual({
+      callId: 'call_1_1_1',
+      outcome: 'allowed-once',
+      sha256: sha256(PLAN),
+      edited: false,
     });
   });
 

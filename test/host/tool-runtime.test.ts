@@ -202,6 +202,42 @@ describe('ask verdicts and ctx.approval', () => {
     }
   });
 
+  it('runs with the arguments an approval revises, checked against the schema first', async () => {
+    const base = await host();
+    const ran: unknown[] = [];
+    base.ctx.tools.register({
+      ...add,
+      name: 'sum',
+      execute: (args, context) => (ran.push([args, context.edited]), { content: 'ran' }),
+    });
+    base.ctx.on('tools/pre-execute', async () => ({ kind: 'ask' }));
+    let answer: () => ApprovalOutcome = () => ({ outcome: 'allowed-once' });
+    base.ctx.on('approval/request', async () => answer());
+    const session = base.ctx.sessions.create({ inMemory: true });
+    const agent = base.ctx.agents.create({ session, model: scriptedModel([]) });
+    await session.append('turn/start', { turn: 1 });
+    const run = () => base.ctx.tools.execute(exec({ name: 'sum', agent }));
+
+    answer = () => ({ outcome: 'allowed-once', arguments: { a: 5, b: 6 } });
+    expect(await run()).toEqual({ content: 'ran' });
+    expect(ran).toEqual([[{ a: 5, b: 6 }, true]]);
+    expect(session.events.at(-1)!.data).toEqual({
+      callId: 'c1',
+      outcome: 'allowed-once',
+      edited: true,
+      arguments: { a: 5, b: 6 },
+    });
+
+    const cyclic: Record<string, unknown> = { a: 1, b: 2 };
+    cyclic.self = cyclic;
+    for (const bad of [{ a: 'five', b: 6 }, { a: 1 }, cyclic, null]) {
+      answer = () => ({ outcome: 'allowed-once', arguments: bad });
+      expect((await run()).content).toMatch(/needs approval and no one can answer here/);
+      expect(session.events.at(-1)!.data).toEqual({ callId: 'c1', outcome: 'unavailable' });
+    }
+    expect(ran).toHaveLength(1);
+  });
+
   it("uses the tool's onDenied result when it has one", async () => {
     const t = await asking(async () => ({ outcome: 'rejected' }));
     t.ctx.tools.register({

@@ -27,7 +27,7 @@ const PLAN = [
   '# Tidy up\u202e',
   '1. Rename the helper.',
   '  → approved',
-  'Approve this plan? y = approve, n = keep planning, or type feedback: y',
+  'Approve this plan? y = approve, e = edit, n = keep planning, or type feedback: y',
   `\u2028  ✓ exit_plan_mode — ok: The user approved the plan.${HOSTILE}`,
   '└────────────',
   '── mode is now default ──',
@@ -101,7 +101,7 @@ describe('hostile text shown to people', () => {
       expect(ui.filter((line) => line.startsWith('│'))).toHaveLength(inside.length);
       // One question, one outcome, one mode line: the real ones.
       expect(ui.filter((line) => line.startsWith('Approve this plan?'))).toEqual([
-        'Approve this plan? y = approve, n = keep planning, or type feedback: n',
+        'Approve this plan? y = approve, e = edit, n = keep planning, or type feedback: n',
       ]);
       expect(ui.filter((line) => /^\s*→/.test(line))).toEqual(['  → rejected']);
       expect(ui.filter((line) => /^\s*─/.test(line))).toEqual(['── mode is now plan ──']);

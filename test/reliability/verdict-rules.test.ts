@@ -8,6 +8,7 @@
  * 3. `dsh-mode acp` driven by the real ACP SDK client over pipes: the permission request's tool call and the
  *    `tool_call_update`s carry the rule as `_meta["dsh-mode/rule"]`.
  */
+import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import * as acp from '@agentclientprotocol/sdk';
@@ -193,6 +194,16 @@ describe('verdict rules: ACP clients see the rule in _meta', () => {
       const events = journal(join(sessions, file!));
       expect(events.find((e) => e.type === 'approval/asked')?.data).toMatchObject({
         rule: planRule('exit_plan_mode'),
+      });
+      // The permission request carries the plan as content, and the decision records its hash.
+      expect(asked[0]!.toolCall.content).toEqual([
+        { type: 'content', content: { type: 'text', text: PLAN } },
+      ]);
+      expect(events.find((e) => e.type === 'approval/decided')?.data).toEqual({
+        callId: 'call_1_2_1',
+        outcome: 'allowed-once',
+        sha256: createHash('sha256').update(PLAN, 'utf8').digest('hex'),
+        edited: false,
       });
       child.stdin.end();
       expect(await exited).toBe(0);

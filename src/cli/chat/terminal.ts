@@ -31,6 +31,11 @@ export interface Terminal {
   ask(prompt: string, signal?: AbortSignal, options?: { typedAhead?: boolean }): Promise<string | null>;
   /** Writes text to the output as is. */
   write(text: string): void;
+  /**
+   * Lends the terminal to a child process (the plan editor) while `task` runs: on a TTY, reading stops, raw mode
+   * is left and Ctrl-C goes to the child alone; without one, nothing changes (the child gets no stdin).
+   */
+  lend?<T>(task: () => Promise<T>): Promise<T>;
   /** Registers the Ctrl-C handler (one; a later call replaces it). */
   onInterrupt(handler: () => void): void;
   /** Registers the handler told of a line typed (on a TTY) while nothing was asked: it is queued. */
@@ -134,6 +139,10 @@ class PipeTerminal implements Terminal {
     this.output.write(text);
   }
 
+  lend<T>(task: () => Promise<T>): Promise<T> {
+    return task();
+  }
+
   onInterrupt(handler: () => void): void {
     this.#interrupt = handler;
   }
@@ -174,7 +183,7 @@ class TtyTerminal implements Terminal {
   #leave: (() => void) | null = null;
 
   constructor(
-    input: Readable,
+    private readonly input: Readable,
     private readonly output: Writable,
   ) {
     this.#rl = createInterface({ input, output, terminal: true, historySize: 200 });
@@ -229,6 +238,22 @@ class TtyTerminal implements Terminal {
 
   write(text: string): void {
     this.output.write(text);
+  }
+
+  async lend<T>(task: () => Promise<T>): Promise<T> {
+    const raw = this.input as Readable & { isTTY?: boolean; setRawMode?: (mode: boolean) => void };
+    // Out of raw mode the terminal turns Ctrl-C into SIGINT for the whole foreground group: the child decides.
+    const ignore = (): void => {};
+    process.on('SIGINT', ignore);
+    this.#rl.pause();
+    if (raw.isTTY) raw.setRawMode?.(false);
+    try {
+      return await task();
+    } finally {
+      if (raw.isTTY && !this.#closed) raw.setRawMode?.(true);
+      if (!this.#closed) this.#rl.resume();
+      process.off('SIGINT', ignore);
+    }
   }
 
   onInterrupt(handler: () => void): void {

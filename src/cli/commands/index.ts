@@ -42,6 +42,10 @@ export const commands: Readonly<Record<string, CommandEntry>> = {
     summary: 'show the decision of every mode for every tool as a grid',
     load: async () => (await import('./matrix.js')).command,
   },
+  plans: {
+    summary: 'list the plans of the session logs, or print one as Markdown',
+    load: async () => (await import('./plans.js')).command,
+  },
   schema: {
     summary: 'print or write the JSON Schemas for editors',
     load: async () => (await import('./schema.js')).command,
