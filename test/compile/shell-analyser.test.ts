@@ -206,6 +206,16 @@ describe('extractCommands', () => {
     expect(kinds('exec 3<>/dev/null')).toEqual([]);
   });
 
+  it('does not accept reading from a network socket, or from a file whose name is not known', () => {
+    // bash opens /dev/tcp/HOST/PORT itself, so `cat < /dev/tcp/…` reaches the network with only `cat` run.
+    expect(extractCommands('cat < /dev/tcp/example.com/80').unanalysable.map((r) => r.message)).toEqual([
+      'a redirection of `cat` that opens a network connection to `/dev/tcp/example.com/80` (`< /dev/tcp/example.com/80`)',
+    ]);
+    expect(kinds('cat 3</dev/udp/1.2.3.4/53')).toEqual(['redirect']);
+    expect(kinds('cat <"$F"')).toEqual(['redirect']);
+    expect(kinds('cat <a <&0 <<<"$S"')).toEqual([]);
+  });
+
   it('walks here-document bodies unless the delimiter is quoted', () => {
     expect(names(extractCommands('cat <<EOF\n$(rm x)\nEOF'))).toEqual(['rm', 'cat']);
     expect(names(extractCommands("cat <<'EOF'\n$(rm x)\nEOF"))).toEqual(['cat']);
