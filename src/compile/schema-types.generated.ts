@@ -53,7 +53,7 @@ export interface PolicyDocument {
    */
   description?: string;
   /**
-   * Prompt text rendered while the mode is active; sections of several documents join in load order.
+   * Prompt text rendered while the mode is active; sections of several documents join in load order. `{{commands TOOL}}` becomes the list of command patterns the mode allows for TOOL.
    */
   section?: string;
   /**
@@ -302,7 +302,7 @@ export interface InlineMode {
    */
   description?: string;
   /**
-   * Prompt text rendered while the mode is active; sections of several documents join in load order.
+   * Prompt text rendered while the mode is active; sections of several documents join in load order. `{{commands TOOL}}` becomes the list of command patterns the mode allows for TOOL.
    */
   section?: string;
   tools?: ToolRules;
