@@ -635,7 +635,7 @@ export const cordisSchema = {
           description:
             'Register the built-in tools read, list, grep, write, edit, bash, todo_write (default true).',
           markdownDescription:
-            'Register the built-in tools `read`, `list`, `grep`, `write`, `edit`, `bash`, `todo_write` (default `true`). Note: plan mode denies `bash`, but a text gate is not a sandbox.',
+            'Register the built-in tools `read`, `list`, `grep`, `write`, `edit`, `bash`, `todo_write` (default `true`). Note: plan mode lets `bash` run only read-only commands, but a text gate is not a sandbox.',
         },
       },
     },

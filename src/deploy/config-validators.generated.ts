@@ -148,7 +148,7 @@ const schema11 = {
           description:
             'Register the built-in tools read, list, grep, write, edit, bash, todo_write (default true).',
           markdownDescription:
-            'Register the built-in tools `read`, `list`, `grep`, `write`, `edit`, `bash`, `todo_write` (default `true`). Note: plan mode denies `bash`, but a text gate is not a sandbox.',
+            'Register the built-in tools `read`, `list`, `grep`, `write`, `edit`, `bash`, `todo_write` (default `true`). Note: plan mode lets `bash` run only read-only commands, but a text gate is not a sandbox.',
         },
       },
     },
@@ -454,7 +454,7 @@ const schema44 = {
       description:
         'Register the built-in tools read, list, grep, write, edit, bash, todo_write (default true).',
       markdownDescription:
-        'Register the built-in tools `read`, `list`, `grep`, `write`, `edit`, `bash`, `todo_write` (default `true`). Note: plan mode denies `bash`, but a text gate is not a sandbox.',
+        'Register the built-in tools `read`, `list`, `grep`, `write`, `edit`, `bash`, `todo_write` (default `true`). Note: plan mode lets `bash` run only read-only commands, but a text gate is not a sandbox.',
     },
   },
 };

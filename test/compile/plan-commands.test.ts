@@ -314,6 +314,15 @@ describe('plan: bash commands', () => {
   });
 });
 
+// What the README's "a text gate is not a sandbox" says plan does not protect: reads outside the workspace and
+// the environment are allowed.
+it.each(['cat /home/me/.ssh/id_ed25519', 'grep -r key /etc', 'cat /proc/self/environ'])(
+  'plan: bash still reads outside the workspace: %j is allowed',
+  (command) => {
+    expect(decide(command).decision).toBe('allow');
+  },
+);
+
 describe('plan: the denied flags really write or run programs', () => {
   let dir: string;
   const sh = (command: string) =>
