@@ -11,6 +11,7 @@
  * @module
  */
 import { decideCall } from './call.js';
+import { renderSection } from './section.js';
 import {
   compareRestrictiveness,
   compileDocument,
@@ -135,10 +136,14 @@ class MemoPolicy implements CompiledPolicy {
     this.documents = Object.freeze([...documents]);
     const description = documents.find((d) => d.source.document.description !== undefined);
     if (description) this.description = description.source.document.description;
-    this.section = documents
-      .map((d) => (d.source.document.section ?? '').trimEnd())
-      .filter((s) => s.length > 0)
-      .join('\n\n');
+    // Placeholders such as `{{commands bash}}` are expanded from the composed documents' rules.
+    this.section = renderSection(
+      documents
+        .map((d) => (d.source.document.section ?? '').trimEnd())
+        .filter((s) => s.length > 0)
+        .join('\n\n'),
+      this.documents,
+    );
     for (let k = 0; k < 16; k++) this.tables.push(k === NO_HINTS ? this.plain : new Map());
     this.byArguments = documents.some((d) => d.rules.some((r) => r.arguments !== undefined));
   }

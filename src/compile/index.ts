@@ -39,6 +39,19 @@ export {
 } from './glob.js';
 export { effectiveHints, HINT_NAMES } from './document.js';
 export { compilePolicies, DEFAULT_DENY_RULE, type CompiledPolicySet } from './compile.js';
+/**
+ * Deciding one call by its name and its arguments (`commands:` and `paths:` patterns), as
+ * `CompiledPolicy.decideCall` does: `decideCall(policy, {name, arguments, hints}, {resolvePath})` → a
+ * `CallDecision` (decision, rule, and the deciding `subject`, `pattern` and, for a script, `commands`).
+ */
+export { decideCall, hasArgumentRules } from './call.js';
+/**
+ * Path resolvers for `DecideCallOptions.resolvePath`: `fsPathResolver(workspace)` follows symlinks on the real
+ * filesystem (what a host passes); `lexicalPathResolver(workspace?)` only normalises (the default, pure).
+ */
+export { fsPathResolver } from './fs-path-resolver.js';
+export { lexicalPathResolver } from './paths.js';
+export { renderSection } from './section.js';
 export { lintPolicies, type LintInput, type LintOptions } from './lint.js';
 export { rules as lintRules } from './rules/index.js';
 export {

@@ -35,9 +35,9 @@ export const policySchema = {
     section: {
       type: 'string',
       description:
-        'Prompt text rendered while the mode is active; sections of several documents join in load order.',
+        'Prompt text rendered while the mode is active; sections of several documents join in load order. `{{commands TOOL}}` becomes the list of command patterns the mode allows for TOOL.',
       markdownDescription:
-        'Prompt text rendered into the system prompt while the mode is active. Sections of several documents for the same mode join in load order, separated by a blank line.',
+        'Prompt text rendered into the system prompt while the mode is active. Sections of several documents for the same mode join in load order, separated by a blank line.\n\n`{{commands TOOL}}` (for example `{{commands bash}}`) is replaced by a Markdown list of the command patterns the composed mode gives TOOL: its allow patterns, each with the deny and ask patterns that narrow it, and what happens to any other command. It is rendered from the compiled rules, so it cannot drift from what the mode decides. Other `{{…}}` text is left as written.',
       examples: ['You are in review mode: read and comment, change nothing.\n'],
     },
     tools: {
@@ -674,7 +674,7 @@ export const cordisSchema = {
           description:
             'Register the built-in tools read, list, grep, write, edit, bash, todo_write (default true).',
           markdownDescription:
-            'Register the built-in tools `read`, `list`, `grep`, `write`, `edit`, `bash`, `todo_write` (default `true`). Note: plan mode denies `bash`, but a text gate is not a sandbox.',
+            'Register the built-in tools `read`, `list`, `grep`, `write`, `edit`, `bash`, `todo_write` (default `true`). Note: plan mode lets `bash` run only read-only commands, but a text gate is not a sandbox.',
         },
       },
     },

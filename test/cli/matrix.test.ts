@@ -120,7 +120,9 @@ describe('dsh-mode matrix', () => {
     ) as unknown as Matrix;
     expect(out.toolSet).toBe('catalog');
     expect(out.tools.slice(0, 2).map((t) => t.label)).toEqual(['lookup', 'deploy']);
-    expect(out.tools.map((t) => t.label)).not.toContain('bash');
+    // Built-in tools come only from the catalog or a policy that names them (plan names `bash`, nothing names `edit`).
+    expect(out.tools.map((t) => t.label)).not.toContain('edit');
+    expect(out.tools.map((t) => t.label)).toContain('bash');
     expect(cell(out, 'plan', 'lookup')).toMatchObject({
       decision: 'allow',
       rule: { selector: 'effects.readOnly' },

@@ -15,8 +15,14 @@ describe('policy language: inline tests of the shipped policies', async () => {
   for (const [i, source] of loaded.documents.entries()) {
     const composed = compilePolicies(loaded.documents.slice(0, i + 1)).get(source.document.mode)!;
     for (const t of source.document.tests ?? []) {
-      it(`${source.file}: ${t.name ?? `${t.tool} ${JSON.stringify(t.annotations ?? {})}`} → ${t.expect}`, () => {
-        expect(composed.decide(t.tool, t.annotations).decision).toBe(t.expect);
+      const label = t.name ?? `${t.tool} ${JSON.stringify(t.args ?? t.annotations ?? {})}`;
+      it(`${source.file}: ${label} → ${t.expect}`, () => {
+        const call = {
+          name: t.tool,
+          ...(t.args ? { arguments: t.args } : {}),
+          ...(t.annotations ? { hints: t.annotations } : {}),
+        };
+        expect(composed.decideCall!(call).decision).toBe(t.expect);
       });
     }
   }

@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import {
   extractCommands,
@@ -57,6 +58,36 @@ describe('extractCommands', () => {
       'a\tb',
       'abc',
     ]);
+  });
+
+  it('knows a `~` that bash leaves alone: after any character but `=` and `:`', () => {
+    // bash expands `~` at the start of a word and after `=` or `:` in an assignment-like word, nowhere else.
+    expect(values('git diff HEAD~1 a~ x=~ a:~ x=a:~ "a"~')).toEqual([
+      'git',
+      'diff',
+      'HEAD~1',
+      'a~',
+      '?x=~',
+      '?a:~',
+      '?x=a:~',
+      '?"a"~',
+    ]);
+  });
+
+  it('gives every word it calls known the value real bash expands it to', () => {
+    const script = `printf '%s\\n' HEAD~1 a~ @{u}~2 x=~ a:~ ~ ~/x '~' \\~ -I{} a=b "a"'b' $'a\\tb' x,y`;
+    const words = extractCommands(script).commands[0]!.words.slice(2);
+    const bash = spawnSync('/bin/bash', ['--norc', '--noprofile', '-c', script], {
+      env: { HOME: '/nonexistent-home', PATH: '/usr/bin:/bin' },
+      encoding: 'utf8',
+    });
+    const expanded = bash.stdout.split('\n').slice(0, -1);
+    expect(expanded).toHaveLength(words.length);
+    // Unknown words may expand or not (`a:~` stays as it is); a known word must be exactly what bash passes.
+    words.forEach((w, i) => {
+      if (w.known) expect(w.value, w.text).toBe(expanded[i]);
+    });
+    expect(words.filter((w) => w.known).length).toBe(words.length - 4);
   });
 
   it('names the wrapper each wrapped command runs under, and its index', () => {
@@ -204,6 +235,16 @@ describe('extractCommands', () => {
     expect(kinds('ls > $F')).toEqual(['redirect']);
     expect(kinds('{fd}>/dev/null ls')).toEqual(['assignment']);
     expect(kinds('exec 3<>/dev/null')).toEqual([]);
+  });
+
+  it('does not accept reading from a network socket, or from a file whose name is not known', () => {
+    // bash opens /dev/tcp/HOST/PORT itself, so `cat < /dev/tcp/…` reaches the network with only `cat` run.
+    expect(extractCommands('cat < /dev/tcp/example.com/80').unanalysable.map((r) => r.message)).toEqual([
+      'a redirection of `cat` that opens a network connection to `/dev/tcp/example.com/80` (`< /dev/tcp/example.com/80`)',
+    ]);
+    expect(kinds('cat 3</dev/udp/1.2.3.4/53')).toEqual(['redirect']);
+    expect(kinds('cat <"$F"')).toEqual(['redirect']);
+    expect(kinds('cat <a <&0 <<<"$S"')).toEqual([]);
   });
 
   it('walks here-document bodies unless the delimiter is quoted', () => {

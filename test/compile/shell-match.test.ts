@@ -145,8 +145,27 @@ describe('splitShortOptions', () => {
     expect(matchCommand('sort ** -o **', splitShortOptions(words('sort -uo out')), deny)).toBe(true);
   });
 
-  it('leaves the name, long options, a lone dash, single options and words after `--` alone', () => {
-    expect(values('-ab --long - -x -- -cd')).toEqual(['-ab', '--long', '-', '-x', '--', '-cd']);
+  it('leaves the name, long options, a lone dash, `--` and single options alone', () => {
+    expect(values('-ab --long - -x --')).toEqual(['-ab', '--long', '-', '-x', '--']);
+  });
+
+  it('splits attached values whatever their characters, so `-uo=x` shows its `-o`', () => {
+    expect(values('sort -uo=x -t,')).toEqual(['sort', '-u', '-o', '-=', '-x', '-t', '-,']);
+    expect(matchCommand('sort ** -o* **', splitShortOptions(words('sort -uo=x')), deny)).toBe(true);
+  });
+
+  it('splits after `--` too: a `--` may be the value of the option before it', () => {
+    // `sort --random-source -- -uo=x in` writes `=x`: the `--` is the random source, not the end of options.
+    expect(values('sort --random-source -- -uo=x in')).toEqual([
+      'sort',
+      '--random-source',
+      '--',
+      '-u',
+      '-o',
+      '-=',
+      '-x',
+      'in',
+    ]);
   });
 
   it('leaves unknown words alone', () => {

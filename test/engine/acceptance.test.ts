@@ -65,6 +65,7 @@ describe('RFC acceptance: the plan-mode scenario end to end', () => {
       'read',
       'list',
       'grep',
+      'bash',
       'todo_write',
       EXIT_PLAN_MODE,
     ]);
@@ -80,7 +81,7 @@ describe('RFC acceptance: the plan-mode scenario end to end', () => {
     const { session, ctx, agent, model } = await planScenario({ outcome: 'allowed-once' });
     expect(ctx.modes.get(agent)).toEqual({ current: 'default', defined: true });
     const delta = eventsOf(session.events, 'request/header-delta').at(-1)!.data;
-    expect(delta.added?.map((tool) => tool.name)).toEqual(['write', 'edit', 'bash']);
+    expect(delta.added?.map((tool) => tool.name)).toEqual(['write', 'edit']);
     expect(delta.removed).toEqual([EXIT_PLAN_MODE]);
     expect(model.requests[3]!.header.tools.map((tool) => tool.name)).toContain('write');
     expect(resultOf(session.events, 'write', 1)?.isError).toBe(false);

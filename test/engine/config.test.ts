@@ -77,7 +77,9 @@ describe('resolveModeConfig', () => {
     expect(diagnostics).toEqual([noEffect('write', at(3, 3, 8)), noEffect('bash', at(4, 3, 7))]);
     const plan = value!.get('plan')!;
     expect(plan.decide('write').decision).toBe('deny');
-    expect(plan.decide('bash').decision).toBe('deny');
+    // bash keeps plan's command patterns: a read-only command runs, anything else stays denied.
+    expect(plan.decideCall!({ name: 'bash', arguments: { command: 'rm -rf x' } }).decision).toBe('deny');
+    expect(plan.decideCall!({ name: 'bash', arguments: { command: 'git log -5' } }).decision).toBe('allow');
     // Narrowing works: the inline document denies grep.
     expect(plan.decide('grep').decision).toBe('deny');
     expect(plan.decide('read').decision).toBe('allow');

@@ -61,7 +61,7 @@ describe('invariant 7: exit_plan_mode asks, and only an approved plan returns to
     expect(eventsOf(events, 'context/message')).toEqual([]);
     // The delta restores the full toolset and drops the section.
     const delta = eventsOf(events, 'request/header-delta')[0]!.data;
-    expect(delta.added?.map((tool) => tool.name)).toEqual(['write', 'edit', 'bash']);
+    expect(delta.added?.map((tool) => tool.name)).toEqual(['write', 'edit']);
     expect(delta.removed).toEqual([EXIT_PLAN_MODE]);
     expect(delta.system).toBe('');
     expect(model.requests[1]!.header.tools.map((tool) => tool.name)).toEqual([

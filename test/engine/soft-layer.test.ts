@@ -10,7 +10,8 @@ import type { ScriptEntry, SessionEvent, Tool } from '../../src/host/index.js';
 import { EXIT_PLAN_MODE, MODE_SECTION } from '../../src/engine/index.js';
 import { agentOf, eventsOf, planRule, resultOf, setup } from './setup.js';
 
-const PLAN_TOOLS = ['read', 'list', 'grep', 'todo_write', EXIT_PLAN_MODE];
+// bash is visible in plan: its command patterns allow read-only commands.
+const PLAN_TOOLS = ['read', 'list', 'grep', 'bash', 'todo_write', EXIT_PLAN_MODE];
 const DEFAULT_TOOLS = ['read', 'list', 'grep', 'write', 'edit', 'bash', 'todo_write'];
 
 /** A default-mode session that reads, writes and keeps todos over two turns. */
@@ -198,7 +199,7 @@ describe('invariant 3: in a mode the filtered tools and the section reach the re
       'request/header-delta',
     ]);
     const delta = eventsOf(events, 'request/header-delta')[0]!.data;
-    expect(delta.removed).toEqual(['write', 'edit', 'bash']);
+    expect(delta.removed).toEqual(['write', 'edit']);
     expect(delta.added?.map((tool) => tool.name)).toEqual([EXIT_PLAN_MODE]);
     expect(delta.system).toContain('# Plan mode');
     expect(model.requests[1]!.header.tools.map((tool) => tool.name)).toEqual(PLAN_TOOLS);

@@ -149,6 +149,28 @@ describe('bash', () => {
     });
   });
 
+  it('runs bash without startup files, BASH_ENV or exported functions, and without optional git locks', async () => {
+    const { call, workspace: root } = await workspace();
+    const marker = join(root, 'startup-ran');
+    writeFileSync(join(root, 'startup.sh'), `touch ${marker}\n`);
+    const saved = { ...process.env };
+    // What a user's environment may hold: a startup file for non-interactive bash, and an exported function
+    // that would shadow `ls` (bash imports `BASH_FUNC_ls%%` as the function `ls`).
+    process.env.BASH_ENV = join(root, 'startup.sh');
+    process.env.ENV = join(root, 'startup.sh');
+    process.env['BASH_FUNC_ls%%'] = '() { echo shadowed; }';
+    try {
+      const result = await call('bash', {
+        command: 'ls README.md; echo "[$BASH_ENV|$ENV|$GIT_OPTIONAL_LOCKS]"',
+      });
+      expect(result.content).toBe('README.md\n[||0]\n\n[exit code 0]');
+    } finally {
+      for (const name of ['BASH_ENV', 'ENV', 'BASH_FUNC_ls%%']) delete process.env[name];
+      Object.assign(process.env, saved);
+    }
+    expect(existsSync(marker)).toBe(false);
+  });
+
   it('caps the output', async () => {
     const { call } = await workspace();
     const result = await call('bash', { command: 'head -c 200000 /dev/zero | tr "\\0" a' });

@@ -61,11 +61,16 @@ const NODENEXT = {
 const CONSUMER_TS = `import { authorize as rootAuthorize, compilePolicies as rootCompile, loadPolicySources } from 'dsh-mode';
 import {
   compilePolicies,
+  decideCall,
   defineRule,
+  fsPathResolver,
+  lexicalPathResolver,
   lintPolicies,
   lintRules,
+  type CallDecision,
   type CompiledPolicySet,
   type Diagnostic,
+  type PathResolver,
   type JsonLintOutput,
   type LintReport,
   type PolicyDocument,
@@ -91,6 +96,10 @@ const policies: CompiledPolicySet = compilePolicies(load.documents);
 const hints: Hints = { readOnly: true };
 const verdict: Verdict = authorize(policies, PLAN_MODE, { name: 'read', hints });
 const exit: Verdict = rootAuthorize(rootCompile(load.documents), DEFAULT_MODE, { name: EXIT_PLAN_MODE });
+const resolvePath: PathResolver = fsPathResolver('.');
+const byArgs: CallDecision = decideCall(policies.get(PLAN_MODE)!, { name: 'bash', arguments: { command: 'git log -5' } }, { resolvePath });
+const lexical: CallDecision = decideCall(policies.get(PLAN_MODE)!, { name: 'read', arguments: { path: 'a' } }, { resolvePath: lexicalPathResolver() });
+console.log(byArgs.decision, byArgs.subject, lexical.decision);
 const found: Diagnostic[] = lintPolicies(load, { rules: [...Object.values(lintRules), noBash] });
 const first: PolicyDocument | undefined = load.documents[0]?.document;
 const where: string | null = verdict.rule.file;
@@ -186,7 +195,15 @@ describe('the public API, as a consumer imports it', () => {
         expect(entry.filter((n) => internals.includes(n))).toEqual([]);
       }
       expect(got.compile).toEqual(
-        expect.arrayContaining(['loadPolicySources', 'compilePolicies', 'lintPolicies', 'defineRule']),
+        expect.arrayContaining([
+          'loadPolicySources',
+          'compilePolicies',
+          'lintPolicies',
+          'defineRule',
+          'decideCall',
+          'fsPathResolver',
+          'lexicalPathResolver',
+        ]),
       );
       expect(got.engine).toEqual(expect.arrayContaining(['authorize', 'DEFAULT_MODE', 'EXIT_PLAN_MODE']));
       expect(got.plugin).toEqual(expect.arrayContaining(['default', 'name', 'inject', 'apply']));

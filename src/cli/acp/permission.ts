@@ -2,7 +2,9 @@
  * The ACP approval answerer: an `approval/request` listener that turns an `ask` for a call of an ACP session's
  * agent into `session/request_permission` on the already streamed tool call (same `toolCallId`), with an
  * `allow_once` and a `reject_once` option ("Approve plan" / "Keep planning" for `exit_plan_mode`). Questions for
- * other agents pass on to the next answerer. The rule that asks rides on the tool call as `_meta["dsh-mode/rule"]`
+ * other agents pass on to the next answerer. A call without a card of its own shows the command (or path) in its
+ * title and, whole, in its content with the reason it is asked (for an argument rule: the sub-command and the
+ * pattern that ask). The rule that asks rides on the tool call as `_meta["dsh-mode/rule"]`
  * (selector, file, line, column). A rejection may carry feedback for the model in the response's
  * `_meta.feedback` (ACP itself has no field for it).
  * @module
@@ -10,7 +12,7 @@
 import type { PermissionOption, ToolCallUpdate } from '@agentclientprotocol/sdk';
 import type { ApprovalOutcome, ApprovalRequest } from '../../host/types.js';
 import type { AcpSession } from './session-state.js';
-import { callCard, inProgress, ruleMeta, type ToolLookup } from './updates.js';
+import { callCard, inProgress, questionContent, ruleMeta, type ToolLookup } from './updates.js';
 
 const ALLOW = 'allow';
 const REJECT = 'reject';
@@ -41,8 +43,12 @@ export async function askClient(
   // The tool_call card must be on the wire before the question that points at it.
   await session.flush();
   // The same bounded, escaped card as the streamed tool_call.
+  const card = callCard(request.callId, request.toolName, request.arguments, tools);
+  // A card without content of its own (every tool but exit_plan_mode's plan) shows what is being approved and why.
+  const question = card.content === undefined ? questionContent(request.arguments, request.reason) : [];
   const toolCall: ToolCallUpdate = {
-    ...callCard(request.callId, request.toolName, request.arguments, tools),
+    ...card,
+    ...(question.length > 0 ? { content: question } : {}),
     ...ruleMeta(request.rule),
   };
   try {

@@ -69,8 +69,27 @@ export function presentCall(
       // a presenter that fails on odd arguments falls back to the generic card below
     }
   }
-  const path = (args as { path?: unknown } | null)?.path;
+  const { path, command } = (args as { path?: unknown; command?: unknown } | null) ?? {};
+  if (typeof command === 'string') return { title: `${name}: ${command}` };
   return { title: typeof path === 'string' ? `${name} ${path}` : name };
+}
+
+/**
+ * The content of a permission question for a call that has no card content of its own: the whole command (or
+ * path) being approved, since a title is one line cut at 500 characters and a long harmless prefix must not hide
+ * the rest, and the reason it is asked (for an argument rule: the sub-command or path that asks, and the
+ * pattern with its file:line:column).
+ * @param args the call's arguments
+ * @param reason why the call is asked
+ * @returns the content blocks, escaped and bounded (none when there is nothing to add)
+ */
+export function questionContent(args: unknown, reason: string | undefined): ToolCallContent[] {
+  const { path, command } = (args as { path?: unknown; command?: unknown } | null) ?? {};
+  const subject = typeof command === 'string' ? command : typeof path === 'string' ? path : undefined;
+  const parts: string[] = [];
+  if (subject !== undefined) parts.push(subject);
+  if (reason !== undefined && reason !== '') parts.push(reason);
+  return parts.length === 0 ? [] : text(shownText(parts.join('\n\n')));
 }
 
 /**

@@ -53,6 +53,8 @@ interface Located extends ShellWord {
 }
 
 const OUTPUT_OPERATORS = new Set(['>', '>>', '>|', '&>', '&>>', '<>']);
+/** Paths bash opens as network sockets in a redirection. */
+const NETWORK_PATH = /^\/dev\/(?:tcp|udp)\//;
 
 /** Builtins that change how later commands resolve or run, or run code of their own (`compgen -C`). */
 const SHELL_STATE = new Set([
@@ -561,6 +563,12 @@ class Walker implements PartVisitor {
         }
       }
       if (output) accepted = target.known && target.value === '/dev/null';
+      // bash itself opens `/dev/tcp/HOST/PORT` and `/dev/udp/…` as network connections, for reading too; a
+      // target whose value is not known could be one, unless it starts with a process substitution (`/dev/fd/N`).
+      const unknown = !target.known && !/^[<>]\(/.test(target.text);
+      const network =
+        !output && accepted && r.operator !== '<<<' && (unknown || NETWORK_PATH.test(target.value));
+      if (network) accepted = false;
       const { pos: _p, end: _e, ...targetWord } = target;
       this.redirects.push({
         operator: r.operator,
@@ -572,9 +580,14 @@ class Walker implements PartVisitor {
       });
       if (!accepted) {
         const who = name ? ` of \`${name.text}\`` : '';
+        const what = !network
+          ? 'writes'
+          : target.known
+            ? 'opens a network connection to'
+            : 'reads a file not known before it runs,';
         this.fail(
           'redirect',
-          `a redirection${who} that writes \`${target.text}\` (\`${frame.source.slice(r.pos, r.end)}\`)`,
+          `a redirection${who} that ${what} \`${target.text}\` (\`${frame.source.slice(r.pos, r.end)}\`)`,
           frame,
           r.pos,
           r.end,

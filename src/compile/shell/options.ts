@@ -142,18 +142,19 @@ export function readOptions(
 
 /**
  * Splits bundled short options into one word each, so a matcher sees every option: `sort -uo out` becomes
- * `sort -u -o out`. A known word is split when it is a dash and two or more letters or digits and comes before
- * `--`; an attached value splits too (`-ofile` → `-o -f -i -l -e`), which can only add options, never hide one.
- * The name, long options, `-`, unknown words and words after `--` are left alone.
+ * `sort -u -o out`. A known word is split when it is a dash and two or more characters and does not start with
+ * `--`: every character becomes an option of its own, so an attached value splits too (`-ofile` → `-o -f -i -l
+ * -e`, `-uo=x` → `-u -o -= -x`), which can only add options, never hide one. Words after `--` are split as well:
+ * whether a `--` ends the options depends on whether it is the value of the option before it (`sort
+ * --random-source -- -uo=x` writes `=x`), which only the program knows. The name, long options, `-`, `--` and
+ * unknown words are left alone.
  * @param words the command's words, the name first
  * @returns the words with bundles split
  */
 export function splitShortOptions(words: readonly ShellWord[]): ShellWord[] {
   const out: ShellWord[] = [];
-  let ended = false;
   words.forEach((w, i) => {
-    if (i > 0 && w.known && w.value === '--') ended = true;
-    if (i > 0 && !ended && w.known && /^-[A-Za-z0-9]{2,}$/.test(w.value)) {
+    if (i > 0 && w.known && w.value.length > 2 && w.value[0] === '-' && w.value[1] !== '-') {
       for (const letter of w.value.slice(1))
         out.push({ text: `-${letter}`, value: `-${letter}`, known: true });
     } else out.push(w);

@@ -13,12 +13,16 @@ export interface PartVisitor {
   visitUnsupported(text: string, frame: never, pos: number, end: number): void;
 }
 
-/** An unquoted literal is known unless it has an unescaped `~` (tilde expansion, also after `=` and `:`). */
+/**
+ * An unquoted literal is known unless it has an unescaped `~` that bash may expand: one at the start of the
+ * literal (the start of a word; a literal after a quoted part is counted too, which errs safe) or after `=` or `:`
+ * (assignment-like words: `x=~`, `a=b:~`). One after any other character is plain text (`HEAD~1`, `a~`).
+ */
 function literalKnown(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (c === '\\') i++;
-    else if (c === '~') return false;
+    else if (c === '~' && (i === 0 || text[i - 1] === '=' || text[i - 1] === ':')) return false;
   }
   return true;
 }

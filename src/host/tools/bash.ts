@@ -11,8 +11,10 @@
  *   and SIGKILL goes to the group. A descendant that called `setsid` leaves the group and may survive; the call
  *   still returns on time, without waiting for the output that such a process keeps open.
  *
- * Output (stdout and stderr, interleaved) is capped. A text gate is not a sandbox: the command can reach anything
- * the host user can.
+ * Output (stdout and stderr, interleaved) is capped. bash runs with `--norc --noprofile`, stdin closed, and no
+ * `BASH_ENV`, `ENV` or exported functions in its environment, so no startup file or inherited function can
+ * shadow the names a command policy judged. A text gate is not a sandbox: the command can reach anything the host
+ * user can.
  * @module
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -55,6 +57,24 @@ function probe(): { isolation: BashIsolation; prefix: readonly string[] } {
   return probed;
 }
 
+/**
+ * The environment a command runs with: the host's, without what would make bash run code before the command or
+ * give a command's name another meaning (`BASH_ENV`, `ENV`, exported functions `BASH_FUNC_name%%`), and with
+ * `GIT_OPTIONAL_LOCKS=0`, so that a read such as `git status` does not rewrite `.git/index`. Together with
+ * `--norc --noprofile`, the names a command policy judges are the programs that run.
+ * @param env the host's environment
+ * @returns the command's environment
+ */
+export function shellEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(env)) {
+    if (name === 'BASH_ENV' || name === 'ENV' || name.startsWith('BASH_FUNC_')) continue;
+    out[name] = value;
+  }
+  out.GIT_OPTIONAL_LOCKS = '0';
+  return out;
+}
+
 /** Options of {@link createBashTool}. */
 export interface BashToolOptions {
   /** `auto` (the default) uses a PID namespace where the system allows one. */
@@ -86,12 +106,12 @@ export function createBashTool(
       const { isolation, prefix } =
         options.isolation === 'process-group' ? { isolation: 'process-group' as const, prefix: [] } : probe();
       return new Promise((resolve) => {
+        const shell = ['bash', '--norc', '--noprofile', '-c', args.command];
         const [file, argv] =
-          isolation === 'pid-namespace'
-            ? ['unshare', [...prefix, 'bash', '-c', args.command]]
-            : ['bash', ['-c', args.command]];
+          isolation === 'pid-namespace' ? ['unshare', [...prefix, ...shell]] : [shell[0]!, shell.slice(1)];
         const child = spawn(file, argv, {
           cwd: context.workspace,
+          env: shellEnvironment(process.env),
           detached: true,
           stdio: ['ignore', 'pipe', 'pipe'],
         });
