@@ -4,6 +4,7 @@
  * @module
  */
 import conflictingGlobs from './conflicting-globs.js';
+import conflictingPatterns from './conflicting-patterns.js';
 import defaultDecided from './default-decided.js';
 import type { RuleDefinition } from './define.js';
 import exitWithoutApproval from './exit-without-approval.js';
@@ -18,6 +19,7 @@ import unmatchedRule from './unmatched-rule.js';
 /** Every lint rule by id, sorted by id. */
 export const rules: Readonly<Record<string, RuleDefinition>> = {
   'conflicting-globs': conflictingGlobs,
+  'conflicting-patterns': conflictingPatterns,
   'default-decided': defaultDecided,
   'exit-without-approval': exitWithoutApproval,
   'failing-test': failingTest,
