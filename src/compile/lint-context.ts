@@ -142,7 +142,8 @@ export function createRuleContexts(
         const policy = earlier();
         return policy === null ? undefined : decideCall(policy, call);
       },
-      decideCallAlone: (call: CallInput) => decideCall((alone ??= composePolicy(mode, [compiled(source)])), call),
+      decideCallAlone: (call: CallInput) =>
+        decideCall((alone ??= composePolicy(mode, [compiled(source)])), call),
       pathOf: (ref: RuleRef) => pathOfRule(source, ref),
       hintProbes: () => (probes ??= hintProbes(modeDocuments)),
     } satisfies RuleContext;

@@ -14,6 +14,7 @@ import noOpRule from './no-op-rule.js';
 import override from './override.js';
 import tooManyAlternatives from './too-many-alternatives.js';
 import trapMode from './trap-mode.js';
+import unknownArgument from './unknown-argument.js';
 import unmatchablePattern from './unmatchable-pattern.js';
 import unmatchedRule from './unmatched-rule.js';
 
@@ -29,6 +30,7 @@ export const rules: Readonly<Record<string, RuleDefinition>> = {
   override: override,
   'too-many-alternatives': tooManyAlternatives,
   'trap-mode': trapMode,
+  'unknown-argument': unknownArgument,
   'unmatchable-pattern': unmatchablePattern,
   'unmatched-rule': unmatchedRule,
 };
