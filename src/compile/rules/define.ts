@@ -69,6 +69,8 @@ export interface RuleDocs {
   passing: string;
   /** How to fix a finding, in a sentence or two. */
   fix: string;
+  /** A document of the same mode loaded before each example (`base.yaml`), for rules about composition. */
+  before?: string;
 }
 
 /** What a rule reports: a message id, the slot values and the JSON path of the node concerned. */

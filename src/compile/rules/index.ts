@@ -12,6 +12,7 @@ import failingTest from './failing-test.js';
 import invalidGlob from './invalid-glob.js';
 import noOpRule from './no-op-rule.js';
 import override from './override.js';
+import patternUnderCeiling from './pattern-under-ceiling.js';
 import tooManyAlternatives from './too-many-alternatives.js';
 import trapMode from './trap-mode.js';
 import unknownArgument from './unknown-argument.js';
@@ -28,6 +29,7 @@ export const rules: Readonly<Record<string, RuleDefinition>> = {
   'invalid-glob': invalidGlob,
   'no-op-rule': noOpRule,
   override: override,
+  'pattern-under-ceiling': patternUnderCeiling,
   'too-many-alternatives': tooManyAlternatives,
   'trap-mode': trapMode,
   'unknown-argument': unknownArgument,
