@@ -7,7 +7,7 @@
  * both sides, so the quality of the guesses affects only what is found, never whether a finding is true.
  *
  * Commands, from a pattern's words (`*` inside a word, a `**` word):
- * - matching: `**` as no word and as one word, `*` as `x`, and a wildcard word filled with the literal words other
+ * - matching: `**` as one word and as no word, `*` as `x`, and a wildcard word filled with the literal words other
  *   patterns of the same tool put at that position (so `git *` beside `git push **` is asked about `git push`);
  * - just missing: the last literal word with a letter appended (`git logx`), one word fewer, one word more for a
  *   pattern without `**`, and the matching command chained to another (`git log; rm x`).
@@ -84,8 +84,8 @@ export function commandProbes(pattern: string, siblings: readonly string[] = [])
   };
   const fill = (word: string, by: string) => (word === '**' ? by : word.replace(/\*+/g, by));
   const none = words.map((w) => (w === '**' ? '' : fill(w, 'x')));
-  add(none);
   add(words.map((w) => fill(w, 'x')));
+  add(none);
   // Fill each wildcard position with the literal words other patterns put there.
   const others = siblings.map(wordsOf);
   words.forEach((w, i) => {
@@ -196,4 +196,31 @@ export function argumentProbes(
     }
   }
   return out;
+}
+
+/**
+ * The rules of NEW and OLD for probing a change: first the patterns NEW has and OLD does not (a widening is
+ * usually their doing, so its first counterexample comes from them), then NEW's, then OLD's.
+ * @returns the rules in that order (probes are deduplicated later)
+ */
+export function changedFirst(
+  now: readonly WrittenArgumentRule[],
+  before: readonly WrittenArgumentRule[],
+): WrittenArgumentRule[] {
+  const old = new Set(
+    before.flatMap((r) => r.tables.flatMap((t) => t.patterns.map((p) => key(r.selector, t, p)))),
+  );
+  const novel = now
+    .map((r) => ({
+      selector: r.selector,
+      tables: r.tables
+        .map((t) => ({ ...t, patterns: t.patterns.filter((p) => !old.has(key(r.selector, t, p))) }))
+        .filter((t) => t.patterns.length > 0),
+    }))
+    .filter((r) => r.tables.length > 0);
+  return [...novel, ...now, ...before];
+}
+
+function key(selector: string, table: WrittenTable, pattern: string): string {
+  return JSON.stringify([selector, table.kind, table.argument, pattern]);
 }

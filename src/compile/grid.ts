@@ -27,7 +27,12 @@
  * command or path shows as that call. Callers keep them as they keep hint probes. Pure: no I/O.
  * @module
  */
-import { argumentProbes, writtenArgumentRules, type WrittenArgumentRule } from './argument-probes.js';
+import {
+  argumentProbes,
+  changedFirst,
+  writtenArgumentRules,
+  type WrittenArgumentRule,
+} from './argument-probes.js';
 import { unmatchedName } from './glob-witness.js';
 import type { ToolCatalogEntry } from './catalog.js';
 import type { CompiledPolicySet } from './compile.js';
@@ -235,6 +240,17 @@ const parsedSelectors = new WeakMap<readonly WrittenArgumentRule[], Map<string, 
  */
 export function argumentRulesOf(documentSets: readonly (readonly SourceDocument[])[]): WrittenArgumentRule[] {
   return writtenArgumentRules(documentSets.flat());
+}
+
+/**
+ * The argument rules of a diff's two sides, the patterns only NEW has first (see `changedFirst`).
+ * @returns the rules for {@link argumentRows}
+ */
+export function changedArgumentRules(
+  before: readonly SourceDocument[],
+  after: readonly SourceDocument[],
+): WrittenArgumentRule[] {
+  return changedFirst(writtenArgumentRules(after), writtenArgumentRules(before));
 }
 
 /**

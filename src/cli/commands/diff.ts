@@ -19,7 +19,7 @@ import type { CliCommand, CommandSpec } from '../command.js';
 import { UsageError } from '../errors.js';
 import {
   argumentRows,
-  argumentRulesOf,
+  changedArgumentRules,
   collectToolRows,
   hintProbes,
   isReadOnlyProbe,
@@ -66,7 +66,7 @@ export async function runDiff(options: RunDiffOptions): Promise<DiffReport | Loa
     toolSet.toolSet,
   );
   const readOnly = tools.find(isReadOnlyProbe);
-  const argumentRules = argumentRulesOf([before.load.documents, after.load.documents]);
+  const argumentRules = changedArgumentRules(before.load.documents, after.load.documents);
   const probesOf = new Map(tools.map((row) => [row, argumentRows(row, argumentRules)]));
   const rows: DiffRow[] = [];
   for (const mode of modeNames(before.policies, after.policies)) {
