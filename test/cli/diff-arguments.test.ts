@@ -116,10 +116,10 @@ describe('diff probes argument rules', () => {
     });
     const text = await runCli(['diff', 'old', 'new', '--no-builtin'], { cwd: dir });
     expect(text.stdout).toMatch(
-      /^↑ team {2}bash command="git log" +deny → allow +`git \*` at new\/team\.yaml:6:7/m,
+      /^↑ team {2}bash command="git x" +deny → allow +`git \*` at new\/team\.yaml:6:7/m,
     );
     const md = await runCli(['diff', 'old', 'new', '--no-builtin', '--format', 'markdown'], { cwd: dir });
-    expect(md.stdout).toContain('| ⚠️ escalation | `team` | `bash command="git log"` | deny | **allow** |');
+    expect(md.stdout).toContain('| ⚠️ escalation | `team` | `bash command="git x"` | deny | **allow** |');
   });
 });
 
@@ -138,9 +138,9 @@ describe('matrix probes argument rules', () => {
       .filter(({ tool }) => tool.source === 'argument');
     expect(
       calls.map(({ tool, cell }) => [tool.arguments?.command, cell.decision, cell.pattern?.selector]),
-    ).toEqual([['git log', 'allow', 'git log **']]);
+    ).toEqual([['git log x', 'allow', 'git log **']]);
     const text = await runCli(['matrix', '--no-builtin'], { cwd: dir });
-    expect(text.stdout).toMatch(/^bash command="git log" +allow$/m);
+    expect(text.stdout).toMatch(/^bash command="git log x" +allow$/m);
   });
 });
 

@@ -60,7 +60,7 @@ testRule(rule, {
           line: 5,
           column: 7,
           message:
-            'pattern `git push **: allow` changes nothing for `git push`: mode `team` denies it by `git push **` at a.yaml:7:7 before this document',
+            'pattern `git push **: allow` changes nothing for `git push x`: mode `team` denies it by `git push **` at a.yaml:7:7 before this document',
         },
       ],
     },
