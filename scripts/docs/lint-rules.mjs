@@ -18,6 +18,8 @@ import { code, fence, generatedNotice, page, slug } from './markdown.mjs';
 
 /** The file name the examples are shown under. */
 const EXAMPLE_FILE = 'policy.yaml';
+/** The file name of the document a rule's examples are loaded after (`meta.docs.before`), when it has one. */
+const BEFORE_FILE = 'base.yaml';
 /** The `--tools` catalog catalog-only rules are shown with (the one the rule meta-test uses). */
 const DOCS_CATALOG = [{ name: 'read' }, { name: 'write' }];
 
@@ -28,12 +30,18 @@ const DOCS_CATALOG = [{ name: 'read' }, { name: 'write' }];
  * @param {boolean} withCatalog
  */
 function lintExample(rule, text, withCatalog) {
-  const load = loadPolicyText(text, EXAMPLE_FILE);
-  if (load.documents.length !== 1) {
-    throw new Error(`rule ${rule.id}: docs example does not load: ${JSON.stringify(load.diagnostics)}`);
+  const before = rule.meta.docs.before;
+  const loads = [
+    ...(before === undefined ? [] : [loadPolicyText(before, BEFORE_FILE)]),
+    loadPolicyText(text, EXAMPLE_FILE),
+  ];
+  for (const load of loads) {
+    if (load.documents.length !== 1) {
+      throw new Error(`rule ${rule.id}: docs example does not load: ${JSON.stringify(load.diagnostics)}`);
+    }
   }
   return lintPolicies(
-    { documents: load.documents, diagnostics: [] },
+    { documents: loads.flatMap((l) => l.documents), diagnostics: [] },
     { rules: [rule], ...(withCatalog ? { catalog: DOCS_CATALOG } : {}) },
   );
 }
@@ -54,9 +62,10 @@ function ruleSection(rule) {
   const passing = lintExample(rule, docs.passing, withCatalog);
   if (passing.length > 0)
     throw new Error(`rule ${rule.id}: its passing example reports ${passing[0]?.message}`);
+  const files = docs.before === undefined ? EXAMPLE_FILE : `${BEFORE_FILE} ${EXAMPLE_FILE}`;
   const command = withCatalog
-    ? `dsh-mode lint --no-builtin --tools tools.json ${EXAMPLE_FILE}`
-    : `dsh-mode lint --no-builtin ${EXAMPLE_FILE}`;
+    ? `dsh-mode lint --no-builtin --tools tools.json ${files}`
+    : `dsh-mode lint --no-builtin ${files}`;
   const messages = Object.entries(rule.meta.messages).map(
     ([id, m]) => `- ${code(id)}: ${m.text}${m.help ? ` (help: ${m.help})` : ''}`,
   );
@@ -68,13 +77,16 @@ function ruleSection(rule) {
       '- Blocks loading: no (lint reports it; the policy still compiles)',
     ].join('\n'),
     `Messages (by message id; \`{{slots}}\` are filled in):\n\n${messages.join('\n')}`,
+    docs.before === undefined
+      ? ''
+      : `The examples are loaded after ${code(BEFORE_FILE)}, an earlier document of the same mode:\n\n${fence('yaml', docs.before)}`,
     `**Failing example** (${code(EXAMPLE_FILE)}):\n\n${fence('yaml', docs.failing)}`,
     withCatalog
       ? `This rule needs a tool catalog; here \`tools.json\` is ${code(JSON.stringify(DOCS_CATALOG))}.`
       : '',
     `${code(command)} reports this finding (\`stylish\` format, other rules’ findings left out):\n\n${fence(
       'text',
-      formatStylish(toLintReport(found, [EXAMPLE_FILE]), { color: false })
+      formatStylish(toLintReport(found, files.split(' ')), { color: false })
         .replace(/^\n+/, '')
         .trimEnd(),
     )}`,

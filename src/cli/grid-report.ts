@@ -9,13 +9,16 @@ import type { Hints } from '../compile/types.js';
 
 /**
  * One tool of a report. `name` is what was decided; `label` is what people see (a glob for a sample). A hint
- * probe has `hints`, every hint explicit, and its label ends with the hints that are true (`[idempotent]`).
+ * probe has `hints`, every hint explicit, and its label ends with the hints that are true (`[idempotent]`). An
+ * argument probe (`source: 'argument'`) has `arguments`, and its label ends with them (`bash command="git push"`).
  */
 export interface ReportTool {
   name: string;
   label: string;
   source: ToolSource;
   hints?: Required<Hints>;
+  /** Set on an argument probe: the call's arguments, the counterexample when its row is an escalation. */
+  arguments?: Record<string, string>;
 }
 
 /** What `matrix` found: every mode's decision for every tool. */

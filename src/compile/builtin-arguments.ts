@@ -21,3 +21,24 @@ export const BUILTIN_PATH_ARGUMENTS: ReadonlyMap<string, PathArgument> = new Map
   ['list', { argument: 'path', default: '.' }],
   ['grep', { argument: 'path', default: '.' }],
 ]);
+
+/** A tool's declared arguments, each with the JSON types its schema allows. */
+export type DeclaredArguments = Readonly<Record<string, readonly string[]>>;
+
+/**
+ * Every argument of the built-in tools, with its JSON type, as the host's tool schemas declare them
+ * (`test/compile/builtin-arguments.test.ts` compares the two). Lint checks argument rules on these tools against it
+ * when no catalog gives their `inputSchema`.
+ */
+export const BUILTIN_ARGUMENT_TYPES: ReadonlyMap<string, DeclaredArguments> = new Map<
+  string,
+  DeclaredArguments
+>([
+  ['read', { path: ['string'], offset: ['integer'], limit: ['integer'] }],
+  ['list', { path: ['string'] }],
+  ['grep', { pattern: ['string'], path: ['string'], ignoreCase: ['boolean'] }],
+  ['write', { path: ['string'], content: ['string'] }],
+  ['edit', { path: ['string'], old_string: ['string'], new_string: ['string'] }],
+  ['bash', { command: ['string'], timeout_ms: ['integer'] }],
+  ['todo_write', { todos: ['array'] }],
+]);

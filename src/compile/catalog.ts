@@ -4,7 +4,7 @@
  * nobody thought about). `dsh-mode catalog` writes one from a deployment's built-in tools and MCP servers.
  *
  * JSON shapes accepted:
- * - an array of tools `{ name, annotations?, server?, trusted? }`, with names as the model sees them;
+ * - an array of tools `{ name, annotations?, inputSchema?, server?, trusted? }`, with names as the model sees them;
  * - an MCP `tools/list` result (one page) `{ tools: [...], nextCursor?, server?, trusted? }`;
  * - an array of such pages (and tools, mixed).
  * A page with a `server` names that server's tools as it lists them: they are prefixed `mcp__<server>__`, and
@@ -33,6 +33,12 @@ export interface ToolCatalogEntry {
   server?: string;
   /** False when its hints were ignored as untrusted; present only when the catalog says. */
   trusted?: boolean;
+  /**
+   * The arguments its `inputSchema` declares (`properties`), each with the JSON types it allows (empty when the
+   * schema names none); absent when the catalog gives no `inputSchema` with `properties`. Lint checks argument
+   * rules against it.
+   */
+  arguments?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** What {@link parseCatalog} returns: the tools, and the problems found (an error means the catalog is unusable). */
@@ -152,6 +158,8 @@ export function parseCatalog(text: string, file: string): CatalogResult {
       }
       if (trusted !== false) entry.hints = hints;
     }
+    const declared = argumentsOf(item.inputSchema);
+    if (declared !== undefined) entry.arguments = declared;
     const before = seen.get(entry.name);
     if (before) {
       if (sameHints(before.entry.hints, entry.hints)) continue;
@@ -165,6 +173,25 @@ export function parseCatalog(text: string, file: string): CatalogResult {
     tools.push(entry);
   }
   return { tools, diagnostics: warnings };
+}
+
+/**
+ * The arguments an MCP `inputSchema` declares, with their types. Read leniently: a schema without `properties`
+ * says nothing, and a property's `type` that is neither a string nor a list of strings counts as none.
+ */
+function argumentsOf(schema: unknown): Record<string, readonly string[]> | undefined {
+  if (!isObject(schema) || !isObject(schema.properties)) return undefined;
+  const out: Record<string, readonly string[]> = Object.create(null);
+  for (const [name, property] of Object.entries(schema.properties)) {
+    const type = isObject(property) ? property.type : undefined;
+    out[name] =
+      typeof type === 'string'
+        ? [type]
+        : Array.isArray(type)
+          ? type.filter((t) => typeof t === 'string')
+          : [];
+  }
+  return out;
 }
 
 /** What a page (or a tool) may say about where it comes from. */

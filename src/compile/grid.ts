@@ -20,9 +20,19 @@
  * too), a glob's sample, a catalog tool that stands for a glob, and `(other tool)`. A catalog tool no selector
  * mentions resolves like `(other tool)` does, so its probes would repeat that row's; it is asked only with the
  * hints it declares. Callers keep a probe only where it changes an answer (see
- * {@link hintProbes}), so no widening by hints goes unseen and unchanged probes add no rows. Pure: no I/O.
+ * {@link hintProbes}), so no widening by hints goes unseen and unchanged probes add no rows.
+ *
+ * Argument probes: a row whose tool has a rule with `commands:` or `paths:` (on either side) is also asked with
+ * calls whose command or path matches each pattern or just misses it ({@link argumentRows}), so a widening of one
+ * command or path shows as that call. Callers keep them as they keep hint probes. Pure: no I/O.
  * @module
  */
+import {
+  argumentProbes,
+  changedFirst,
+  writtenArgumentRules,
+  type WrittenArgumentRule,
+} from './argument-probes.js';
 import { unmatchedName } from './glob-witness.js';
 import type { ToolCatalogEntry } from './catalog.js';
 import type { CompiledPolicySet } from './compile.js';
@@ -32,7 +42,7 @@ import { sampleName } from './glob-syntax.js';
 import type { Decision, HintName, Hints, RuleRef, SourceDocument } from './types.js';
 
 /** Where a row's tool came from. */
-export type ToolSource = 'catalog' | 'builtin' | 'rule' | 'glob' | 'probe';
+export type ToolSource = 'catalog' | 'builtin' | 'rule' | 'glob' | 'probe' | 'argument';
 
 /** One row of the grid: the name decided, and the label shown. */
 export interface ToolRow {
@@ -46,6 +56,8 @@ export interface ToolRow {
   probeHints?: boolean;
   /** Set on a hint probe: the combination it was asked with (every hint explicit). */
   probe?: Readonly<Required<Hints>>;
+  /** Set on an argument probe: the call's arguments (`{command: "git push"}`), see {@link argumentRows}. */
+  arguments?: Readonly<Record<string, string>>;
 }
 
 /** One cell: a mode's decision for a tool. */
@@ -55,6 +67,8 @@ export interface Cell {
   visible: boolean;
   reason: string | null;
   rule: RuleRef;
+  /** The argument pattern that decided, with its location, when the call's arguments did. */
+  pattern?: RuleRef;
 }
 
 /** The name for a tool no rule names when no unmatched name can be found (every name is covered). */
@@ -215,6 +229,56 @@ export function hintProbes<T>(
     out.push({ row: probed, answer });
   }
   return out;
+}
+
+const parsedSelectors = new WeakMap<readonly WrittenArgumentRule[], Map<string, SelectorAlternative[]>>();
+
+/**
+ * The argument rules of one or more loads, for {@link argumentRows}.
+ * @param documentSets the documents of each side
+ * @returns every `tools` rule with `commands:` or `paths:`, as written
+ */
+export function argumentRulesOf(documentSets: readonly (readonly SourceDocument[])[]): WrittenArgumentRule[] {
+  return writtenArgumentRules(documentSets.flat());
+}
+
+/**
+ * The argument rules of a diff's two sides, the patterns only NEW has first (see `changedFirst`).
+ * @returns the rules for {@link argumentRows}
+ */
+export function changedArgumentRules(
+  before: readonly SourceDocument[],
+  after: readonly SourceDocument[],
+): WrittenArgumentRule[] {
+  return changedFirst(writtenArgumentRules(after), writtenArgumentRules(before));
+}
+
+/**
+ * The argument probes of a row: for every rule with `commands:` or `paths:` whose selector matches the row's
+ * tool, calls with commands and paths that match each pattern and that just miss it (`argument-probes.ts`).
+ * Each is a row of its own, labelled with the call (`bash command="git push"`), with the row's hints.
+ * @param row a tool row (hint probes and the unnamed-tool probes have none)
+ * @param rules what {@link argumentRulesOf} returned
+ * @returns the rows, in rule and pattern order
+ */
+export function argumentRows(row: ToolRow, rules: readonly WrittenArgumentRule[]): ToolRow[] {
+  if (row.source === 'probe' || row.probe !== undefined || row.arguments !== undefined) return [];
+  let parsed = parsedSelectors.get(rules);
+  if (parsed === undefined) parsedSelectors.set(rules, (parsed = new Map()));
+  const cache = parsed;
+  const matches = (selector: string) => {
+    let alternatives = cache.get(selector);
+    if (alternatives === undefined)
+      cache.set(selector, (alternatives = parseSelector(selector).alternatives));
+    return alternatives.some((alt) => alt.match(row.name));
+  };
+  return argumentProbes(rules, matches).map((probe) => ({
+    name: row.name,
+    label: `${row.label} ${probe.label}`,
+    source: 'argument' as const,
+    ...hintsOf(row.hints),
+    arguments: probe.arguments,
+  }));
 }
 
 /**

@@ -17,8 +17,10 @@ import { ModeCompositions } from './lint-compose.js';
 import type { SelectorAlternative } from './glob.js';
 import { BUILTIN_PLAN_PATH } from './load.js';
 import type { ToolCatalogEntry } from './catalog.js';
-import type { LintDocument, RuleContext, SelectorRule } from './rules/define.js';
+import { decideCall } from './call.js';
+import type { ArgumentRule, LintDocument, RuleContext, SelectorRule } from './rules/define.js';
 import type {
+  CallInput,
   CompiledDocument,
   CompiledRule,
   CompiledPolicy,
@@ -91,6 +93,12 @@ export function createRuleContexts(
     const position = modeDocuments.indexOf(source);
     let probes: Hints[] | undefined;
     let alone: CompiledPolicy | undefined;
+    let before: CompiledPolicy | null | undefined;
+    const earlier = (): CompiledPolicy | null => {
+      if (before !== undefined) return before;
+      const docs = source.document.override === true ? [] : compositionsOf(mode).documents(position);
+      return (before = docs.length === 0 ? null : composePolicy(mode, docs));
+    };
     const composedUpTo = () => compositionsOf(mode).policy(position + 1);
     const composedMode = () => compositionsOf(mode).policy(modeDocuments.length);
     const decideInDocument = (name: string, hints: Hints | undefined, without?: JsonPath) =>
@@ -129,10 +137,37 @@ export function createRuleContexts(
       decideInDocument,
       decideAlone: (name: string, hints?: Hints): DecideResult =>
         (alone ??= composePolicy(mode, [compiled(source)])).decide(name, hints),
+      argumentRules: () => argumentRulesOf(compiled(source)),
+      decideCallBefore: (call: CallInput) => {
+        const policy = earlier();
+        return policy === null ? undefined : decideCall(policy, call);
+      },
+      decideCallAlone: (call: CallInput) =>
+        decideCall((alone ??= composePolicy(mode, [compiled(source)])), call),
       pathOf: (ref: RuleRef) => pathOfRule(source, ref),
       hintProbes: () => (probes ??= hintProbes(modeDocuments)),
     } satisfies RuleContext;
   });
+}
+
+/** The rules with argument tables of a compiled document, one per selector (brace alternatives share tables). */
+function argumentRulesOf(doc: CompiledDocument): ArgumentRule[] {
+  const out: ArgumentRule[] = [];
+  const seen = new Set<string>();
+  for (const r of doc.rules) {
+    if (r.arguments === undefined || seen.has(r.selector)) continue;
+    seen.add(r.selector);
+    const value = doc.source.document.tools?.[r.selector];
+    const rule: ArgumentRule = {
+      selector: r.selector,
+      path: ['tools', r.selector],
+      namesArgument: typeof value === 'object' && value.argument !== undefined,
+      tables: r.arguments,
+    };
+    if (r.base !== undefined) rule.base = r.base;
+    out.push(rule);
+  }
+  return out;
 }
 
 function samePath(a: JsonPath, b: JsonPath): boolean {

@@ -4,7 +4,9 @@
  * `--no-builtin`). For every mode of either side and every tool (see `../../compile/grid.ts`) it compares the
  * engine's verdict (`authorize`) before and after, with the deciding rule and its file:line. Rows that stand for
  * a selector, and `(other tool)`, are also compared under each of the 16 hint combinations; such a probe is
- * listed only where it shows a change that its row does not already show.
+ * listed only where it shows a change that its row does not already show. A tool with argument rules (on either
+ * side) is also compared on calls whose command or path matches each pattern or just misses it; such a call is
+ * listed once per distinct change, so a widening of one command or path shows as the call that proves it.
  *
  * An *escalation* is a change towards allow (deny → ask, deny → allow, ask → allow); since visibility is "not
  * deny", a tool becoming visible is one too. A mode only one side defines counts as denying everything on the
@@ -16,6 +18,8 @@ import { stringOption } from '../argv.js';
 import type { CliCommand, CommandSpec } from '../command.js';
 import { UsageError } from '../errors.js';
 import {
+  argumentRows,
+  changedArgumentRules,
   collectToolRows,
   hintProbes,
   isReadOnlyProbe,
@@ -62,6 +66,8 @@ export async function runDiff(options: RunDiffOptions): Promise<DiffReport | Loa
     toolSet.toolSet,
   );
   const readOnly = tools.find(isReadOnlyProbe);
+  const argumentRules = changedArgumentRules(before.load.documents, after.load.documents);
+  const probesOf = new Map(tools.map((row) => [row, argumentRows(row, argumentRules)]));
   const rows: DiffRow[] = [];
   for (const mode of modeNames(before.policies, after.policies)) {
     const compare = (row: ToolRow): DiffRow => {
@@ -75,6 +81,14 @@ export async function runDiff(options: RunDiffOptions): Promise<DiffReport | Loa
       const seen = row.source === 'probe' && readOnly ? [pairKey(compare(readOnly))] : [];
       const shows = (r: DiffRow) => r.change !== 'unchanged' && pairKey(r) !== pairKey(base);
       for (const probe of hintProbes(row, compare, shows, pairKey, seen)) rows.push(probe.answer);
+      // Argument probes: each call whose decision changed, once per distinct change (its first counterexample).
+      const shown = new Set([pairKey(base)]);
+      for (const call of probesOf.get(row)!) {
+        const r = compare(call);
+        if (r.change === 'unchanged' || shown.has(pairKey(r))) continue;
+        shown.add(pairKey(r));
+        rows.push(r);
+      }
     }
   }
   const counts: Record<ChangeKind, number> = { escalation: 0, narrowing: 0, 'rule-changed': 0, unchanged: 0 };
@@ -89,9 +103,9 @@ export async function runDiff(options: RunDiffOptions): Promise<DiffReport | Loa
   };
 }
 
-/** What makes two rows say the same to a reviewer: both decisions, both rules and both reasons. */
+/** What makes two rows say the same to a reviewer: both decisions, rules, argument patterns and reasons. */
 function pairKey(row: DiffRow): string {
-  const side = (c: Cell) => JSON.stringify([c.decision, c.rule.selector, c.reason]);
+  const side = (c: Cell) => JSON.stringify([c.decision, c.rule.selector, c.pattern?.selector, c.reason]);
   return `${side(row.before)}→${side(row.after)}`;
 }
 
@@ -104,7 +118,10 @@ export function classify(before: Cell, after: Cell): ChangeKind {
   const order = compareRestrictiveness(after.decision, before.decision);
   if (order < 0) return 'escalation';
   if (order > 0) return 'narrowing';
-  const sameRule = before.rule.selector === after.rule.selector && before.reason === after.reason;
+  const sameRule =
+    before.rule.selector === after.rule.selector &&
+    before.pattern?.selector === after.pattern?.selector &&
+    before.reason === after.reason;
   return sameRule ? 'unchanged' : 'rule-changed';
 }
 
@@ -122,6 +139,9 @@ const spec: CommandSpec = {
     'compared, with the deciding rule and its file:line. Rows that stand for a selector, and (other tool),',
     'are also compared under each of the 16 combinations of hints, so a widening by effects shows too; such',
     'a row is labelled with the hints that are true, for example `(other tool) [idempotent]`.',
+    'A tool with commands: or paths: rules is also compared on calls whose command or path matches each',
+    'pattern or just misses it; a changed call is listed with its arguments, for example',
+    '`bash command="git push"`, so a widening of one command or path shows as the call that proves it.',
     '',
     'An escalation is a change towards allow (deny to ask, deny to allow, ask to allow), which includes a',
     'tool becoming visible. A mode that only one side defines denies everything on the other side.',

@@ -1,14 +1,24 @@
 /**
  * `dsh-mode matrix [PATH...]`: the modes × tools grid of decisions, the picture an operator wants before reading
  * rules. Which tools are shown is described in `../../compile/grid.ts`; each cell is the engine's `authorize`
- * verdict. A hint probe gets a row only where it changes a decision in some mode. `runMatrix` returns a report
+ * verdict. A hint probe gets a row only where it changes a decision in some mode, and so does an argument probe
+ * (a call whose command or path matches a pattern or just misses it, shown with its arguments, once per distinct
+ * answer). `runMatrix` returns a report
  * and prints nothing; the adapter formats it.
  * @module
  */
 import { stringOption } from '../argv.js';
 import type { CliCommand, CommandSpec } from '../command.js';
 import { UsageError } from '../errors.js';
-import { collectToolRows, hintProbes, isReadOnlyProbe, type Cell, type ToolRow } from '../../compile/grid.js';
+import {
+  argumentRows,
+  argumentRulesOf,
+  collectToolRows,
+  hintProbes,
+  isReadOnlyProbe,
+  type Cell,
+  type ToolRow,
+} from '../../compile/grid.js';
 import { decideCell, reportTool } from '../grid-cells.js';
 import { formatMatrixJson, formatMatrixMarkdown, formatMatrixText } from '../formatters/matrix.js';
 import type { LoadFailedReport, MatrixReport } from '../grid-report.js';
@@ -44,8 +54,10 @@ export async function runMatrix(options: RunMatrixOptions): Promise<MatrixReport
   const modes = [...side.policies.modes.values()];
   const line = (row: ToolRow) => modes.map((p) => decideCell(side.policies, p.mode, row));
   const decisions = (cells: readonly Cell[]) => cells.map((c) => c.decision).join(' ');
-  const rules = (cells: readonly Cell[]) => JSON.stringify(cells.map((c) => [c.decision, c.rule.selector]));
+  const rules = (cells: readonly Cell[]) =>
+    JSON.stringify(cells.map((c) => [c.decision, c.rule.selector, c.pattern?.selector]));
   const rows = collectToolRows([side.load.documents], toolSet.tools, toolSet.toolSet);
+  const argumentRules = argumentRulesOf([side.load.documents]);
   const readOnly = rows.find(isReadOnlyProbe);
   const grid: { row: ToolRow; cells: Cell[] }[] = [];
   for (const row of rows) {
@@ -56,6 +68,14 @@ export async function runMatrix(options: RunMatrixOptions): Promise<MatrixReport
     const changes = (probe: Cell[]) => decisions(probe) !== decisions(cells);
     for (const probe of hintProbes(row, line, changes, rules, seen))
       grid.push({ row: probe.row, cells: probe.answer });
+    // A call whose command or path the mode decides otherwise than the bare tool, once per distinct answer.
+    const shown = new Set([rules(cells)]);
+    for (const call of argumentRows(row, argumentRules)) {
+      const answer = line(call);
+      if (!changes(answer) || shown.has(rules(answer))) continue;
+      shown.add(rules(answer));
+      grid.push({ row: call, cells: answer });
+    }
   }
   return {
     kind: 'matrix',
@@ -93,8 +113,10 @@ const spec: CommandSpec = {
     'name a rule mentions, one sample name per glob (the row shows the glob), and two probes for tools nobody',
     'named: (other tool) and (other read-only tool). Rows that stand for a selector, and (other tool), are',
     'also asked with each of the 16 combinations of hints; such a row, labelled with the hints that are true',
-    '(for example `(other tool) [idempotent]`), is shown only where it changes a decision. Decisions are',
-    'coloured on a terminal.',
+    '(for example `(other tool) [idempotent]`), is shown only where it changes a decision. A tool with',
+    'commands: or paths: rules is also asked with calls whose command or path matches each pattern or just',
+    'misses it; such a row, labelled with the call (for example `bash command="git log"`), is shown once per',
+    'distinct answer where it changes a decision. Decisions are coloured on a terminal.',
     '',
     'Exit codes: 0 the grid was printed; 1 a policy that cannot load; 2 usage errors, or a path or catalog',
     'that cannot be read.',

@@ -1,10 +1,13 @@
 /**
  * The formats of `dsh-mode diff`: `text` for a terminal, `markdown` sized for a pull-request comment (a summary
  * line, a table of the changed decisions with escalations first, and the deciding rule after the change), and
- * `json` (the report itself). Only changed rows are listed in text and Markdown; JSON has every row.
+ * `json` (the report itself). Only changed rows are listed in text and Markdown; JSON has every row. A row
+ * an argument pattern decided names that pattern (with its file:line) as its deciding rule.
  * Pure: report in, text out.
  * @module
  */
+import type { Cell } from '../../compile/grid.js';
+import type { RuleRef } from '../../compile/types.js';
 import { labelBuiltin } from './paths.js';
 import type { ChangeKind, DiffReport, DiffRow } from '../grid-report.js';
 import type { FormatOptions } from '../report.js';
@@ -35,10 +38,13 @@ export function changedRows(report: DiffReport): DiffRow[] {
  * @returns the line
  */
 export function describeEscalation(row: DiffRow): string {
-  return (
-    `mode \`${row.mode}\`, tool \`${row.tool.label}\`: ${row.before.decision} → ${row.after.decision}` +
-    ` by ${describeRule(row.after.rule)}`
-  );
+  const call = row.tool.arguments
+    ? `call \`${row.tool.name}\` with ${JSON.stringify(row.tool.arguments)}`
+    : `tool \`${row.tool.label}\``;
+  const by = row.after.pattern
+    ? `${describeRule(row.after.pattern)} of ${describeRule(row.after.rule)}`
+    : describeRule(row.after.rule);
+  return `mode \`${row.mode}\`, ${call}: ${row.before.decision} → ${row.after.decision} by ${by}`;
 }
 
 /**
@@ -57,13 +63,12 @@ export function formatDiffText(report: DiffReport, options: FormatOptions): stri
   for (const row of rows) {
     const change = `${paintDecision(row.before.decision, options.color)} → ${paintDecision(row.after.decision, options.color)}`;
     const pad = ' '.repeat(Math.max(0, 13 - row.before.decision.length - row.after.decision.length));
+    const [now, then] = [deciding(row.after), deciding(row.before)];
     const was =
-      row.change === 'unchanged' || row.before.rule.selector === row.after.rule.selector
-        ? ''
-        : ` (was ${describeRule(row.before.rule)})`;
+      row.change === 'unchanged' || then.selector === now.selector ? '' : ` (was ${describeRule(then)})`;
     lines.push(
       `${MARK[row.change]} ${row.mode.padEnd(modeWidth)}  ${row.tool.label.padEnd(toolWidth)}  ${change}${pad}` +
-        `  ${describeRule(row.after.rule)}${was}`,
+        `  ${describeRule(now)}${was}`,
     );
   }
   return lines.join('\n') + '\n';
@@ -91,7 +96,7 @@ export function formatDiffMarkdown(report: DiffReport): string {
       const tool = row.tool.source === 'probe' ? `_${mdText(row.tool.label)}_` : mdCode(row.tool.label);
       lines.push(
         `| ${badge} | ${mdCode(row.mode)} | ${tool} | ${row.before.decision} | ${after} | ` +
-          `${mdRule(row.after.rule)} | ${mdRule(row.before.rule)} |`,
+          `${mdRule(deciding(row.after))} | ${mdRule(deciding(row.before))} |`,
       );
     }
   }
@@ -109,6 +114,11 @@ export function formatDiffMarkdown(report: DiffReport): string {
  */
 export function formatDiffJson(report: DiffReport): string {
   return JSON.stringify(report, labelBuiltin, 2) + '\n';
+}
+
+/** What decided a cell: the argument pattern when the call's arguments did, else the tool rule. */
+function deciding(cell: Cell): RuleRef {
+  return cell.pattern ?? cell.rule;
 }
 
 function summary(report: DiffReport): string {

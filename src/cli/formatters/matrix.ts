@@ -57,7 +57,7 @@ export function formatMatrixMarkdown(report: MatrixReport): string {
     lines.push(`**${mdCode(mode.name)}**${mode.description ? ` — ${mdText(mode.description)}` : ''}`, '');
     report.tools.forEach((tool, t) => {
       const cell = report.cells[m]![t]!;
-      lines.push(`- ${mdCode(tool.label)}: ${cell.decision} — ${mdRule(cell.rule)}`);
+      lines.push(`- ${mdCode(tool.label)}: ${cell.decision} — ${mdRule(cell.pattern ?? cell.rule)}`);
     });
     lines.push('');
   });
@@ -76,8 +76,12 @@ export function formatMatrixJson(report: MatrixReport): string {
 
 function footnote(report: MatrixReport): string {
   const tools = report.toolSet === 'catalog' ? 'the catalog' : "the reference host's built-in tools";
+  const calls = report.tools.some((t) => t.source === 'argument')
+    ? '; `tool argument="…"` rows show a call whose command or path changes a decision'
+    : '';
   return (
     `tools: ${tools}, every name a rule mentions, a sample name per glob, and two probes for unnamed tools; ` +
-    '[hints] rows show a hint combination (the hints that are true) where it changes a decision'
+    '[hints] rows show a hint combination (the hints that are true) where it changes a decision' +
+    calls
   );
 }

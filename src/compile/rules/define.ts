@@ -12,6 +12,9 @@
 import type { ToolCatalogEntry } from '../catalog.js';
 import type { SelectorAlternative } from '../glob.js';
 import type {
+  ArgumentTable,
+  CallDecision,
+  CallInput,
   CompiledPolicy,
   Decision,
   DecideResult,
@@ -38,6 +41,18 @@ export interface SelectorRule {
   byArguments?: true;
 }
 
+/** One `tools` rule with `commands:` or `paths:`, as lint sees it: its selector, its tables, and where it is. */
+export interface ArgumentRule {
+  selector: string;
+  /** `['tools', selector]`. */
+  path: JsonPath;
+  /** The rule's base decision, when it has one (without, it abstains on what no pattern matches). */
+  base?: Decision;
+  /** Whether the rule names its argument (`argument: NAME`) rather than taking `command` or `path`. */
+  namesArgument: boolean;
+  tables: readonly ArgumentTable[];
+}
+
 /** One message template. Text follows Cedar's rules: one lowercase sentence, no final period, values in backticks. */
 export interface MessageTemplate {
   /** The finding, with `{{name}}` slots. */
@@ -54,6 +69,8 @@ export interface RuleDocs {
   passing: string;
   /** How to fix a finding, in a sentence or two. */
   fix: string;
+  /** A document of the same mode loaded before each example (`base.yaml`), for rules about composition. */
+  before?: string;
 }
 
 /** What a rule reports: a message id, the slot values and the JSON path of the node concerned. */
@@ -102,6 +119,16 @@ export interface RuleContext {
   decideInDocument(name: string, hints: Hints | undefined, without?: JsonPath): DecideResult | undefined;
   /** The decision of this document alone (its mode compiled from it only). */
   decideAlone(name: string, hints?: Hints): DecideResult;
+  /** The rules of this document with `commands:` or `paths:`, in document order (one per selector). */
+  argumentRules(): readonly ArgumentRule[];
+  /**
+   * How the documents of this mode that compose before this one decide a call, arguments included (paths resolve
+   * lexically, with no workspace); undefined when there are none (the first document of its mode, or an
+   * `override`).
+   */
+  decideCallBefore(call: CallInput): CallDecision | undefined;
+  /** How this document alone decides a call, arguments included. */
+  decideCallAlone(call: CallInput): CallDecision;
   /** The JSON path in this document of the rule a decision names, or undefined when it is not in this document. */
   pathOf(rule: RuleRef): JsonPath | undefined;
   /** The hint sets to probe this mode with: every combination of the hints its `effects` read. */

@@ -50,8 +50,12 @@ describe('rules/index.ts', () => {
 
       it('reports its documented failing example and not the passing one', () => {
         const catalog = { catalog: DOCS_CATALOG };
-        expect(runRule(rule, { policy: rule.meta.docs.failing, ...catalog }).length).toBeGreaterThan(0);
-        expect(runRule(rule, { policy: rule.meta.docs.passing, ...catalog })).toEqual([]);
+        const { before } = rule.meta.docs;
+        const policy = (text: string) => (before === undefined ? text : [before, text]);
+        expect(runRule(rule, { policy: policy(rule.meta.docs.failing), ...catalog }).length).toBeGreaterThan(
+          0,
+        );
+        expect(runRule(rule, { policy: policy(rule.meta.docs.passing), ...catalog })).toEqual([]);
       });
     });
   }

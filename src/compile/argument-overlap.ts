@@ -1,0 +1,156 @@
+/**
+ * Can two argument patterns match the same command, or the same path? If so, which? Lint's `conflicting-patterns`
+ * needs a *witness*: a concrete command or path both patterns match, verified with the real matchers, so every
+ * finding comes with an example a user can check (a witness is never wrong, only possibly absent).
+ *
+ * Commands: a breadth-first search over the product of the two patterns' words. A `**` word may match no word or
+ * take one word of the other pattern; two plain words need a common value, found by the same search over their
+ * characters (`*` inside a word takes any characters). Paths: each pair of brace alternatives goes through
+ * `findCommonName`, the tool-name witness search, checked with the path matchers.
+ * @module
+ */
+import { findCommonName } from './glob-overlap.js';
+import { expandBraces } from './glob.js';
+import { compilePathPattern, type PathForm } from './paths.js';
+import { matchCommand, parseCommandPattern, type ShellWord } from './shell/index.js';
+
+const known = (value: string): ShellWord => ({ text: value, value, known: true });
+
+/**
+ * A value two word patterns (`*` any characters) both match, or undefined.
+ * @returns the shortest such value found, `x` standing in for a wildcard where one is free
+ */
+export function commonWord(a: string, b: string): string | undefined {
+  const A = a.replace(/\*+/g, '*');
+  const B = b.replace(/\*+/g, '*');
+  const start = '0,0';
+  const parent = new Map<string, [string, string]>([[start, ['', '']]]);
+  const queue: [number, number][] = [[0, 0]];
+  while (queue.length > 0) {
+    const [i, j] = queue.shift()!;
+    const here = `${i},${j}`;
+    if (i === A.length && j === B.length) {
+      let out = '';
+      for (let k = here; k !== start;) {
+        const [from, c] = parent.get(k)!;
+        out = c + out;
+        k = from;
+      }
+      return out;
+    }
+    const next: [number, number, string][] = [];
+    const ca = A[i];
+    const cb = B[j];
+    if (ca === '*') next.push([i + 1, j, '']);
+    if (cb === '*') next.push([i, j + 1, '']);
+    if (ca === '*' && cb !== undefined && cb !== '*') next.push([i, j + 1, cb]);
+    if (cb === '*' && ca !== undefined && ca !== '*') next.push([i + 1, j, ca]);
+    if (ca !== undefined && ca !== '*' && ca === cb) next.push([i + 1, j + 1, ca]);
+    for (const [ni, nj, c] of next) {
+      const k = `${ni},${nj}`;
+      if (parent.has(k)) continue;
+      parent.set(k, [here, c]);
+      queue.push([ni, nj]);
+    }
+  }
+  return undefined;
+}
+
+/**
+ * A command both command patterns match, each as its decision reads it (an allow pattern sees only known words).
+ * @returns the command's words, or undefined when the search finds none
+ */
+export function commonCommand(a: string, b: string): string[] | undefined {
+  const P = parseCommandPattern(a).words;
+  const Q = parseCommandPattern(b).words;
+  const sample = (w: (typeof P)[number]) => (w.kind === 'any' ? 'x' : w.text.replace(/\*+/g, 'x'));
+  const start = '0,0';
+  const parent = new Map<string, [string, string | undefined]>([[start, ['', undefined]]]);
+  const queue: [number, number][] = [[0, 0]];
+  while (queue.length > 0) {
+    const [i, j] = queue.shift()!;
+    const here = `${i},${j}`;
+    if (i === P.length && j === Q.length) {
+      const words: string[] = [];
+      for (let k = here; k !== start;) {
+        const [from, w] = parent.get(k)!;
+        if (w !== undefined) words.unshift(w);
+        k = from;
+      }
+      return verify(a, b, words.length > 0 ? words : ['x']);
+    }
+    const p = P[i];
+    const q = Q[j];
+    const next: [number, number, string | undefined][] = [];
+    if (p?.kind === 'any') next.push([i + 1, j, undefined]);
+    if (q?.kind === 'any') next.push([i, j + 1, undefined]);
+    if (p?.kind === 'any' && q?.kind === 'word') next.push([i, j + 1, sample(q)]);
+    if (q?.kind === 'any' && p?.kind === 'word') next.push([i + 1, j, sample(p)]);
+    if (p?.kind === 'word' && q?.kind === 'word') {
+      const w = commonWord(p.text, q.text);
+      if (w !== undefined) next.push([i + 1, j + 1, w === '' && p.text.includes('*') ? 'x' : w]);
+    }
+    for (const [ni, nj, w] of next) {
+      const k = `${ni},${nj}`;
+      if (parent.has(k)) continue;
+      parent.set(k, [here, w]);
+      queue.push([ni, nj]);
+    }
+  }
+  return undefined;
+}
+
+function verify(a: string, b: string, words: string[]): string[] | undefined {
+  const ws = words.map(known);
+  // Known words match the same for allow and deny patterns; the name's basename rule only widens deny.
+  const ok = (p: string) =>
+    matchCommand(p, ws, { forAllow: true }) || matchCommand(p, ws, { forAllow: false });
+  return ok(a) && ok(b) ? words : undefined;
+}
+
+/** A brace alternative of a path pattern with its own specificity. */
+export interface PathAlternative {
+  readonly text: string;
+  readonly absolute: boolean;
+  readonly specificity: number;
+  matches(path: string, forAllow: boolean): boolean;
+}
+
+/**
+ * The brace alternatives of a path pattern, each compiled on its own.
+ * @returns the alternatives (none for an invalid pattern)
+ */
+export function pathAlternatives(pattern: string): PathAlternative[] {
+  if (pattern.length === 0) return [];
+  return (expandBraces(pattern) ?? []).map((raw) => {
+    const compiled = compilePathPattern(raw);
+    const absolute = raw.startsWith('/');
+    const text = absolute ? raw : raw.replace(/^(\.\/)+/, '');
+    const formOf = (path: string): PathForm =>
+      absolute ? { absolute: path } : { absolute: `/${path}`, relative: path };
+    return {
+      text,
+      absolute,
+      specificity: compiled.specificity,
+      // An absolute alternative is matched as a deny would be: allow never sees outside the workspace.
+      matches: (path, forAllow) => compiled.match(formOf(path), forAllow && !absolute) >= 0,
+    };
+  });
+}
+
+/**
+ * A path two path-pattern alternatives both match (each as its decision reads it), or undefined.
+ * @returns the witness
+ */
+export function commonPath(
+  a: PathAlternative,
+  aAllow: boolean,
+  b: PathAlternative,
+  bAllow: boolean,
+): string | undefined {
+  if (a.absolute !== b.absolute) return undefined;
+  return findCommonName(
+    { pattern: a.text, match: (n) => a.matches(n, aAllow) },
+    { pattern: b.text, match: (n) => b.matches(n, bAllow) },
+  );
+}

@@ -1,0 +1,118 @@
+import { describe, expect, it } from 'vitest';
+import { compilePolicies } from '../../../src/compile/compile.js';
+import { loadPolicyText } from '../../../src/compile/load.js';
+import rule from '../../../src/compile/rules/unmatchable-pattern.js';
+import { authorize } from '../../../src/engine/authorize.js';
+import { testRule } from './rule-tester.js';
+
+const table = (tool: string, kind: string, ...lines: string[]) =>
+  ['mode: review', 'tools:', `  ${tool}:`, `    ${kind}:`, ...lines.map((l) => `      ${l}`), ''].join('\n');
+
+testRule(rule, {
+  valid: [
+    {
+      name: 'plain command words',
+      policy: table('bash', 'commands', '"git log **": allow', '"rm -rf *": deny'),
+    },
+    {
+      name: 'options with `=` and `*` inside a word',
+      policy: table('bash', 'commands', '"git log --format=*": allow'),
+    },
+    {
+      name: 'workspace-relative globs',
+      policy: table('read', 'paths', '"./src/**": allow', '".env*": deny'),
+    },
+    { name: 'absolute deny and ask', policy: table('read', 'paths', '"/etc/**": deny', '"/tmp/**": ask') },
+    { name: 'the root folder', policy: table('list', 'paths', '".": allow', '"/": deny') },
+  ],
+  invalid: [
+    {
+      name: 'a command pattern of blanks only',
+      policy: table('bash', 'commands', '"  ": allow'),
+      errors: [
+        {
+          messageId: 'invalid',
+          line: 5,
+          column: 7,
+          message: 'pattern `  ` matches nothing: empty command pattern',
+        },
+      ],
+    },
+    {
+      name: 'a pipeline in one pattern',
+      policy: table('bash', 'commands', '"git log | head": allow'),
+      errors: [
+        {
+          messageId: 'shellSyntax',
+          line: 5,
+          column: 7,
+          message:
+            'command pattern `git log | head` contains `|`, which a word holds only when quoted: scripts are split into simple commands and dequoted before matching',
+        },
+      ],
+    },
+    {
+      name: 'quotes and expansions',
+      policy: table('bash', 'commands', '"echo \\"hi\\"": allow', '"cat $HOME/x": deny', '"ls; rm": deny'),
+      errors: [
+        { messageId: 'shellSyntax', line: 5, column: 7 },
+        { messageId: 'shellSyntax', line: 6, column: 7 },
+        { messageId: 'shellSyntax', line: 7, column: 7 },
+      ],
+    },
+    {
+      name: 'a parent segment',
+      policy: table('read', 'paths', '"../secrets/**": deny', '"src/./x": allow'),
+      errors: [
+        {
+          messageId: 'dotSegment',
+          line: 5,
+          column: 7,
+          message:
+            'path pattern `../secrets/**` has a `..` segment, and paths are normalised before matching, so it never matches',
+        },
+        { messageId: 'dotSegment', line: 6, column: 7 },
+      ],
+    },
+    {
+      name: 'a final slash',
+      policy: table('read', 'paths', '"src/": deny'),
+      errors: [{ messageId: 'trailingSlash', line: 5, column: 7 }],
+    },
+    {
+      name: 'an absolute allow, in a brace alternative',
+      policy: table('read', 'paths', '"{src/**,/etc/**}": allow'),
+      errors: [{ messageId: 'absoluteAllow', line: 5, column: 7 }],
+    },
+  ],
+});
+
+// The claims the messages make, checked against the decision itself.
+describe('unmatchable-pattern claims', () => {
+  const decide = (text: string, name: string, args: Record<string, string>) =>
+    authorize(compilePolicies(loadPolicyText(text, 'p.yaml').documents), 'review', { name, arguments: args });
+
+  it('a `..` deny does not fire on the path it spells, a final-slash deny not on the folder', () => {
+    const text = [
+      'mode: review',
+      'tools:',
+      '  read:',
+      '    decision: allow',
+      '    paths:',
+      '      "../secrets/**": deny',
+      '      "src/": deny',
+      '',
+    ].join('\n');
+    expect(decide(text, 'read', { path: 'src' }).decision).toBe('allow');
+    expect(decide(text, 'read', { path: 'src/' }).decision).toBe('allow');
+    expect(decide(text, 'read', { path: '../secrets/x' }).pattern).toBeUndefined();
+  });
+
+  it('a pipeline pattern allows neither the pipeline nor its first command', () => {
+    const text = table('bash', 'commands', '"git log | head": allow').replace(
+      '  bash:\n',
+      '  bash:\n    decision: deny\n',
+    );
+    expect(decide(text, 'bash', { command: 'git log | head' }).decision).toBe('deny');
+  });
+});
