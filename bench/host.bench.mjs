@@ -1,90 +1,14 @@
-// The host and the mode engine around the table: what the plugin costs per step (default and plan mode), the gate
-// as the host runs it, one step against a floor loop, a step on a long resumed session, resume, and journal appends.
+// The host around the table: one step against a floor loop, the gate as the host runs it (plugin loaded, plan
+// mode), a step on a long resumed session, resume, and journal appends with the plugin loaded.
 // Imports dist/: `npm run build` first (`npm run bench` does).
 import { appendFileSync, closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Context } from 'cordis';
-import { applyHost, scriptedModel } from '../dist/host/index.js';
-import { ModePlugin } from '../dist/engine/index.js';
+import { scriptedModel } from '../dist/host/index.js';
 import { consume, interleave, ratioResult } from './lib.mjs';
+import { deployment, floorStepper, stepScript, stepper } from './steps.mjs';
 
 const BENCH = 'host';
-
-/** A no-op read-only tool: plan allows it by its effects rule, so every configuration runs it. */
-const noop = {
-  name: 'noop',
-  description: 'Does nothing.',
-  parameters: { type: 'object', additionalProperties: false },
-  annotations: { readOnlyHint: true },
-  execute: () => ({ content: 'ok' }),
-};
-
-async function deployment(workspace, plugin) {
-  const ctx = new Context();
-  await applyHost(ctx, { workspace });
-  ctx.tools.register(noop);
-  ctx.systemPrompt.section({ name: 'persona', order: 0, text: 'You are a benchmark.' });
-  if (plugin) await ctx.plugin(ModePlugin, {});
-  return ctx;
-}
-
-const stepScript = (steps) => {
-  const script = [];
-  for (let i = 0; i < steps - 1; i++)
-    script.push({ text: 's', tool_calls: [{ name: 'noop', arguments: {} }] });
-  script.push({ text: 'done' });
-  return script;
-};
-
-/** A contender that runs `n` steps as turns of `perTurn` steps, each turn on a fresh in-memory session. */
-function stepper(name, ctx, mode, perTurn = 20) {
-  return {
-    name,
-    async run(n) {
-      for (let done = 0; done < n; done += perTurn) {
-        const steps = Math.min(perTurn, n - done);
-        const agent = ctx.agents.create({
-          session: ctx.sessions.create({ inMemory: true }),
-          model: scriptedModel(stepScript(steps), { record: false }),
-          options: { maxSteps: steps, ...(mode ? { mode } : {}) },
-        });
-        const outcome = await agent.prompt('go');
-        if (outcome.reason !== 'done') throw new Error(`bench turn ended ${outcome.reason}`);
-      }
-    },
-  };
-}
-
-/**
- * The floor of one step: the same work with no framework. Append the step's events as JSON lines (in memory, as
- * the in-memory session does), build the request from an array, and "run" the tool.
- */
-function floorStepper() {
-  const tools = [{ name: noop.name, description: noop.description, parameters: noop.parameters }];
-  return {
-    name: 'floor',
-    run(n) {
-      const lines = [];
-      const messages = [{ role: 'user', content: 'go' }];
-      let seq = 0;
-      const append = (type, data) =>
-        lines.push(JSON.stringify({ seq: ++seq, type, data, time: new Date().toISOString() }));
-      for (let i = 0; i < n; i++) {
-        const request = { system: 'You are a benchmark.', messages, tools };
-        consume(request.messages.length);
-        const call = { id: `c${i}`, name: 'noop', arguments: {} };
-        append('model/response', { text: 's', tool_calls: [call] });
-        messages.push({ role: 'assistant', content: 's', tool_calls: [call] });
-        append('tool/call', call);
-        const result = noop.execute();
-        append('tool/result', { id: call.id, content: result.content });
-        messages.push({ role: 'tool', id: call.id, content: result.content });
-      }
-      consume(lines.length);
-    },
-  };
-}
 
 /** Writes a journal of `events` events (turns of 100) and returns its id. */
 async function bigSession(ctx, id, events) {
@@ -124,20 +48,10 @@ export default async function run({ quick }) {
     const bare = await deployment(workspace, false);
     const moded = await deployment(workspace, true);
 
-    // Plugin overhead per step, default and plan mode, against the same step without the plugin.
-    const steps = await interleave(
-      [stepper('none', bare), stepper('default', moded), stepper('plan', moded, 'plan'), floorStepper()],
-      { blocks, blockMs },
-    );
+    // One step without the plugin against the floor: the same work with no framework.
+    const steps = await interleave([stepper('none', bare), floorStepper()], { blocks, blockMs });
     const us = { unit: 'µs', scale: 1e-3 };
-    out.push(
-      ratioResult(BENCH, 'plugin-overhead-default', steps.default, steps.none, {
-        ...us,
-        goal: { ratio: 1.02 },
-      }),
-      ratioResult(BENCH, 'plugin-overhead-plan', steps.plan, steps.none, us),
-      ratioResult(BENCH, 'step-vs-floor', steps.none, steps.floor, { ...us, goal: { ratio: 4 } }),
-    );
+    out.push(ratioResult(BENCH, 'step-vs-floor', steps.none, steps.floor, { ...us, goal: { ratio: 4 } }));
 
     // The gate as the host runs it (guards, then the waterfall), for an agent in plan mode, against Map.get.
     const agent = moded.agents.create({

@@ -13,37 +13,40 @@ export function median(values) {
 }
 
 /**
- * Runs contenders interleaved. Each contender is `{ name, run(n) }`: `run` does `n` operations (sync or async) and
- * returns nothing; its time is measured around the call. `n` is the same for every block, chosen by the first
- * contender's warm-up so a block takes about `blockMs`, unless `ops` fixes it.
+ * Runs contenders interleaved. Each contender is `{ name, run(n), scale? }`: `run` does `n` operations (sync or
+ * async) and returns nothing; its time is measured around the call. `n` is the same for every block (times the
+ * contender's `scale`, for one far slower than the others), grown until the slowest block takes about `blockMs`,
+ * unless `ops` fixes it.
  * @returns per contender: `ns` (nanoseconds per operation, one entry per block)
  */
 export async function interleave(contenders, { blocks = 15, blockMs = 40, ops, warmups = 2 } = {}) {
   let n = ops ?? 1;
-  for (const c of contenders) await c.run(n);
+  const count = (c) => Math.max(1, Math.round(n * (c.scale ?? 1)));
+  for (const c of contenders) await c.run(count(c));
   if (ops === undefined) {
     // Grow n until the slowest contender's block is long enough to time.
     for (;;) {
       let slowest = 0;
       for (const c of contenders) {
         const start = now();
-        await c.run(n);
+        await c.run(count(c));
         slowest = Math.max(slowest, now() - start);
       }
       if (slowest >= blockMs * 1e6 || n >= 1e8) break;
       n = Math.ceil(n * Math.min(100, Math.max(2, (blockMs * 1e6) / Math.max(slowest, 1))));
     }
   }
-  for (let w = 0; w < warmups; w++) for (const c of contenders) await c.run(n);
+  for (let w = 0; w < warmups; w++) for (const c of contenders) await c.run(count(c));
   const ns = contenders.map(() => []);
   for (let b = 0; b < blocks; b++) {
     // Alternate the order too (ABAB, then BABA), so neither always runs right after the other.
     const order =
       b % 2 === 0 ? contenders.map((_, i) => i) : contenders.map((_, i) => contenders.length - 1 - i);
     for (const i of order) {
+      const k = count(contenders[i]);
       const start = now();
-      await contenders[i].run(n);
-      ns[i].push((now() - start) / n);
+      await contenders[i].run(k);
+      ns[i].push((now() - start) / k);
     }
   }
   return Object.fromEntries(contenders.map((c, i) => [c.name, ns[i]]));
