@@ -4,9 +4,10 @@
 //   --markdown  the README's benchmark table, naming the machine and the date
 //   --quick     a few short blocks each: checks that every figure is produced, not how fast (the bench test)
 //   --from FILE with --markdown: render the table from the JSON lines of an earlier `--json` run instead of running
+//   --readme    with --markdown: write the table into README.md between its bench-table markers, not to stdout
 // Every figure is a median over interleaved blocks against a baseline measured in the same blocks; `ratio` is
 // the median of the per-block ratios and `spread` their min and max (for figures without a baseline, the values').
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -17,6 +18,7 @@ const flag = (name) => args.includes(name);
 const json = flag('--json');
 const markdown = flag('--markdown');
 const quick = flag('--quick');
+const readme = flag('--readme');
 const fromAt = args.indexOf('--from');
 const from = fromAt === -1 ? undefined : args[fromAt + 1];
 const only = args.filter((a, i) => !a.startsWith('--') && (fromAt === -1 || i !== fromAt + 1));
@@ -105,13 +107,28 @@ function markdownTable(results) {
   return lines.join('\n');
 }
 
+/** Prints the table, or with --readme puts it between README.md's markers. */
+function emitTable(results) {
+  const table = markdownTable(results);
+  if (!readme) return console.log(table);
+  const file = join(here, '..', 'README.md');
+  const text = readFileSync(file, 'utf8');
+  const open = text.indexOf('<!-- bench-table');
+  const close = text.indexOf('<!-- /bench-table -->');
+  if (open === -1 || close === -1) throw new Error('README.md has no bench-table markers');
+  const head = text.indexOf('\n', open) + 1;
+  writeFileSync(file, `${text.slice(0, head)}${table}\n${text.slice(close)}`);
+  console.log(`README.md: benchmark table written (${results.length} rows)`);
+}
+
 if (from !== undefined) {
   // Rendering only: the figures of an earlier run (the machine line names this machine: render where you ran).
   const results = readFileSync(from, 'utf8')
     .split('\n')
     .filter((l) => l.trim())
     .map((l) => JSON.parse(l));
-  console.log(markdown ? markdownTable(results) : results.map(textLine).join('\n'));
+  if (markdown) emitTable(results);
+  else console.log(results.map(textLine).join('\n'));
   process.exit(0);
 }
 const files = readdirSync(here)
@@ -130,4 +147,4 @@ for (const file of files) {
     else if (!markdown) console.log(textLine(r));
   }
 }
-if (markdown) console.log(markdownTable(results));
+if (markdown) emitTable(results);
