@@ -7,6 +7,7 @@
 //   --readme    with --markdown: write the table into README.md between its bench-table markers, not to stdout
 // Every figure is a median over interleaved blocks against a baseline measured in the same blocks; `ratio` is
 // the median of the per-block ratios and `spread` their min and max (for figures without a baseline, the values').
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -131,6 +132,13 @@ if (from !== undefined) {
   else console.log(results.map(textLine).join('\n'));
   process.exit(0);
 }
+const childAt = args.indexOf('--child');
+if (childAt !== -1) {
+  // One bench file in this process: its results as JSON lines for the parent.
+  const { default: run } = await import(pathToFileURL(join(here, args[childAt + 1])).href);
+  for (const r of await run({ quick })) console.log(JSON.stringify(r));
+  process.exit(0);
+}
 const files = readdirSync(here)
   .filter((f) => f.endsWith('.bench.mjs'))
   .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
@@ -140,8 +148,19 @@ const results = [];
 for (const file of files) {
   const name = file.replace('.bench.mjs', '');
   if (!json && !markdown) console.log(`\n${name}`);
-  const { default: run } = await import(pathToFileURL(join(here, file)).href);
-  for (const r of await run({ quick })) {
+  // Each file in a fresh process: one file's heap (a 100k-event session, a grown fold) must not slow the next's GC.
+  const child = spawnSync(
+    process.execPath,
+    [fileURLToPath(import.meta.url), '--child', file, ...(quick ? ['--quick'] : [])],
+    {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'inherit'],
+      maxBuffer: 1 << 24,
+    },
+  );
+  if (child.status !== 0) throw new Error(`bench ${file} exited ${child.status}`);
+  for (const line of child.stdout.split('\n').filter((l) => l.trim())) {
+    const r = JSON.parse(line);
     results.push(r);
     if (json) console.log(JSON.stringify(r));
     else if (!markdown) console.log(textLine(r));
