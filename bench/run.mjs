@@ -12,6 +12,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { round } from './lib.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -49,6 +50,7 @@ const LABELS = {
     'a bare unbash parse of it',
   ],
   'naive-prefix-vs-decide': ['naive regex prefix matching (Gemini-style)', 'the uncached decision'],
+  'fold-read-100k-vs-refold': ['mode fold per read, 100k events, one new event', 'a full refold'],
 };
 
 /** Whether a result meets its goal: true, false, or undefined when it has none. */
@@ -85,6 +87,18 @@ function textLine(r) {
   );
 }
 
+/** A figure in a readable unit: ns → µs → ms → s once it reaches 10,000 of one. */
+function readable(value, unit) {
+  const units = ['ns', 'µs', 'ms', 's'];
+  let i = units.indexOf(unit);
+  let v = value;
+  while (i >= 0 && i < units.length - 1 && Math.abs(v) >= 10_000) {
+    v /= 1000;
+    i++;
+  }
+  return i < 0 ? `${value} ${unit}` : `${round(v)} ${units[i]}`;
+}
+
 function markdownTable(results) {
   const date = new Date().toISOString().slice(0, 10);
   const lines = [
@@ -102,7 +116,7 @@ function markdownTable(results) {
     const extra =
       r.wrong !== undefined ? `; ${r.wrong} of ${r.cases} corpus answers wrong, ${r.unsafe} unsafe` : '';
     lines.push(
-      `| ${what} | ${r.value} ${r.unit} | ${against}: ${r.baseline} ${r.unit}${extra} | ${r.ratio}× [${r.spread.join(', ')}] | ${goal} |`,
+      `| ${what} | ${readable(r.value, r.unit)} | ${against}: ${readable(r.baseline, r.unit)}${extra} | ${r.ratio}× [${r.spread.join(', ')}] | ${goal} |`,
     );
   }
   return lines.join('\n');
