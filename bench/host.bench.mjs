@@ -1,128 +1,178 @@
-// The reference host: journal appends per second (in memory and on disk, against a bare writeSync of the same
-// lines), resume time of a 100,000-event session (against a bare read + JSON.parse per line), and the loop's
-// overhead per step with the scripted model (steps per second, and the share spent in assembly and in logging).
-import { mkdtempSync, openSync, closeSync, writeSync, readFileSync, rmSync } from 'node:fs';
+// The host around the table: one step against a floor loop, the gate as the host runs it (plugin loaded, plan
+// mode), a step on a long resumed session, resume, and journal appends with the plugin loaded.
+// Imports dist/: `npm run build` first (`npm run bench` does).
+import { appendFileSync, closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Context } from 'cordis';
-import { applyHost, scriptedModel, JournalSession, SystemPromptService } from '../dist/host/index.js';
-import { report, timeOnce } from './lib.mjs';
+import { scriptedModel } from '../dist/host/index.js';
+import { consume, interleave, ratioResult } from './lib.mjs';
+import { deployment, floorStepper, stepScript, stepper } from './steps.mjs';
 
-const payload = { text: 'x'.repeat(120) };
+const BENCH = 'host';
 
-async function host(workspace) {
-  const ctx = new Context();
-  await applyHost(ctx, { workspace });
-  return ctx;
+/** Writes a journal of `events` events (turns of 100) and returns its id. */
+async function bigSession(ctx, id, events) {
+  const session = ctx.sessions.create({ id });
+  const payload = { text: 'x'.repeat(120) };
+  for (let turn = 1; session.events.length < events; turn++) {
+    await session.append('turn/start', { turn });
+    for (let i = 0; i < 98; i++) await session.append('user/message', payload);
+    await session.append('turn/end', { turn, reason: 'done' });
+  }
+  session.close();
+  return session.file;
 }
 
-async function appendsPerSecond(session, count) {
-  await session.append('turn/start', { turn: 1 });
-  const ms = await timeOnce(async () => {
-    for (let i = 0; i < count; i++) await session.append('user/message', payload);
-  });
-  await session.append('turn/end', { turn: 1, reason: 'done' });
-  return count / (ms / 1000);
+/** `n` steps on a resumed session (one turn of n steps), the session kept across blocks. */
+function resumedStepper(name, ctx, session) {
+  return {
+    name,
+    async run(n) {
+      const agent = ctx.agents.create({
+        session,
+        model: scriptedModel(stepScript(n), { record: false }),
+        options: { maxSteps: n },
+      });
+      const outcome = await agent.prompt('go');
+      if (outcome.reason !== 'done') throw new Error(`bench turn ended ${outcome.reason}`);
+    },
+  };
 }
 
-export default async function run() {
-  const workspace = mkdtempSync(join(tmpdir(), 'dsh-bench-'));
+export default async function run({ quick }) {
+  const blocks = quick ? 3 : 15;
+  const blockMs = quick ? 5 : 60;
+  const workspace = mkdtempSync(join(tmpdir(), 'dsh-bench-host-'));
+  const out = [];
   try {
-    const ctx = await host(workspace);
-    const count = 50_000;
+    const bare = await deployment(workspace, false);
+    const moded = await deployment(workspace, true);
 
-    const rawFile = join(workspace, 'raw.jsonl');
-    const fd = openSync(rawFile, 'w');
-    const rawMs = await timeOnce(() => {
-      for (let i = 0; i < count; i++) {
-        const line = JSON.stringify({
-          seq: i + 1,
-          type: 'user/message',
-          data: payload,
-          time: new Date().toISOString(),
-        });
-        writeSync(fd, line + '\n');
-      }
+    // One step without the plugin against the floor: the same work with no framework.
+    const steps = await interleave([stepper('none', bare), floorStepper()], { blocks, blockMs });
+    const us = { unit: 'µs', scale: 1e-3 };
+    out.push(ratioResult(BENCH, 'step-vs-floor', steps.none, steps.floor, { ...us, goal: { ratio: 4 } }));
+
+    // The gate as the host runs it (guards, then the waterfall), for an agent in plan mode, against Map.get.
+    const agent = moded.agents.create({
+      session: moded.sessions.create({ inMemory: true }),
+      model: scriptedModel([{ text: 'done' }], { record: false }),
+      options: { mode: 'plan' },
     });
-    closeSync(fd);
-    const raw = count / (rawMs / 1000);
-    const rate = (value) => ({ text: `${Math.round(value)}/s`, valueOf: () => value });
-    const baseline = { ...rate(raw), label: 'bare writeSync' };
-    report('bare JSON.stringify + writeSync (baseline)', rate(raw));
-    const memory = await appendsPerSecond(ctx.sessions.create({ inMemory: true }), count);
-    report('journal appends, in memory', rate(memory), { baseline });
-    const disk = await appendsPerSecond(ctx.sessions.create({ id: 'bench-appends' }), count);
-    report('journal appends, on disk (.jsonl, fsync at turn/end)', rate(disk), { baseline });
+    await agent.prompt('go'); // lands the mode
+    const exec = { callId: 'c1', name: 'noop', arguments: {}, agent };
+    const first = await moded.tools.judge(exec);
+    if (first.kind !== 'allow') throw new Error(`bench gate: noop is ${first.kind} in plan`);
+    const table = new Map(['noop', 'read', 'write', 'bash'].map((k) => [k, { kind: 'allow' }]));
+    const gate = await interleave(
+      [
+        {
+          name: 'gate',
+          async run(n) {
+            for (let i = 0; i < n; i++) consume((await moded.tools.judge(exec)).kind);
+          },
+        },
+        {
+          name: 'map',
+          run(n) {
+            for (let i = 0; i < n; i++) consume(table.get('noop').kind);
+          },
+        },
+      ],
+      { blocks, blockMs },
+    );
+    out.push(ratioResult(BENCH, 'gate-host-vs-map-get', gate.gate, gate.map, { goal: { ratio: 3 } }));
 
-    // A 100,000-event session: 1,000 turns of 100 events.
-    const big = ctx.sessions.create({ id: 'bench-resume' });
-    for (let turn = 1; turn <= 1000; turn++) {
-      await big.append('turn/start', { turn });
-      for (let i = 0; i < 98; i++) await big.append('user/message', payload);
-      await big.append('turn/end', { turn, reason: 'done' });
-    }
+    // Per step on a resumed 100k-event session against a resumed 1k-event one (both journals on disk).
+    const bigEvents = quick ? 5_000 : 100_000;
+    const bigFile = await bigSession(bare, 'bench-big', bigEvents);
+    await bigSession(bare, 'bench-small', 1_000);
+    const big = await bare.sessions.resume('bench-big');
+    const small = await bare.sessions.resume('bench-small');
+    const resumed = await interleave(
+      [resumedStepper('big', bare, big), resumedStepper('small', bare, small)],
+      { blocks, ops: quick ? 5 : 50 },
+    );
     big.close();
-    const parseMs = await timeOnce(() => {
-      const lines = readFileSync(big.file, 'utf8').split('\n');
-      for (const line of lines) if (line) JSON.parse(line);
-    });
-    let resumed;
-    const resumeMs = await timeOnce(async () => {
-      resumed = await ctx.sessions.resume('bench-resume');
-    });
-    resumed.close();
-    const ms = (value) => ({ text: `${value.toFixed(1)} ms`, valueOf: () => value });
-    report('bare read + JSON.parse of 100,000 lines (baseline)', ms(parseMs));
-    report(`resume of a ${resumed.events.length}-event session`, ms(resumeMs), {
-      baseline: { ...ms(parseMs), label: 'bare parse' },
-    });
+    small.close();
+    out.push(
+      ratioResult(BENCH, 'step-100k-vs-1k', resumed.big, resumed.small, { ...us, goal: { ratio: 1.2 } }),
+    );
 
-    // Loop overhead: one turn of N steps, each one call of a no-op tool, with the time in assembly and logging.
-    const steps = 2000;
-    ctx.tools.register({
-      name: 'noop',
-      description: 'Nothing.',
-      parameters: { type: 'object' },
-      execute: () => ({ content: 'ok' }),
-    });
-    ctx.systemPrompt.section({ name: 'persona', order: 0, text: 'You are a benchmark.' });
-    const script = Array.from({ length: steps - 1 }, () => ({
-      tool_calls: [{ name: 'noop', arguments: {} }],
-    }));
-    script.push({ text: 'done' });
-    const model = scriptedModel(script, { record: false });
-    const agent = ctx.agents.create({
-      session: ctx.sessions.create({ inMemory: true }),
-      model,
-      options: { maxSteps: steps },
-    });
-    const spent = { assemble: 0, append: 0 };
-    const wrap = (proto, key, bucket) => {
-      const original = proto[key];
-      proto[key] = async function (...args) {
-        const start = process.hrtime.bigint();
-        try {
-          return await original.apply(this, args);
-        } finally {
-          spent[bucket] += Number(process.hrtime.bigint() - start) / 1e6;
-        }
-      };
-      return () => (proto[key] = original);
-    };
-    const unwrapA = wrap(SystemPromptService.prototype, 'assemble', 'assemble');
-    const unwrapB = wrap(JournalSession.prototype, 'append', 'append');
-    const loopMs = await timeOnce(() => agent.prompt('go'));
-    unwrapA();
-    unwrapB();
-    report(`loop with the scripted model (${steps} steps, 1 tool call each)`, {
-      text: `${Math.round(steps / (loopMs / 1000))} steps/s`,
-    });
-    report('  per step', { text: `${((loopMs / steps) * 1000).toFixed(1)} µs` });
-    report('  share in assembly', { text: `${((spent.assemble / loopMs) * 100).toFixed(1)} %` });
-    report('  share in logging (session.append)', {
-      text: `${((spent.append / loopMs) * 100).toFixed(1)} %`,
-    });
+    // Resume of the big session against a bare read + split + JSON.parse of the same file.
+    const resume = await interleave(
+      [
+        {
+          name: 'resume',
+          async run(n) {
+            for (let i = 0; i < n; i++) {
+              const s = await bare.sessions.resume('bench-big');
+              consume(s.events.length);
+              s.close();
+            }
+          },
+        },
+        {
+          name: 'parse',
+          run(n) {
+            for (let i = 0; i < n; i++) {
+              const lines = readFileSync(bigFile, 'utf8').split('\n');
+              for (const line of lines) if (line) consume(JSON.parse(line).seq);
+            }
+          },
+        },
+      ],
+      { blocks: quick ? 3 : 9, ops: 1 },
+    );
+    const ms = { unit: 'ms', scale: 1e-6 };
+    out.push(
+      ratioResult(BENCH, 'resume-100k-vs-parse', resume.resume, resume.parse, {
+        ...ms,
+        goal: { ratio: 1.2 },
+      }),
+    );
+
+    // Journal appends on disk with the plugin loaded, against bare JSON.stringify + writeSync to a file.
+    const payload = { text: 'x'.repeat(120) };
+    const journal = moded.sessions.create({ id: 'bench-appends' });
+    await journal.append('turn/start', { turn: 1 });
+    const rawFile = join(workspace, 'raw.jsonl');
+    appendFileSync(rawFile, '');
+    const fd = openSync(rawFile, 'a');
+    let seq = 0;
+    const appends = await interleave(
+      [
+        {
+          name: 'journal',
+          async run(n) {
+            for (let i = 0; i < n; i++) await journal.append('user/message', payload);
+          },
+        },
+        {
+          name: 'bare',
+          run(n) {
+            for (let i = 0; i < n; i++) {
+              const line = JSON.stringify({
+                seq: ++seq,
+                type: 'user/message',
+                data: payload,
+                time: new Date().toISOString(),
+              });
+              writeSync(fd, line + '\n');
+            }
+          },
+        },
+      ],
+      { blocks, blockMs },
+    );
+    closeSync(fd);
+    await journal.append('turn/end', { turn: 1, reason: 'done' });
+    journal.close();
+    out.push(
+      ratioResult(BENCH, 'journal-append-vs-bare', appends.journal, appends.bare, { goal: { ratio: 1.2 } }),
+    );
   } finally {
     rmSync(workspace, { recursive: true, force: true });
   }
+  return out;
 }

@@ -1,38 +1,99 @@
-// Shared helpers for the benchmarks: every figure is measured in the same run as its baseline,
-// and printed as a ratio, so the numbers mean something on any machine.
+// The benchmark method, shared by every bench/*.mjs: each contender runs in its own loop, the contenders run
+// interleaved in many blocks (A B A B …) so drift in the machine's speed hits all alike, every contender is warmed
+// first, and each figure is a median with its spread. A ratio is taken per block (contender / baseline of the same
+// block), so its spread shows how far the machine moved between blocks.
 
-/** Runs `fn` repeatedly for about `ms` milliseconds after a warm-up; returns nanoseconds per call. */
-export function timePerCall(fn, { ms = 300, batch = 1000 } = {}) {
-  for (let i = 0; i < batch * 10; i++) fn(i);
-  let calls = 0;
-  const start = process.hrtime.bigint();
-  const budget = BigInt(ms) * 1_000_000n;
-  let elapsed = 0n;
-  while (elapsed < budget) {
-    for (let i = 0; i < batch; i++) fn(calls + i);
-    calls += batch;
-    elapsed = process.hrtime.bigint() - start;
+/** Nanoseconds now. */
+export const now = () => Number(process.hrtime.bigint());
+
+/** The median of numbers (the lower middle for an even count). */
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)];
+}
+
+/**
+ * Runs contenders interleaved. Each contender is `{ name, run(n), scale? }`: `run` does `n` operations (sync or
+ * async) and returns nothing; its time is measured around the call. `n` is the same for every block (times the
+ * contender's `scale`, for one far slower than the others), grown until the slowest block takes about `blockMs`,
+ * unless `ops` fixes it.
+ * @returns per contender: `ns` (nanoseconds per operation, one entry per block)
+ */
+export async function interleave(contenders, { blocks = 15, blockMs = 40, ops, warmups = 2 } = {}) {
+  let n = ops ?? 1;
+  const count = (c) => Math.max(1, Math.round(n * (c.scale ?? 1)));
+  for (const c of contenders) await c.run(count(c));
+  if (ops === undefined) {
+    // Grow n until the slowest contender's block is long enough to time.
+    for (;;) {
+      let slowest = 0;
+      for (const c of contenders) {
+        const start = now();
+        await c.run(count(c));
+        slowest = Math.max(slowest, now() - start);
+      }
+      if (slowest >= blockMs * 1e6 || n >= 1e8) break;
+      n = Math.ceil(n * Math.min(100, Math.max(2, (blockMs * 1e6) / Math.max(slowest, 1))));
+    }
   }
-  return Number(elapsed) / calls;
+  for (let w = 0; w < warmups; w++) for (const c of contenders) await c.run(count(c));
+  const ns = contenders.map(() => []);
+  for (let b = 0; b < blocks; b++) {
+    // Alternate the order too (ABAB, then BABA), so neither always runs right after the other.
+    const order =
+      b % 2 === 0 ? contenders.map((_, i) => i) : contenders.map((_, i) => contenders.length - 1 - i);
+    for (const i of order) {
+      const k = count(contenders[i]);
+      const start = now();
+      await contenders[i].run(k);
+      ns[i].push((now() - start) / k);
+    }
+  }
+  return Object.fromEntries(contenders.map((c, i) => [c.name, ns[i]]));
 }
 
-/** Times one async or sync call once, in milliseconds. */
-export async function timeOnce(fn) {
-  const start = process.hrtime.bigint();
-  await fn();
-  return Number(process.hrtime.bigint() - start) / 1e6;
+/**
+ * One result line: the contender's median, the baseline's median, the median of the per-block ratios and their
+ * spread. `scale` converts nanoseconds to `unit` (1e-3 for µs, 1e-9 for s).
+ */
+export function ratioResult(bench, metric, samples, baselineSamples, { unit = 'ns', scale = 1, goal } = {}) {
+  const ratios = samples.map((v, i) => v / baselineSamples[i]);
+  return {
+    bench,
+    metric,
+    value: round(median(samples) * scale),
+    unit,
+    baseline: round(median(baselineSamples) * scale),
+    ratio: round(median(ratios)),
+    spread: [round(Math.min(...ratios)), round(Math.max(...ratios))],
+    ...(goal ? { goal } : {}),
+  };
 }
 
-/** Formats nanoseconds for people. */
-export function formatNs(ns) {
-  if (ns < 1_000) return `${ns.toFixed(1)} ns`;
-  if (ns < 1_000_000) return `${(ns / 1_000).toFixed(2)} µs`;
-  return `${(ns / 1_000_000).toFixed(2)} ms`;
+/** A result without a ratio goal of its own (an absolute figure): spread of the values. */
+export function valueResult(bench, metric, samples, { unit = 'ns', scale = 1, baselineSamples, goal } = {}) {
+  const out = {
+    bench,
+    metric,
+    value: round(median(samples) * scale),
+    unit,
+    baseline: baselineSamples ? round(median(baselineSamples) * scale) : null,
+    ratio: baselineSamples ? round(median(samples.map((v, i) => v / baselineSamples[i]))) : null,
+    spread: [round(Math.min(...samples) * scale), round(Math.max(...samples) * scale)],
+  };
+  if (goal) out.goal = goal;
+  return out;
 }
 
-/** Prints one result line: `name  value  (ratio× baseline)`. */
-export function report(name, value, { baseline, unit = '' } = {}) {
-  const ratio =
-    baseline === undefined ? '' : `  (${(value / baseline).toFixed(2)}× ${baseline.label ?? 'baseline'})`;
-  console.log(`  ${name.padEnd(58)} ${String(value.text ?? value).padStart(14)}${unit}${ratio}`);
+/** Three significant digits, so JSON stays readable. */
+export function round(x) {
+  if (x === 0 || !Number.isFinite(x)) return x;
+  const digits = Math.max(0, 2 - Math.floor(Math.log10(Math.abs(x))));
+  return Number(x.toFixed(Math.min(digits, 9)));
+}
+
+/** Keeps a value alive so the optimiser cannot drop the work that made it. */
+export let sink = 0;
+export function consume(x) {
+  sink = (sink + (typeof x === 'number' ? x : typeof x === 'string' ? x.length : 1)) | 0;
 }

@@ -1,21 +1,21 @@
-// Lint time for 1,000 documents × 100 rules, against loading (parse + validate) the same documents in the same run
-// (printed per document and as a ratio). Three shapes: 1,000 modes of one document each (with the time of each
-// rule, so a slow rule shows), 100 modes of 10 documents, and 10 modes of 100 documents (composition: inline tests
-// and no-op probes see long prefixes, which made lint quadratic before modes were indexed once).
-// Then the cold start of `dsh-mode lint policies/plan.yaml` against `node -e ""` (target: within 3x).
-// Imports dist/: run `npm run build` first (`npm run bench` does).
+// Lint at scale and the cold start of the CLI.
+//  - compile + lint of 1,000 parsed documents × 100 rules (10 modes of 100 documents: exact names, prefix globs,
+//    brace selectors, effects, a default and inline tests), in seconds with parsing excluded; parse + validate of
+//    the same documents is timed in the same blocks and reported beside it as the baseline.
+//  - `dsh-mode lint policies/plan.yaml` as a child process against `node -e ""`, interleaved.
+// Imports dist/: `npm run build` first (`npm run bench` does).
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { compilePolicies } from '../dist/compile/compile.js';
 import { loadPolicyText } from '../dist/compile/load.js';
 import { lintPolicies } from '../dist/compile/lint.js';
-import { rules } from '../dist/compile/rules/index.js';
-import { report, timeOnce } from './lib.mjs';
+import { consume, median, now, round } from './lib.mjs';
 
+const BENCH = 'lint';
 const DECISIONS = ['allow', 'ask', 'deny'];
-const DOCUMENTS = 1000;
 
 /** One document of 100 rules: exact names, prefix globs, brace selectors, effects, a default and inline tests. */
-function documentText(d, mode) {
+export function documentText(d, mode) {
   const lines = [`mode: ${mode}`, 'tools:'];
   for (let r = 0; r < 100; r++) {
     const sel =
@@ -28,78 +28,82 @@ function documentText(d, mode) {
   return lines.join('\n');
 }
 
-const perDocument = (ms) => `${((ms * 1000) / DOCUMENTS).toFixed(0)} µs/doc`;
-
-async function measure(label, modeOf, perRule) {
-  let docs = [];
-  const loadMs = await timeOnce(() => {
-    docs = Array.from(
-      { length: DOCUMENTS },
-      (_, d) => loadPolicyText(documentText(d, modeOf(d)), `doc${d}.yaml`).documents,
-    ).flat();
-  });
-  if (docs.length !== DOCUMENTS) throw new Error('bench documents did not load');
-  const input = { documents: docs, diagnostics: [] };
-  let findings = 0;
-  const lintMs = await timeOnce(() => {
-    findings = lintPolicies(input).length;
-  });
-  console.log(`  1,000 documents × 100 rules, ${label} (${findings} findings):`);
-  const baseline = { text: `${loadMs.toFixed(0)} ms`, valueOf: () => loadMs, label: 'parse + validate' };
-  report('parse + validate (baseline)', baseline);
-  report('lint, all rules', { text: `${lintMs.toFixed(0)} ms`, valueOf: () => lintMs }, { baseline });
-  report('  per document: parse + validate', { text: perDocument(loadMs) });
-  report(
-    '  per document: lint',
-    { text: perDocument(lintMs), valueOf: () => lintMs },
-    { baseline: { valueOf: () => loadMs, label: 'parse + validate per doc' } },
-  );
-  if (!perRule) return;
-  for (const rule of Object.values(rules)) {
-    const ms = await timeOnce(() => lintPolicies(input, { rules: [rule] }));
-    report(`  ${rule.id}`, { text: `${ms.toFixed(0)} ms`, valueOf: () => ms }, { baseline });
-  }
+/** One block: parse + validate fresh documents (timed), then compile + lint them (timed). */
+function lintBlock(texts) {
+  let start = now();
+  const docs = texts.flatMap((t, i) => loadPolicyText(t, `doc${i}.yaml`).documents);
+  const load = now() - start;
+  if (docs.length !== texts.length) throw new Error('bench documents did not load');
+  start = now();
+  consume(compilePolicies(docs).modes.size);
+  consume(lintPolicies({ documents: docs, diagnostics: [] }).length);
+  return { load, lint: now() - start };
 }
 
-/** Wall time in ms of one spawn of node with `args`, from the repository root; a failing run is an error. */
-function spawnMs(args) {
+/** Wall nanoseconds of one spawn of node with `args`, from the repository root; a failing run is an error. */
+function spawnNs(args) {
   const cwd = fileURLToPath(new URL('..', import.meta.url));
-  const start = process.hrtime.bigint();
+  const start = now();
   const r = spawnSync(process.execPath, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
   if (r.status !== 0) throw new Error(`node ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
-  return Number(process.hrtime.bigint() - start) / 1e6;
+  return now() - start;
 }
 
-function coldStart(runs = 11) {
-  const bareArgs = ['-e', ''];
-  const lintArgs = ['bin/dsh-mode.mjs', 'lint', 'policies/plan.yaml'];
-  // One warm-up each (disk cache), then interleaved, so load on the machine hits both alike.
-  spawnMs(bareArgs);
-  spawnMs(lintArgs);
-  const bare = [];
+export default async function run({ quick }) {
+  const out = [];
+  const count = quick ? 20 : 1000;
+  const texts = Array.from({ length: count }, (_, d) => documentText(d, `m${d % 10}`));
+  // Warm-up: the parser's, compiler's and rules' own code is compiled before the first timed block.
+  lintBlock(texts.slice(0, Math.min(100, count)));
+  const load = [];
   const lint = [];
-  for (let i = 0; i < runs; i++) {
-    bare.push(spawnMs(bareArgs));
-    lint.push(spawnMs(lintArgs));
+  for (let b = 0; b < (quick ? 2 : 5); b++) {
+    const r = lintBlock(texts);
+    load.push(r.load);
+    lint.push(r.lint);
   }
-  const median = (xs) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  const bareMs = median(bare);
-  const lintMs = median(lint);
-  console.log(`  cold start (median of ${runs} spawns each):`);
-  const baseline = { text: `${bareMs.toFixed(0)} ms`, valueOf: () => bareMs, label: 'node -e ""' };
-  report('node -e "" (baseline)', baseline);
-  report(
-    'dsh-mode lint policies/plan.yaml (target within 3x)',
-    { text: `${lintMs.toFixed(0)} ms`, valueOf: () => lintMs },
-    { baseline },
-  );
-}
+  const s = (ns) => round(ns * 1e-9);
+  const lintRatios = lint.map((v, i) => v / load[i]);
+  out.push({
+    bench: BENCH,
+    metric: 'compile-lint-1000x100',
+    value: s(median(lint)),
+    unit: 's',
+    baseline: s(median(load)),
+    ratio: round(median(lintRatios)),
+    spread: [round(Math.min(...lintRatios)), round(Math.max(...lintRatios))],
+    note: `baseline: parse + validate of the same ${count} documents`,
+    goal: { value: 0.5 },
+  });
 
-export default async function run() {
-  // A warm-up, so the first shape's baseline is not charged for compiling the parser's own code.
-  for (let d = 0; d < 50; d++) loadPolicyText(documentText(d, 'warm'), 'warm-up.yaml');
-  await measure('one document per mode', (d) => `m${d}`, true);
-  await measure('100 modes of 10 documents', (d) => `m${d % 100}`, false);
-  await measure('10 modes of 100 documents', (d) => `m${d % 10}`, false);
-  coldStart();
+  const bare = ['-e', ''];
+  const cli = ['bin/dsh-mode.mjs', 'lint', 'policies/plan.yaml'];
+  spawnNs(bare);
+  spawnNs(cli);
+  const nodeNs = [];
+  const cliNs = [];
+  for (let i = 0; i < (quick ? 1 : 15); i++) {
+    // ABAB, then BABA.
+    if (i % 2 === 0) {
+      nodeNs.push(spawnNs(bare));
+      cliNs.push(spawnNs(cli));
+    } else {
+      cliNs.push(spawnNs(cli));
+      nodeNs.push(spawnNs(bare));
+    }
+  }
+  const ms = (ns) => round(ns * 1e-6);
+  const ratios = cliNs.map((v, i) => v / nodeNs[i]);
+  out.push({
+    bench: BENCH,
+    metric: 'cold-lint-vs-node',
+    value: ms(median(cliNs)),
+    unit: 'ms',
+    baseline: ms(median(nodeNs)),
+    ratio: round(median(ratios)),
+    spread: [round(Math.min(...ratios)), round(Math.max(...ratios))],
+    note: 'baseline: node -e ""',
+    goal: { ratio: 2 },
+  });
+  return out;
 }

@@ -45,8 +45,24 @@ export function hasArgumentRules(policy: CompiledPolicy): boolean {
   if (docs === undefined) return false;
   let known = withArguments.get(docs);
   if (known === undefined) {
-    known = docs.some((d) => d.rules.some((r) => r.arguments !== undefined));
+    known = docs.some(documentHasArguments);
     withArguments.set(docs, known);
+  }
+  return known;
+}
+
+// Per document too: lint composes every prefix of a mode, and each prefix is a new documents array.
+const documentWithArguments = new WeakMap<CompiledDocument, boolean>();
+
+/**
+ * Whether one compiled document has a rule with `commands` or `paths` (memoised per document).
+ * @returns true when some rule has argument patterns
+ */
+export function documentHasArguments(doc: CompiledDocument): boolean {
+  let known = documentWithArguments.get(doc);
+  if (known === undefined) {
+    known = doc.rules.some((r) => r.arguments !== undefined);
+    documentWithArguments.set(doc, known);
   }
   return known;
 }

@@ -10,7 +10,7 @@
  * names such as `__proto__` behave like any other. Nothing on the decision path does I/O.
  * @module
  */
-import { decideCall } from './call.js';
+import { decideCall, documentHasArguments } from './call.js';
 import { renderSection } from './section.js';
 import {
   compareRestrictiveness,
@@ -145,7 +145,7 @@ class MemoPolicy implements CompiledPolicy {
       this.documents,
     );
     for (let k = 0; k < 16; k++) this.tables.push(k === NO_HINTS ? this.plain : new Map());
-    this.byArguments = documents.some((d) => d.rules.some((r) => r.arguments !== undefined));
+    this.byArguments = documents.some(documentHasArguments);
   }
 
   decide(name: string, hints?: Hints): DecideResult {

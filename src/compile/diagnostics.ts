@@ -55,12 +55,23 @@ export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
  * @returns a new array
  */
 export function sortDiagnostics<T extends Diagnostic>(diagnostics: readonly T[]): T[] {
-  const seen = new Set<string>();
+  // Duplicates share file, code and message: only within such a group is the full key (range and path) built, so a
+  // lint of tens of thousands of distinct findings does not serialise each one.
+  const groups = new Map<string, { first: T; keys?: Set<string> }>();
+  const fullKey = (d: T) => JSON.stringify([d.file, d.range, d.code, d.message, d.path]);
   const out: T[] = [];
   for (const d of diagnostics) {
-    const key = JSON.stringify([d.file, d.range, d.code, d.message, d.path]);
-    if (seen.has(key)) continue;
-    seen.add(key);
+    const group = `${d.file ?? '\u0000'}\u0000${d.code}\u0000${d.message}`;
+    const seen = groups.get(group);
+    if (seen === undefined) {
+      groups.set(group, { first: d });
+      out.push(d);
+      continue;
+    }
+    seen.keys ??= new Set([fullKey(seen.first)]);
+    const key = fullKey(d);
+    if (seen.keys.has(key)) continue;
+    seen.keys.add(key);
     out.push(d);
   }
   return out.sort(

@@ -81,6 +81,22 @@ export function effectiveHints(hints?: Hints): EffectiveHints {
  * @returns the compiled document
  */
 export function compileDocument(source: SourceDocument): CompiledDocument {
+  // Loaded documents are read-only, so a document compiles once however many times it is composed or linted
+  // (`compilePolicies`, then `lintPolicies`, in one `dsh-mode lint`). Keyed by the source and checked against its
+  // `document`, so a source given a new document compiles afresh.
+  const memo = compiledDocuments.get(source);
+  if (memo !== undefined && memo.document === source.document) return memo.compiled;
+  const compiled = compileFresh(source);
+  compiledDocuments.set(source, { document: source.document, compiled });
+  return compiled;
+}
+
+const compiledDocuments = new WeakMap<
+  SourceDocument,
+  { document: SourceDocument['document']; compiled: CompiledDocument }
+>();
+
+function compileFresh(source: SourceDocument): CompiledDocument {
   const doc = source.document;
   const rules: CompiledRule[] = [];
   const exact = new Map<string, CompiledRule[]>();

@@ -42,6 +42,8 @@ const PRINTABLE_SET = new Set(PRINTABLE);
  * @returns a witness name, verified with both matchers
  */
 export function findCommonName(a: MatchablePattern, b: MatchablePattern): string | undefined {
+  // Most pairs differ in a literal prefix or suffix; for patterns of literals and `*` that shows on the strings.
+  if (!starAffixesAgree(a.pattern, b.pattern)) return undefined;
   const ta = tokensOf(a.pattern);
   const tb = tokensOf(b.pattern);
   // Hostile lengths would make the product search slow: sample instead.
@@ -60,6 +62,12 @@ export function findCommonName(a: MatchablePattern, b: MatchablePattern): string
  * @returns a predicate that is false only for names the pattern cannot match
  */
 export function affixFilter(pattern: string): (name: string) => boolean {
+  if (STAR_ONLY.test(pattern)) {
+    const first = pattern.indexOf('*');
+    const prefix = first === -1 ? pattern : pattern.slice(0, first);
+    const suffix = first === -1 ? '' : pattern.slice(pattern.lastIndexOf('*') + 1);
+    return (name) => name.startsWith(prefix) && name.endsWith(suffix);
+  }
   const tokens = tokensOf(pattern);
   if (tokens === undefined) return () => true;
   const prefix = literalRun(tokens);
@@ -68,6 +76,25 @@ export function affixFilter(pattern: string): (name: string) => boolean {
     .reverse()
     .join('');
   return (name) => name.startsWith(prefix) && name.endsWith(suffix);
+}
+
+/** Literals and `*` only (no escape, `?` or `[`): every other character stands for itself. */
+const STAR_ONLY = /^[^\\?[]*$/;
+
+/**
+ * {@link affixesAgree} on the strings, for two patterns of literals and `*`: false when their literal prefixes
+ * (or suffixes) differ where both have one. True (undecided) for any other pattern.
+ */
+function starAffixesAgree(a: string, b: string): boolean {
+  if (!STAR_ONLY.test(a) || !STAR_ONLY.test(b)) return true;
+  const fa = a.indexOf('*');
+  const fb = b.indexOf('*');
+  const pa = fa === -1 ? a : a.slice(0, fa);
+  const pb = fb === -1 ? b : b.slice(0, fb);
+  if (!(pa.length <= pb.length ? pb.startsWith(pa) : pa.startsWith(pb))) return false;
+  const sa = fa === -1 ? a : a.slice(a.lastIndexOf('*') + 1);
+  const sb = fb === -1 ? b : b.slice(b.lastIndexOf('*') + 1);
+  return sa.length <= sb.length ? sb.endsWith(sa) : sa.endsWith(sb);
 }
 
 /** The literal characters at the start of a token list, joined. */
@@ -112,6 +139,9 @@ function tokensOf(pattern: string): Token[] | undefined {
  * @returns candidate names; callers verify them with the matcher
  */
 export function exampleNames(pattern: string): string[] {
+  if (STAR_ONLY.test(pattern)) {
+    return [...new Set([pattern.replace(/\*+/g, ''), pattern.replace(/\*+/g, 'x')])];
+  }
   const tokens = tokensOf(pattern);
   if (tokens === undefined) return [pattern.replace(/[*?]/g, '')];
   const skeleton = (star: string) => tokens.map((t) => (t.kind === 'star' ? star : t.sample)).join('');

@@ -8,7 +8,8 @@
  * it is reported in `error`, and the selector keeps what minimatch would still match (nothing when it cannot).
  * @module
  */
-import { Minimatch } from 'minimatch';
+import type { Minimatch } from 'minimatch';
+import { newMinimatch } from './minimatch-lazy.js';
 import { scanClass, tokenizeGlob } from './glob-syntax.js';
 
 /** Most alternatives one selector may expand into before lint reports it (`too-many-alternatives`). */
@@ -107,25 +108,31 @@ export function parseSelector(selector: string): ParsedSelector {
 }
 
 function compileAlternative(pattern: string): SelectorAlternative {
-  const specificity = countLiterals(pattern);
-  const shape = literalShape(pattern);
+  // The common shapes (`mcp__server__*`, plain names out of braces) have no escape, `?` or class: their shape is
+  // read off the string, without a token per character.
+  const shape = PLAIN_OR_STAR.test(pattern) ? starShape(pattern) : literalShape(pattern);
+  const { specificity } = shape;
   if (!shape.magic) {
     // The tokens' text, not minimatch's `unescape`, which keeps `\/` and turns `\[x]` into `x`, unlike its matcher.
-    const name = tokenizeGlob(pattern)
-      .map((t) => (t.kind === 'literal' ? t.text : ''))
-      .join('');
+    const name = shape.prefix;
     return { pattern, specificity, isGlob: false, name, prefix: name, match: (n) => n === name };
+  }
+  if (shape.stars !== undefined && !SURROGATE.test(pattern)) {
+    // Literals and `*` only: string search, no regular expression to compile (V8 takes tens of µs per pattern,
+    // which dominated linting thousands of globs).
+    return { pattern, specificity, isGlob: true, prefix: shape.prefix, match: starMatcher(shape.stars) };
   }
   if (!shape.hasClass) {
     // Only `*`, `?` and escapes: a regular expression with minimatch's meaning (checked against minimatch by a
-    // property test) matches in nanoseconds, where minimatch 11 takes microseconds to build and to match.
-    const re = new RegExp(`^${toRegExpSource(pattern)}$`, 'su');
+    // property test) matches in nanoseconds, where minimatch 11 takes microseconds to build and to match. Built
+    // on first use: lint and the table's prefix index reject most names before any matcher runs.
+    let re: RegExp | undefined;
     return {
       pattern,
       specificity,
       isGlob: true,
       prefix: shape.prefix,
-      match: (n) => n.length > 0 && re.test(n),
+      match: (n) => n.length > 0 && (re ??= new RegExp(`^${toRegExpSource(pattern)}$`, 'su')).test(n),
     };
   }
   const { prefix, suffix } = shape;
@@ -142,9 +149,75 @@ function compileAlternative(pattern: string): SelectorAlternative {
       if (n.length < min || !n.startsWith(prefix) || !n.endsWith(suffix)) return false;
       // ANCHOR in front of both: minimatch never lets a glob match the whole segments `.` and `..` (even with
       // `dot`), but `.` and `..` are plain tool names here, and a `[!a]*: deny` must catch them too.
-      mm ??= new Minimatch(ANCHOR + pattern.replaceAll('/', SLASH), OPTIONS);
+      mm ??= newMinimatch(ANCHOR + pattern.replaceAll('/', SLASH), OPTIONS);
       return mm.match(ANCHOR + (n.includes('/') ? n.replaceAll('/', SLASH) : n));
     },
+  };
+}
+
+/** No escape, `?` or `[`: every character but `*` is a literal of its own. */
+const PLAIN_OR_STAR = /^[^\\?[]*$/;
+
+interface Shape {
+  magic: boolean;
+  hasClass: boolean;
+  prefix: string;
+  suffix: string;
+  specificity: number;
+  /** For a pattern of literals and `*` only: the literal runs between the stars (first and last may be ''). */
+  stars?: string[];
+}
+
+/**
+ * Whether a brace-free pattern is literals and `*` only (no escape, `?` or `[`).
+ * @returns true when every character but `*` stands for itself
+ */
+export function isStarOnly(pattern: string): boolean {
+  return PLAIN_OR_STAR.test(pattern);
+}
+
+// A surrogate in the pattern could meet half of a pair in a name, where the regular expression (`u` flag) matches
+// whole code points; such patterns keep the regular expression.
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+/**
+ * Matches `runs[0] * runs[1] * … * runs[k]` (k ≥ 1 stars) as the regular expression `^r0.*r1.*…rk$` does:
+ * the first and last runs anchored, the middle ones found leftmost in order (greedy placement is optimal for `*`).
+ */
+function starMatcher(runs: readonly string[]): (name: string) => boolean {
+  const head = runs[0]!;
+  const tail = runs[runs.length - 1]!;
+  const middle = runs.slice(1, -1).filter((r) => r.length > 0);
+  const min = runs.reduce((sum, r) => sum + r.length, 0);
+  return (n) => {
+    if (n.length === 0 || n.length < min || !n.startsWith(head) || !n.endsWith(tail)) return false;
+    let at = head.length;
+    const end = n.length - tail.length;
+    for (const run of middle) {
+      const found = n.indexOf(run, at);
+      if (found === -1 || found + run.length > end) return false;
+      at = found + run.length;
+    }
+    return true;
+  };
+}
+
+/** {@link literalShape} for a pattern of literals and `*` only. */
+function starShape(pattern: string): Shape {
+  const first = pattern.indexOf('*');
+  if (first === -1) {
+    return { magic: false, hasClass: false, prefix: pattern, suffix: '', specificity: pattern.length };
+  }
+  let stars = 0;
+  for (let i = first; i < pattern.length; i++) if (pattern.charCodeAt(i) === 42) stars++;
+  const runs = pattern.split('*');
+  return {
+    magic: true,
+    hasClass: false,
+    prefix: runs[0]!,
+    suffix: runs[runs.length - 1]!,
+    specificity: pattern.length - stars,
+    stars: runs,
   };
 }
 
@@ -152,18 +225,15 @@ function compileAlternative(pattern: string): SelectorAlternative {
  * Whether a brace-free pattern has glob syntax (`*`, `?` or a closed `[...]` class: minimatch's `hasMagic` under
  * our options), and its literal (unescaped) text before the first and after the last glob character.
  */
-function literalShape(pattern: string): {
-  magic: boolean;
-  hasClass: boolean;
-  prefix: string;
-  suffix: string;
-} {
+function literalShape(pattern: string): Shape {
   let prefix = '';
   let suffix = '';
   let magic = false;
   let hasClass = false;
+  let specificity = 0;
   for (const token of tokenizeGlob(pattern)) {
     if (token.kind === 'literal') {
+      specificity += token.text.length;
       if (magic) suffix += token.text;
       else prefix += token.text;
       continue;
@@ -172,17 +242,27 @@ function literalShape(pattern: string): {
     suffix = '';
     if (token.kind === 'class') hasClass = true;
   }
-  return { magic, hasClass, prefix, suffix };
+  return { magic, hasClass, prefix, suffix, specificity };
 }
 
 /** Regular-expression source for a brace- and class-free pattern: `*` any run, `?` any one character. */
 function toRegExpSource(pattern: string): string {
   let out = '';
+  let literal = '';
+  const flush = () => {
+    if (literal) out += literal.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+    literal = '';
+  };
   for (const token of tokenizeGlob(pattern)) {
+    if (token.kind === 'literal') {
+      literal += token.text;
+      continue;
+    }
+    flush();
     if (token.kind === 'star') out += '.*';
     else if (token.kind === 'any') out += '.';
-    else if (token.kind === 'literal') out += token.text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
   }
+  flush();
   return out;
 }
 
@@ -228,6 +308,8 @@ function syntaxError(selector: string): string | undefined {
  * @returns the alternatives, or undefined when there would be more than `limit`
  */
 export function expandBraces(pattern: string, limit = MAX_BRACE_ALTERNATIVES): string[] | undefined {
+  // No `{` at all (most selectors): one alternative, the pattern itself.
+  if (!pattern.includes('{')) return limit >= 1 ? [pattern] : undefined;
   const out: string[] = [];
   const work = [pattern];
   // INVARIANT: leaves are counted before de-duplication, so `{a,a}` repeated cannot loop for long unnoticed.

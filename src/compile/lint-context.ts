@@ -14,11 +14,19 @@ import { composePolicy, DEFAULT_DENY_RULE } from './compile.js';
 import { compileDocument, HINT_NAMES, resolveInDocument, toolVerdict } from './document.js';
 import { affixFilter } from './glob-overlap.js';
 import { ModeCompositions } from './lint-compose.js';
-import type { SelectorAlternative } from './glob.js';
+import { isStarOnly, type SelectorAlternative } from './glob.js';
 import { BUILTIN_PLAN_PATH } from './load.js';
 import type { ToolCatalogEntry } from './catalog.js';
 import { decideCall } from './call.js';
-import type { ArgumentRule, LintDocument, RuleContext, SelectorRule } from './rules/define.js';
+import { PrefixIndex } from './prefix-index.js';
+import type {
+  ArgumentRule,
+  IndexedAlternative,
+  LintDocument,
+  RuleContext,
+  SelectorIndex,
+  SelectorRule,
+} from './rules/define.js';
 import type {
   CallInput,
   CompiledDocument,
@@ -32,7 +40,7 @@ import type {
   SourceDocument,
 } from './types.js';
 
-export type { LintDocument, SelectorAlternative, SelectorRule };
+export type { IndexedAlternative, LintDocument, SelectorAlternative, SelectorIndex, SelectorRule };
 
 /**
  * The hint sets worth probing for documents: only `effects` read hints, so every combination of the hints the
@@ -80,6 +88,13 @@ export function createRuleContexts(
     if (list === undefined) parsedSelectors.set(doc, (list = readSelectors(compiled(doc))));
     return list;
   };
+  const indexes = new Map<LintDocument, SelectorIndex>();
+  const indexOf = (doc: LintDocument): SelectorIndex => {
+    let index = indexes.get(doc);
+    if (index === undefined) indexes.set(doc, (index = indexSelectors(selectorsOf(doc))));
+    return index;
+  };
+  const probesByMode = new Map<string, Hints[]>();
   const compositions = new Map<string, ModeCompositions>();
   const compositionsOf = (mode: string): ModeCompositions => {
     let c = compositions.get(mode);
@@ -91,7 +106,6 @@ export function createRuleContexts(
     const mode = source.document.mode;
     const modeDocuments = byMode.get(mode)!;
     const position = modeDocuments.indexOf(source);
-    let probes: Hints[] | undefined;
     let alone: CompiledPolicy | undefined;
     let before: CompiledPolicy | null | undefined;
     const earlier = (): CompiledPolicy | null => {
@@ -128,6 +142,7 @@ export function createRuleContexts(
       isBuiltin: source.file === BUILTIN_PLAN_PATH,
       catalog,
       selectors: () => selectorsOf(source),
+      selectorIndex: () => indexOf(source),
       selectorsOf,
       composedUpTo,
       composedMode,
@@ -145,7 +160,11 @@ export function createRuleContexts(
       decideCallAlone: (call: CallInput) =>
         decideCall((alone ??= composePolicy(mode, [compiled(source)])), call),
       pathOf: (ref: RuleRef) => pathOfRule(source, ref),
-      hintProbes: () => (probes ??= hintProbes(modeDocuments)),
+      hintProbes: () => {
+        let probes = probesByMode.get(mode);
+        if (probes === undefined) probesByMode.set(mode, (probes = hintProbes(modeDocuments)));
+        return probes;
+      },
     } satisfies RuleContext;
   });
 }
@@ -217,15 +236,31 @@ function readSelectors(doc: CompiledDocument): SelectorRule[] {
   for (const r of doc.rules) {
     const name = names.get(r);
     // The affix filter skips most matcher calls when lint probes many names against many globs.
-    const could = r.isGlob ? affixFilter(r.pattern) : undefined;
+    // (A pattern of literals and `*` checks its affixes itself.)
+    const could = r.isGlob && !isStarOnly(r.pattern) ? affixFilter(r.pattern) : undefined;
     const alternative: SelectorAlternative = {
       pattern: r.pattern,
       specificity: r.specificity,
       isGlob: r.isGlob,
+      prefix: r.prefix,
       match: could ? (n) => could(n) && r.match(n) : r.match,
     };
     if (name !== undefined) alternative.name = name;
     (bySelector.get(r.selector)!.alternatives as SelectorAlternative[]).push(alternative);
   }
   return [...bySelector.values()];
+}
+
+/** The alternatives of a document's selectors by literal prefix (exact names by the name itself). */
+function indexSelectors(rules: readonly SelectorRule[]): SelectorIndex {
+  const exact: [string, IndexedAlternative][] = [];
+  const globs: [string, IndexedAlternative][] = [];
+  rules.forEach((rule, position) => {
+    for (const alternative of rule.alternatives) {
+      const entry: IndexedAlternative = { alternative, rule, position };
+      if (alternative.name !== undefined) exact.push([alternative.name, entry]);
+      else globs.push([alternative.prefix ?? '', entry]);
+    }
+  });
+  return { exact: new PrefixIndex(exact), globs: new PrefixIndex(globs) };
 }

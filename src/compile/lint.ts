@@ -84,7 +84,31 @@ export function lintPolicies(load: LintInput, options: LintOptions = {}): Diagno
  * @returns the rendered text
  */
 export function interpolate(text: string, data: Readonly<Record<string, string | number>>): string {
-  return text.replace(/\{\{\s*([\w-]+)\s*\}\}/g, (whole, name: string) =>
-    Object.hasOwn(data, name) ? String(data[name]) : whole,
-  );
+  const parts = templateParts(text);
+  let out = parts[0]!;
+  for (let i = 1; i < parts.length; i += 3) {
+    const name = parts[i + 1]!;
+    out += (Object.hasOwn(data, name) ? String(data[name]) : parts[i]!) + parts[i + 2]!;
+  }
+  return out;
+}
+
+const SLOT = /\{\{\s*([\w-]+)\s*\}\}/g;
+/** Templates split once (a big lint renders the same few templates tens of thousands of times); bounded. */
+const templates = new Map<string, string[]>();
+
+/** `[text, (slot as written, slot name, text)*]`. */
+function templateParts(text: string): string[] {
+  let parts = templates.get(text);
+  if (parts !== undefined) return parts;
+  parts = [];
+  let last = 0;
+  for (const m of text.matchAll(SLOT)) {
+    parts.push(text.slice(last, m.index), m[0], m[1]!);
+    last = m.index + m[0].length;
+  }
+  parts.push(text.slice(last));
+  if (templates.size >= 1024) templates.clear();
+  templates.set(text, parts);
+  return parts;
 }

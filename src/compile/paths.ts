@@ -20,7 +20,8 @@
  * @module
  */
 import { posix } from 'node:path';
-import { Minimatch } from 'minimatch';
+import type { Minimatch } from 'minimatch';
+import { newMinimatch } from './minimatch-lazy.js';
 import { countLiterals, expandBraces, MAX_COMPILED_ALTERNATIVES } from './glob.js';
 import type { Decision, PathForm, PathResolver } from './types.js';
 
@@ -100,8 +101,8 @@ export function compilePathPattern(source: string): PathPattern {
     return {
       absolute,
       specificity: countLiterals(pattern),
-      sensitive: new Minimatch(pattern, OPTIONS),
-      insensitive: new Minimatch(pattern, { ...OPTIONS, nocase: true }),
+      sensitive: newMinimatch(pattern, OPTIONS),
+      insensitive: newMinimatch(pattern, { ...OPTIONS, nocase: true }),
     };
   });
   const specificity = Math.max(...alternatives.map((a) => a.specificity));

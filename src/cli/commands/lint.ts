@@ -12,7 +12,6 @@ import { sortDiagnostics } from '../../compile/diagnostics.js';
 import { lintPolicies } from '../../compile/lint.js';
 import { loadPolicySources } from '../../compile/load.js';
 import type { Diagnostic } from '../../compile/types.js';
-import { lintDeployment } from '../../deploy/index.js';
 import type { CliCommand, CommandSpec, Outcome } from '../command.js';
 import { UsageError } from '../errors.js';
 import { lintFormatters, type LintFormatName } from '../formatters/index.js';
@@ -75,8 +74,10 @@ export async function runLint(options: RunLintOptions): Promise<LintReport> {
   } else {
     add(extra, []);
   }
+  // Imported only for a deployment: its validators are the largest module `lint` would otherwise load.
+  const { lintDeployment } = deployments.length > 0 ? await import('../../deploy/index.js') : {};
   for (const file of deployments) {
-    const linted = await lintDeployment(fromCwd(file, options.cwd), lintOptions);
+    const linted = await lintDeployment!(fromCwd(file, options.cwd), lintOptions);
     add(linted.diagnostics, linted.files);
   }
   const report = toLintReport(sortDiagnostics(diagnostics), files);

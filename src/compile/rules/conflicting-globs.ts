@@ -33,9 +33,17 @@ export default defineRule({
   },
   check(context, report) {
     const rules = context.selectors();
+    const globs = context.selectorIndex().globs;
     for (let j = 1; j < rules.length; j++) {
       const later = rules[j]!;
-      for (let i = 0; i < j; i++) {
+      // The earlier selectors with a glob that can share a name with one of this one's (by literal prefix).
+      const candidates = new Set<number>();
+      for (const alt of later.alternatives) {
+        if (!alt.isGlob) continue;
+        for (const { position } of globs.compatibleWith(alt.prefix ?? ''))
+          if (position < j) candidates.add(position);
+      }
+      for (const i of [...candidates].sort((x, y) => x - y)) {
         const earlier = rules[i]!;
         if (earlier.decision === later.decision) continue;
         const found = firstConflict(earlier.alternatives, later.alternatives);

@@ -11,6 +11,7 @@
  */
 import type { ToolCatalogEntry } from '../catalog.js';
 import type { SelectorAlternative } from '../glob.js';
+import type { PrefixIndex } from '../prefix-index.js';
 import type {
   ArgumentTable,
   CallDecision,
@@ -51,6 +52,24 @@ export interface ArgumentRule {
   /** Whether the rule names its argument (`argument: NAME`) rather than taking `command` or `path`. */
   namesArgument: boolean;
   tables: readonly ArgumentTable[];
+}
+
+/** One alternative of a document's selector, with its rule and that rule's position in `selectors()`. */
+export interface IndexedAlternative {
+  alternative: SelectorAlternative;
+  rule: SelectorRule;
+  position: number;
+}
+
+/**
+ * A document's `tools` alternatives by literal prefix: the exact names a glob can match are
+ * `exact.startingWith(glob.prefix)`, the globs that can share a name with it are `globs.compatibleWith(glob.prefix)`.
+ */
+export interface SelectorIndex {
+  /** Plain names, keyed by the name. */
+  exact: PrefixIndex<IndexedAlternative>;
+  /** Globs, keyed by their literal prefix. */
+  globs: PrefixIndex<IndexedAlternative>;
 }
 
 /** One message template. Text follows Cedar's rules: one lowercase sentence, no final period, values in backticks. */
@@ -96,6 +115,8 @@ export interface RuleContext {
   readonly catalog: readonly ToolCatalogEntry[] | undefined;
   /** The `tools` rules of this document, each selector parsed into its brace alternatives. */
   selectors(): readonly SelectorRule[];
+  /** This document's selector alternatives indexed by literal prefix, built once per document. */
+  selectorIndex(): SelectorIndex;
   /** The same for another loaded document (for mode-level rules). */
   selectorsOf(document: LintDocument): readonly SelectorRule[];
   /** The mode composed from its documents up to and including this one, in load order. */

@@ -56,7 +56,7 @@ export default defineRule({
       }
       // Argument patterns change decisions per call: probing names cannot tell that they change nothing.
       if (rule.reason !== undefined || rule.byArguments) continue;
-      if (changesNothing(context, probesFor(context, rule, rules), rule.path)) {
+      if (changesNothing(context, probesFor(context, rule), rule.path)) {
         report({
           messageId: 'noEffect',
           data: { selector: rule.selector, decision: rule.decision, mode },
@@ -81,24 +81,24 @@ export default defineRule({
  * it wins: its skeletons, the exact names of other selectors it matches, and a name it shares with each glob that
  * could take over without it (equal or lower specificity: a more specific glob wins those names anyway).
  */
-function probesFor(context: RuleContext, rule: SelectorRule, rules: readonly SelectorRule[]): string[] {
+function probesFor(context: RuleContext, rule: SelectorRule): string[] {
   const names = new Set<string>();
+  const index = context.selectorIndex();
   for (const alt of rule.alternatives) {
     if (alt.name !== undefined) {
       names.add(alt.name);
       continue;
     }
     for (const n of exampleNames(alt.pattern)) if (alt.match(n)) names.add(n);
-    for (const other of rules) {
-      if (other === rule) continue;
-      for (const o of other.alternatives) {
-        if (o.name !== undefined) {
-          if (alt.match(o.name)) names.add(o.name);
-        } else if (o.specificity <= alt.specificity) {
-          const shared = findCommonName(alt, o);
-          if (shared !== undefined) names.add(shared);
-        }
-      }
+    // Only names and globs whose literal prefix fits this glob's can be matched by it or share a name with it.
+    const prefix = alt.prefix ?? '';
+    for (const { alternative: o, rule: other } of index.exact.startingWith(prefix)) {
+      if (other !== rule && alt.match(o.name!)) names.add(o.name!);
+    }
+    for (const { alternative: o, rule: other } of index.globs.compatibleWith(prefix)) {
+      if (other === rule || o.specificity > alt.specificity) continue;
+      const shared = findCommonName(alt, o);
+      if (shared !== undefined) names.add(shared);
     }
     for (const tool of context.catalog ?? []) if (alt.match(tool.name)) names.add(tool.name);
   }

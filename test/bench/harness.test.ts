@@ -1,0 +1,89 @@
+/**
+ * The benchmark harness in its tiny mode (`--quick`: a few short blocks each): every metric the README table and
+ * the performance issue rely on is printed as one JSON line of the right shape. Timing is never asserted here
+ * (figures live in `npm run bench`); only that the harness runs end to end and says what it measured.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = resolve(import.meta.dirname, '../..');
+// The metrics the performance issues ask for (#15's table, #13's speed section).
+const REQUIRED = [
+  'plugin-overhead-default',
+  'plugin-overhead-plan',
+  'gate-host-vs-map-get',
+  'step-vs-floor',
+  'step-100k-vs-1k',
+  'resume-100k-vs-parse',
+  'journal-append-vs-bare',
+  'compile-lint-1000x100',
+  'cold-lint-vs-node',
+  'decide-name-only-vs-map-get',
+  'decide-command-memoised-vs-map-get',
+  'decide-command-uncached-vs-parse',
+  'naive-prefix-vs-decide',
+];
+
+const run = (...args: string[]) =>
+  execFileSync(process.execPath, ['bench/run.mjs', ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    maxBuffer: 1 << 24,
+  });
+
+interface Line {
+  bench: string;
+  metric: string;
+  value: number;
+  unit: string;
+  baseline: number | null;
+  ratio: number | null;
+  spread: [number, number];
+  goal?: { ratio?: number; value?: number };
+  wrong?: number;
+  cases?: number;
+}
+
+describe('bench/run.mjs --quick', () => {
+  it('prints every required metric as one JSON object per line, with median, baseline, ratio and spread', async () => {
+    const output = run('--quick', '--json');
+    const lines = output
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Line);
+    const metrics = lines.map((l) => l.metric);
+    for (const m of REQUIRED) expect(metrics).toContain(m);
+    expect(new Set(metrics).size).toBe(metrics.length);
+    for (const l of lines) {
+      expect(Object.keys(l)).toEqual(
+        expect.arrayContaining(['bench', 'metric', 'value', 'unit', 'baseline', 'ratio', 'spread']),
+      );
+      expect(typeof l.bench).toBe('string');
+      expect(l.value).toBeGreaterThan(0);
+      expect(['ns', 'µs', 'ms', 's']).toContain(l.unit);
+      expect(l.baseline).toBeGreaterThan(0);
+      expect(l.ratio).toBeGreaterThan(0);
+      expect(l.spread).toHaveLength(2);
+      expect(l.spread[0]).toBeLessThanOrEqual(l.spread[1]);
+    }
+    const naive = lines.find((l) => l.metric === 'naive-prefix-vs-decide')!;
+    expect(naive.cases).toBeGreaterThanOrEqual(60);
+    expect(naive.wrong).toBeGreaterThanOrEqual(0);
+
+    // The README table renders from the same lines: a row per metric, the machine and the goals named.
+    const dir = mkdtempSync(join(tmpdir(), 'dsh-bench-test-'));
+    try {
+      writeFileSync(join(dir, 'results.jsonl'), output);
+      const table = run('--markdown', '--from', join(dir, 'results.jsonl'));
+      expect(table).toMatch(/cores, Node \d+\.\d+\.\d+/);
+      const rows = table.split('\n').filter((l) => l.startsWith('| ') && !l.startsWith('| what'));
+      expect(rows).toHaveLength(lines.length);
+      expect(table).toContain('≤ 0.5 s');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
+});
