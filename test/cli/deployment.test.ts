@@ -112,7 +112,9 @@ describe('startDeployment', () => {
     expect(await startIssues('- name: host\n  config: { builtinTools: "yes" }\n')).toEqual([
       'cordis.yml:2:27 `config.builtinTools` of entry 1 (`host`) must be a boolean: got string `yes`',
     ]);
-    expect(await startIssues('- name: host\n')).toEqual(['cordis.yml:1:1 the deployment has no model: add `- name: demo` (the scripted walk-through), `- name: scripted` or `- name: openai`']);
+    expect(await startIssues('- name: host\n')).toEqual([
+      'cordis.yml:1:1 the deployment has no model: add `- name: demo` (the scripted walk-through), `- name: scripted` or `- name: openai`',
+    ]);
   });
 
   it('reports mode policy errors inside cordis.yml at their line and column', async () => {

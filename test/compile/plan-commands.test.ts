@@ -141,7 +141,7 @@ const PROGRAMS: readonly Program[] = [
   },
   {
     base: 'uniq',
-    allowed: ['uniq', 'uniq a', 'uniq -c a', 'uniq -c -d a', 'uniq --skip-fields=2 -i a', 'uniq -f 2'],
+    allowed: ['uniq', 'uniq a', 'uniq -c', 'uniq --skip-fields=2', 'uniq -', 'uniq --'],
     denied: [],
   },
   {
@@ -272,7 +272,9 @@ describe('plan: bash commands', () => {
     'uniq -- -a -b',
     'uniq -f2 a out',
     'uniq -cd a',
-  ])('uniq: denies %j (a second operand is its output file; bundles fail closed)', (command) => {
+    'uniq -c -d a',
+    'uniq -f 2',
+  ])('uniq: denies %j (one word at most: a second operand is its output file)', (command) => {
     expect(decide(command).decision).toBe('deny');
   });
 

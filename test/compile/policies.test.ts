@@ -2,7 +2,12 @@
 // passes against its mode as composed up to and including its document, in load order (the policy language).
 // `dsh-mode lint` runs the same tests; this keeps the policies pinned even without the CLI.
 import { describe, expect, it } from 'vitest';
-import { BUILTIN_PLAN_PATH, compilePolicies, loadPolicySources } from '../../src/compile/index.js';
+import {
+  BUILTIN_PLAN_PATH,
+  compilePolicies,
+  lintPolicies,
+  loadPolicySources,
+} from '../../src/compile/index.js';
 
 describe('policy language: inline tests of the shipped policies', async () => {
   const loaded = await loadPolicySources(['policies/examples']);
@@ -35,6 +40,11 @@ describe('policies/plan.yaml', async () => {
   it('is the only built-in document and names the plan mode', () => {
     expect(loaded.files).toEqual([BUILTIN_PLAN_PATH]);
     expect(loaded.documents[0]!.document.mode).toBe('plan');
+  });
+
+  // Every user's lint run includes this file, which they cannot edit: it must lint without a single finding.
+  it('lints without a finding', () => {
+    expect(lintPolicies(loaded)).toEqual([]);
   });
 
   it("denies write through its default, with the default key's location", () => {
