@@ -308,6 +308,8 @@ describe('extractCommands', () => {
     expect(kinds('[[ 1 -eq _ ]]')).toEqual(['arithmetic']);
     expect(kinds('[[ -v a[_] ]]')).toEqual(['arithmetic']);
     expect(kinds('[[ -v a ]]')).toEqual([]);
+    expect(kinds('[[ -v $_ ]]')).toEqual(['arithmetic']);
+    expect(kinds('[[ -R "$_" ]]')).toEqual(['arithmetic']);
     expect(kinds("test -v 'a[_]'")).toEqual(['arithmetic']);
     expect(kinds('cat <<< $[_]')).toEqual(['arithmetic']);
     expect(kinds('for (( ; _ ; )); do ls; done')).toEqual(['arithmetic']);

@@ -50,6 +50,8 @@ describe('plan bash red team: a variable whose value is the model’s text, eval
     "echo 'a[$(touch pwned)]' >/dev/null; [[ _ -eq 0 ]]",
     "echo 'a[$(touch pwned)]' >/dev/null; [[ 1 -eq _ ]]",
     "echo 'a[$(touch pwned)]' >/dev/null; [[ -v b[_] ]]",
+    "echo 'a[$(touch pwned)]' >/dev/null; [[ -v $_ ]]",
+    'echo \'a[$(touch pwned)]\' >/dev/null; [[ -v "$_" ]]',
     "echo 'a[$(touch pwned)]' >/dev/null; cat <<< $[_]",
     'echo \'a[$(touch pwned)]\' >/dev/null; cat <<< "${b[_]}"',
     "echo 'a[$(touch pwned)]' >/dev/null; for (( ; _ ; )); do ls; break; done",

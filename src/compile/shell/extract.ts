@@ -280,7 +280,7 @@ class Walker implements PartVisitor {
   test(expr: U.TestExpression, frame: Frame): void {
     switch (expr.type) {
       case 'TestUnary':
-        if (expr.operator === '-v')
+        if (expr.operator === '-v' || expr.operator === '-R')
           this.subscript(expr.operand.text, frame, expr.operand.pos, expr.operand.end);
         this.word(expr.operand, frame);
         return;
@@ -338,11 +338,22 @@ class Walker implements PartVisitor {
       );
   }
 
-  /** `-v NAME[SUB]` evaluates `SUB` only: a plain name is just looked up. */
+  /**
+   * `-v NAME[SUB]` evaluates `SUB` only: a plain name is just looked up. A name that is an expansion (`-v $_`) is
+   * whatever the value holds, subscript included.
+   */
   subscript(text: string, frame: Frame, pos: number, end: number): void {
     const open = text.indexOf('[');
-    if (open >= 0) this.arithmetic(text.slice(open), frame, pos, end);
-    else if (/\$\(|`/.test(text)) this.arithmetic(text, frame, pos, end);
+    if (/\$\(|`/.test(text)) this.arithmetic(text, frame, pos, end);
+    else if (text.includes('$'))
+      this.fail(
+        'arithmetic',
+        `a variable test on a name that is an expansion, whose subscript bash evaluates: \`${text}\``,
+        frame,
+        pos,
+        end,
+      );
+    else if (open >= 0) this.arithmetic(text.slice(open), frame, pos, end);
   }
 
   arithmeticOperand(word: U.Word, frame: Frame): void {
