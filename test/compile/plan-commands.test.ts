@@ -40,6 +40,9 @@ const SIGNATURES: readonly Flag[] = [
   { flag: '--show-signature' },
   { flag: '--format=%G?' },
   { flag: '--pretty=format:%h%x20%GS' },
+  // A `+` or `-` after the `%` is a modifier, and the placeholder still runs gpg (a space too: the red-team test).
+  { flag: '--format=%+GS' },
+  { flag: '--format=%-G?' },
   { flag: '--remerge-diff' },
   { flag: '--diff-merges=remerge' },
   { flag: '--diff-merges=r' },
@@ -100,6 +103,7 @@ const PROGRAMS: readonly Program[] = [
       { flag: '--set-upstream-to', value: true, prefix: '--se' },
       { flag: '--unset-upstream', prefix: '--u' },
       { flag: '--edit-description', prefix: '--e' },
+      { flag: '--no-list', prefix: '--no-l' },
     ],
   },
   {

@@ -299,9 +299,28 @@ describe('extractCommands', () => {
     expect(kinds("[[ 1 -eq 'a[$(rm x)]' ]]")).toEqual(['arithmetic']);
     expect(kinds("[[ -v 'a[`rm x`]' ]]")).toEqual(['arithmetic']);
     expect(kinds('(( 1 + 2 ))')).toEqual([]);
-    expect(kinds('(( x = 1 ))')).toEqual(['assignment']);
-    expect(kinds('(( i++ ))')).toEqual(['assignment']);
-    expect(kinds('(( x == 1 ))')).toEqual([]);
+    expect(kinds('(( x = 1 ))')).toContain('assignment');
+    expect(kinds('(( i++ ))')).toContain('assignment');
+    // A variable's value is evaluated as an expression too, and `$_` is the last argument of the previous
+    // command: `echo 'a[$(rm x)]'; (( _ ))` runs `rm x`. Numbers in any base are fine.
+    expect(kinds('(( x == 1 ))')).toEqual(['arithmetic']);
+    expect(kinds("echo 'a[$(rm x)]'; (( _ ))")).toEqual(['arithmetic']);
+    expect(kinds('[[ 1 -eq _ ]]')).toEqual(['arithmetic']);
+    expect(kinds('[[ -v a[_] ]]')).toEqual(['arithmetic']);
+    expect(kinds('[[ -v a ]]')).toEqual([]);
+    expect(kinds('[[ -v $_ ]]')).toEqual(['arithmetic']);
+    expect(kinds('[[ -R "$_" ]]')).toEqual(['arithmetic']);
+    expect(kinds("test -v 'a[_]'")).toEqual(['arithmetic']);
+    expect(kinds('cat <<< $[_]')).toEqual(['arithmetic']);
+    expect(kinds('for (( ; _ ; )); do ls; done')).toEqual(['arithmetic']);
+    expect(kinds('(( 0x1f + 16#ff + 2#101 )); for ((;;)); do ls; done')).toEqual([]);
+    // `${!x}` uses the value as a name (with its subscript), `${x@P}` expands it as a prompt (`$(…)` runs), and
+    // `${x:=v}` assigns; names and keys (`${!p*}`, `${!a[@]}`) are fine.
+    expect(kinds('case ${!_} in *) ls;; esac')).toEqual(['unsupported']);
+    expect(kinds('[[ -n ${_@P} ]]')).toEqual(['unsupported']);
+    expect(kinds('cat <<E\n"${_@P}"\nE')).toEqual(['unsupported']);
+    expect(kinds('case ${PATH:=/tmp} in *) ls;; esac')).toEqual(['assignment']);
+    expect(kinds('cat <<< "${!BASH*} ${!a[@]} ${a[@]} ${a@Q}"')).toEqual([]);
     expect(kinds('echo $(( $(rm x) ))')).toEqual(['arithmetic']);
     expect(kinds('echo ${a[$(rm x)]}')).toContain('arithmetic');
     expect(kinds('echo ${a:$(rm x)}')).toContain('arithmetic');

@@ -198,7 +198,12 @@ class Walker implements PartVisitor {
             node.pos,
             node.end,
           );
-        this.arithmetic(frame.source.slice(node.pos, node.end), frame, node.pos, node.end);
+        this.arithmetic(
+          arithmeticForHeader(frame.source.slice(node.pos, node.end)),
+          frame,
+          node.pos,
+          node.end,
+        );
         this.statements(node.body.commands, frame);
         return;
       case 'While':
@@ -275,7 +280,8 @@ class Walker implements PartVisitor {
   test(expr: U.TestExpression, frame: Frame): void {
     switch (expr.type) {
       case 'TestUnary':
-        if (expr.operator === '-v') this.arithmeticOperand(expr.operand, frame);
+        if (expr.operator === '-v' || expr.operator === '-R')
+          this.subscript(expr.operand.text, frame, expr.operand.pos, expr.operand.end);
         this.word(expr.operand, frame);
         return;
       case 'TestBinary':
@@ -298,12 +304,25 @@ class Walker implements PartVisitor {
     }
   }
 
-  /** Arithmetic evaluates array subscripts, so even a quoted `a[$(cmd)]` runs `cmd`: not modelled. */
+  /**
+   * Arithmetic evaluates array subscripts, so even a quoted `a[$(cmd)]` runs `cmd`: not modelled. It also evaluates
+   * the value of every variable it names as an expression of its own, and values are the model's to choose (`$_`
+   * is the previous command's last argument, `BASH_REMATCH` what `[[ =~ ]]` matched): `echo 'a[$(cmd)]'; (( _ ))`
+   * runs `cmd`. So arithmetic that names a variable is not modelled either; numbers alone are fine.
+   */
   arithmetic(text: string, frame: Frame, pos: number, end: number): void {
     if (/\$\(|`|[<>]\(/.test(text))
       this.fail(
         'arithmetic',
         `a command substitution inside an arithmetic expression: \`${text.trim()}\``,
+        frame,
+        pos,
+        end,
+      );
+    else if (namesVariable(text))
+      this.fail(
+        'arithmetic',
+        `an arithmetic expression that reads a variable, whose value bash evaluates as an expression (and runs the substitutions in its subscripts): \`${text.trim()}\``,
         frame,
         pos,
         end,
@@ -317,6 +336,24 @@ class Walker implements PartVisitor {
         pos,
         end,
       );
+  }
+
+  /**
+   * `-v NAME[SUB]` evaluates `SUB` only: a plain name is just looked up. A name that is an expansion (`-v $_`) is
+   * whatever the value holds, subscript included.
+   */
+  subscript(text: string, frame: Frame, pos: number, end: number): void {
+    const open = text.indexOf('[');
+    if (/\$\(|`/.test(text)) this.arithmetic(text, frame, pos, end);
+    else if (text.includes('$'))
+      this.fail(
+        'arithmetic',
+        `a variable test on a name that is an expansion, whose subscript bash evaluates: \`${text}\``,
+        frame,
+        pos,
+        end,
+      );
+    else if (open >= 0) this.arithmetic(text.slice(open), frame, pos, end);
   }
 
   arithmeticOperand(word: U.Word, frame: Frame): void {
@@ -345,6 +382,16 @@ class Walker implements PartVisitor {
 
   visitArithmetic(text: string, frame: Frame, pos: number, end: number): void {
     this.arithmetic(text, frame, pos, end);
+  }
+
+  visitEvaluation(
+    kind: 'unsupported' | 'assignment',
+    message: string,
+    frame: Frame,
+    pos: number,
+    end: number,
+  ): void {
+    this.fail(kind, message, frame, pos, end);
   }
 
   // ---- simple commands ----
@@ -462,8 +509,11 @@ class Walker implements PartVisitor {
       this.fail('assignment', `\`${name}\` assigns a variable`, frame, at.pos, at.end);
     // `test -v 'a[$(cmd)]'` evaluates the subscript, and with it the substitution.
     if (name === 'test' || name === '[' || name === 'wait')
-      for (const w of words.slice(1))
-        if (w.known && /\$\(|`/.test(w.value)) this.arithmetic(w.value, frame, w.pos, w.end);
+      words.slice(1).forEach((w, i, rest) => {
+        if (!w.known) return;
+        if (/\$\(|`/.test(w.value)) this.arithmetic(w.value, frame, w.pos, w.end);
+        else if (i > 0 && rest[i - 1]!.value === '-v') this.subscript(w.value, frame, w.pos, w.end);
+      });
     if (name === 'let') for (const w of words.slice(1)) this.arithmetic(w.text, frame, w.pos, w.end);
 
     const result = readWrapper(name, words);
@@ -595,6 +645,25 @@ class Walker implements PartVisitor {
       }
     }
   }
+}
+
+/**
+ * Whether arithmetic text names a variable: an identifier outside a number (`0x1f`, `16#ff` and `1e` in `2#1e`
+ * are numbers; a letter or `_` anywhere else starts a name).
+ */
+function namesVariable(text: string): boolean {
+  const body = text
+    .replace(/^\$\(\(|^\$\[|\)\)$|\]$/g, '')
+    .replace(/\b\d+#[0-9A-Za-z@_]+/g, '0')
+    .replace(/\b0[xX][0-9A-Fa-f]+/g, '0');
+  return /[A-Za-z_]/.test(body);
+}
+
+/** The `((…))` of `for ((…))`, without the keyword. */
+function arithmeticForHeader(text: string): string {
+  const open = text.indexOf('((');
+  const close = text.indexOf('))', open);
+  return open < 0 || close < 0 ? text : text.slice(open, close + 2);
 }
 
 /**

@@ -11,6 +11,14 @@ export interface PartVisitor {
   visitScript(script: U.Script | undefined, frame: never, pos: number, end: number): void;
   visitArithmetic(text: string, frame: never, pos: number, end: number): void;
   visitUnsupported(text: string, frame: never, pos: number, end: number): void;
+  /** An expansion that evaluates a variable's value as code (`${!x}`, `${x@P}`) or assigns one (`${x:=v}`). */
+  visitEvaluation(
+    kind: 'unsupported' | 'assignment',
+    message: string,
+    frame: never,
+    pos: number,
+    end: number,
+  ): void;
 }
 
 /**
@@ -69,6 +77,13 @@ export function walkWordParts<F>(
     visitScript(script: U.Script | undefined, frame: F, pos: number, end: number): void;
     visitArithmetic(text: string, frame: F, pos: number, end: number): void;
     visitUnsupported(text: string, frame: F, pos: number, end: number): void;
+    visitEvaluation(
+      kind: 'unsupported' | 'assignment',
+      message: string,
+      frame: F,
+      pos: number,
+      end: number,
+    ): void;
   };
   for (const part of parts) {
     switch (part.type) {
@@ -86,15 +101,45 @@ export function walkWordParts<F>(
       case 'ParameterExpansion': {
         // `${ cmd; }` and `${| cmd; }` run commands in bash 5.3: not modelled.
         if (/^\$\{[\s|]/.test(part.text)) v.visitUnsupported(part.text, frame, part.pos, part.end);
+        const op = part.operation;
+        // The value of a variable is script text the model controls (`$_` is the last argument of the previous
+        // command): `${!x}` uses it as a name, whose subscript bash evaluates (`a[$(cmd)]` runs `cmd`), and
+        // `${x@P}` expands it as a prompt, which runs `$(…)`. `${!prefix*}` and `${!a[@]}` only list names.
+        const lists = op?.type === 'Names' || part.index?.text === '@' || part.index?.text === '*';
+        if (part.prefix === '!' && !lists)
+          v.visitEvaluation(
+            'unsupported',
+            `an indirect expansion, which evaluates a variable's value as a name: \`${part.text}\``,
+            frame,
+            part.pos,
+            part.end,
+          );
+        if (op?.type === 'Transform' && /P/.test(op.operand.text))
+          v.visitEvaluation(
+            'unsupported',
+            `a prompt expansion, which runs the substitutions in a variable's value: \`${part.text}\``,
+            frame,
+            part.pos,
+            part.end,
+          );
+        if (op?.type === 'Default' && (op.operator === '=' || op.operator === ':='))
+          v.visitEvaluation(
+            'assignment',
+            `an expansion that assigns a variable: \`${part.text}\``,
+            frame,
+            part.pos,
+            part.end,
+          );
         // Subscripts and slice offsets are arithmetic; default, pattern and replacement words may nest commands.
-        if (part.index) {
+        if (part.index && !lists) {
           v.visitArithmetic(part.index.text, frame, part.index.pos, part.index.end);
           walkWordParts(part.index, visitor, frame);
         }
-        const op = part.operation;
         if (op === undefined) break;
         for (const w of operationWords(op)) walkWordParts(w, visitor, frame);
-        if (op.type === 'Slice') v.visitArithmetic(part.text, frame, part.pos, part.end);
+        if (op.type === 'Slice')
+          for (const w of op.length ? [op.offset, op.length] : [op.offset])
+            v.visitArithmetic(w.text, frame, w.pos, w.end);
         break;
       }
       case 'BraceExpansion':
