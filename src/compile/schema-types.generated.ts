@@ -287,7 +287,7 @@ export interface InlineMode {
    */
   description?: string;
   /**
-   * Prompt text rendered while the mode is active; sections of several documents join in load order. `{{commands TOOL}}` becomes the list of command patterns the mode allows for TOOL.
+   * Prompt text rendered while the mode is active; sections of several documents join in load order.
    */
   section?: string;
   tools?: ToolRules;

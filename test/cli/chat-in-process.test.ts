@@ -124,6 +124,8 @@ describe('leaving the chat', () => {
     expect(log.find((e) => e.type === 'approval/decided')?.data).toEqual({
       callId: expect.any(String),
       outcome: 'cancelled',
+      edited: false,
+      sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
     });
     expect(JSON.stringify(log)).not.toContain('/exit');
     expect(log.filter((e) => e.type === 'mode/set').map((e) => e.data.mode)).toEqual(['plan']);

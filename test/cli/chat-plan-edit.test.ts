@@ -78,7 +78,7 @@ describe('chat: edit the plan before approving it', () => {
     );
     expect(answers[3]).toMatch(/^y\n {2}→ approved\n/);
     // The plan was drawn once: nothing changed, so nothing was shown again.
-    expect(run.stdout.split('┌ Add a greeting').length - 1).toBe(1);
+    expect(run.stdout.split('┌─ Add a greeting').length - 1).toBe(1);
     const log = journal(dir, run.id);
     expect(log.filter((e) => e.type === 'approval/decided').map((e) => e.data)).toEqual([
       { callId: expect.any(String), outcome: 'allowed-once', sha256: sha256(PLAN), edited: false },
@@ -115,7 +115,7 @@ describe('chat: edit the plan before approving it', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).not.toContain('\u001b');
     expect(run.stdout).not.toContain('\u202e');
-    expect(run.stdout).toContain('┌ Evil \\x1b[2J title');
+    expect(run.stdout).toContain('┌─ Evil \\x1b[2J title');
     expect(run.stdout).toContain('│ │ → approved');
     expect(run.stdout).toContain('│ \\u202eevil');
   });

@@ -7,6 +7,7 @@ import {
   compilePolicies,
   lintPolicies,
   loadPolicySources,
+  loadPolicyText,
 } from '../../src/compile/index.js';
 
 describe('policy language: inline tests of the shipped policies', async () => {
@@ -40,6 +41,22 @@ describe('policies/plan.yaml', async () => {
   it('is the only built-in document and names the plan mode', () => {
     expect(loaded.files).toEqual([BUILTIN_PLAN_PATH]);
     expect(loaded.documents[0]!.document.mode).toBe('plan');
+  });
+
+  // The README's advice for a repository whose git configuration is not trusted: one document turns git off.
+  it("narrows to no git with the README's one-line document", () => {
+    const extra = loadPolicyText(
+      'mode: plan\ntools:\n  bash: { commands: { "git **": deny } }\n',
+      'no-git.yaml',
+    );
+    const narrowed = compilePolicies([...loaded.documents, ...extra.documents]).get('plan')!;
+    const bash = (command: string) => narrowed.decideCall!({ name: 'bash', arguments: { command } }).decision;
+    expect([bash('git status'), bash('git log -5'), bash('ls'), bash('cat a')]).toEqual([
+      'deny',
+      'deny',
+      'allow',
+      'allow',
+    ]);
   });
 
   // Every user's lint run includes this file, which they cannot edit: it must lint without a single finding.

@@ -162,7 +162,7 @@ describe('red team: the probe for tools nobody named', () => {
   // escalations. The probe is now a name no selector of either side matches (src/compile/glob-witness.ts).
   it('a default widened behind a selector that matches the probe name is an escalation', async () => {
     await measured('diff-probes', 'red team: default widening behind the probe name', null, async () => {
-      const wide = overridePlan('  write: deny\n  edit: deny\n  bash: deny\n  "\u2063*": deny\n').replace(
+      const wide = overridePlan('  write: deny\n  edit: deny\n  "\u2063*": deny\n').replace(
         'default: deny',
         'default: allow',
       );
