@@ -16,7 +16,9 @@ describe('the npm start transcript in docs/apps.md', () => {
     const transcript = demoTranscript(root);
     expect(withTranscript(page, transcript), `${DOC}: run \`npm run docs\``).toBe(page);
     // What the reader of the page is told it shows.
-    expect(transcript).toContain('Approve this plan? y = approve, e = edit, n = keep planning, or type feedback: y');
+    expect(transcript).toContain(
+      'Approve this plan? y = approve, e = edit, n = keep planning, or type feedback: y',
+    );
     expect(transcript).toContain('default> /exit\nresume with: dsh-mode chat --demo --resume ');
     expect(transcript).not.toContain(root);
   }, 60_000);
