@@ -118,6 +118,9 @@ export function readPlanLog(workspace: string, session?: string): PlanLog {
     logs++;
     plans.push(...plansOf(events, id, file));
   }
+  // By the time each plan was proposed: session ids order only to the second, so two sessions of one second would
+  // otherwise list in the order of their random suffixes.
+  plans.sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : 0));
   return { dir, logs, plans, unread };
 }
 
