@@ -16,6 +16,44 @@ import { matchCommand, parseCommandPattern, type ShellWord } from './shell/index
 
 const known = (value: string): ShellWord => ({ text: value, value, known: true });
 
+/** One move of {@link pairSearch}: the next positions in both sequences, and the piece the move contributes. */
+type Move<T> = [i: number, j: number, piece: T | undefined];
+
+/**
+ * Breadth-first search over the product of two sequences, from both starts to both ends.
+ * @param lengths the two sequences' lengths
+ * @param moves the moves from positions `i`, `j`
+ * @returns the pieces along the shortest path found (moves without a piece left out), or undefined
+ */
+function pairSearch<T>(
+  lengths: [number, number],
+  moves: (i: number, j: number) => Move<T>[],
+): T[] | undefined {
+  const start = '0,0';
+  const parent = new Map<string, [string, T | undefined]>([[start, ['', undefined]]]);
+  const queue: [number, number][] = [[0, 0]];
+  while (queue.length > 0) {
+    const [i, j] = queue.shift()!;
+    const here = `${i},${j}`;
+    if (i === lengths[0] && j === lengths[1]) {
+      const pieces: T[] = [];
+      for (let k = here; k !== start;) {
+        const [from, piece] = parent.get(k)!;
+        if (piece !== undefined) pieces.unshift(piece);
+        k = from;
+      }
+      return pieces;
+    }
+    for (const [ni, nj, piece] of moves(i, j)) {
+      const k = `${ni},${nj}`;
+      if (parent.has(k)) continue;
+      parent.set(k, [here, piece]);
+      queue.push([ni, nj]);
+    }
+  }
+  return undefined;
+}
+
 /**
  * A value two word patterns (`*` any characters) both match, or undefined.
  * @returns the shortest such value found, `x` standing in for a wildcard where one is free
@@ -23,22 +61,8 @@ const known = (value: string): ShellWord => ({ text: value, value, known: true }
 export function commonWord(a: string, b: string): string | undefined {
   const A = a.replace(/\*+/g, '*');
   const B = b.replace(/\*+/g, '*');
-  const start = '0,0';
-  const parent = new Map<string, [string, string]>([[start, ['', '']]]);
-  const queue: [number, number][] = [[0, 0]];
-  while (queue.length > 0) {
-    const [i, j] = queue.shift()!;
-    const here = `${i},${j}`;
-    if (i === A.length && j === B.length) {
-      let out = '';
-      for (let k = here; k !== start;) {
-        const [from, c] = parent.get(k)!;
-        out = c + out;
-        k = from;
-      }
-      return out;
-    }
-    const next: [number, number, string][] = [];
+  const chars = pairSearch<string>([A.length, B.length], (i, j) => {
+    const next: Move<string>[] = [];
     const ca = A[i];
     const cb = B[j];
     if (ca === '*') next.push([i + 1, j, '']);
@@ -46,14 +70,9 @@ export function commonWord(a: string, b: string): string | undefined {
     if (ca === '*' && cb !== undefined && cb !== '*') next.push([i, j + 1, cb]);
     if (cb === '*' && ca !== undefined && ca !== '*') next.push([i + 1, j, ca]);
     if (ca !== undefined && ca !== '*' && ca === cb) next.push([i + 1, j + 1, ca]);
-    for (const [ni, nj, c] of next) {
-      const k = `${ni},${nj}`;
-      if (parent.has(k)) continue;
-      parent.set(k, [here, c]);
-      queue.push([ni, nj]);
-    }
-  }
-  return undefined;
+    return next;
+  });
+  return chars?.join('');
 }
 
 /**
@@ -64,24 +83,10 @@ export function commonCommand(a: string, b: string): string[] | undefined {
   const P = parseCommandPattern(a).words;
   const Q = parseCommandPattern(b).words;
   const sample = (w: (typeof P)[number]) => (w.kind === 'any' ? 'x' : w.text.replace(/\*+/g, 'x'));
-  const start = '0,0';
-  const parent = new Map<string, [string, string | undefined]>([[start, ['', undefined]]]);
-  const queue: [number, number][] = [[0, 0]];
-  while (queue.length > 0) {
-    const [i, j] = queue.shift()!;
-    const here = `${i},${j}`;
-    if (i === P.length && j === Q.length) {
-      const words: string[] = [];
-      for (let k = here; k !== start;) {
-        const [from, w] = parent.get(k)!;
-        if (w !== undefined) words.unshift(w);
-        k = from;
-      }
-      return verify(a, b, words.length > 0 ? words : ['x']);
-    }
+  const words = pairSearch<string>([P.length, Q.length], (i, j) => {
     const p = P[i];
     const q = Q[j];
-    const next: [number, number, string | undefined][] = [];
+    const next: Move<string>[] = [];
     if (p?.kind === 'any') next.push([i + 1, j, undefined]);
     if (q?.kind === 'any') next.push([i, j + 1, undefined]);
     if (p?.kind === 'any' && q?.kind === 'word') next.push([i, j + 1, sample(q)]);
@@ -90,14 +95,9 @@ export function commonCommand(a: string, b: string): string[] | undefined {
       const w = commonWord(p.text, q.text);
       if (w !== undefined) next.push([i + 1, j + 1, w === '' && p.text.includes('*') ? 'x' : w]);
     }
-    for (const [ni, nj, w] of next) {
-      const k = `${ni},${nj}`;
-      if (parent.has(k)) continue;
-      parent.set(k, [here, w]);
-      queue.push([ni, nj]);
-    }
-  }
-  return undefined;
+    return next;
+  });
+  return words === undefined ? undefined : verify(a, b, words.length > 0 ? words : ['x']);
 }
 
 function verify(a: string, b: string, words: string[]): string[] | undefined {
