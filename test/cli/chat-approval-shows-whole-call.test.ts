@@ -9,25 +9,8 @@
 import { describe, expect, it } from 'vitest';
 import { answerApprovals } from '../../src/cli/chat/answerer.js';
 import { Printer } from '../../src/cli/chat/render.js';
-import type { Terminal } from '../../src/cli/chat/terminal.js';
 import { agentOf, setup } from '../engine/setup.js';
-
-function recordingTerminal(out: string[]): Terminal {
-  return {
-    tty: false,
-    asking: false,
-    async ask(prompt: string) {
-      out.push(prompt);
-      return 'n';
-    },
-    write: (text: string) => void out.push(text),
-    onInterrupt() {},
-    onTypedAhead() {},
-    requestLeave() {},
-    onLeave() {},
-    close() {},
-  };
-}
+import { recordingTerminal } from './recording-terminal.js';
 
 async function shown(toolName: string, args: unknown): Promise<string> {
   const { ctx } = await setup();

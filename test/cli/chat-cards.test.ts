@@ -12,8 +12,8 @@ import { describe, expect, it } from 'vitest';
 import { answerApprovals } from '../../src/cli/chat/answerer.js';
 import { unifiedDiff } from '../../src/cli/chat/diff.js';
 import { box, boxWidth, displayWidth, planBody, Printer, wrap } from '../../src/cli/chat/render.js';
-import type { Terminal } from '../../src/cli/chat/terminal.js';
 import { agentOf, setup, tempDir } from '../engine/setup.js';
+import { recordingTerminal } from './recording-terminal.js';
 
 const SGR = /\u001b\[\d+m/g;
 
@@ -153,23 +153,6 @@ describe('unifiedDiff', () => {
     expect(unifiedDiff('s.txt', 'same\n', 'same\n', false).at(-1)?.text).toBe('(no change)');
   });
 });
-
-function recordingTerminal(out: string[]): Terminal {
-  return {
-    tty: false,
-    asking: false,
-    async ask(prompt: string) {
-      out.push(prompt);
-      return 'n';
-    },
-    write: (text: string) => void out.push(text),
-    onInterrupt() {},
-    onTypedAhead() {},
-    requestLeave() {},
-    onLeave() {},
-    close() {},
-  };
-}
 
 /** What the answerer prints for one asked call in a workspace holding `files`. */
 async function card(toolName: string, args: unknown, files: Record<string, string>, color = false) {

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runChat, type ChatOptions } from '../../src/cli/chat/run.js';
+import { journal } from './plan-session.js';
 
 function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'dsh-chat-ip-'));
@@ -72,10 +73,7 @@ async function pipedChat(options: Omit<ChatOptions, 'cwd'>, cwd: string, input: 
 function events(dir: string, out: string): { type: string; data: Record<string, unknown> }[] {
   const id = /session (\S+)/.exec(out)?.[1];
   if (!id) throw new Error(`no session id in:\n${out}`);
-  return readFileSync(join(dir, '.dsh/sessions', `${id}.jsonl`), 'utf8')
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line) as { type: string; data: Record<string, unknown> });
+  return journal(dir, id);
 }
 
 function script(dir: string, entries: unknown[]): string {
