@@ -163,9 +163,9 @@ export function authorize(
   const { name } = call;
   const view = viewOf(policies);
   if (mode === DEFAULT_MODE) {
-    return name === EXIT_PLAN_MODE
-      ? verdict('deny', mode, name, DEFAULT_MODE_RULE, denyReason(view, mode, name))
-      : verdict('allow', mode, name, DEFAULT_MODE_RULE, `the default mode has no policy`);
+    return allowedInDefault(name)
+      ? verdict('allow', mode, name, DEFAULT_MODE_RULE, `the default mode has no policy`)
+      : verdict('deny', mode, name, DEFAULT_MODE_RULE, denyReason(view, mode, name));
   }
   const policy = policies.get(mode);
   if (policy === undefined)
@@ -227,17 +227,25 @@ function at(rule: RuleRef): string {
  * @returns true when the tool is visible
  */
 export function isVisible(policies: PolicyLookup, mode: string, name: string, hints?: Hints): boolean {
-  if (mode === DEFAULT_MODE) return name !== EXIT_PLAN_MODE;
+  if (mode === DEFAULT_MODE) return allowedInDefault(name);
   const policy = policies.get(mode);
   if (policy === undefined) return false;
   return policy.visible(name, hints ?? (name === EXIT_PLAN_MODE ? EXIT_PLAN_MODE_HINTS : undefined));
+}
+
+/**
+ * The default mode's whole rule: it has no policy, so every tool runs but the exit (there is no plan to approve).
+ * @returns true when `name` is allowed in the default mode
+ */
+export function allowedInDefault(name: string): boolean {
+  return name !== EXIT_PLAN_MODE;
 }
 
 function viewOf(policies: PolicyLookup): ModeView {
   return {
     isDefined: (mode) => mode === DEFAULT_MODE || policies.get(mode) !== undefined,
     visible: (mode, name) => {
-      if (mode === DEFAULT_MODE) return name !== EXIT_PLAN_MODE;
+      if (mode === DEFAULT_MODE) return allowedInDefault(name);
       const hints = name === EXIT_PLAN_MODE ? EXIT_PLAN_MODE_HINTS : undefined;
       return policies.get(mode)?.visible(name, hints) ?? false;
     },

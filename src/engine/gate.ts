@@ -16,7 +16,7 @@
  */
 import type { Authorizer, PreExecuteResult } from '../host/types.js';
 import type { RuleRef } from '../compile/types.js';
-import type { Verdict } from './authorize.js';
+import { allowedInDefault, type Verdict } from './authorize.js';
 import type { ModeCore } from './core.js';
 import { DEFAULT_MODE, EXIT_PLAN_MODE } from './vocabulary.js';
 
@@ -54,8 +54,8 @@ export function createGate(core: ModeCore, hostWorkspace: string): Authorizer {
     if (!exec.agent) return ALLOW;
     const session = exec.agent.session;
     const mode = core.mode(session);
-    // The default mode has no policy: everything runs but the exit (authorize() says the same, at more cost).
-    if (mode === DEFAULT_MODE && exec.name !== EXIT_PLAN_MODE) return ALLOW;
+    // The default mode's rule needs no lookup: asked directly, it answers what authorize() would.
+    if (mode === DEFAULT_MODE && allowedInDefault(exec.name)) return ALLOW;
     // The arguments decide too (argument rules); paths resolve where the tool will run.
     const workspace = exec.agent.workspace ?? hostWorkspace;
     const verdict = core.verdict(mode, exec.name, { arguments: exec.arguments, workspace });
