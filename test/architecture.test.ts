@@ -156,6 +156,7 @@ describe('the layers of src/', () => {
       'compile/compile.ts',
       'compile/diagnostics.ts',
       'compile/fs-path-resolver.ts',
+      'compile/fs-program-check.ts',
       'compile/grid.ts',
       'compile/lint.ts',
       'compile/load.ts',

@@ -13,7 +13,7 @@
  * @module
  */
 import { DEFAULT_DENY_RULE, effectiveHints, pickInDocument, RESTRICTIVENESS } from './document.js';
-import { Table, type JudgeContext, type SubjectVerdict } from './argument-tables.js';
+import { Table, type JudgeContext } from './argument-tables.js';
 import { lexicalPathResolver } from './paths.js';
 import type {
   CallDecision,
@@ -27,7 +27,9 @@ import type {
   DecideResult,
   EffectiveHints,
   Hints,
+  ProgramCheck,
   RuleRef,
+  SubjectVerdict,
 } from './types.js';
 
 export type { CallDecision, CallInput, CommandDecision, DecideCallOptions } from './types.js';
@@ -94,7 +96,11 @@ export function decideCall(
   options: DecideCallOptions = {},
 ): CallDecision {
   if (!hasArgumentRules(policy)) return policy.decide(call.name, call.hints);
-  const context = { resolvePath: options.resolvePath ?? LEXICAL, tool: call.name };
+  const context: CallContext = {
+    resolvePath: options.resolvePath ?? LEXICAL,
+    tool: call.name,
+    checkProgram: options.checkProgram,
+  };
   const hints = effectiveHints(call.hints);
   let best: CallDecision | undefined;
   let complete = false;
@@ -107,6 +113,10 @@ export function decideCall(
   return best ?? DEFAULT_DENY;
 }
 
+interface CallContext extends JudgeContext {
+  readonly checkProgram: ProgramCheck | undefined;
+}
+
 interface DocumentAnswer {
   best?: CallDecision;
   /** Whether the document decided every subject of the call. */
@@ -117,7 +127,7 @@ function resolveCall(
   doc: CompiledDocument,
   call: CallInput,
   hints: EffectiveHints,
-  context: JudgeContext,
+  context: CallContext,
   skip: ReadonlySet<CompiledEntry>,
 ): DocumentAnswer {
   const entry = pickInDocument(doc, call.name, hints, skip.size === 0 ? {} : { skip: (e) => skip.has(e) });
@@ -131,9 +141,11 @@ function resolveCall(
   const scriptVerdicts: SubjectVerdict[] = [];
   for (const table of entry.arguments) {
     if (!(table instanceof Table)) continue;
-    const judged = table.judge(call.arguments, context);
-    for (const v of judged) verdicts.push(v);
-    if (table.kind === 'commands') for (const v of judged) scriptVerdicts.push(v);
+    for (let v of table.judge(call.arguments, context)) {
+      if (v.program !== undefined) v = checked(v, v.program, context.checkProgram);
+      verdicts.push(v);
+      if (table.kind === 'commands') scriptVerdicts.push(v);
+    }
   }
   let best: CallDecision | undefined;
   for (const v of verdicts) {
@@ -156,6 +168,20 @@ function resolveCall(
   return best ? { best, complete } : { complete };
 }
 
+/** A pattern's allow or ask for a configured program, unless the workspace check withholds it (then deny). */
+function checked(v: SubjectVerdict, program: string, check: ProgramCheck | undefined): SubjectVerdict {
+  const why = check?.(program);
+  if (why === undefined) return v;
+  const out: SubjectVerdict = {
+    subject: v.subject,
+    decision: 'deny',
+    abstains: false,
+    note: why,
+    withheld: true,
+  };
+  return v.pattern === undefined ? out : { ...out, pattern: v.pattern };
+}
+
 function fromSubject(
   rule: RuleRef,
   ruleReason: string | undefined,
@@ -163,11 +189,13 @@ function fromSubject(
   decision: Decision,
 ): CallDecision {
   const out: CallDecision = { decision, rule, subject: v.subject };
-  const reason = v.pattern?.reason ?? ruleReason;
+  // A withheld allow's own reason (if it has one) explains the allow, not the deny.
+  const reason = v.withheld ? ruleReason : (v.pattern?.reason ?? ruleReason);
   if (reason !== undefined) out.reason = reason;
   if (v.pattern) out.pattern = v.pattern.ref;
   if (v.note !== undefined) out.note = v.note;
   if (v.unanalysable) out.unanalysable = true;
+  if (v.withheld) out.withheld = true;
   return out;
 }
 

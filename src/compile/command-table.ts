@@ -40,6 +40,12 @@ function parsedOf(pattern: ArgumentPattern): CommandPattern {
 const RANK: Readonly<Record<Decision, number>> = { allow: 0, ask: 1, deny: 2 };
 
 /**
+ * Programs that also run what the workspace's own files configure (git: its repository's config and hooks). A
+ * pattern's allow or ask for one of them is marked with `program`, so the call checks the workspace first.
+ */
+export const CONFIGURED_PROGRAMS: ReadonlySet<string> = new Set(['git']);
+
+/**
  * Judges a script: one verdict per simple command, then one per reason it cannot be analysed.
  * @returns the verdicts, in source order
  */
@@ -51,7 +57,10 @@ export function judgeScript(
   const analysis = extractCommands(script);
   const out: SubjectVerdict[] = [];
   for (const command of analysis.commands) {
-    out.push(callbacks.verdict(command.text, pick(patterns, command.words)));
+    const v = callbacks.verdict(command.text, pick(patterns, command.words));
+    const configured =
+      CONFIGURED_PROGRAMS.has(command.name) && v.pattern !== undefined && v.decision !== 'deny';
+    out.push(configured ? { ...v, program: command.name } : v);
   }
   for (const reason of analysis.unanalysable) {
     const text = script.slice(reason.span.start, reason.span.end) || script;

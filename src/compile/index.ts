@@ -50,6 +50,11 @@ export { decideCall, hasArgumentRules } from './call.js';
  * filesystem (what a host passes); `lexicalPathResolver(workspace?)` only normalises (the default, pure).
  */
 export { fsPathResolver } from './fs-path-resolver.js';
+/**
+ * The workspace check for `DecideCallOptions.checkProgram`: `fsProgramCheck(workspace)` withholds a pattern's
+ * allow for git in a repository whose own config or hooks name programs git would run.
+ */
+export { fsProgramCheck, isInertSetting, INERT_SETTINGS, READ_HOOKS } from './fs-program-check.js';
 export { lexicalPathResolver } from './paths.js';
 export { renderSection } from './section.js';
 export { lintPolicies, type LintInput, type LintOptions } from './lint.js';

@@ -109,7 +109,19 @@ export interface DecideCallOptions {
    * workspace-relative, every absolute path is outside). Hosts pass `fsPathResolver(workspace)`.
    */
   resolvePath?: PathResolver;
+  /**
+   * Asked before a command pattern's allow or ask lets a program run: a reason to withhold it, or undefined. git
+   * runs programs that the repository's own configuration names, so its allow holds only in a repository that
+   * names none. Default: no check (the decision judges the text alone). Hosts pass `fsProgramCheck(workspace)`.
+   */
+  checkProgram?: ProgramCheck;
 }
+
+/**
+ * Why a program that a pattern allowed must not run in this workspace, or undefined when it runs only what its
+ * command line says.
+ */
+export type ProgramCheck = (program: string) => string | undefined;
 
 /** How one simple command of a script was decided. */
 export interface CommandDecision {
@@ -133,6 +145,8 @@ export interface CallDecision extends DecideResult {
   note?: string;
   /** Set when the subject could not be analysed, so the decision failed closed. */
   unanalysable?: true;
+  /** Set when a pattern allowed the subject but the workspace check withheld it (`note` says why). */
+  withheld?: true;
   /** For a script: its simple commands as the deciding document judged them. */
   commands?: CommandDecision[];
 }
@@ -297,4 +311,11 @@ export interface SubjectVerdict {
   readonly note?: string;
   /** Set when the subject could not be analysed (and so was decided fail-closed). */
   readonly unanalysable?: true;
+  /**
+   * The program, when a pattern allowed or asked for a command whose program reads the workspace's configuration
+   * (git): the call asks `checkProgram` about it before the verdict stands.
+   */
+  readonly program?: string;
+  /** Set when the workspace check withheld a pattern's allow or ask. */
+  readonly withheld?: true;
 }

@@ -21,8 +21,10 @@ import type {
   CommandDecision,
   CompiledPolicy,
   Decision,
+  DecideCallOptions,
   Hints,
   PathResolver,
+  ProgramCheck,
   RuleRef,
 } from '../compile/types.js';
 import { DEFAULT_MODE, EXIT_PLAN_MODE } from './vocabulary.js';
@@ -143,6 +145,12 @@ export interface AuthorizeOptions {
    * path as outside, so no absolute path is ever allowed by a pattern.
    */
   resolvePath?: PathResolver;
+  /**
+   * Checks the workspace before a command pattern's allow lets a program run that the workspace configures (git
+   * and its repository's own config and hooks): `fsProgramCheck(workspace)` for a real one. Without it the
+   * decision judges the command text alone.
+   */
+  checkProgram?: ProgramCheck;
 }
 
 /**
@@ -176,7 +184,7 @@ export function authorize(
         hints === undefined
           ? { name, arguments: call.arguments }
           : { name, arguments: call.arguments, hints },
-        options.resolvePath ? { resolvePath: options.resolvePath } : {},
+        decideOptions(options),
       )
     : policy.decide(name, hints);
   const own = r.reason;
@@ -199,6 +207,13 @@ export function authorize(
   return out;
 }
 
+function decideOptions(options: AuthorizeOptions): DecideCallOptions {
+  const out: DecideCallOptions = {};
+  if (options.resolvePath) out.resolvePath = options.resolvePath;
+  if (options.checkProgram) out.checkProgram = options.checkProgram;
+  return out;
+}
+
 /**
  * What in the arguments decided: `"git push origin" is denied by \`git push **\` at plan.yaml:40:7`, or why the
  * command or path could not be analysed.
@@ -207,6 +222,8 @@ function subjectText(r: CallDecision): string | undefined {
   if (r.subject === undefined) return undefined;
   const quoted = JSON.stringify(r.subject.length > 200 ? `${r.subject.slice(0, 197)}...` : r.subject);
   if (r.unanalysable) return `${quoted} cannot be analysed: ${r.note ?? 'unknown construct'}`;
+  if (r.withheld && r.pattern !== undefined)
+    return `${quoted} matches \`${r.pattern.selector}\`${at(r.pattern)}, but ${r.note ?? 'the workspace check withheld it'}`;
   const verb = r.decision === 'deny' ? 'is denied by' : 'matches';
   const text =
     r.pattern === undefined

@@ -11,6 +11,7 @@ import type { Session, Tool, ToolAnnotations, ToolLookup } from '../host/types.j
 import { dependsOnArguments } from '../compile/call.js';
 import type { ResolvedModes } from '../deploy/modes.js';
 import { fsPathResolver } from '../compile/fs-path-resolver.js';
+import { fsProgramCheck } from '../compile/fs-program-check.js';
 import { authorize, isVisible, type Verdict } from './authorize.js';
 import { ModeFoldCache } from './fold.js';
 import { removeIntent, writeIntent } from './intent-file.js';
@@ -144,7 +145,13 @@ export class ModeCore {
       // Never memoised: the arguments decide. Paths resolve against the agent's workspace, following its symlinks.
       if (call === undefined) return authorize(this.modes, mode, { name, hints });
       const resolvePath = fsPathResolver(call.workspace);
-      return authorize(this.modes, mode, { name, arguments: call.arguments, hints }, { resolvePath });
+      const checkProgram = fsProgramCheck(call.workspace);
+      return authorize(
+        this.modes,
+        mode,
+        { name, arguments: call.arguments, hints },
+        { resolvePath, checkProgram },
+      );
     }
     const verdict = Object.freeze(authorize(this.modes, mode, { name, hints }));
     if (byName === undefined) {

@@ -3,6 +3,7 @@
  * folder or `--workspace DIR` (symlinks followed), the JSON output adds `subject`, `pattern` and `message`, and
  * bad `--args` are usage errors.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -128,5 +129,17 @@ describe('dsh-mode check --args', () => {
     const r = dshMode(['check', 'guarded', 'read', 'p.yaml', '--workspace', dir], dir);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('`--workspace` needs `--args`');
+  });
+
+  it('answers for git as the gate does: withheld in a repository whose config names a program', () => {
+    const dir = workspace();
+    execFileSync('git', ['init', '-q'], { cwd: dir });
+    expect(json(check(dir, 'bash', { command: 'git log -1' }, '--format', 'json')).decision).toBe('allow');
+    execFileSync('git', ['config', 'core.fsmonitor', 'touch pwned'], { cwd: dir });
+    const out = json(check(dir, 'bash', { command: 'git log -1' }, '--format', 'json'));
+    expect(out).toMatchObject({ decision: 'deny', subject: 'git log -1' });
+    expect(out.message).toContain(
+      '"git log -1" matches `git log **` at p.yaml:14:7, but the repository\'s own configuration sets `core.fsmonitor`',
+    );
   });
 });

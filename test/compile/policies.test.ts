@@ -43,8 +43,8 @@ describe('policies/plan.yaml', async () => {
     expect(loaded.documents[0]!.document.mode).toBe('plan');
   });
 
-  // The README's advice for a repository whose git configuration is not trusted: one document turns git off.
-  it("narrows to no git with the README's one-line document", () => {
+  // An operator who wants no git in plan at all: one document turns it off.
+  it('narrows to no git with a one-line document', () => {
     const extra = loadPolicyText(
       'mode: plan\ntools:\n  bash: { commands: { "git **": deny } }\n',
       'no-git.yaml',

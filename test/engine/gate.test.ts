@@ -3,6 +3,9 @@
  * `tools/pre-execute` waterfall under the gate's ceiling), approval seam, agents and loop with the scripted model.
  * Where a test needs a verdict for a name no one registered, it asks `ctx.tools.judge()`, as the runtime does.
  */
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Context } from 'cordis';
 import type { Agent, PreExecuteResult, Tool } from '../../src/host/index.js';
@@ -247,5 +250,30 @@ describe('invariant 9: a folded mode the configuration no longer defines fails c
     expect(resultOf(agent.session.events, 'read')?.content).toBe(
       'Error: tool "read" is not available in ghost mode: this deployment does not define ghost mode, so every tool is denied; ask the user to switch mode',
     );
+  });
+});
+
+describe('the gate checks the repository before a pattern lets git run', () => {
+  const gitIn = (dir: string, ...args: string[]) =>
+    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd: dir, stdio: 'pipe' });
+
+  it('plan runs `git status` in a clean repository, and withholds it where the config names an fsmonitor', async () => {
+    const { ctx, workspace } = await setup();
+    gitIn(workspace, 'init', '-q');
+    const status = [{ name: 'bash', arguments: { command: 'git status --short' } }];
+    const run = async () => {
+      const { agent } = agentOf(ctx, [{ text: 'Looking.', tool_calls: status }, { text: 'Ok.' }], {
+        mode: 'plan',
+      });
+      await agent.prompt('status');
+      return resultOf(agent.session.events, 'bash') as { content: string; isError?: boolean };
+    };
+    expect((await run()).isError).toBeFalsy();
+    const marker = join(workspace, 'fsmonitor-ran');
+    gitIn(workspace, 'config', 'core.fsmonitor', `touch '${marker}'; false`);
+    const withheld = await run();
+    expect(withheld.isError).toBe(true);
+    expect(withheld.content).toContain("but the repository's own configuration sets `core.fsmonitor`");
+    expect(existsSync(marker)).toBe(false);
   });
 });

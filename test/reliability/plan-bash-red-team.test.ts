@@ -5,11 +5,16 @@
  * whose fix is not small stays as `it.fails(...)`, named in its comment: it starts failing once the hole is closed.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { compilePolicies, loadPolicySources, type CompiledPolicy } from '../../src/compile/index.js';
+import {
+  compilePolicies,
+  fsProgramCheck,
+  loadPolicySources,
+  type CompiledPolicy,
+} from '../../src/compile/index.js';
 import { shellEnvironment } from '../../src/host/tools/bash.js';
 
 const loaded = await loadPolicySources([]);
@@ -122,27 +127,103 @@ describe('plan bash red team: options git reads differently from the patterns', 
   });
 });
 
-describe('plan bash red team: a hostile repository configuration (open)', () => {
-  // OPEN: the workspace's own .git/config and .gitattributes name programs git runs during plain reads, and
-  // nothing in a script shows them: `core.fsmonitor` (status, diff, ls-files, grep, blame), `diff.<driver>.textconv`
-  // and `.command`, `filter.<driver>.clean` (diff, blame), `diff.external` (diff), `log.showSignature` with
-  // `gpg.program` (log, show). The per-driver keys cannot be overridden from the environment (their names come
-  // from the attributes), so no environment the host sets closes this; it needs plan to leave these git
-  // subcommands out, or a check of the repository's configuration before a git command is allowed.
-  it.fails('`git status` in a repository whose config names an fsmonitor program runs nothing', () => {
-    git(`config core.fsmonitor 'touch ${join(dir, 'fsmonitor-ran')}; false'`);
-    expect(decide('git status --short')).toBe('allow');
-    bash('git status --short');
-    expect(existsSync(join(dir, 'fsmonitor-ran'))).toBe(false);
+describe('plan bash red team: a hostile repository configuration', () => {
+  // The workspace's own .git/config, attributes and hooks name programs git runs during plain reads, and nothing
+  // in a script shows them. The gate checks the repository (`fsProgramCheck`) before a pattern's allow lets git
+  // run: each case shows the program runs when the command does, and that the gate withholds the allow.
+  const gate = (command: string) =>
+    plan.decideCall!({ name: 'bash', arguments: { command } }, { checkProgram: fsProgramCheck(dir) });
+  const ran = (name: string) => existsSync(join(dir, name));
+
+  it('a clean repository keeps its reads', () => {
+    for (const command of ['git status --short', 'git log -p -1', 'git diff', 'git blame a'])
+      expect(gate(command).decision, command).toBe('allow');
   });
 
-  it.fails('`git log -p` in a repository with a textconv driver runs nothing', () => {
+  it('`git status` runs a configured fsmonitor program, and the gate withholds it', () => {
+    git(`config core.fsmonitor 'touch ${join(dir, 'fsmonitor-ran')}; false'`);
+    bash('git status --short');
+    expect(ran('fsmonitor-ran')).toBe(true);
+    const verdict = gate('git status --short');
+    expect(verdict.decision).toBe('deny');
+    expect(verdict.withheld).toBe(true);
+    expect(verdict.note).toContain('`core.fsmonitor`');
+  });
+
+  it('`git log -p` runs a textconv driver chosen by the attributes, and the gate withholds it', () => {
     writeFileSync(join(dir, '.git/info/attributes'), 'a diff=evil\n');
     git(`config diff.evil.textconv 'sh -c "touch ${join(dir, 'textconv-ran')}; cat \\"\\$1\\"" -'`);
     writeFileSync(join(dir, 'a'), 'b\n');
     git('commit -qam two');
-    expect(decide('git log -p -1')).toBe('allow');
     bash('git log -p -1');
-    expect(existsSync(join(dir, 'textconv-ran'))).toBe(false);
+    expect(ran('textconv-ran')).toBe(true);
+    expect(gate('git log -p -1').decision).toBe('deny');
+    expect(gate('git log -p -1').note).toContain('`diff.evil.textconv`');
+  });
+
+  it('`git diff` runs a clean filter, and the gate withholds it', () => {
+    writeFileSync(join(dir, '.gitattributes'), 'a filter=evil\n');
+    git(`config filter.evil.clean 'touch ${join(dir, 'filter-ran')}; cat'`);
+    writeFileSync(join(dir, 'a'), 'changed\n');
+    bash('git diff');
+    expect(ran('filter-ran')).toBe(true);
+    expect(gate('git diff').decision).toBe('deny');
+  });
+
+  it('`git diff` writes a refreshed index and runs the post-index-change hook, and the gate withholds it', () => {
+    writeFileSync(join(dir, '.git/hooks/post-index-change'), `#!/bin/sh\ntouch '${join(dir, 'hook-ran')}'\n`);
+    chmodSync(join(dir, '.git/hooks/post-index-change'), 0o755);
+    // Stale stat data in the index, as in any unpacked archive of a repository: the refresh rewrites it.
+    writeFileSync(join(dir, 'a'), 'a\n');
+    const later = new Date(Date.now() + 5_000);
+    utimesSync(join(dir, 'a'), later, later);
+    bash('git diff');
+    expect(ran('hook-ran')).toBe(true);
+    expect(gate('git diff').decision).toBe('deny');
+    expect(gate('git diff').note).toContain('`post-index-change` hook');
+  });
+
+  it('an include in the repository config is withheld, whatever the included file says', () => {
+    writeFileSync(join(dir, 'inc'), '[core]\n\tfsmonitor = touch x\n');
+    git(`config include.path ${join(dir, 'inc')}`);
+    expect(gate('git status').decision).toBe('deny');
+  });
+
+  it('`git status` enters a populated submodule and runs its fsmonitor, and the gate withholds it', () => {
+    const sub = mkdtempSync(join(tmpdir(), 'dsh-plan-sub-'));
+    try {
+      spawnSync('git', ['init', '-q', sub]);
+      spawnSync('git', [
+        '-C',
+        sub,
+        '-c',
+        'user.name=t',
+        '-c',
+        'user.email=t@t',
+        'commit',
+        '-q',
+        '--allow-empty',
+        '-m',
+        's',
+      ]);
+      git(`-c protocol.file.allow=always submodule add -q ${sub} sub`);
+      git('commit -qm sub');
+      expect(gate('git status --short').decision).toBe('allow');
+      bash(`git -C sub config core.fsmonitor 'touch ${join(dir, 'sub-fsmonitor-ran')}; false'`);
+      writeFileSync(join(dir, 'sub', 'new'), 'x\n');
+      bash('git status --short');
+      expect(ran('sub-fsmonitor-ran')).toBe(true);
+      const verdict = gate('git status --short');
+      expect(verdict.decision).toBe('deny');
+      expect(verdict.note).toMatch(/^in submodule `sub`: .*`core\.fsmonitor`/);
+    } finally {
+      rmSync(sub, { recursive: true, force: true });
+    }
+  });
+
+  it('a git reached through a wrapper or a path is checked too', () => {
+    git(`config core.fsmonitor 'touch ${join(dir, 'x')}'`);
+    for (const command of ['/usr/bin/git status', 'ls && git log -1', 'time git status'])
+      expect(gate(command).decision, command).toBe('deny');
   });
 });

@@ -7,7 +7,13 @@
  */
 import { compilePolicies, type CompiledPolicySet } from '../../compile/compile.js';
 import { fsPathResolver } from '../../compile/fs-path-resolver.js';
-import { authorize, EXIT_PLAN_MODE_HINTS, type ToolCall } from '../../engine/authorize.js';
+import { fsProgramCheck } from '../../compile/fs-program-check.js';
+import {
+  authorize,
+  EXIT_PLAN_MODE_HINTS,
+  type AuthorizeOptions,
+  type ToolCall,
+} from '../../engine/authorize.js';
 import { EXIT_PLAN_MODE } from '../../engine/vocabulary.js';
 import { HINT_NAMES } from '../../compile/document.js';
 import { loadPolicySources } from '../../compile/load.js';
@@ -88,9 +94,12 @@ export async function runCheck(options: RunCheckOptions): Promise<CheckReport> {
   const verdict =
     options.args === undefined
       ? authorize(policies, options.mode, call)
-      : authorize(policies, options.mode, call, {
-          resolvePath: fsPathResolver(resolve(options.cwd, options.workspace ?? '.')),
-        });
+      : authorize(
+          policies,
+          options.mode,
+          call,
+          workspaceChecks(resolve(options.cwd, options.workspace ?? '.')),
+        );
   const report: CheckReport = {
     kind: 'decided',
     mode: options.mode,
@@ -319,3 +328,8 @@ export const command: CliCommand = {
     }
   },
 };
+
+/** What the gate checks against a real workspace: paths resolve through its symlinks, git reads its repository. */
+function workspaceChecks(workspace: string): AuthorizeOptions {
+  return { resolvePath: fsPathResolver(workspace), checkProgram: fsProgramCheck(workspace) };
+}

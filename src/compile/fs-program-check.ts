@@ -1,0 +1,256 @@
+/**
+ * A {@link ProgramCheck} over the real workspace: whether a program that a command pattern allowed would run
+ * only what its command line says. For every program but git the answer is yes. git also runs programs that the
+ * repository itself names, and a repository you did not write can name any: `core.fsmonitor` runs on `git status`,
+ * a diff driver's `textconv` on `git log -p`, a `filter` on `git diff`, and a `post-index-change` hook when
+ * `git diff` refreshes the index. So before a pattern's allow lets git run, the repository must pass three checks,
+ * each failing closed:
+ * - every setting from the repository's own configuration (git's scopes `local` and `worktree`, includes and all)
+ *   is on {@link INERT_SETTINGS}, a list of settings that name no program; anything else, known or not, withholds
+ *   the allow. The user's own (`system`, `global`) and the host's (`command`) scopes are the user's choice.
+ * - its hooks folder has none of the hooks a read can fire ({@link READ_HOOKS});
+ * - every populated submodule (a gitlink with a `.git` inside), which `git status` and `git diff` enter, passes
+ *   the same checks, to a bounded depth and count.
+ *
+ * git itself answers where the repository is and what its configuration says (`git config --list --show-scope`,
+ * `git rev-parse`, `git ls-files`), so discovery, `.git` files, worktrees, includes and quoting are git's own and
+ * cannot disagree with the command that runs next. None of these commands runs a configured program. They run
+ * synchronously with a timeout, once per program per resolver (a host makes one resolver per call).
+ * @module
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, lstatSync } from 'node:fs';
+import { posix } from 'node:path';
+import type { ProgramCheck } from './types.js';
+
+/** Hooks that a read-only git command can fire (`git diff` writes a refreshed index even with optional locks off). */
+export const READ_HOOKS: readonly string[] = Object.freeze(['post-index-change', 'reference-transaction']);
+
+/**
+ * The repository settings that name no program, as `git config --list` spells them (section and key in lower
+ * case): exact keys, and `section.*.key` for a setting under any subsection. `color.` settings are all inert.
+ */
+export const INERT_SETTINGS: readonly string[] = Object.freeze([
+  ...[
+    'repositoryformatversion',
+    'filemode',
+    'bare',
+    'logallrefupdates',
+    'ignorecase',
+    'precomposeunicode',
+    'symlinks',
+    'autocrlf',
+    'eol',
+    'safecrlf',
+    'quotepath',
+    'checkstat',
+    'trustctime',
+    'untrackedcache',
+    'splitindex',
+    'commitgraph',
+    'multipackindex',
+    'sparsecheckout',
+    'sparsecheckoutcone',
+    'abbrev',
+    'compression',
+    'loosecompression',
+    'bigfilethreshold',
+    'worktree',
+    'whitespace',
+  ].map((key) => `core.${key}`),
+  'init.defaultbranch',
+  ...['objectformat', 'worktreeconfig', 'refstorage', 'preciousobjects', 'partialclone'].map(
+    (key) => `extensions.${key}`,
+  ),
+  ...['user', 'author', 'committer'].flatMap((who) => [`${who}.name`, `${who}.email`]),
+  'user.signingkey',
+  'pull.rebase',
+  'pull.ff',
+  'push.default',
+  'push.autosetupremote',
+  'push.followtags',
+  'fetch.prune',
+  'fetch.prunetags',
+  'rebase.autosquash',
+  'rebase.autostash',
+  'rebase.updaterefs',
+  'merge.ff',
+  'merge.conflictstyle',
+  'status.showuntrackedfiles',
+  'status.branch',
+  'status.short',
+  'status.submodulesummary',
+  ...[
+    'renames',
+    'algorithm',
+    'colormoved',
+    'indentheuristic',
+    'submodule',
+    'mnemonicprefix',
+    'noprefix',
+    'context',
+  ].map((key) => `diff.${key}`),
+  'log.date',
+  'log.decorate',
+  'log.abbrevcommit',
+  'log.follow',
+  'gc.auto',
+  'gc.autodetach',
+  'maintenance.auto',
+  'maintenance.strategy',
+  'index.version',
+  'feature.manyfiles',
+  'protocol.version',
+  'lfs.repositoryformatversion',
+  ...['url', 'pushurl', 'fetch', 'push', 'tagopt', 'prune', 'mirror', 'promisor', 'partialclonefilter'].map(
+    (key) => `remote.*.${key}`,
+  ),
+  ...['remote', 'merge', 'rebase', 'pushremote', 'description'].map((key) => `branch.*.${key}`),
+  ...['url', 'active', 'branch'].map((key) => `submodule.*.${key}`),
+  ...['xfuncname', 'funcname', 'wordregex', 'binary'].map((key) => `diff.*.${key}`),
+]);
+
+/** Settings inert only with exactly these values: what `git lfs install --local` writes. */
+const INERT_VALUES: ReadonlyMap<string, string> = new Map([
+  ['filter.lfs.clean', 'git-lfs clean -- %f'],
+  ['filter.lfs.smudge', 'git-lfs smudge -- %f'],
+  ['filter.lfs.process', 'git-lfs filter-process'],
+  ['filter.lfs.required', 'true'],
+]);
+
+const EXACT = new Set(INERT_SETTINGS.filter((s) => !s.includes('*')));
+const UNDER_ANY = new Set(INERT_SETTINGS.filter((s) => s.includes('*')).map((s) => s.replace('.*.', '..')));
+
+/** The most nested submodules, and submodules in all, that one check enters before it gives up (closed). */
+const MAX_DEPTH = 4;
+const MAX_REPOSITORIES = 64;
+const TIMEOUT_MS = 10_000;
+
+/**
+ * The real-filesystem program check for one workspace.
+ * @param workspace the folder commands run in (the workspace root)
+ * @param env the environment git runs with (the host's, as the bash tool passes it on)
+ * @returns the check: a reason to withhold an allow for the program, or undefined
+ */
+export function fsProgramCheck(workspace: string, env: NodeJS.ProcessEnv = process.env): ProgramCheck {
+  let git: { answer: string | undefined } | undefined;
+  const gitEnv: NodeJS.ProcessEnv = { ...env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' };
+  return (program) => {
+    if (program !== 'git') return undefined;
+    git ??= { answer: checkRepository(posix.resolve(workspace), gitEnv, { depth: 0, seen: 0 }) };
+    return git.answer;
+  };
+}
+
+/**
+ * Whether one setting of the repository's own configuration names no program.
+ * @param key the key as `git config --list` prints it
+ * @param value its value (undefined for a bare boolean key)
+ */
+export function isInertSetting(key: string, value: string | undefined): boolean {
+  const lower = key.toLowerCase();
+  if (EXACT.has(lower) || lower.startsWith('color.')) return true;
+  const exact = INERT_VALUES.get(lower);
+  if (exact !== undefined) return value === exact;
+  const first = lower.indexOf('.');
+  const last = lower.lastIndexOf('.');
+  return first !== last && UNDER_ANY.has(`${lower.slice(0, first)}..${lower.slice(last + 1)}`);
+}
+
+interface Walk {
+  depth: number;
+  seen: number;
+}
+
+function checkRepository(dir: string, env: NodeJS.ProcessEnv, walk: Walk): string | undefined {
+  if (++walk.seen > MAX_REPOSITORIES)
+    return `the repository has more than ${MAX_REPOSITORIES - 1} submodules to check`;
+  const config = run(['config', '--list', '--show-scope', '-z'], dir, env);
+  if (config === 'absent') return undefined; // no git on PATH: the command cannot run git either
+  if (typeof config !== 'string') return `git cannot read the configuration at \`${dir}\`: ${config.error}`;
+  const fields = config.split('\0');
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    const scope = fields[i]!;
+    if (scope !== 'local' && scope !== 'worktree') continue;
+    const entry = fields[i + 1]!;
+    const newline = entry.indexOf('\n');
+    const key = newline < 0 ? entry : entry.slice(0, newline);
+    if (!isInertSetting(key, newline < 0 ? undefined : entry.slice(newline + 1)))
+      return `the repository's own configuration sets \`${key}\`, which is not a setting known to name no program (${where(dir)})`;
+  }
+  const inside = run(['rev-parse', '--is-inside-work-tree', '--git-path', 'hooks'], dir, env);
+  if (typeof inside !== 'string') return undefined; // not a repository: git runs nothing it configures
+  const [workTree = '', hooks = ''] = inside.split('\n');
+  for (const hook of READ_HOOKS) {
+    if (existsOrLink(posix.resolve(dir, hooks, hook)))
+      return `the repository has a \`${hook}\` hook, which a read such as \`git diff\` can run (${where(dir)})`;
+  }
+  if (workTree !== 'true') return undefined;
+  return checkSubmodules(dir, env, walk);
+}
+
+function checkSubmodules(dir: string, env: NodeJS.ProcessEnv, walk: Walk): string | undefined {
+  const top = run(['rev-parse', '--show-toplevel'], dir, env);
+  const index = run(['ls-files', '--stage', '-z', '--full-name', '--', ':/'], dir, env);
+  if (typeof top !== 'string' || typeof index !== 'string')
+    return `git cannot list the repository at \`${dir}\`: ${describeFailure(typeof top !== 'string' ? top : index)}`;
+  const root = top.trim();
+  for (const entry of index.split('\0')) {
+    if (!entry.startsWith('160000 ')) continue;
+    const path = posix.resolve(root, entry.slice(entry.indexOf('\t') + 1));
+    if (!existsOrLink(`${path}/.git`)) continue; // not populated: git does not enter it
+    if (walk.depth >= MAX_DEPTH) return `the repository nests submodules deeper than ${MAX_DEPTH} levels`;
+    walk.depth++;
+    const answer = checkRepository(path, env, walk);
+    walk.depth--;
+    if (answer !== undefined) return `in submodule \`${posix.relative(root, path)}\`: ${answer}`;
+  }
+  return undefined;
+}
+
+type RunResult = string | 'absent' | { error: string };
+
+function run(args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): RunResult {
+  const r = spawnSync('git', args, {
+    cwd,
+    env,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: TIMEOUT_MS,
+    maxBuffer: 256 * 1024 * 1024,
+  });
+  if (r.error !== undefined) {
+    const code = (r.error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' && !existsSync(cwd)
+      ? { error: `\`${cwd}\` does not exist` }
+      : code === 'ENOENT'
+        ? 'absent'
+        : { error: r.error.message };
+  }
+  if (r.status !== 0) return { error: firstLine(r.stderr) || `git exited with ${r.status ?? r.signal}` };
+  return r.stdout;
+}
+
+function describeFailure(r: RunResult): string {
+  return typeof r === 'object' ? r.error : 'no output';
+}
+
+function existsOrLink(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function firstLine(text: string): string {
+  return text
+    .trim()
+    .split('\n')[0]!
+    .replace(/^fatal: /, '');
+}
+
+function where(dir: string): string {
+  return `in \`${dir}\``;
+}
