@@ -215,15 +215,19 @@ function namedImportsOf(file: string): { target: string; names: string[] }[] {
 }
 
 describe('the READMEs of src/', () => {
-  const folders = readdirSync(SRC, { withFileTypes: true })
-    .filter((e) => e.isDirectory())
-    .map((e) => e.name);
+  // Every folder, nested ones included, and src/ itself (`.`).
+  const folders = [
+    '.',
+    ...readdirSync(SRC, { withFileTypes: true, recursive: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => relative(SRC, join(e.parentPath, e.name))),
+  ];
 
   it.each(folders)('src/%s has a README.md that says what it owns and what it may import', (folder) => {
     const readme = join(SRC, folder, 'README.md');
     expect(existsSync(readme)).toBe(true);
     const text = readFileSync(readme, 'utf8');
-    expect(text).toMatch(/^# src\//);
+    expect(text).toMatch(folder === '.' ? /^# src\// : new RegExp(`^# src/${folder}\\b`));
     expect(text).toMatch(/^## (May import|Imports)/m);
   });
 });
