@@ -18,7 +18,7 @@ export default defineConfig({
       // The policy language is the part users trust most: hold it to a high bar, raised as it settles. The CLI's
       // commands run in process (test/cli/run-in-process.ts), so all of src/ counts; chat and acp run as the binary.
       thresholds: {
-        'src/**/*.ts': { lines: 88 },
+        'src/**/*.ts': { lines: 90 },
         'src/compile/**/*.ts': { lines: 90, branches: 90 },
       },
     },

@@ -8,6 +8,7 @@ import { readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { dshMode, ROOT } from './run.js';
+import { runCli } from './run-in-process.js';
 import { BIN, EDITED, FINAL, PLAN, planChat, planProject, sha256 } from './plan-session.js';
 
 let dir: string;
@@ -68,13 +69,13 @@ describe('dsh-mode plans over real session logs', () => {
     expect(snapshot()).toEqual(before);
   });
 
-  it('--session narrows the list, --workspace reads another folder, --format json carries the text', () => {
-    const one = dshMode(['plans', '--session', rejected], dir);
+  it('--session narrows the list, --workspace reads another folder, --format json carries the text', async () => {
+    const one = await runCli(['plans', '--session', rejected], { cwd: dir });
     expect(one.code, one.stderr).toBe(0);
     expect(one.stdout.trimEnd().split('\n')).toHaveLength(2);
     expect(one.stdout).toContain(`${rejected}:1  rejected`);
 
-    const elsewhere = dshMode(['plans', '--workspace', dir, '--format', 'json'], '/');
+    const elsewhere = await runCli(['plans', '--workspace', dir, '--format', 'json'], { cwd: '/' });
     expect(elsewhere.code, elsewhere.stderr).toBe(0);
     const { plans } = JSON.parse(elsewhere.stdout) as { plans: Record<string, unknown>[] };
     expect(plans[0]).toMatchObject({
@@ -88,22 +89,22 @@ describe('dsh-mode plans over real session logs', () => {
     expect(plans[1]).toMatchObject({ outcome: 'rejected', feedback: 'not yet', edited: false, plan: PLAN });
   });
 
-  it('show prints the approved (edited) text by hash prefix or SESSION:N, and --out writes it exactly', () => {
-    const byHash = dshMode(['plans', 'show', sha256(FINAL).slice(0, 6)], dir);
+  it('show prints the approved (edited) text by hash prefix or SESSION:N, and --out writes it exactly', async () => {
+    const byHash = await runCli(['plans', 'show', sha256(FINAL).slice(0, 6)], { cwd: dir });
     expect(byHash.code, byHash.stderr).toBe(0);
     expect(byHash.stdout).toBe(`${FINAL}\n`);
     // Two plans share the model's text: the prefix names one text, so it is printed.
-    const shared = dshMode(['plans', 'show', sha256(PLAN).slice(0, 8).toUpperCase()], dir);
+    const shared = await runCli(['plans', 'show', sha256(PLAN).slice(0, 8).toUpperCase()], { cwd: dir });
     expect(shared.code, shared.stderr).toBe(0);
     expect(shared.stdout).toBe(`${PLAN}\n`);
 
-    const out = dshMode(['plans', 'show', `${approved}:1`, '--out', 'approved.md'], dir);
+    const out = await runCli(['plans', 'show', `${approved}:1`, '--out', 'approved.md'], { cwd: dir });
     expect(out.code, out.stderr).toBe(0);
     expect(out.stderr).toBe(`wrote plan ${sha256(FINAL).slice(0, 12)} (Add a greeting) to approved.md\n`);
     expect(readFileSync(join(dir, 'approved.md'), 'utf8')).toBe(`${FINAL}\n`);
   });
 
-  it('a bad REF is a usage error (exit 2) that says what is wrong', () => {
+  it('a bad REF is a usage error (exit 2) that says what is wrong', async () => {
     const cases: [string[], RegExp][] = [
       [
         ['plans', 'show', 'zz'],
@@ -125,7 +126,7 @@ describe('dsh-mode plans over real session logs', () => {
       [['plans', '--out', 'x.md'], /^error: `--out` goes with `plans show REF`/],
     ];
     for (const [args, message] of cases) {
-      const run = dshMode(args, dir);
+      const run = await runCli(args, { cwd: dir });
       expect(run.code, args.join(' ')).toBe(2);
       expect(run.stderr, args.join(' ')).toMatch(message);
       expect(run.stdout, args.join(' ')).toBe('');
@@ -134,7 +135,7 @@ describe('dsh-mode plans over real session logs', () => {
 });
 
 describe('dsh-mode plans over logs a crash or a hand edit left', () => {
-  it('lists a plan whose log ends at the open question as pending, and notes a recorded hash that does not match', () => {
+  it('lists a plan whose log ends at the open question as pending, and notes a recorded hash that does not match', async () => {
     const work = planProject([]).dir;
     const copy = (id: string, name: string, edit: (lines: string[]) => string[]): void => {
       const lines = readFileSync(join(sessions(), `${id}.jsonl`), 'utf8')
@@ -144,7 +145,7 @@ describe('dsh-mode plans over logs a crash or a hand edit left', () => {
         flag: 'w',
       });
     };
-    dshMode(['plans'], work); // no sessions folder yet: nothing to list, nothing created
+    await runCli(['plans'], { cwd: work }); // no sessions folder yet: nothing to list, nothing created
     expect(readdirSync(work)).toEqual(['script.json']);
     planChat(work, 'n\n', {});
     copy(cancelled, 'crashed', (lines) =>
@@ -153,7 +154,7 @@ describe('dsh-mode plans over logs a crash or a hand edit left', () => {
     copy(approved, 'altered', (lines) =>
       lines.map((l) => l.replace(/"sha256":"[0-9a-f]{64}"/, `"sha256":"${'0'.repeat(64)}"`)),
     );
-    const run = dshMode(['plans'], work);
+    const run = await runCli(['plans'], { cwd: work });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/ altered:1 +approved +edited /);
     expect(run.stdout).toMatch(/ crashed:1 +pending +/);
@@ -162,7 +163,7 @@ describe('dsh-mode plans over logs a crash or a hand edit left', () => {
     );
   });
 
-  it('names a damaged or linked log on stderr with the reason, lists the rest, and exits 2', () => {
+  it('names a damaged or linked log on stderr with the reason, lists the rest, and exits 2', async () => {
     const work = planProject([]).dir;
     planChat(work, 'n\n', {});
     const good = readdirSync(join(work, '.dsh/sessions')).find((f) => f.endsWith('.jsonl'))!;
@@ -173,7 +174,7 @@ describe('dsh-mode plans over logs a crash or a hand edit left', () => {
     );
     symlinkSync(join(work, '.dsh/sessions', good), join(work, '.dsh/sessions/linked.jsonl'));
     const before = readFileSync(join(work, '.dsh/sessions/damaged.jsonl'));
-    const run = dshMode(['plans'], work);
+    const run = await runCli(['plans'], { cwd: work });
     expect(run.code).toBe(2);
     expect(run.stdout.trimEnd().split('\n')).toHaveLength(2);
     expect(run.stdout).toContain(`${good.replace(/\.jsonl$/, '')}:1  rejected`);
@@ -188,7 +189,7 @@ describe('dsh-mode plans over logs a crash or a hand edit left', () => {
 });
 
 describe('docs/apps.md: the plans listing is what a demo user sees', () => {
-  it('after one demo answered n and one whose plan was edited and approved', () => {
+  it('after one demo answered n and one whose plan was edited and approved', async () => {
     const project = planProject([{ kind: 'append', text: "4. Test `greet('Ada', { shout: true })`.\n" }]);
     const demo = (answers: string): void => {
       const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', EDITOR: project.editor };
@@ -204,7 +205,7 @@ describe('docs/apps.md: the plans listing is what a demo user sees', () => {
     };
     demo('n\n');
     demo('e\ny\n');
-    const run = dshMode(['plans'], project.dir);
+    const run = await runCli(['plans'], { cwd: project.dir });
     expect(run.code, run.stderr).toBe(0);
     const page = readFileSync(join(ROOT, 'docs/apps.md'), 'utf8');
     const section = page.slice(page.indexOf('## Finding plans'));
