@@ -9,13 +9,13 @@ import { rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setup } from './setup.js';
-import { buildHost } from './build.js';
+import { copyDist } from '../dist-copy.js';
 
 let hostModule = '';
 beforeAll(() => {
-  hostModule = buildHost();
+  hostModule = join(copyDist(), 'host', 'index.js');
 }, 120_000);
-afterAll(() => rmSync(dirname(hostModule), { recursive: true, force: true }));
+afterAll(() => rmSync(join(dirname(hostModule), '../..'), { recursive: true, force: true }));
 
 const writer = join(import.meta.dirname, 'crash-writer.mjs');
 

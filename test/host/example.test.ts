@@ -6,13 +6,13 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildHost } from './build.js';
+import { copyDist } from '../dist-copy.js';
 
 let hostModule = '';
 beforeAll(() => {
-  hostModule = buildHost();
+  hostModule = join(copyDist(), 'host', 'index.js');
 }, 120_000);
-afterAll(() => rmSync(dirname(hostModule), { recursive: true, force: true }));
+afterAll(() => rmSync(join(dirname(hostModule), '../..'), { recursive: true, force: true }));
 
 describe('examples/scripted-session.mjs', () => {
   it('runs a full scripted session and prints where its session.jsonl is', () => {

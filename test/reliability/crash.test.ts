@@ -15,14 +15,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { foldMode } from '../../src/engine/index.js';
 import type { Tool } from '../../src/host/index.js';
 import { agentOf, setup, tempDir } from '../engine/setup.js';
-import { buildEngine } from './build.js';
+import { copyDist } from '../dist-copy.js';
 import { measured, rng, scale, seedOf } from './config.js';
 import { unapprovedExits } from './invariants.js';
 
 const child = join(import.meta.dirname, 'crash-child.mjs');
 let built = '';
 beforeAll(() => {
-  built = buildEngine();
+  built = copyDist();
 }, 180_000);
 afterAll(() => rmSync(dirname(built), { recursive: true, force: true }));
 

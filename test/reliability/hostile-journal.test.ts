@@ -39,7 +39,7 @@ import { eventsOf, setup, tempDir } from '../engine/setup.js';
 import { formatStylish } from '../../src/cli/formatters/stylish.js';
 import type { Diagnostic } from '../../src/compile/types.js';
 import { RawAcpClient } from './acp-client.js';
-import { buildEngine } from './build.js';
+import { copyDist } from '../dist-copy.js';
 import { check, measured } from './config.js';
 
 const TIME = '2026-11-30T00:00:00.000Z';
@@ -211,7 +211,7 @@ describe('a crash while a plan awaits approval', () => {
   const child = join(import.meta.dirname, 'approval-child.mjs');
   let built = '';
   beforeAll(() => {
-    built = buildEngine();
+    built = copyDist();
   }, 180_000);
   afterAll(() => rmSync(dirname(built), { recursive: true, force: true }));
 
