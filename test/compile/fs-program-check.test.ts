@@ -33,6 +33,8 @@ describe('isInertSetting', () => {
     ['diff.python.xfuncname', '^def'],
     ['filter.lfs.process', 'git-lfs filter-process'],
     ['core.bare', undefined],
+    ['core.worktree', '../wt'],
+    ['diff.submodule', 'short'],
   ])('%s is inert', (key, value) => expect(isInertSetting(key, value)).toBe(true));
 
   it.each([
@@ -54,6 +56,10 @@ describe('isInertSetting', () => {
     ['remote.url', 'x'],
     ['credential.helper', 'x'],
     ['an.unknown.key', 'x'],
+    ['remote.origin.promisor', 'true'],
+    ['extensions.partialclone', 'origin'],
+    ['diff.submodule', 'log'],
+    ['diff.submodule', 'diff'],
   ])('%s is not', (key, value) => expect(isInertSetting(key, value)).toBe(false));
 });
 
@@ -128,6 +134,37 @@ describe('fsProgramCheck', () => {
       GIT_CONFIG_VALUE_0: 'x',
     };
     expect(check(dir, env)).toBeUndefined();
+  });
+
+  it('checks each `modules/NAME` that a `.gitmodules` names, in the work tree, the index or HEAD', () => {
+    git(dir, 'init', '-q');
+    git(dir, 'init', '-q', '--bare', '.git/modules/lib');
+    git(join(dir, '.git/modules/lib'), 'config', 'core.fsmonitor', 'x');
+    expect(check()).toBeUndefined(); // named by no `.gitmodules`: git never opens it
+    writeFileSync(join(dir, '.gitmodules'), '[submodule "lib"]\n\tpath = vendor/lib\n');
+    expect(check()).toMatch(/^in submodule `lib` .*`core\.fsmonitor`/);
+    git(dir, 'add', '.gitmodules');
+    rmSync(join(dir, '.gitmodules'));
+    expect(check()).toMatch(/^in submodule `lib` .*`core\.fsmonitor`/); // the index's
+    git(dir, 'commit', '-qm', 'm');
+    git(dir, 'rm', '-q', '--cached', '.gitmodules');
+    expect(check()).toMatch(/^in submodule `lib` .*`core\.fsmonitor`/); // HEAD's
+    git(join(dir, '.git/modules/lib'), 'config', '--unset', 'core.fsmonitor');
+    expect(check()).toBeUndefined();
+    rmSync(join(dir, '.git/modules/lib'), { recursive: true });
+    writeFileSync(join(dir, '.git/modules/lib'), 'gitdir: /elsewhere\n');
+    expect(check()).toMatch(/`lib` has a repository at .* that is not a folder/);
+  });
+
+  it('checks the submodules of a work tree that does not contain the workspace (`core.worktree`)', () => {
+    git(dir, 'init', '-q');
+    mkdirSync(join(dir, 'wt/sub'), { recursive: true });
+    git(join(dir, 'wt/sub'), 'init', '-q');
+    git(join(dir, 'wt/sub'), 'commit', '-q', '--allow-empty', '-m', 's');
+    git(dir, 'config', 'core.worktree', '../wt');
+    git(dir, 'add', 'sub');
+    git(join(dir, 'wt/sub'), 'config', 'diff.external', 'x');
+    expect(check()).toMatch(/^in submodule `sub`: .*`diff\.external`/);
   });
 
   it('passes when git is not on PATH (nothing can run it), and withholds for a workspace that does not exist', () => {
