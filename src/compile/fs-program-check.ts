@@ -163,7 +163,7 @@ export function isInertSetting(key: string, value: string | undefined): boolean 
 interface Walk {
   depth: number;
   seen: number;
-  /** The git directories checked already (a populated submodule's is also `modules/NAME`). */
+  /** The git directories (with their work trees) checked already: a populated submodule's is also `modules/NAME`. */
   gitDirs: Set<string>;
 }
 
@@ -203,14 +203,6 @@ function checkRepository(
     // Not a repository: git runs nothing it configures. A submodule's `modules/NAME` is one, whatever it says.
     return absorbed === undefined ? undefined : `git cannot read the repository at \`${absorbed.gitDir}\``;
   const [bare = '', gitDir = '', hooks = ''] = info.split('\n');
-  if (walk.gitDirs.has(gitDir)) return undefined;
-  walk.gitDirs.add(gitDir);
-  if (++walk.seen > MAX_REPOSITORIES)
-    return `the repository has more than ${MAX_REPOSITORIES - 1} submodules to check`;
-  for (const hook of READ_HOOKS) {
-    if (existsOrLink(posix.resolve(dir, hooks, hook)))
-      return `the repository has a \`${hook}\` hook, which a read such as \`git diff\` can run (${where(dir)})`;
-  }
   // A work tree need not contain the folder git runs in (`core.worktree` elsewhere): git has one unless bare.
   let root: string | undefined;
   if (bare !== 'true') {
@@ -218,6 +210,17 @@ function checkRepository(
     if (typeof top !== 'string')
       return `git cannot find the work tree of \`${dir}\`: ${describeFailure(top)}`;
     root = top.trim();
+  }
+  // Checked once per git directory and work tree: one `modules/NAME` can serve two folders, each with its own
+  // populated submodules.
+  const key = `${gitDir}\n${root ?? ''}`;
+  if (walk.gitDirs.has(key)) return undefined;
+  walk.gitDirs.add(key);
+  if (++walk.seen > MAX_REPOSITORIES)
+    return `the repository has more than ${MAX_REPOSITORIES - 1} submodules to check`;
+  for (const hook of READ_HOOKS) {
+    if (existsOrLink(posix.resolve(dir, hooks, hook)))
+      return `the repository has a \`${hook}\` hook, which a read such as \`git diff\` can run (${where(dir)})`;
   }
   // Populated submodules first: their `.git` is often a file naming `modules/NAME`, checked once, by its path.
   return (

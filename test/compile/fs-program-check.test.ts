@@ -156,6 +156,25 @@ describe('fsProgramCheck', () => {
     expect(check()).toMatch(/`lib` has a repository at .* that is not a folder/);
   });
 
+  it('checks one `modules/NAME` again for a second folder it serves, with that folder’s own submodules', () => {
+    // `a` is populated (its `.git` names `.git/modules/a`); `.gitmodules` gives the name `a` the path `b` too, so
+    // git opens `.git/modules/a` for `b` as well, and `b/q` (a gitlink of that repository) is entered there.
+    git(dir, 'init', '-q');
+    mkdirSync(join(dir, '.git/modules'));
+    git(dir, 'init', '-q', '--separate-git-dir', join(dir, '.git/modules/a'), 'a');
+    git(join(dir, 'a'), 'init', '-q', 'q');
+    git(join(dir, 'a/q'), 'commit', '-q', '--allow-empty', '-m', 'q');
+    git(join(dir, 'a'), 'add', 'q');
+    git(join(dir, 'a'), 'commit', '-qm', 'a');
+    git(dir, 'add', 'a'); // checked first, as a populated submodule
+    mkdirSync(join(dir, 'b'));
+    git(join(dir, 'b'), 'init', '-q', 'q');
+    writeFileSync(join(dir, '.gitmodules'), '[submodule "a"]\n\tpath = b\n');
+    expect(check()).toBeUndefined();
+    git(join(dir, 'b/q'), 'config', 'core.fsmonitor', 'x');
+    expect(check()).toMatch(/^in submodule `a` .*in submodule `q`: .*`core\.fsmonitor`/);
+  });
+
   it('checks the submodules of a work tree that does not contain the workspace (`core.worktree`)', () => {
     git(dir, 'init', '-q');
     mkdirSync(join(dir, 'wt/sub'), { recursive: true });
