@@ -11,11 +11,11 @@
  * - its hooks folder has none of the hooks a read can fire ({@link READ_HOOKS});
  * - every submodule repository git can open passes the same checks, to a bounded depth and count: each populated
  *   submodule (a gitlink with a `.git` inside), which `git status` and `git diff` enter, and each `modules/NAME`
- *   under the git directory that a `.gitmodules` names, which `git grep --recurse-submodules` and
- *   `git ls-files --recurse-submodules` open when the submodule's folder has no `.git`. The work tree is git's
- *   (`core.worktree` may put it outside the folder git runs in). A repository git finds in a commit's gitlink
- *   but not in the index (`git log --submodule=log`) is not checked: plan denies `--submodule`, and
- *   `diff.submodule` is inert only as `short`.
+ *   under the git directory that a current `.gitmodules` names, which `git ls-files --recurse-submodules`
+ *   opens when the submodule's folder has no `.git`. The work tree is git's (`core.worktree` may put it outside
+ *   the folder git runs in). What only an old commit names is not checked: the repository at its gitlink's path
+ *   (`git log --submodule=log`) and the `modules/NAME` of its `.gitmodules` (`git grep --recurse-submodules x
+ *   COMMIT`); plan denies both options, and `diff.submodule` is inert only as `short`.
  *
  * git itself answers where the repository is and what its configuration says (`git config --list --show-scope`,
  * `git rev-parse`, `git ls-files`), so discovery, `.git` files, worktrees, includes and quoting are git's own and

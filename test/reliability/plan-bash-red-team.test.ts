@@ -299,24 +299,46 @@ describe('plan bash red team: repositories the workspace check did not reach', (
     expect(gate('git show HEAD:a').note).toContain('`extensions.partialclone`');
   });
 
-  it('a submodule with an empty folder: `git grep --recurse-submodules --cached` opens `.git/modules/NAME`, and the gate withholds it', () => {
+  it('a submodule with an empty folder: `git grep --recurse-submodules --cached` opens `.git/modules/NAME`, and both the pattern and the check deny it', () => {
     const source = tempRepo();
     writeFileSync(join(source, 'f'), 'x\n');
     git(`-C ${source} add f && git -c user.name=t -c user.email=t@t -C ${source} commit -qm f`);
     git(
       `-c protocol.file.allow=always submodule add -q ${source} sub && git -c user.name=t -c user.email=t@t commit -qm sub`,
     );
-    // Not populated (an empty folder, as `git submodule deinit` leaves it): the check skipped it.
+    // Not populated (an empty folder, as `git submodule deinit` leaves it): 5837bb2's check skipped it.
     rmSync(join(dir, 'sub'), { recursive: true, force: true });
     mkdirSync(join(dir, 'sub'));
-    expect(gate('git grep --recurse-submodules --cached x').decision).toBe('allow');
     expect(git('ls-files --recurse-submodules')).toContain('sub/f'); // git reads `.git/modules/sub` anyway
+    expect(gate('git ls-files --recurse-submodules').decision).toBe('allow');
     hostilePromisor(join(dir, '.git/modules/sub'), 'HEAD:f', 'upload-pack-ran');
     bash('git grep --recurse-submodules --cached x');
     expect(ran('upload-pack-ran')).toBe(true);
-    const verdict = gate('git grep --recurse-submodules --cached x');
+    expect(gate('git grep --recurse-submodules --cached x').decision).toBe('deny'); // the pattern
+    const verdict = gate('git ls-files --recurse-submodules'); // the check, for what else opens it
     expect(verdict.decision).toBe('deny');
     expect(verdict.note).toMatch(/^in submodule `sub` .*`remote\.origin\.promisor`/);
+  });
+
+  it('a name only an old commit’s `.gitmodules` gives: `git grep --recurse-submodules x COMMIT` opens `.git/modules/NAME`, and plan denies it', () => {
+    const source = tempRepo();
+    writeFileSync(join(source, 'f'), 'x\n');
+    git(`-C ${source} add f && git -c user.name=t -c user.email=t@t -C ${source} commit -qm f`);
+    git(
+      `-c protocol.file.allow=always submodule add -q --name old ${source} lib && git -c user.name=t -c user.email=t@t commit -qm sub`,
+    );
+    git(
+      'rm -q lib && git rm -q --cached .gitmodules && git -c user.name=t -c user.email=t@t commit -qm unsub',
+    );
+    rmSync(join(dir, '.gitmodules'), { force: true });
+    mkdirSync(join(dir, 'lib'));
+    hostilePromisor(join(dir, '.git/modules/old'), 'HEAD:f', 'upload-pack-ran');
+    bash('git grep --recurse-submodules x HEAD~1');
+    expect(ran('upload-pack-ran')).toBe(true);
+    expect(fsProgramCheck(dir)('git')).toBeUndefined(); // no `.gitmodules` now names `old`
+    for (const command of ['git grep --recurse-submodules x HEAD~1', 'git grep --recurse x HEAD~1'])
+      expect(gate(command).decision, command).toBe('deny');
+    expect(gate('git grep --recursive x HEAD~1').decision).toBe('allow');
   });
 
   it('a deinitialised submodule (empty folder, `.git/modules/NAME` kept) and `diff.submodule=short` keep their reads', () => {
@@ -327,7 +349,7 @@ describe('plan bash red team: repositories the workspace check did not reach', (
     git('submodule deinit -q sub');
     expect(existsSync(join(dir, '.git/modules/sub'))).toBe(true);
     git('config diff.submodule short');
-    for (const command of ['git status --short', 'git grep --recurse-submodules --cached x', 'git log -p -1'])
+    for (const command of ['git status --short', 'git ls-files --recurse-submodules', 'git log -p -1'])
       expect(gate(command).decision, command).toBe('allow');
   });
 
