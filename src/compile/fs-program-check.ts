@@ -202,7 +202,11 @@ function checkRepository(
   if (typeof info !== 'string')
     // Not a repository: git runs nothing it configures. A submodule's `modules/NAME` is one, whatever it says.
     return absorbed === undefined ? undefined : `git cannot read the repository at \`${absorbed.gitDir}\``;
-  const [bare = '', gitDir = '', hooks = ''] = info.split('\n');
+  const lines = info.split('\n');
+  // One line each: a path with a line break in it (a submodule's folder, a `.git` link) would shift them.
+  if (lines.length !== 4)
+    return `git names a path with a line break in \`${dir}\`, which the check cannot read`;
+  const [bare = '', gitDir = '', hooks = ''] = lines;
   // A work tree need not contain the folder git runs in (`core.worktree` elsewhere): git has one unless bare.
   let root: string | undefined;
   if (bare !== 'true') {
@@ -268,6 +272,8 @@ function checkAbsorbed(
   if (typeof paths !== 'string')
     return `git cannot list the submodules of \`${dir}\`: ${describeFailure(paths)}`;
   const gitDirs = paths.split('\n');
+  if (gitDirs.length !== names.length + 1)
+    return `git names a path with a line break in \`${dir}\`, which the check cannot read`;
   for (let i = 0; i < names.length; i++) {
     const gitDir = posix.resolve(dir, gitDirs[i]!);
     if (!existsOrLink(gitDir)) continue;

@@ -175,6 +175,16 @@ describe('fsProgramCheck', () => {
     expect(check()).toMatch(/^in submodule `a` .*in submodule `q`: .*`core\.fsmonitor`/);
   });
 
+  it('withholds for a submodule whose path has a line break (its hooks folder would be read from the wrong line)', () => {
+    git(dir, 'init', '-q');
+    const odd = join(dir, 'x\ny');
+    mkdirSync(odd);
+    git(odd, 'init', '-q');
+    git(odd, 'commit', '-q', '--allow-empty', '-m', 's');
+    git(dir, 'add', 'x\ny');
+    expect(check()).toMatch(/^in submodule `x\ny`: git names a path with a line break/);
+  });
+
   it('checks the submodules of a work tree that does not contain the workspace (`core.worktree`)', () => {
     git(dir, 'init', '-q');
     mkdirSync(join(dir, 'wt/sub'), { recursive: true });
