@@ -185,6 +185,14 @@ describe('fsProgramCheck', () => {
     expect(check()).toMatch(/^in submodule `x\ny`: git names a path with a line break/);
   });
 
+  it('reads every setting after a value with a NUL byte in it (git cuts the value there; the pairs stay aligned)', () => {
+    git(dir, 'init', '-q');
+    writeFileSync(join(dir, '.git/config'), '[core]\n\tabbrev = 7\0local\0x\n\tfsmonitor = x\n', {
+      flag: 'a',
+    });
+    expect(check()).toContain('`core.fsmonitor`');
+  });
+
   it('checks the submodules of a work tree that does not contain the workspace (`core.worktree`)', () => {
     git(dir, 'init', '-q');
     mkdirSync(join(dir, 'wt/sub'), { recursive: true });
