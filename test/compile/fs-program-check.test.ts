@@ -33,6 +33,8 @@ describe('isInertSetting', () => {
     ['diff.python.xfuncname', '^def'],
     ['filter.lfs.process', 'git-lfs filter-process'],
     ['core.bare', undefined],
+    ['core.worktree', '../wt'],
+    ['diff.submodule', 'short'],
   ])('%s is inert', (key, value) => expect(isInertSetting(key, value)).toBe(true));
 
   it.each([
@@ -54,6 +56,10 @@ describe('isInertSetting', () => {
     ['remote.url', 'x'],
     ['credential.helper', 'x'],
     ['an.unknown.key', 'x'],
+    ['remote.origin.promisor', 'true'],
+    ['extensions.partialclone', 'origin'],
+    ['diff.submodule', 'log'],
+    ['diff.submodule', 'diff'],
   ])('%s is not', (key, value) => expect(isInertSetting(key, value)).toBe(false));
 });
 
@@ -128,6 +134,74 @@ describe('fsProgramCheck', () => {
       GIT_CONFIG_VALUE_0: 'x',
     };
     expect(check(dir, env)).toBeUndefined();
+  });
+
+  it('checks each `modules/NAME` that a `.gitmodules` names, in the work tree, the index or HEAD', () => {
+    git(dir, 'init', '-q');
+    git(dir, 'init', '-q', '--bare', '.git/modules/lib');
+    git(join(dir, '.git/modules/lib'), 'config', 'core.fsmonitor', 'x');
+    expect(check()).toBeUndefined(); // named by no `.gitmodules`: git never opens it
+    writeFileSync(join(dir, '.gitmodules'), '[submodule "lib"]\n\tpath = vendor/lib\n');
+    expect(check()).toMatch(/^in submodule `lib` .*`core\.fsmonitor`/);
+    git(dir, 'add', '.gitmodules');
+    rmSync(join(dir, '.gitmodules'));
+    expect(check()).toMatch(/^in submodule `lib` .*`core\.fsmonitor`/); // the index's
+    git(dir, 'commit', '-qm', 'm');
+    git(dir, 'rm', '-q', '--cached', '.gitmodules');
+    expect(check()).toMatch(/^in submodule `lib` .*`core\.fsmonitor`/); // HEAD's
+    git(join(dir, '.git/modules/lib'), 'config', '--unset', 'core.fsmonitor');
+    expect(check()).toBeUndefined();
+    rmSync(join(dir, '.git/modules/lib'), { recursive: true });
+    writeFileSync(join(dir, '.git/modules/lib'), 'gitdir: /elsewhere\n');
+    expect(check()).toMatch(/`lib` has a repository at .* that is not a folder/);
+  });
+
+  it('checks one `modules/NAME` again for a second folder it serves, with that folder’s own submodules', () => {
+    // `a` is populated (its `.git` names `.git/modules/a`); `.gitmodules` gives the name `a` the path `b` too, so
+    // git opens `.git/modules/a` for `b` as well, and `b/q` (a gitlink of that repository) is entered there.
+    git(dir, 'init', '-q');
+    mkdirSync(join(dir, '.git/modules'));
+    git(dir, 'init', '-q', '--separate-git-dir', join(dir, '.git/modules/a'), 'a');
+    git(join(dir, 'a'), 'init', '-q', 'q');
+    git(join(dir, 'a/q'), 'commit', '-q', '--allow-empty', '-m', 'q');
+    git(join(dir, 'a'), 'add', 'q');
+    git(join(dir, 'a'), 'commit', '-qm', 'a');
+    git(dir, 'add', 'a'); // checked first, as a populated submodule
+    mkdirSync(join(dir, 'b'));
+    git(join(dir, 'b'), 'init', '-q', 'q');
+    writeFileSync(join(dir, '.gitmodules'), '[submodule "a"]\n\tpath = b\n');
+    expect(check()).toBeUndefined();
+    git(join(dir, 'b/q'), 'config', 'core.fsmonitor', 'x');
+    expect(check()).toMatch(/^in submodule `a` .*in submodule `q`: .*`core\.fsmonitor`/);
+  });
+
+  it('withholds for a submodule whose path has a line break (its hooks folder would be read from the wrong line)', () => {
+    git(dir, 'init', '-q');
+    const odd = join(dir, 'x\ny');
+    mkdirSync(odd);
+    git(odd, 'init', '-q');
+    git(odd, 'commit', '-q', '--allow-empty', '-m', 's');
+    git(dir, 'add', 'x\ny');
+    expect(check()).toMatch(/^in submodule `x\ny`: git names a path with a line break/);
+  });
+
+  it('reads every setting after a value with a NUL byte in it (git cuts the value there; the pairs stay aligned)', () => {
+    git(dir, 'init', '-q');
+    writeFileSync(join(dir, '.git/config'), '[core]\n\tabbrev = 7\0local\0x\n\tfsmonitor = x\n', {
+      flag: 'a',
+    });
+    expect(check()).toContain('`core.fsmonitor`');
+  });
+
+  it('checks the submodules of a work tree that does not contain the workspace (`core.worktree`)', () => {
+    git(dir, 'init', '-q');
+    mkdirSync(join(dir, 'wt/sub'), { recursive: true });
+    git(join(dir, 'wt/sub'), 'init', '-q');
+    git(join(dir, 'wt/sub'), 'commit', '-q', '--allow-empty', '-m', 's');
+    git(dir, 'config', 'core.worktree', '../wt');
+    git(dir, 'add', 'sub');
+    git(join(dir, 'wt/sub'), 'config', 'diff.external', 'x');
+    expect(check()).toMatch(/^in submodule `sub`: .*`diff\.external`/);
   });
 
   it('passes when git is not on PATH (nothing can run it), and withholds for a workspace that does not exist', () => {

@@ -5,7 +5,7 @@
  * whose fix is not small stays as `it.fails(...)`, named in its comment: it starts failing once the hole is closed.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -225,5 +225,159 @@ describe('plan bash red team: a hostile repository configuration', () => {
     git(`config core.fsmonitor 'touch ${join(dir, 'x')}'`);
     for (const command of ['/usr/bin/git status', 'ls && git log -1', 'time git status'])
       expect(gate(command).decision, command).toBe('deny');
+  });
+});
+
+describe('plan bash red team: repositories the workspace check did not reach', () => {
+  // Each case is a repository that passed `fsProgramCheck` (commit 5837bb2) while a plain allowed read made git
+  // open another repository, or fetch, and run what that one names. `remote.origin.uploadpack` stands for any
+  // program: git runs it (through the shell) to fetch a missing object from a promisor remote.
+  const gate = (command: string) =>
+    plan.decideCall!({ name: 'bash', arguments: { command } }, { checkProgram: fsProgramCheck(dir) });
+  const ran = (name: string) => existsSync(join(dir, name));
+  const outside: string[] = [];
+  const tempRepo = () => {
+    const repo = mkdtempSync(join(tmpdir(), 'dsh-plan-other-'));
+    outside.push(repo);
+    git(
+      `init -q ${repo} && git -C ${repo} add -A && git -c user.name=t -c user.email=t@t -C ${repo} commit -q --allow-empty -m s`,
+    );
+    return repo;
+  };
+  afterEach(() => {
+    for (const repo of outside.splice(0)) rmSync(repo, { recursive: true, force: true });
+  });
+  /** Deletes the loose object `rev` names from the repository `gitDir`, and makes fetching it run `touch NAME`. */
+  const hostilePromisor = (gitDir: string, rev: string, name: string) => {
+    const oid = git(`--git-dir=${gitDir} --work-tree=${gitDir} rev-parse ${rev}`).trim();
+    rmSync(join(gitDir, 'objects', oid.slice(0, 2), oid.slice(2)));
+    expect(bash(`git --git-dir=${gitDir} --work-tree=${gitDir} cat-file -e ${oid}`).status).not.toBe(0);
+    git(`--git-dir=${gitDir} --work-tree=${gitDir} config remote.origin.url file:///nowhere`);
+    git(`--git-dir=${gitDir} --work-tree=${gitDir} config remote.origin.promisor true`);
+    git(
+      `--git-dir=${gitDir} --work-tree=${gitDir} config remote.origin.uploadpack 'touch ${join(dir, name)}; false'`,
+    );
+  };
+
+  it('`core.worktree` outside the folder git runs in: the check skipped its submodules, `git status` entered one', () => {
+    // The repository's git directory stays at the workspace root; its work tree is `wt/`, with a submodule.
+    bash(
+      'mkdir -p wt/sub && git -C wt/sub init -q && git -c user.name=t -c user.email=t@t -C wt/sub commit -q --allow-empty -m s',
+    );
+    git('config core.worktree ../wt'); // relative to `.git`
+    git('add sub 2>/dev/null && git -c user.name=t -c user.email=t@t commit -qm sub');
+    expect(git('rev-parse --is-inside-work-tree').trim()).toBe('false');
+    expect(gate('git status --short').decision).toBe('allow');
+    git(`-C wt/sub config core.fsmonitor 'touch ${join(dir, 'fsmonitor-ran')}; false'`);
+    writeFileSync(join(dir, 'wt/sub/new'), 'x\n');
+    bash('git status --short');
+    expect(ran('fsmonitor-ran')).toBe(true);
+    const verdict = gate('git status --short');
+    expect(verdict.decision).toBe('deny');
+    expect(verdict.note).toMatch(/^in submodule `sub`: .*`core\.fsmonitor`/);
+  });
+
+  it('a promisor remote: `git show` of a missing object runs `git-upload-pack` and writes a pack, and the gate withholds it', () => {
+    // Only settings from the allowlist of 5837bb2: `remote.origin.url` and `remote.origin.promisor`.
+    const remote = mkdtempSync(join(tmpdir(), 'dsh-plan-remote-'));
+    outside.push(remote);
+    git(`clone -q --bare . ${remote} && git -C ${remote} config uploadpack.allowAnySHA1InWant true`);
+    const blob = git('rev-parse HEAD:a').trim();
+    rmSync(join(dir, '.git/objects', blob.slice(0, 2), blob.slice(2)));
+    git(`config remote.origin.url file://${remote}`);
+    git('config remote.origin.promisor true');
+    expect(bash('ls .git/objects/pack').stdout).not.toContain('.pack');
+    const run = bash('git show HEAD:a', { GIT_TRACE: '1' });
+    expect(run.stdout).toBe('a\n'); // fetched from outside the workspace
+    expect(run.stderr).toContain('git-upload-pack');
+    expect(bash('ls .git/objects/pack').stdout).toContain('.pack');
+    const verdict = gate('git show HEAD:a');
+    expect(verdict.decision).toBe('deny');
+    expect(verdict.note).toContain('`remote.origin.promisor`');
+    git('config --unset remote.origin.promisor');
+    git('config extensions.partialClone origin');
+    expect(gate('git show HEAD:a').note).toContain('`extensions.partialclone`');
+  });
+
+  it('a submodule with an empty folder: `git grep --recurse-submodules --cached` opens `.git/modules/NAME`, and both the pattern and the check deny it', () => {
+    const source = tempRepo();
+    writeFileSync(join(source, 'f'), 'x\n');
+    git(`-C ${source} add f && git -c user.name=t -c user.email=t@t -C ${source} commit -qm f`);
+    git(
+      `-c protocol.file.allow=always submodule add -q ${source} sub && git -c user.name=t -c user.email=t@t commit -qm sub`,
+    );
+    // Not populated (an empty folder, as `git submodule deinit` leaves it): 5837bb2's check skipped it.
+    rmSync(join(dir, 'sub'), { recursive: true, force: true });
+    mkdirSync(join(dir, 'sub'));
+    expect(git('ls-files --recurse-submodules')).toContain('sub/f'); // git reads `.git/modules/sub` anyway
+    expect(gate('git ls-files --recurse-submodules').decision).toBe('allow');
+    hostilePromisor(join(dir, '.git/modules/sub'), 'HEAD:f', 'upload-pack-ran');
+    bash('git grep --recurse-submodules --cached x');
+    expect(ran('upload-pack-ran')).toBe(true);
+    expect(gate('git grep --recurse-submodules --cached x').decision).toBe('deny'); // the pattern
+    const verdict = gate('git ls-files --recurse-submodules'); // the check, for what else opens it
+    expect(verdict.decision).toBe('deny');
+    expect(verdict.note).toMatch(/^in submodule `sub` .*`remote\.origin\.promisor`/);
+  });
+
+  it('a name only an old commit’s `.gitmodules` gives: `git grep --recurse-submodules x COMMIT` opens `.git/modules/NAME`, and plan denies it', () => {
+    const source = tempRepo();
+    writeFileSync(join(source, 'f'), 'x\n');
+    git(`-C ${source} add f && git -c user.name=t -c user.email=t@t -C ${source} commit -qm f`);
+    git(
+      `-c protocol.file.allow=always submodule add -q --name old ${source} lib && git -c user.name=t -c user.email=t@t commit -qm sub`,
+    );
+    git(
+      'rm -q lib && git rm -q --cached .gitmodules && git -c user.name=t -c user.email=t@t commit -qm unsub',
+    );
+    rmSync(join(dir, '.gitmodules'), { force: true });
+    mkdirSync(join(dir, 'lib'));
+    hostilePromisor(join(dir, '.git/modules/old'), 'HEAD:f', 'upload-pack-ran');
+    bash('git grep --recurse-submodules x HEAD~1');
+    expect(ran('upload-pack-ran')).toBe(true);
+    expect(fsProgramCheck(dir)('git')).toBeUndefined(); // no `.gitmodules` now names `old`
+    for (const command of ['git grep --recurse-submodules x HEAD~1', 'git grep --recurse x HEAD~1'])
+      expect(gate(command).decision, command).toBe('deny');
+    expect(gate('git grep --recursive x HEAD~1').decision).toBe('allow');
+  });
+
+  it('a deinitialised submodule (empty folder, `.git/modules/NAME` kept) and `diff.submodule=short` keep their reads', () => {
+    const source = tempRepo();
+    git(
+      `-c protocol.file.allow=always submodule add -q ${source} sub && git -c user.name=t -c user.email=t@t commit -qm sub`,
+    );
+    git('submodule deinit -q sub');
+    expect(existsSync(join(dir, '.git/modules/sub'))).toBe(true);
+    git('config diff.submodule short');
+    for (const command of ['git status --short', 'git ls-files --recurse-submodules', 'git log -p -1'])
+      expect(gate(command).decision, command).toBe('allow');
+  });
+
+  it('a repository where a commit once had a gitlink: `--submodule` and `diff.submodule=log` open it, and both are denied', () => {
+    // `sub` is a gitlink in one commit only, now an untracked nested repository: no index entry, so not checked.
+    bash(
+      'mkdir sub && git -C sub init -q && git -c user.name=t -c user.email=t@t -C sub commit -q --allow-empty -m s',
+    );
+    git('add sub 2>/dev/null && git -c user.name=t -c user.email=t@t commit -qm sub');
+    git('rm -q --cached sub && git -c user.name=t -c user.email=t@t commit -qm unsub');
+    hostilePromisor(join(dir, 'sub/.git'), 'HEAD', 'upload-pack-ran');
+    expect(gate('git log -p').decision).toBe('allow');
+    bash('git log -p');
+    expect(ran('upload-pack-ran')).toBe(false); // the default format does not open it
+    for (const command of [
+      'git log -p --submodule=log',
+      'git show --submodule HEAD~1',
+      'git diff --submodule HEAD~2 HEAD~1',
+    ]) {
+      rmSync(join(dir, 'upload-pack-ran'), { force: true });
+      bash(command);
+      expect(ran('upload-pack-ran'), command).toBe(true);
+      expect(gate(command).decision, command).toBe('deny');
+    }
+    git('config diff.submodule log');
+    rmSync(join(dir, 'upload-pack-ran'), { force: true });
+    bash('git log -p');
+    expect(ran('upload-pack-ran')).toBe(true);
+    expect(gate('git log -p').note).toContain('`diff.submodule`');
   });
 });
