@@ -133,7 +133,10 @@ const TIMEOUT_MS = 10_000;
  * @param env the environment git runs with (the host's, as the bash tool passes it on)
  * @returns the check: a reason to withhold an allow for the program, or undefined
  */
-export function fsProgramCheck(workspace: string, env: NodeJS.ProcessEnv = process.env): ProgramCheck {
+export function fsProgramCheck(
+  workspace: string,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): ProgramCheck {
   let git: { answer: string | undefined } | undefined;
   const gitEnv: NodeJS.ProcessEnv = { ...env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0' };
   return (program) => {
