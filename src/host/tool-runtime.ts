@@ -441,8 +441,9 @@ function checked(value: unknown): PreExecuteResult | null {
 const checkedFrozen = new WeakMap<object, PreExecuteResult>();
 
 function check(value: unknown): PreExecuteResult | null {
-  const verdict = value as { kind?: unknown; reason?: unknown; rule?: unknown } | null;
+  const verdict = value as { kind?: unknown; reason?: unknown; userReason?: unknown; rule?: unknown } | null;
   const reason = typeof verdict?.reason === 'string' ? verdict.reason : undefined;
+  const userReason = typeof verdict?.userReason === 'string' ? { userReason: verdict.userReason } : {};
   const rule = ruleOf(verdict?.rule);
   const labelled = rule ? { rule } : {};
   switch (verdict?.kind) {
@@ -451,7 +452,7 @@ function check(value: unknown): PreExecuteResult | null {
     case 'ask':
       return reason !== undefined ? { kind: 'ask', reason, ...labelled } : { kind: 'ask', ...labelled };
     case 'deny':
-      return { kind: 'deny', reason: reason ?? '', ...labelled };
+      return { kind: 'deny', reason: reason ?? '', ...userReason, ...labelled };
     default:
       return null;
   }

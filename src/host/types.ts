@@ -245,7 +245,17 @@ export interface ToolExec {
 /** The verdict of a guard or the `tools/pre-execute` waterfall; `rule` names what decided a deny or an ask. */
 export type PreExecuteResult =
   | { kind: 'allow' }
-  | { kind: 'deny'; reason: string; rule?: VerdictRule }
+  | {
+      kind: 'deny';
+      /** What the model gets, as `Error: <reason>`. */
+      reason: string;
+      /**
+       * The reason in words for the person watching (a chat's tool line), when `reason` is written for the model
+       * (it tells the model what to do next); without it, `reason` serves both.
+       */
+      userReason?: string;
+      rule?: VerdictRule;
+    }
   | { kind: 'ask'; reason?: string; rule?: VerdictRule };
 
 /**
