@@ -270,10 +270,15 @@ export function toolLine(
 function notApproved(decision: Decision, plan: boolean): string {
   const still = plan ? '; still planning' : '';
   switch (decision.outcome) {
-    case 'rejected':
-      return decision.feedback
-        ? `you answered with feedback, sent to the model${still}`
+    case 'rejected': {
+      const edited = decision.edited === true;
+      if (decision.feedback) {
+        return `you answered with feedback, sent to the model${edited ? ' with your edited plan' : ''}${still}`;
+      }
+      return edited
+        ? `you rejected it; your edited plan was sent to the model${still}`
         : `you rejected it${still}`;
+    }
     case 'cancelled':
       return `the question was cancelled${still}`;
     default:
