@@ -36,14 +36,14 @@ export interface PlanRecord {
   callId: string;
   /** When the model proposed it (the `tool/call` event's time). */
   time: string;
-  /** The plan's text as approved (or as proposed, when it was not edited). */
+  /** The plan's text as decided: the user's edited text when they edited it (approved or rejected), else as proposed. */
   plan: string;
   /** Its first heading, or `Plan`. */
   title: string;
   /** The SHA-256 (hex) of `plan`. */
   sha256: string;
   outcome: PlanOutcome;
-  /** True when the user edited it before approving. */
+  /** True when the user edited it before answering (approving it, or rejecting it with the edit). */
   edited: boolean;
   /** The feedback of a rejection. */
   feedback?: string;

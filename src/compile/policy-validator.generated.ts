@@ -5,7 +5,7 @@ export const validate = validate10;
 export default validate10;
 const schema11 = {
   $schema: 'http://json-schema.org/draft-07/schema#',
-  $id: 'https://dsh-mode.dev/schema/policy.schema.json',
+  $id: 'policy.schema.json',
   title: 'PolicyDocument',
   description: 'One dsh-mode policy document: the tool policy and prompt section of one session mode.',
   markdownDescription:
@@ -2104,7 +2104,7 @@ function validate34(data, { instancePath = '', parentData, parentDataProperty, r
   return errors === 0;
 }
 function validate10(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
-  /*# sourceURL="https://dsh-mode.dev/schema/policy.schema.json" */ let vErrors = null;
+  /*# sourceURL="policy.schema.json" */ let vErrors = null;
   let errors = 0;
   if (data && typeof data == 'object' && !Array.isArray(data)) {
     if (data.mode === undefined) {

@@ -2,7 +2,7 @@
 /** schema/policy.schema.json */
 export const policySchema = {
   $schema: 'http://json-schema.org/draft-07/schema#',
-  $id: 'https://dsh-mode.dev/schema/policy.schema.json',
+  $id: 'policy.schema.json',
   title: 'PolicyDocument',
   description: 'One dsh-mode policy document: the tool policy and prompt section of one session mode.',
   markdownDescription:
@@ -412,7 +412,7 @@ export const policySchema = {
 /** schema/mode-config.schema.json */
 export const modeConfigSchema = {
   $schema: 'http://json-schema.org/draft-07/schema#',
-  $id: 'https://dsh-mode.dev/schema/mode-config.schema.json',
+  $id: 'mode-config.schema.json',
   title: 'ModeConfig',
   description:
     'Config of the mode plugin (`- name: mode` in cordis.yml): policy files and inline policy documents. The built-in plan policy always loads first; operator documents compose with it as a ceiling unless one says `override: true`.',
@@ -530,7 +530,7 @@ export const modeConfigSchema = {
 /** schema/cordis.schema.json */
 export const cordisSchema = {
   $schema: 'http://json-schema.org/draft-07/schema#',
-  $id: 'https://dsh-mode.dev/schema/cordis.schema.json',
+  $id: 'cordis.schema.json',
   title: 'Deployment',
   description:
     'A dsh-mode deployment (cordis.yml): a list of plugin entries, each `- name / id / config`, started in order.',

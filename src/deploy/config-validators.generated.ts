@@ -4,7 +4,7 @@
 export const validateDeployment = validate10;
 const schema11 = {
   $schema: 'http://json-schema.org/draft-07/schema#',
-  $id: 'https://dsh-mode.dev/schema/cordis.schema.json',
+  $id: 'cordis.schema.json',
   title: 'Deployment',
   description:
     'A dsh-mode deployment (cordis.yml): a list of plugin entries, each `- name / id / config`, started in order.',
@@ -566,7 +566,7 @@ const schema50 = {
 };
 const schema13 = {
   $schema: 'http://json-schema.org/draft-07/schema#',
-  $id: 'https://dsh-mode.dev/schema/mode-config.schema.json',
+  $id: 'mode-config.schema.json',
   title: 'ModeConfig',
   description:
     'Config of the mode plugin (`- name: mode` in cordis.yml): policy files and inline policy documents. The built-in plan policy always loads first; operator documents compose with it as a ceiling unless one says `override: true`.',
@@ -2785,7 +2785,7 @@ function validate39(data, { instancePath = '', parentData, parentDataProperty, r
   return errors === 0;
 }
 function validate12(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
-  /*# sourceURL="https://dsh-mode.dev/schema/mode-config.schema.json" */ let vErrors = null;
+  /*# sourceURL="mode-config.schema.json" */ let vErrors = null;
   let errors = 0;
   if (data && typeof data == 'object' && !Array.isArray(data)) {
     for (const key0 in data) {
@@ -4835,7 +4835,7 @@ function validate11(data, { instancePath = '', parentData, parentDataProperty, r
   return errors === 0;
 }
 function validate10(data, { instancePath = '', parentData, parentDataProperty, rootData = data } = {}) {
-  /*# sourceURL="https://dsh-mode.dev/schema/cordis.schema.json" */ let vErrors = null;
+  /*# sourceURL="cordis.schema.json" */ let vErrors = null;
   let errors = 0;
   if (Array.isArray(data)) {
     const len0 = data.length;

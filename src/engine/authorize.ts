@@ -12,8 +12,9 @@
  *   without a human's approval.
  *
  * `reason` is the text the gate gives: the deny reason the model reads (it names the mode, and in a mode where
- * `exit_plan_mode` is available it points there), or the reason shown with the approval question. `message` is
- * one line for people that also names the deciding rule and where it is written.
+ * `exit_plan_mode` is available it points there), or the reason shown with the approval question. Where that
+ * deny reason tells the model what to do next, `userReason` says it to the user instead (a chat's tool line).
+ * `message` is one line for people that also names the deciding rule and where it is written.
  * @module
  */
 import type {
@@ -60,6 +61,8 @@ export interface Verdict {
   message: string;
   /** The deciding rule's own `reason`, when it wrote one. */
   ruleReason?: string;
+  /** For a deny whose `reason` tells the model what to do next: the reason in words for the user. */
+  userReason?: string;
 }
 
 /** The rule reported for every tool of a mode the policies do not define. */
@@ -92,6 +95,35 @@ export interface ModeView {
   isDefined(mode: string): boolean;
   /** Whether the model sees the tool in the mode (its decision is not deny). */
   visible(mode: string, name: string): boolean;
+}
+
+/**
+ * The deny reason for `name` in `mode`, in words for the person watching (a chat's tool line), when the model's
+ * reason ({@link denyReason}) tells the model what to do next: it says what the user can do instead.
+ * @param view the deployment
+ * @param mode the mode judged in
+ * @param name the tool
+ * @param ruleReason the deciding rule's own reason, if it has one
+ * @param detail what in the call's arguments decided
+ * @returns the sentence, or undefined when the model's reason serves the user as it is
+ */
+export function userDenyReason(
+  view: ModeView,
+  mode: string,
+  name: string,
+  ruleReason?: string,
+  detail?: string,
+): string | undefined {
+  if (mode === DEFAULT_MODE || ruleReason) return undefined;
+  const tool = `tool "${name}" is not available in ${mode} mode`;
+  const tail = detail === undefined ? '' : `: ${detail}`;
+  if (!view.isDefined(mode)) {
+    return `${tool}${tail}: this deployment does not define ${mode} mode, so every tool is denied until you switch mode`;
+  }
+  if (name !== EXIT_PLAN_MODE && view.visible(mode, EXIT_PLAN_MODE)) {
+    return `${tool} until you approve a plan${tail}`;
+  }
+  return undefined;
 }
 
 /**
@@ -176,8 +208,10 @@ export function authorize(
       : verdict('deny', mode, name, DEFAULT_MODE_RULE, denyReason(view, mode, name));
   }
   const policy = policies.get(mode);
-  if (policy === undefined)
-    return verdict('deny', mode, name, UNDEFINED_MODE_RULE, denyReason(view, mode, name));
+  if (policy === undefined) {
+    const out = verdict('deny', mode, name, UNDEFINED_MODE_RULE, denyReason(view, mode, name));
+    return withUserReason(out, userDenyReason(view, mode, name));
+  }
   const hints = call.hints ?? (name === EXIT_PLAN_MODE ? EXIT_PLAN_MODE_HINTS : undefined);
   const r: CallDecision = policy.decideCall
     ? policy.decideCall(
@@ -192,6 +226,7 @@ export function authorize(
   let out: Verdict;
   if (r.decision === 'deny') {
     out = verdict('deny', mode, name, r.rule, denyReason(view, mode, name, own, why), own);
+    withUserReason(out, userDenyReason(view, mode, name, own, why));
   } else if (r.decision === 'ask' || name === EXIT_PLAN_MODE) {
     // The exit always asks: a mode that allows it (`default: allow`, a glob) must not let the model leave it,
     // and run what it denies, without a human's approval.
@@ -267,6 +302,11 @@ function viewOf(policies: PolicyLookup): ModeView {
       return policies.get(mode)?.visible(name, hints) ?? false;
     },
   };
+}
+
+function withUserReason(out: Verdict, userReason: string | undefined): Verdict {
+  if (userReason !== undefined) out.userReason = userReason;
+  return out;
 }
 
 function verdict(

@@ -6,7 +6,8 @@
  * plan says `ask`, so the tool runtime asks `ctx.approval` and runs `execute` only on `allowed-once`. `execute`
  * then re-checks the landed mode (defence in depth) and parks a non-narrated intent to `default` that lands at
  * this step's `step/end` (a plan the user edited before approving comes back whole in the result), so later calls of the same assistant batch are still judged under the planning mode.
- * Every other outcome comes back through `onDenied` as a corrective error; an agent-less call is an error; after
+ * Every other outcome comes back through `onDenied` as a corrective error (a plan the user edited before rejecting
+ * it comes back whole in that error, so their edit is not lost); an agent-less call is an error; after
  * the plugin is disposed (an approval that was pending at that moment) the call fails and nothing is recorded.
  * @module
  */
@@ -44,10 +45,19 @@ export function planTitle(plan: string): string {
  */
 export function exitDeniedText(outcome: Exclude<ApprovalOutcome, { outcome: 'allowed-once' }>): string {
   switch (outcome.outcome) {
-    case 'rejected':
+    case 'rejected': {
+      // A plan the user edited before rejecting comes back whole: the next draft starts from their text.
+      const revised = (outcome.arguments as { plan?: unknown } | undefined)?.plan;
+      if (typeof revised === 'string') {
+        const head = outcome.feedback
+          ? `Error: the user edited the plan, then rejected it: ${outcome.feedback}; keep planning and revise`
+          : 'Error: the user edited the plan, then rejected it; keep planning, ask the user what else to change, and revise';
+        return `${head} their version below, not your draft. The user's version:\n\n${revised}`;
+      }
       return outcome.feedback
         ? `Error: the user rejected the plan: ${outcome.feedback}; keep planning and revise it`
         : 'Error: the user rejected the plan; keep planning, ask the user what to change, and revise it';
+    }
     case 'cancelled':
       return (
         'Error: the approval of the plan was cancelled, so the session stays in its planning mode; ' +

@@ -8,7 +8,8 @@
  *
  * The decision is `authorize()`'s, for the landed mode, with the registered tool's annotations as hints: its
  * reason and deciding rule (`rule`: selector and file:line:column, which the runtime copies into `approval/asked`
- * and the deny result) pass through unchanged. The gate adds only what needs the session:
+ * and the deny result) pass through unchanged, and so does a deny's `userReason` (the sentence a chat shows the
+ * user instead of the model's next-step advice). The gate adds only what needs the session:
  * - no agent → allow (no session to fold); an `allow` verdict → allow (the waterfall may still narrow it);
  * - an `exit_plan_mode` call when an earlier exit of the same step was already approved → deny, unasked, with
  *   `EXIT_ALREADY_APPROVED_RULE`.
@@ -42,6 +43,14 @@ export function alreadyApprovedReason(mode: string): string {
 }
 
 /**
+ * What the user reads for an exit denied because the plan was already approved in this step.
+ * @returns the sentence
+ */
+export function alreadyApprovedUserReason(): string {
+  return `the plan was already approved in this step, so this ${EXIT_PLAN_MODE} call was not asked`;
+}
+
+/**
  * Builds the gate.
  * @param core the engine state
  * @param hostWorkspace the host's workspace, for an agent that names none (read once: it never changes)
@@ -63,15 +72,24 @@ export function createGate(core: ModeCore, hostWorkspace: string): Authorizer {
     // One approval per step: a later exit of the same batch is not asked (it could only repeat or contradict
     // the answer that already decided where the session goes at this step's end).
     if (verdict.decision === 'ask' && exec.name === EXIT_PLAN_MODE && core.exitApproved(session)) {
-      return { kind: 'deny', reason: alreadyApprovedReason(mode), rule: EXIT_ALREADY_APPROVED_RULE };
+      return {
+        kind: 'deny',
+        reason: alreadyApprovedReason(mode),
+        userReason: alreadyApprovedUserReason(),
+        rule: EXIT_ALREADY_APPROVED_RULE,
+      };
     }
     const known = results.get(verdict);
     if (known !== undefined) return known;
-    const result: PreExecuteResult = Object.freeze({
-      kind: verdict.decision === 'deny' ? 'deny' : 'ask',
-      reason: verdict.reason,
-      rule: verdict.rule,
-    });
+    const result: PreExecuteResult =
+      verdict.decision === 'deny'
+        ? Object.freeze({
+            kind: 'deny',
+            reason: verdict.reason,
+            ...(verdict.userReason !== undefined ? { userReason: verdict.userReason } : {}),
+            rule: verdict.rule,
+          })
+        : Object.freeze({ kind: 'ask', reason: verdict.reason, rule: verdict.rule });
     if (Object.isFrozen(verdict)) results.set(verdict, result);
     return result;
   };

@@ -46,7 +46,12 @@ export {
   undefinedModeSection,
   type AssembleListener,
 } from './soft-layer.js';
-export { alreadyApprovedReason, createGate, EXIT_ALREADY_APPROVED_RULE } from './gate.js';
+export {
+  alreadyApprovedReason,
+  alreadyApprovedUserReason,
+  createGate,
+  EXIT_ALREADY_APPROVED_RULE,
+} from './gate.js';
 export {
   askReason,
   authorize,
@@ -54,6 +59,7 @@ export {
   denyReason,
   EXIT_PLAN_MODE_HINTS,
   UNDEFINED_MODE_RULE,
+  userDenyReason,
   type ModeView,
   type PolicyLookup,
   type ToolCall,

@@ -4,6 +4,8 @@
  * answer also yields `unavailable`; an abort of the request's signal while waiting yields `cancelled`. An approval
  * may carry the approver's revision of the call's `arguments` (an edited plan): it is kept as a JSON copy, so the
  * answerer cannot change it after answering; one that cannot be copied as JSON makes the answer `unavailable`.
+ * A rejection may carry one too (a plan edited, then sent back): copied the same way, or dropped when it cannot
+ * be, since a rejection runs nothing.
  * @module
  */
 import { Service, type Context } from 'cordis';
@@ -66,7 +68,12 @@ function normalize(answer: unknown): ApprovalOutcome {
   if (typeof outcome !== 'string' || !OUTCOMES.has(outcome)) return { outcome: 'unavailable' };
   if (outcome === 'rejected') {
     const feedback = (answer as { feedback?: unknown }).feedback;
-    return typeof feedback === 'string' && feedback !== '' ? { outcome, feedback } : { outcome };
+    const said = typeof feedback === 'string' && feedback !== '' ? { feedback } : {};
+    // A revision that cannot be copied is dropped: nothing runs on a rejection, so it still stands.
+    const revised = Object.hasOwn(answer as object, 'arguments')
+      ? jsonCopy((answer as { arguments?: unknown }).arguments)
+      : undefined;
+    return revised === undefined ? { outcome, ...said } : { outcome, ...said, arguments: revised };
   }
   if (outcome === 'allowed-once' && Object.hasOwn(answer as object, 'arguments')) {
     const revised = jsonCopy((answer as { arguments?: unknown }).arguments);

@@ -182,7 +182,8 @@ export const HOST_EVENT_CATALOG = {
     description:
       'The answer: `allowed-once`, `rejected` (with the user’s feedback), `cancelled` or `unavailable`. For a ' +
       'tool that presents its call as markdown (the plan of `exit_plan_mode`): `sha256`, the SHA-256 (hex) of ' +
-      'that markdown for the final arguments, and `edited`, whether the user revised them before approving ' +
-      '(`arguments`: the revised arguments, only then).',
+      'that markdown for the final arguments, and `edited`, whether the user revised them before approving or ' +
+      'rejecting (`arguments`: the revised arguments, only then: what was approved, or the user’s version of ' +
+      'what was rejected).',
   },
 } as const satisfies SessionEventCatalog;

@@ -12,7 +12,8 @@
  * appends `approval/asked` before asking and `approval/decided` when answered, when the call has an agent whose
  * session has an open turn; for a tool that presents its call as markdown (a plan) the decision records that
  * markdown's SHA-256 and whether the approver revised the arguments (an approval may carry a revision, checked
- * against the tool's schema like the call; the tool then runs with it). The deciding rule of a `deny` or `ask` verdict (`rule`) goes into `approval/asked`,
+ * against the tool's schema like the call; the tool then runs with it. A rejection may carry one too: it is
+ * recorded and handed to the tool's `onDenied`, and nothing runs). The deciding rule of a `deny` or `ask` verdict (`rule`) goes into `approval/asked`,
  * the approval request, and the result's `data.rule` (the model sees only `content`).
  *
  * The verdict (`judge()`) combines two seams. The guards (`guard()`: synchronous authorisers, the mode engine's
@@ -272,8 +273,9 @@ export class ToolsService extends Service implements ToolRegistry {
       const asked = await this.ask(exec, verdict, entry);
       const { outcome } = asked;
       if (outcome.outcome !== 'allowed-once') {
+        // The arguments the call stands with: the model's, or the user's revision of a rejected one.
         const denied =
-          entry.tool.onDenied?.(outcome, exec.arguments as never) ?? error(denialText(exec.name, outcome));
+          entry.tool.onDenied?.(outcome, asked.args as never) ?? error(denialText(exec.name, outcome));
         return withData(denied, data);
       }
       args = asked.args;
@@ -319,8 +321,10 @@ export class ToolsService extends Service implements ToolRegistry {
   /**
    * Asks about a call and records the question and the answer. An approval that revises the arguments is
    * checked against the tool's schema: a revision that fails it is a malformed answer, recorded and returned as
-   * `unavailable` (the tool does not run).
-   * @returns the outcome, the arguments the tool runs with, and whether they are the approver's revision
+   * `unavailable` (the tool does not run). A rejection's revision that passes the schema is kept in the outcome;
+   * one that fails it is dropped.
+   * @returns the outcome, the arguments the tool runs (or is denied) with, and whether they are the approver's
+   *   revision
    */
   private async ask(
     exec: ToolExec,
@@ -361,6 +365,17 @@ export class ToolsService extends Service implements ToolRegistry {
         );
         outcome = { outcome: 'unavailable' };
       }
+    } else if (outcome.outcome === 'rejected' && outcome.arguments !== undefined) {
+      // A rejection after an edit keeps the edit (recorded, and handed to `onDenied`); nothing runs, so a
+      // revision that fails the schema is only dropped: the rejection stands either way.
+      const { arguments: revised, ...rest } = outcome;
+      const valid = entry.validate(revised);
+      if (!valid) {
+        warn(this.ctx, `the rejection of \`${exec.name}\` revised its arguments to invalid ones; dropped`);
+      }
+      edited = valid && JSON.stringify(revised) !== JSON.stringify(exec.arguments);
+      if (edited) args = revised;
+      outcome = edited ? { ...rest, arguments: revised } : rest;
     }
     const feedback = outcome.outcome === 'rejected' && outcome.feedback ? { feedback: outcome.feedback } : {};
     const markdown = presentedMarkdown(entry.tool, args);
@@ -441,8 +456,9 @@ function checked(value: unknown): PreExecuteResult | null {
 const checkedFrozen = new WeakMap<object, PreExecuteResult>();
 
 function check(value: unknown): PreExecuteResult | null {
-  const verdict = value as { kind?: unknown; reason?: unknown; rule?: unknown } | null;
+  const verdict = value as { kind?: unknown; reason?: unknown; userReason?: unknown; rule?: unknown } | null;
   const reason = typeof verdict?.reason === 'string' ? verdict.reason : undefined;
+  const userReason = typeof verdict?.userReason === 'string' ? { userReason: verdict.userReason } : {};
   const rule = ruleOf(verdict?.rule);
   const labelled = rule ? { rule } : {};
   switch (verdict?.kind) {
@@ -451,7 +467,7 @@ function check(value: unknown): PreExecuteResult | null {
     case 'ask':
       return reason !== undefined ? { kind: 'ask', reason, ...labelled } : { kind: 'ask', ...labelled };
     case 'deny':
-      return { kind: 'deny', reason: reason ?? '', ...labelled };
+      return { kind: 'deny', reason: reason ?? '', ...userReason, ...labelled };
     default:
       return null;
   }

@@ -79,7 +79,8 @@ export interface SessionEventMap {
   /**
    * `sha256` and `edited` are recorded for a tool that presents its call as markdown (the plan of
    * `exit_plan_mode`): the SHA-256 (hex) of the markdown of the final arguments, and whether the approver revised
-   * them; `arguments` holds the revised arguments, only when they were revised, so the log keeps what was approved.
+   * them (before approving or before rejecting); `arguments` holds the revised arguments, only when they were
+   * revised, so the log keeps what was approved, or the user's version of what was rejected.
    */
   'approval/decided': {
     callId: string;
@@ -245,7 +246,17 @@ export interface ToolExec {
 /** The verdict of a guard or the `tools/pre-execute` waterfall; `rule` names what decided a deny or an ask. */
 export type PreExecuteResult =
   | { kind: 'allow' }
-  | { kind: 'deny'; reason: string; rule?: VerdictRule }
+  | {
+      kind: 'deny';
+      /** What the model gets, as `Error: <reason>`. */
+      reason: string;
+      /**
+       * The reason in words for the person watching (a chat's tool line), when `reason` is written for the model
+       * (it tells the model what to do next); without it, `reason` serves both.
+       */
+      userReason?: string;
+      rule?: VerdictRule;
+    }
   | { kind: 'ask'; reason?: string; rule?: VerdictRule };
 
 /**
@@ -276,7 +287,12 @@ export type ApprovalOutcome =
    * are checked against the tool's schema first, and a revision that fails it answers `unavailable`.
    */
   | { outcome: 'allowed-once'; arguments?: unknown }
-  | { outcome: 'rejected'; feedback?: string }
+  /**
+   * `arguments`: the approver's revision before rejecting (a plan the user edited, then sent back). Nothing runs;
+   * a revision that passes the tool's schema is recorded and reaches the tool's `onDenied` in this outcome, so
+   * the edit is not lost; one that fails it is dropped and the rejection stands.
+   */
+  | { outcome: 'rejected'; feedback?: string; arguments?: unknown }
   | { outcome: 'cancelled' }
   | { outcome: 'unavailable' };
 

@@ -257,3 +257,42 @@ describe('the demo model tells the truth', () => {
     expect(readFileSync(join(dir, '.dsh/demo/src/greet.js'), 'utf8')).toContain('shout');
   });
 });
+
+describe('a denied call, in words for the user', () => {
+  it('the DENIED line says what the user can do; the model still gets its next-step advice', async () => {
+    const dir = tempDir();
+    const run = await pipedChat({ demo: true }, dir, 'n\n');
+    expect(run.code, run.err).toBe(0);
+    expect(run.out).toContain(
+      '✗ write src/greet.js — DENIED: tool "write" is not available in plan mode until you approve a plan\n',
+    );
+    expect(run.out).not.toContain('present your plan with exit_plan_mode');
+    const denied = events(dir, run.out).find((e) => e.type === 'tool/result' && e.data.name === 'write');
+    expect(denied?.data.content).toBe(
+      'Error: tool "write" is not available in plan mode; keep planning and present your plan with exit_plan_mode when ready',
+    );
+  });
+
+  it('a call denied in a mode this deployment does not define tells the user to switch mode', async () => {
+    const dir = tempDir();
+    const file = script(dir, [
+      { tool_calls: [{ name: 'read', arguments: { path: 'a.txt' } }] },
+      { text: 'I cannot read it.' },
+    ]);
+    const ghost = join(dir, 'ghost.yml');
+    writeFileSync(
+      ghost,
+      '- name: host\n- name: mode\n  config:\n    modes:\n      ghost: { default: deny }\n- name: demo\n',
+    );
+    // The first run lands `ghost`; the second resumes it under a deployment without that mode.
+    const first = await pipedChat({ config: ghost, modelScript: file, mode: 'ghost', prompt: 'go' }, dir, '');
+    expect(first.code, first.err).toBe(0);
+    const id = /session (\S+)/.exec(first.out)![1]!;
+    const second = await pipedChat({ modelScript: file, resume: id, prompt: 'go' }, dir, '');
+    expect(second.code, second.err).toBe(0);
+    expect(second.out).toContain(
+      '✗ read a.txt — DENIED: tool "read" is not available in ghost mode: this deployment does not define ghost mode, so every tool is denied until you switch mode\n',
+    );
+    expect(second.out).not.toContain('ask the user to switch mode');
+  });
+});

@@ -70,6 +70,31 @@ describe('toolLine', () => {
     );
   });
 
+  it("shows a denial's reason for the user when the verdict has one, else the reason the model got", () => {
+    const model =
+      'Error: tool "write" is not available in plan mode; keep planning and present your plan with exit_plan_mode when ready';
+    const denied = {
+      kind: 'deny' as const,
+      reason: model.slice('Error: '.length),
+      userReason: 'tool "write" is not available in plan mode until you approve a plan',
+    };
+    expect(toolLine(result(true, model), { path: 'a' }, denied)).toBe(
+      '  ✗ write a — DENIED: tool "write" is not available in plan mode until you approve a plan',
+    );
+    expect(
+      toolLine(
+        result(true, 'Error: reads are off'),
+        { path: 'a' },
+        { kind: 'deny', reason: 'reads are off' },
+      ),
+    ).toBe('  ✗ write a — DENIED: reads are off');
+    // Untrusted text either way: a user reason is kept to one line too, so it cannot start a fake one.
+    const hostile = { kind: 'deny' as const, reason: 'x', userReason: 'line\n  ✓ fake' };
+    expect(toolLine(result(true, 'Error: x'), { path: 'a' }, hostile)).toBe(
+      '  ✗ write a — DENIED: line ✓ fake',
+    );
+  });
+
   it('colours the marks and the verdict when the printer has colour', () => {
     const printer = new Printer({ write() {} }, { color: true });
     expect(toolLine(result(true, 'Error: no'), { path: 'a' }, 'deny', undefined, printer)).toBe(

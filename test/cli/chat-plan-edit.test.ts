@@ -9,6 +9,7 @@ import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, EDITED, FINAL, journal, PLAN, planChat, planProject, sha256 } from './plan-session.js';
+import { runCli } from './run-in-process.js';
 
 function seen(editorDir: string): { file: string; text: string; args: number; tty: boolean }[] {
   const file = join(editorDir, 'seen.jsonl');
@@ -87,25 +88,85 @@ describe('chat: edit the plan before approving it', () => {
     expect(String(result.data.content)).toMatch(/^The user approved the plan\./);
   });
 
-  it('a rejection after an edit sends the model its own plan with the feedback, and says so', () => {
+  it('a rejection after an edit keeps the edit: the model gets the user’s version, the journal its hash', async () => {
     const { dir, editor } = planProject([{ kind: 'write', text: EDITED }]);
     const run = planChat(dir, 'e\nplease split step 1\n', { EDITOR: editor });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toContain(
-      '(your edit is not sent: the model gets its own plan back, with your feedback)',
+      '→ rejected with feedback: please split step 1 (your edited plan goes back to the model)',
     );
-    expect(run.stdout).toContain('→ rejected with feedback: please split step 1');
+    expect(run.stdout).toContain(
+      '✗ exit_plan_mode — NOT APPROVED: you answered with feedback, sent to the model with your edited plan; still planning',
+    );
     const log = journal(dir, run.id);
     expect(log.filter((e) => e.type === 'approval/decided').map((e) => e.data)).toEqual([
       {
         callId: expect.any(String),
         outcome: 'rejected',
         feedback: 'please split step 1',
-        sha256: sha256(PLAN),
-        edited: false,
+        sha256: sha256(FINAL),
+        edited: true,
+        arguments: { plan: FINAL },
       },
     ]);
+    const result = log.find((e) => e.type === 'tool/result' && e.data.name === 'exit_plan_mode')!;
+    expect(result.data.isError).toBe(true);
+    expect(result.data.content).toBe(
+      'Error: the user edited the plan, then rejected it: please split step 1; keep planning and revise their ' +
+        `version below, not your draft. The user's version:\n\n${FINAL}`,
+    );
+    // The model's own call stays as it was made, and the session keeps planning.
+    const call = log.find((e) => e.type === 'tool/call' && e.data.name === 'exit_plan_mode')!;
+    expect(call.data.arguments).toEqual({ plan: PLAN });
     expect(log.filter((e) => e.type === 'mode/set').map((e) => e.data.mode)).toEqual(['plan']);
+    // `plans` finds the user's version of the rejected plan, by its hash.
+    const listed = await runCli(['plans', '--format', 'json'], { cwd: dir });
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(JSON.parse(listed.stdout)).toMatchObject({
+      plans: [
+        {
+          outcome: 'rejected',
+          edited: true,
+          sha256: sha256(FINAL),
+          plan: FINAL,
+          feedback: 'please split step 1',
+        },
+      ],
+      unread: [],
+    });
+  });
+
+  it('`n` after an edit keeps the edit too; `n` without one sends nothing but the rejection', () => {
+    const { dir, editor } = planProject([{ kind: 'write', text: EDITED }]);
+    const run = planChat(dir, 'e\nn\n', { EDITOR: editor });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain('→ rejected (your edited plan goes back to the model)');
+    expect(run.stdout).toContain(
+      '✗ exit_plan_mode — NOT APPROVED: you rejected it; your edited plan was sent to the model; still planning',
+    );
+    const log = journal(dir, run.id);
+    expect(log.find((e) => e.type === 'approval/decided')?.data).toMatchObject({
+      outcome: 'rejected',
+      sha256: sha256(FINAL),
+      edited: true,
+      arguments: { plan: FINAL },
+    });
+    const result = log.find((e) => e.type === 'tool/result' && e.data.name === 'exit_plan_mode')!;
+    expect(String(result.data.content)).toMatch(
+      /^Error: the user edited the plan, then rejected it; keep planning, ask the user what else to change/,
+    );
+    expect(String(result.data.content).endsWith(`The user's version:\n\n${FINAL}`)).toBe(true);
+
+    const bare = planProject([]).dir;
+    const plain = planChat(bare, 'n\n', {});
+    expect(plain.stdout).toContain('→ rejected\n');
+    const decided = journal(bare, plain.id).find((e) => e.type === 'approval/decided')?.data;
+    expect(decided).toEqual({
+      callId: expect.any(String),
+      outcome: 'rejected',
+      sha256: sha256(PLAN),
+      edited: false,
+    });
   });
 
   it('shows an edited plan escaped, as it shows the model’s: no terminal control reaches the screen', () => {

@@ -175,11 +175,11 @@ describe('dsh-mode chat: /mode, --prompt, --resume', () => {
     expect(log.filter((e) => e.type === 'user/message').map((e) => e.data.text)).toEqual(['one', 'two']);
   });
 
-  it('refuses an unknown --mode and a session that does not exist, with exit code 2', () => {
+  it('refuses an unknown --mode (exit 1) and a session that does not exist (exit 2)', () => {
     const dir = tempDir();
     const file = script(dir, []);
     const mode = chat(['--model-script', file, '--mode', 'nope', '--prompt', 'x'], dir);
-    expect(mode.code).toBe(2);
+    expect(mode.code).toBe(1);
     expect(mode.stderr).toContain('unknown mode `nope`; available modes: default, plan');
     const resume = chat(['--model-script', file, '--resume', 'no-such-session'], dir);
     expect(resume.code).toBe(2);

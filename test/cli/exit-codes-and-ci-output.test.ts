@@ -1,12 +1,14 @@
 /**
- * One exit-code rule for the policy commands (`lint`, `check`, `matrix`, `diff`): 0 done, 1 the inputs were read
- * and are wrong (a policy that does not load, findings, an unknown mode), 2 an input cannot be read or the
- * command line is wrong. And output fit for CI: the built-in plan is `dsh-mode:policies/plan.yaml` in every
+ * One exit-code rule (the README's table) for the policy commands (`lint`, `check`, `matrix`, `diff`) and for
+ * `chat` and `trust`: 0 done, 1 the inputs were read and are wrong (a policy that does not load, findings, an
+ * unknown mode, a `cordis.yml` that `trust` finds invalid), 2 an input cannot be read, the command cannot run or
+ * the command line is wrong. And output fit for CI: the built-in plan is `dsh-mode:policies/plan.yaml` in every
  * format (never the install path), and `--format github` keeps infos to one summary notice. In process, real files.
  */
-import { describe, expect, it } from 'vitest';
-import { runCli } from './run-in-process.js';
-import { makeTree, ROOT } from './run.js';
+import { join } from 'node:path';
+import { describe, expect, it, vi } from 'vitest';
+import { runCli, type CliResult } from './run-in-process.js';
+import { dshMode, makeTree, ROOT } from './run.js';
 
 const REVIEW = 'mode: review\ntools:\n  read: allow\n  exit_plan_mode: ask\ndefault: deny\n';
 
@@ -34,6 +36,65 @@ describe('one exit-code rule', () => {
       expect((await runCli(argv('good'), { cwd: dir })).code).toBe(0);
     },
   );
+});
+
+/**
+ * `chat` through `main()` in process: the chat writes to the process's stderr itself (it owns the terminal), so
+ * the run captures that stream for its duration.
+ */
+async function chatInProcess(argv: string[], cwd: string): Promise<CliResult> {
+  let stderr = '';
+  const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    stderr += String(chunk);
+    return true;
+  });
+  try {
+    const run = await runCli(['chat', ...argv], { cwd, env: { DEEPSEEK_API_KEY: undefined } });
+    return { ...run, stderr: run.stderr + stderr };
+  } finally {
+    spy.mockRestore();
+  }
+}
+
+describe('the same rule for chat and trust', () => {
+  const dir = makeTree({
+    'script.json': '[]',
+    'no-modes.yml': '- name: host\n- name: scripted\n  config: { script: script.json }\n',
+    'bad.yml': '- name: host\n- name: hots\n',
+  });
+  const config = { DSH_MODE_CONFIG_DIR: join(dir, 'config') };
+
+  it('chat: 1 for an unknown --mode (the modes are listed), 2 for a session that cannot be resumed', async () => {
+    const unknown = await chatInProcess(
+      ['--model-script', 'script.json', '--mode', 'nope', '--prompt', 'x'],
+      dir,
+    );
+    expect(unknown.code, unknown.stderr).toBe(1);
+    expect(unknown.stderr).toContain('unknown mode `nope`; available modes: default, plan');
+    const none = await chatInProcess(['--config', 'no-modes.yml', '--mode', 'plan', '--prompt', 'x'], dir);
+    expect(none.code, none.stderr).toBe(1);
+    expect(none.stderr).toContain('unknown mode `plan`: this deployment has no mode plugin');
+    const resume = await chatInProcess(['--model-script', 'script.json', '--resume', 'no-such-session'], dir);
+    expect(resume.code, resume.stderr).toBe(2);
+    const broken = await chatInProcess(['--config', 'bad.yml', '--mode', 'nope', '--prompt', 'x'], dir);
+    expect(broken.code, broken.stderr).toBe(2);
+    expect(broken.stderr).toContain('the deployment cannot start');
+  });
+
+  it('trust: 1 for a file that is not a valid deployment, 2 for one that cannot be read; nothing recorded', async () => {
+    const invalid = await runCli(['trust', 'bad.yml'], { cwd: dir, env: config });
+    expect(invalid.code, invalid.stderr).toBe(1);
+    expect(invalid.stderr).toContain('bad.yml:2:9: unknown plugin `hots`');
+    expect(invalid.stderr).toContain('error: bad.yml is not a valid deployment; nothing was recorded');
+    const missing = await runCli(['trust', 'missing.yml'], { cwd: dir, env: config });
+    expect(missing.code, missing.stderr).toBe(2);
+    expect(missing.stderr).toContain('cannot read missing.yml: no such file');
+    const binary = dshMode(['trust', 'bad.yml'], dir, config);
+    expect(binary.code, binary.stderr).toBe(1);
+    expect(binary.stderr).toBe(invalid.stderr);
+    const list = await runCli(['trust', '--list'], { cwd: dir, env: config });
+    expect(list.stdout).toMatch(/^no trusted files/);
+  });
 });
 
 describe('the built-in plan in CI output', () => {

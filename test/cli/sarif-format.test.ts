@@ -10,7 +10,7 @@ import type { Diagnostic } from '../../src/compile/types.js';
 import { formatSarif } from '../../src/cli/formatters/sarif.js';
 import { validateSarif } from './sarif-schema.js';
 import { readFileSync } from 'node:fs';
-import { githubWebUrl } from '../../src/cli/version.js';
+import { githubWebUrl, packageRepository } from '../../src/cli/version.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -101,9 +101,16 @@ describe('formatSarif', () => {
     [{ type: 'git', url: 'git+https://github.com/owner/repo.git' }, 'https://github.com/owner/repo'],
     ['git@github.com:owner/repo.git', 'https://github.com/owner/repo'],
     ['https://gitlab.com/owner/repo', undefined],
+    [{ type: 'git' }, undefined],
     [undefined, undefined],
   ])('reads the repository field %j as %s', (field, url) => {
     expect(githubWebUrl(field)).toBe(url);
+  });
+
+  it("links nothing from this package's own field, which names no public address (README, Install)", () => {
+    const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+    expect(manifest.repository).toEqual({ type: 'git' });
+    expect(packageRepository()).toBeUndefined();
   });
 
   it('points each result at its rule and at a region with relative URIs under %SRCROOT%', () => {

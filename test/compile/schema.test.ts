@@ -1,4 +1,4 @@
-// schema/policy.schema.json: the editor-facing contract (draft-07, stable $id, strict, documented everywhere).
+// schema/policy.schema.json: the editor-facing contract (draft-07, a relative $id, strict, documented everywhere).
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { policySchema } from '../../src/compile/index.js';
@@ -22,8 +22,19 @@ describe('schema/policy.schema.json', () => {
   it('is draft-07 with a stable $id, and the generated constant matches the file', async () => {
     const file = JSON.parse(await readFile('schema/policy.schema.json', 'utf8'));
     expect(file.$schema).toBe('http://json-schema.org/draft-07/schema#');
-    expect(file.$id).toBe('https://dsh-mode.dev/schema/policy.schema.json');
+    expect(file.$id).toBe('policy.schema.json');
     expect(policySchema).toEqual(file);
+  });
+
+  it('each schema of schema/ has its own file name as $id: it resolves to where it is read, naming no site', async () => {
+    for (const name of ['policy.schema.json', 'mode-config.schema.json', 'cordis.schema.json']) {
+      const file = JSON.parse(await readFile(`schema/${name}`, 'utf8'));
+      expect(file.$id, name).toBe(name);
+      // Every reference to another schema is relative too, so it resolves beside the file.
+      for (const ref of JSON.stringify(file).match(/"\$ref":"[^"]*"/g) ?? []) {
+        expect(ref, name).not.toMatch(/:\/\//);
+      }
+    }
   });
 
   it('closes every object and documents every property twice', () => {

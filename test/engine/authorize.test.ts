@@ -138,6 +138,8 @@ describe('authorize: a configured mode decides by its compiled policy', () => {
     const v = authorize(await policies(), 'plan', { name: 'write' });
     expect(v).toMatchObject({ decision: 'deny', mode: 'plan', rule: { selector: 'default' } });
     expect(v.reason).toBe(PLAN_WRITE_DENIED);
+    // The user reads what they can do; the pointer at the exit is for the model.
+    expect(v.userReason).toBe('tool "write" is not available in plan mode until you approve a plan');
     expect(v.message).toMatch(
       /^deny "write" in plan mode by `default` at .*policies\/plan\.yaml:\d+:\d+: tool "write"/,
     );
@@ -154,6 +156,16 @@ describe('authorize: a configured mode decides by its compiled policy', () => {
     expect(authorize(set, 'review', { name: 'bash' }).reason).toBe(
       'tool "bash" is not available in review mode',
     );
+    // Reasons that tell the model nothing to do serve the user as they are: no second text.
+    expect(authorize(set, 'review', { name: 'mcp__gh__list' }).userReason).toBeUndefined();
+    expect(authorize(set, 'review', { name: 'bash' }).userReason).toBeUndefined();
+    expect(authorize(set, 'default', { name: 'exit_plan_mode' }).userReason).toBeUndefined();
+    expect(authorize(set, 'ghost', { name: 'read' })).toMatchObject({
+      reason:
+        'tool "read" is not available in ghost mode: this deployment does not define ghost mode, so every tool is denied; ask the user to switch mode',
+      userReason:
+        'tool "read" is not available in ghost mode: this deployment does not define ghost mode, so every tool is denied until you switch mode',
+    });
   });
 
   it('asks with the rule’s reason, or a sentence naming the tool and the mode', async () => {
@@ -248,8 +260,9 @@ describe('authorize gives the gate’s reasons and rules, byte for byte', () => 
           expect(verdict.decision, `${mode} ${name}`).toBe('allow');
           continue;
         }
+        const userReason = verdict.userReason !== undefined ? { userReason: verdict.userReason } : {};
         expect(
-          { kind: verdict.decision, reason: verdict.reason, rule: verdict.rule },
+          { kind: verdict.decision, reason: verdict.reason, ...userReason, rule: verdict.rule },
           `${mode} ${name}`,
         ).toEqual(fromGate);
         compared++;

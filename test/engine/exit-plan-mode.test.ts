@@ -148,6 +148,57 @@ describe('invariant 7: exit_plan_mode asks, and only an approved plan returns to
     }
   });
 
+  it('a rejection that revises the plan keeps the edit: the error carries it, the log its hash; nothing runs', async () => {
+    const EDITED = '# Add a greeting\n\n1. Write `hello.txt` with "hello".\n2. Report back.';
+    const { agent, workspace } = await planSession(
+      { outcome: 'rejected', feedback: 'Not yet.', arguments: { plan: EDITED } },
+      [{ text: 'Plan.', tool_calls: [exitCall, writeCall] }, { text: 'Revising.' }],
+    );
+    const events = agent.session.events;
+    expect(resultOf(events, EXIT_PLAN_MODE)).toEqual({
+      callId: 'call_1_1_1',
+      name: EXIT_PLAN_MODE,
+      content:
+        "Error: the user edited the plan, then rejected it: Not yet.; keep planning and revise their version below, not your draft. The user's version:\n\n" +
+        EDITED,
+      isError: true,
+      data: expect.any(Object),
+    });
+    expect(eventsOf(events, 'approval/decided')[0]!.data).toEqual({
+      callId: 'call_1_1_1',
+      outcome: 'rejected',
+      feedback: 'Not yet.',
+      sha256: sha256(EDITED),
+      edited: true,
+      arguments: { plan: EDITED },
+    });
+    expect(eventsOf(events, 'tool/call')[0]!.data.arguments).toEqual({ plan: PLAN });
+    // Still planning: the rejection's revision never lets anything run.
+    expect(eventsOf(events, 'mode/set').map((e) => e.data.mode)).toEqual(['plan']);
+    expect(resultOf(events, 'write')).toMatchObject({ isError: true });
+    expect(existsSync(join(workspace, 'hello.txt'))).toBe(false);
+  });
+
+  it('a rejection whose revision the schema refuses, or that changes nothing, is a plain rejection', async () => {
+    for (const revised of [{ plan: '  \n' }, { plan: 'ok', extra: 1 }, 'not an object', { plan: PLAN }]) {
+      const { agent } = await planSession({ outcome: 'rejected', arguments: revised }, [
+        { text: 'Plan.', tool_calls: [exitCall] },
+        { text: 'Revising.' },
+      ]);
+      const events = agent.session.events;
+      expect(resultOf(events, EXIT_PLAN_MODE)!.content).toBe(
+        'Error: the user rejected the plan; keep planning, ask the user what to change, and revise it',
+      );
+      expect(eventsOf(events, 'approval/decided')[0]!.data).toEqual({
+        callId: 'call_1_1_1',
+        outcome: 'rejected',
+        sha256: sha256(PLAN),
+        edited: false,
+      });
+      expect(eventsOf(events, 'mode/set').map((e) => e.data.mode)).toEqual(['plan']);
+    }
+  });
+
   it('an approval that returns the plan unchanged is not an edit', async () => {
     const { agent } = await planSession({ outcome: 'allowed-once', arguments: { plan: PLAN } }, [
       { text: 'Plan.', tool_calls: [exitCall] },

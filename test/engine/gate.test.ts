@@ -11,6 +11,7 @@ import type { Context } from 'cordis';
 import type { Agent, PreExecuteResult, Tool } from '../../src/host/index.js';
 import {
   alreadyApprovedReason,
+  alreadyApprovedUserReason,
   DEFAULT_MODE_RULE,
   ModePlugin,
   EXIT_ALREADY_APPROVED_RULE,
@@ -20,6 +21,8 @@ import { agentOf, answerApprovals, eventsOf, planRule, resultOf, setup } from '.
 
 const PLAN_WRITE_DENIED =
   'tool "write" is not available in plan mode; keep planning and present your plan with exit_plan_mode when ready';
+/** The same denial said to the user: what they can do, not what the model is told to do. */
+const PLAN_WRITE_DENIED_FOR_USER = 'tool "write" is not available in plan mode until you approve a plan';
 
 /** An agent whose session has landed `mode` (through the real loop). */
 async function agentIn(ctx: Context, mode: string): Promise<Agent> {
@@ -81,6 +84,7 @@ describe('invariant 4: the gate judges the landed mode only', () => {
     expect(await verdict(ctx, 'write', planned)).toEqual({
       kind: 'deny',
       reason: PLAN_WRITE_DENIED,
+      userReason: PLAN_WRITE_DENIED_FOR_USER,
       rule: planRule('default'),
     });
   });
@@ -99,6 +103,7 @@ describe('invariant 4: the gate judges the landed mode only', () => {
       kind: 'deny',
       reason:
         'tool "no_such_tool" is not available in plan mode; keep planning and present your plan with exit_plan_mode when ready',
+      userReason: 'tool "no_such_tool" is not available in plan mode until you approve a plan',
       rule: planRule('default'),
     });
     expect((await verdict(ctx, 'mcp__gh__create_issue', agent)).kind).toBe('deny');
@@ -182,9 +187,16 @@ describe('invariant 4: the gate judges the landed mode only', () => {
     const { ctx } = await setup();
     const asked = answerApprovals(ctx, { outcome: 'allowed-once' });
     const exit = { name: 'exit_plan_mode', arguments: { plan: '# P' } };
+    const verdicts: PreExecuteResult[] = [];
+    ctx.on('tools/verdict', (exec, v) => void (exec.name === 'exit_plan_mode' && verdicts.push(v)));
     const { agent } = agentOf(ctx, [{ tool_calls: [exit, exit] }, { text: 'Ok.' }], { mode: 'plan' });
     await agent.prompt('exit twice');
     expect(asked).toHaveLength(1);
+    // The user reads why the second exit was not asked; the model reads what to do next.
+    expect(verdicts.map((v) => (v.kind === 'deny' ? v.userReason : v.kind))).toEqual([
+      'ask',
+      alreadyApprovedUserReason(),
+    ]);
     expect(resultOf(agent.session.events, 'exit_plan_mode', 0)?.data).toEqual({
       rule: planRule('exit_plan_mode'),
     });
@@ -221,6 +233,7 @@ describe('invariant 9: a folded mode the configuration no longer defines fails c
       expect(await verdict(ctx, tool, agent)).toEqual({
         kind: 'deny',
         reason: GHOST_DENIED(tool),
+        userReason: `tool "${tool}" is not available in review mode: this deployment does not define review mode, so every tool is denied until you switch mode`,
         rule: UNDEFINED_MODE_RULE,
       });
     }

@@ -238,6 +238,52 @@ describe('ask verdicts and ctx.approval', () => {
     expect(ran).toHaveLength(1);
   });
 
+  it('records a rejection’s revision and never runs it; one that fails the schema or cannot be copied is dropped', async () => {
+    const base = await host();
+    const ran: unknown[] = [];
+    const denied: unknown[] = [];
+    base.ctx.tools.register({
+      ...add,
+      name: 'sum',
+      execute: (args) => (ran.push(args), { content: 'ran' }),
+      onDenied: (outcome, args) => (denied.push([outcome, args]), { content: 'Error: no', isError: true }),
+    });
+    base.ctx.on('tools/pre-execute', async () => ({ kind: 'ask' }));
+    let answer: () => ApprovalOutcome = () => ({ outcome: 'rejected' });
+    base.ctx.on('approval/request', async () => answer());
+    const session = base.ctx.sessions.create({ inMemory: true });
+    const agent = base.ctx.agents.create({ session, model: scriptedModel([]) });
+    await session.append('turn/start', { turn: 1 });
+    const run = () => base.ctx.tools.execute(exec({ name: 'sum', agent }));
+
+    answer = () => ({ outcome: 'rejected', feedback: 'later', arguments: { a: 5, b: 6 } });
+    expect(await run()).toMatchObject({ content: 'Error: no', isError: true });
+    expect(session.events.at(-1)!.data).toEqual({
+      callId: 'c1',
+      outcome: 'rejected',
+      feedback: 'later',
+      edited: true,
+      arguments: { a: 5, b: 6 },
+    });
+    expect(denied).toEqual([
+      [
+        { outcome: 'rejected', feedback: 'later', arguments: { a: 5, b: 6 } },
+        { a: 5, b: 6 },
+      ],
+    ]);
+
+    const cyclic: Record<string, unknown> = { a: 1, b: 2 };
+    cyclic.self = cyclic;
+    for (const bad of [{ a: 'five', b: 6 }, cyclic, null]) {
+      denied.length = 0;
+      answer = () => ({ outcome: 'rejected', arguments: bad });
+      expect(await run()).toMatchObject({ isError: true });
+      expect(session.events.at(-1)!.data).toEqual({ callId: 'c1', outcome: 'rejected' });
+      expect(denied).toEqual([[{ outcome: 'rejected' }, exec({ name: 'sum', agent }).arguments]]);
+    }
+    expect(ran).toHaveLength(0);
+  });
+
   it("uses the tool's onDenied result when it has one", async () => {
     const t = await asking(async () => ({ outcome: 'rejected' }));
     t.ctx.tools.register({

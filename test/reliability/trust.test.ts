@@ -269,8 +269,9 @@ describe('trust: what cannot be vouched for', () => {
   it('trust refuses a missing, invalid or special file and records nothing; a found FIFO does not hang chat', async () => {
     const { dir, config } = project('- name: host\n- name: hots\n');
     const env = { DSH_MODE_CONFIG_DIR: config };
+    // Read and invalid: the input says no (1); a file that cannot be read is 2.
     const invalid = await trust([], dir, env);
-    expect(invalid.code).toBe(2);
+    expect(invalid.code).toBe(1);
     expect(invalid.stderr).toContain('cordis.yml:2:9: unknown plugin `hots`');
     expect(invalid.stderr).toContain('nothing was recorded');
     const missing = await trust(['nope.yml'], dir, env);

@@ -140,8 +140,12 @@ function describeOutcome(outcome: ApprovalOutcome): string {
   switch (outcome.outcome) {
     case 'allowed-once':
       return outcome.arguments !== undefined ? 'approved (the edited plan)' : 'approved';
-    case 'rejected':
-      return outcome.feedback ? `rejected with feedback: ${visible(outcome.feedback, 'line')}` : 'rejected';
+    case 'rejected': {
+      const said = outcome.feedback
+        ? `rejected with feedback: ${visible(outcome.feedback, 'line')}`
+        : 'rejected';
+      return outcome.arguments !== undefined ? `${said} (your edited plan goes back to the model)` : said;
+    }
     case 'cancelled':
       return 'cancelled';
     case 'unavailable':

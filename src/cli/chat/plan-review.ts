@@ -8,8 +8,9 @@
  * approved, what the model is told to carry out and what the journal records (`approval/decided` with `edited`
  * and the text's `sha256`). An edit that empties the plan or makes it longer than the tool allows is refused, and
  * a cancelled edit (the editor failed, or left the file unchanged) changes nothing: both come back to the
- * question with a line saying so. A rejection sends the model's plan back with the feedback, never the edit,
- * and says so.
+ * question with a line saying so. A rejection after an edit keeps the edit: it carries the edited plan as the
+ * revised arguments, so the model is told to keep planning from the user's version and the journal records that
+ * version and its `sha256`.
  * @module
  */
 import type { ApprovalOutcome } from '../../host/types.js';
@@ -53,7 +54,7 @@ export function isEditAnswer(line: string): boolean {
  * Shows the plan and asks until the user answers.
  * @param review the plan and the chat's parts
  * @param parseAnswer maps a non-edit answer to an outcome
- * @returns the outcome; an approval of an edited plan carries the revised arguments
+ * @returns the outcome; an approval or a rejection of an edited plan carries the revised arguments
  */
 export async function reviewPlan(
   review: PlanReview,
@@ -75,7 +76,8 @@ export async function reviewPlan(
         return { outcome: 'allowed-once', arguments: { ...argumentsObject(review.arguments), plan } };
       }
       if (outcome.outcome === 'rejected' && edited) {
-        printer.line('  (your edit is not sent: the model gets its own plan back, with your feedback)');
+        // The edit is kept: the model gets the user's version to keep planning from, and the log records it.
+        return { ...outcome, arguments: { ...argumentsObject(review.arguments), plan } };
       }
       return outcome;
     }

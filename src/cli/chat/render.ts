@@ -189,10 +189,10 @@ export type Decision = SessionEventMap['approval/decided'];
  */
 export function watchToolCalls(ctx: Context, session: Session, printer: Printer): () => void {
   const calls = new Map<string, { name: string; args: unknown }>();
-  const verdicts = new Map<string, PreExecuteResult['kind']>();
+  const verdicts = new Map<string, PreExecuteResult>();
   const decisions = new Map<string, Decision>();
   const offVerdict = ctx.on('tools/verdict', (exec, verdict) => {
-    if (exec.agent?.session === session) verdicts.set(exec.callId, verdict.kind);
+    if (exec.agent?.session === session) verdicts.set(exec.callId, verdict);
   });
   const offEvent = ctx.on(
     'session/event',
@@ -225,20 +225,22 @@ export function watchToolCalls(ctx: Context, session: Session, printer: Printer)
 
 /**
  * The line for one finished call, its parts made visible. A call the user was asked about says how they
- * answered, in words for them (the result that goes back to the model is written for the model).
+ * answered, and a denied one why, in words for them (the result that goes back to the model is written for the
+ * model: a deny's `userReason` replaces the model's next-step advice).
  * @param result the logged result
  * @param args the call's arguments
- * @param verdict the gate's verdict, when the call got that far
+ * @param verdict the verdict (or only its kind), when the call got that far
  * @param decision the answer to its approval question, when it was asked
  * @param style paints the line's marks when colour is on
  */
 export function toolLine(
   result: SessionEventMap['tool/result'],
   args: unknown,
-  verdict: PreExecuteResult['kind'] | undefined,
+  given: PreExecuteResult | PreExecuteResult['kind'] | undefined,
   decision?: Decision,
   style: Pick<Printer, 'paint'> = { paint: (_style, text) => text },
 ): string {
+  const verdict = typeof given === 'object' ? given.kind : given;
   // Names, arguments and results are model- or tool-controlled: one line each, so none can start a fake one.
   const mark = result.isError ? style.paint('red', '✗') : style.paint('green', '✓');
   const head = `  ${mark} ${visible(cut(String(result.name), 200), 'line')}${describeArgs(args)}`;
@@ -252,7 +254,11 @@ export function toolLine(
     }
     return `${head} — ${summary(result.content)}`;
   }
-  if (verdict === 'deny') return `${head} — ${style.paint('red', 'DENIED')}: ${detail}`;
+  if (verdict === 'deny') {
+    const forUser = typeof given === 'object' && given.kind === 'deny' ? given.userReason : undefined;
+    const why = forUser === undefined ? detail : visible(clip(forUser, 160), 'line');
+    return `${head} — ${style.paint('red', 'DENIED')}: ${why}`;
+  }
   if (verdict === 'ask' && decision !== undefined && decision.outcome !== 'allowed-once') {
     return `${head} — ${style.paint('yellow', 'NOT APPROVED')}: ${notApproved(decision, plan)}`;
   }
@@ -264,10 +270,15 @@ export function toolLine(
 function notApproved(decision: Decision, plan: boolean): string {
   const still = plan ? '; still planning' : '';
   switch (decision.outcome) {
-    case 'rejected':
-      return decision.feedback
-        ? `you answered with feedback, sent to the model${still}`
+    case 'rejected': {
+      const edited = decision.edited === true;
+      if (decision.feedback) {
+        return `you answered with feedback, sent to the model${edited ? ' with your edited plan' : ''}${still}`;
+      }
+      return edited
+        ? `you rejected it; your edited plan was sent to the model${still}`
         : `you rejected it${still}`;
+    }
     case 'cancelled':
       return `the question was cancelled${still}`;
     default:

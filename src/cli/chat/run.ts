@@ -55,13 +55,14 @@ export interface ChatIo {
 
 /**
  * Runs the chat until it ends.
- * @returns the exit code: 0, 1 for a found cordis.yml that is not trusted, 2 for a deployment or usage error,
- *   130 after Ctrl-C
+ * @returns the exit code: 0, 1 for a found cordis.yml that is not trusted or an unknown `--mode`, 2 for a
+ *   deployment or usage error or a session that cannot be resumed, 130 after Ctrl-C
  */
 export async function runChat(options: ChatOptions, io: ChatIo): Promise<number> {
-  const fail = (message: string): number => {
+  // The README's rule: 1 when the inputs were read and say no (an unknown mode), 2 when the chat cannot run.
+  const fail = (message: string, code = 2): number => {
     io.stderr.write(`dsh-mode chat: ${message}\n`);
-    return 2;
+    return code;
   };
   let workspace = resolve(options.cwd, options.workspace ?? '.');
   let sessionsDir: string | undefined;
@@ -110,10 +111,10 @@ export async function runChat(options: ChatOptions, io: ChatIo): Promise<number>
   try {
     const modes = runtime.modes;
     if (mode !== undefined) {
-      if (!modes) return fail(`\`--mode ${mode}\`: this deployment has no mode plugin`);
+      if (!modes) return fail(`unknown mode \`${mode}\`: this deployment has no mode plugin`, 1);
       const names = modes.list().map((m) => m.name);
       if (!names.includes(mode))
-        return fail(`unknown mode \`${mode}\`; available modes: ${names.join(', ')}`);
+        return fail(`unknown mode \`${mode}\`; available modes: ${names.join(', ')}`, 1);
     }
     // A new session with the demo model starts in plan mode; a resumed one keeps its logged mode.
     if (mode === undefined && options.resume === undefined) mode = runtime.startMode;

@@ -1,8 +1,8 @@
 /**
  * `dsh-mode chat`: a terminal chat with an agent under the mode engine (see `../chat/run.ts`). It talks to the
  * terminal itself (streaming, questions), so the adapter only maps its exit code to an outcome: 0 ok, 1 an
- * untrusted cordis.yml, 2 a deployment or usage error (already printed on stderr) or a failed `--prompt` turn, 130
- * an exit by Ctrl-C.
+ * untrusted cordis.yml or an unknown `--mode`, 2 a deployment or usage error (already printed on stderr) or a
+ * failed `--prompt` turn, 130 an exit by Ctrl-C.
  * @module
  */
 import { stringOption } from '../argv.js';
@@ -41,10 +41,10 @@ const spec: CommandSpec = {
     'starts in plan mode and sends its first prompt itself; with --resume it keeps .dsh/demo/ and waits for',
     'you. It never reads ./cordis.yml.',
     '',
-    'Exit codes: 0 done; 1 a found cordis.yml that is not trusted (nothing was loaded); 2 a deployment error',
-    '(file:line:column), unreadable trust records, an unknown --mode, a session that cannot be resumed, a',
-    'usage error, or a --prompt turn that failed (its cause is printed: a refused connection, a host not found,',
-    "a timeout, an HTTP status with the provider's message); 130 an exit by Ctrl-C.",
+    'Exit codes: 0 done; 1 a found cordis.yml that is not trusted (nothing was loaded) or an unknown --mode',
+    '(the modes are listed); 2 a deployment error (file:line:column), unreadable trust records, a session that',
+    'cannot be resumed, a usage error, or a --prompt turn that failed (its cause is printed: a refused',
+    "connection, a host not found, a timeout, an HTTP status with the provider's message); 130 an exit by Ctrl-C.",
   ].join('\n'),
   options: [
     {

@@ -35,8 +35,9 @@ const spec: CommandSpec = {
     'start). Files the deployment names (policies, scripts) are not part of the hash; the plan-mode notices',
     'cover what they do to plan. --config FILE on chat or acp is trust for that one run.',
     '',
-    'Exit codes: 0 done; 2 a file that cannot be read or is not a valid deployment (nothing is recorded),',
-    'trust records that cannot be read (they are left as they are), or a usage error.',
+    'Exit codes: 0 done; 1 a file that is not a valid deployment (its errors are printed; nothing is',
+    'recorded); 2 a file that cannot be read (nothing is recorded), trust records that cannot be read (they',
+    'are left as they are), or a usage error.',
   ].join('\n'),
   options: [
     { name: 'list', type: 'boolean', description: 'list the trusted files and whether each is unchanged' },
@@ -82,8 +83,9 @@ async function trustFile(file: string, shown: string, vars: NodeJS.ProcessEnv): 
   const errors = parsed.diagnostics.filter((d) => d.severity === 'error');
   if (errors.length > 0) {
     const issues = errors.map((d) => `${whereOf(d)}: ${d.message}`).join('\n');
+    // The file was read and says no (exit 1, as lint's errors); one that cannot be read is exit 2.
     return {
-      kind: 'io',
+      kind: 'load-failed',
       stderr: `${issues}\nerror: ${shown} is not a valid deployment; nothing was recorded\n`,
     };
   }
