@@ -11,7 +11,7 @@ import type { Session, Tool, ToolAnnotations, ToolLookup } from '../host/types.j
 import { dependsOnArguments } from '../compile/call.js';
 import type { ResolvedModes } from '../deploy/modes.js';
 import { fsPathResolver } from '../compile/fs-path-resolver.js';
-import { authorize, isVisible, type Verdict } from './authorize.js';
+import { allowedInDefault, authorize, isVisible, type Verdict } from './authorize.js';
 import { ModeFoldCache } from './fold.js';
 import { removeIntent, writeIntent } from './intent-file.js';
 import { DEFAULT_MODE } from './vocabulary.js';
@@ -188,6 +188,8 @@ export class ModeCore {
    * argument rules: its verdict is not deny).
    */
   visible(mode: string, name: string): boolean {
+    // The default mode's rule needs no hints (asked every step for every tool).
+    if (mode === DEFAULT_MODE) return allowedInDefault(name);
     return isVisible(this.modes, mode, name, hintsOf(this.lookup(name)?.annotations));
   }
 }

@@ -20,7 +20,7 @@
  * An event no `after` accepts costs no call, no promise and no await. The mode engine lands intents this way.
  * @module
  */
-import type { Context, Events } from 'cordis';
+import { symbols, type Context, type Events } from 'cordis';
 
 declare module 'cordis' {
   interface EventOptions {
@@ -235,6 +235,8 @@ export function containedEmit(
   }
 }
 
+const eventsOf = new WeakMap<Context, Context['events']>();
+
 /**
  * `ctx.waterfall`, typed the same, through `ctx.events` directly: the `ctx.waterfall` mixin accessor costs tens
  * of microseconds per call, paid on every step. Listener errors propagate (callers decide how to fail).
@@ -244,7 +246,16 @@ export function waterfall<K extends keyof Events>(
   name: K,
   ...args: Parameters<Events[K]>
 ): ReturnType<Events[K]> {
-  return ctx.events.waterfall(name, ...args) as ReturnType<Events[K]>;
+  let events = eventsOf.get(ctx);
+  if (events === undefined) {
+    // The events service itself, behind its proxy: one context's events never change.
+    const proxied = ctx.events;
+    events =
+      ((proxied as unknown as Record<symbol, unknown>)[symbols.original] as typeof proxied | undefined) ??
+      proxied;
+    eventsOf.set(ctx, events);
+  }
+  return events.waterfall(name, ...args) as ReturnType<Events[K]>;
 }
 
 /**

@@ -12,7 +12,7 @@
  * that same header object, so the loop's header diff compares by identity.
  * @module
  */
-import { Service, type Context } from 'cordis';
+import { Service, symbols, type Context } from 'cordis';
 import { containListeners, listenerCheck, waterfall } from './contain.js';
 import { isSealedJson, sealedJson } from './frozen-json.js';
 import type {
@@ -47,11 +47,33 @@ export class SystemPromptService extends Service implements PromptSections {
   private last: RequestHeader | null = null;
 
   private readonly hasListeners: ReturnType<typeof listenerCheck>;
+  /**
+   * The tool registry as this context sees it, resolved at the first assembly after each change of the `tools`
+   * service (undefined: stale; null: none): `ctx.get()` and a call through the service proxy cost microseconds,
+   * paid every step otherwise.
+   */
+  private toolsSeen: { schemas(): readonly ToolSchema[] } | null | undefined;
 
   constructor(ctx: Context) {
     super(ctx, 'systemPrompt');
     containListeners(ctx);
     this.hasListeners = listenerCheck(ctx);
+    // cordis announces every provision and removal of a service to the contexts that see it.
+    ctx.on('internal/service', (name: string) => {
+      if (name === 'tools') this.toolsSeen = undefined;
+    });
+  }
+
+  private registry(): { schemas(): readonly ToolSchema[] } | null {
+    if (this.toolsSeen === undefined) {
+      const tools = this.ctx.get('tools') ?? null;
+      this.toolsSeen =
+        tools === null
+          ? null
+          : (((tools as unknown as Record<symbol, unknown>)[symbols.original] as typeof tools | undefined) ??
+            tools);
+    }
+    return this.toolsSeen;
   }
 
   /**
@@ -101,7 +123,7 @@ export class SystemPromptService extends Service implements PromptSections {
       sections: this.inOrder()
         .map((section) => ({ name: section.name, order: section.order, text: renderText(section, context) }))
         .filter((section) => section.text !== ''),
-      tools: [...(this.ctx.get('tools')?.schemas() ?? [])],
+      tools: [...(this.registry()?.schemas() ?? [])],
     };
     const inner = async (): Promise<Assembly> => base;
     // No listener: the waterfall would return the base itself, so it is not dispatched.
