@@ -4,6 +4,7 @@
 import { appendFileSync, closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { symbols } from 'cordis';
 import { scriptedModel } from '../dist/host/index.js';
 import { consume, interleave, ratioResult } from './lib.mjs';
 import { deployment, floorStepper, stepScript, stepper } from './steps.mjs';
@@ -53,7 +54,11 @@ export default async function run({ quick }) {
     const us = { unit: 'µs', scale: 1e-3 };
     out.push(ratioResult(BENCH, 'step-vs-floor', steps.none, steps.floor, { ...us, goal: { ratio: 4 } }));
 
-    // The gate as the host runs it (guards, then the waterfall), for an agent in plan mode, against Map.get.
+    // The gate as the host runs it on each tool call, for an agent in plan mode, against Map.get: `execute()`
+    // judges with `judgeSync()` (the guards' ceiling; no promise while no `tools/pre-execute` listener could
+    // narrow it) and awaits `judge()` only otherwise, on the service the agent resolved once (not through the
+    // `ctx.tools` proxy), exactly as the loop calls `execute()`.
+    const tools = moded.tools[symbols.original] ?? moded.tools;
     const agent = moded.agents.create({
       session: moded.sessions.create({ inMemory: true }),
       model: scriptedModel([{ text: 'done' }], { record: false }),
@@ -61,15 +66,16 @@ export default async function run({ quick }) {
     });
     await agent.prompt('go'); // lands the mode
     const exec = { callId: 'c1', name: 'noop', arguments: {}, agent };
-    const first = await moded.tools.judge(exec);
-    if (first.kind !== 'allow') throw new Error(`bench gate: noop is ${first.kind} in plan`);
+    const first = tools.judgeSync(exec);
+    if (first?.kind !== 'allow')
+      throw new Error(`bench gate: noop is ${first?.kind ?? 'not synchronous'} in plan`);
     const table = new Map(['noop', 'read', 'write', 'bash'].map((k) => [k, { kind: 'allow' }]));
     const gate = await interleave(
       [
         {
           name: 'gate',
           async run(n) {
-            for (let i = 0; i < n; i++) consume((await moded.tools.judge(exec)).kind);
+            for (let i = 0; i < n; i++) consume((tools.judgeSync(exec) ?? (await tools.judge(exec))).kind);
           },
         },
         {

@@ -29,7 +29,10 @@ const only = args.filter((a, i) => !a.startsWith('--') && (fromAt === -1 || i !=
 const LABELS = {
   'plugin-overhead-default': ['one step with the plugin, default mode', 'the same step without the plugin'],
   'plugin-overhead-plan': ['one step with the plugin, plan mode', 'the same step without the plugin'],
-  'gate-host-vs-map-get': ['the gate as the host runs it (`ctx.tools.judge`)', 'a bare `Map.get`'],
+  'gate-host-vs-map-get': [
+    'the gate as the host runs it on each call (`judgeSync`, `judge` only with a listener)',
+    'a bare `Map.get`',
+  ],
   'step-vs-floor': [
     'one scripted step without the plugin',
     'a floor loop (append JSON lines, build the request from an array)',

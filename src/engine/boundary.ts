@@ -4,7 +4,9 @@
  * request was assembled in.
  *
  * The listener awaits `next()` first, so every downstream listener has seen the boundary event before the flip
- * lands, and a `set()` that arrives while one of them awaits still lands at this boundary. An intent equal to the
+ * lands, and a `set()` that arrives while one of them awaits still lands at this boundary. The plugin registers
+ * it with the host's `after` option (`src/host/contain.ts`): it then runs after the whole waterfall has settled,
+ * and only for a boundary of a session with an intent pending, asked at that moment, so the same holds. An intent equal to the
  * folded mode is discarded with no append (a net-zero sequence leaves no trace). The intent is cleared only after
  * its append succeeds; a failed append warns once per intent and leaves it parked for the next boundary. A settled
  * intent also removes the intent recorded beside the journal (`intent-file.ts`).
@@ -94,8 +96,17 @@ export function createBoundaryListener(
 
   return async (session, event, next) => {
     await next();
-    if (event.type === 'turn/start' || event.type === 'step/end') await land(session);
+    if (isBoundary(event)) await land(session);
   };
+}
+
+/**
+ * Whether an intent lands after this event: `turn/start` and `step/end`, both outside a step's tool window.
+ * @param event a session event
+ * @returns true for a boundary
+ */
+export function isBoundary(event: SessionEvent): boolean {
+  return event.type === 'turn/start' || event.type === 'step/end';
 }
 
 function describe(error: unknown): string {

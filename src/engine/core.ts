@@ -12,7 +12,7 @@ import { dependsOnArguments } from '../compile/call.js';
 import type { ResolvedModes } from '../deploy/modes.js';
 import { fsPathResolver } from '../compile/fs-path-resolver.js';
 import { fsProgramCheck } from '../compile/fs-program-check.js';
-import { authorize, isVisible, type Verdict } from './authorize.js';
+import { allowedInDefault, authorize, isVisible, type Verdict } from './authorize.js';
 import { ModeFoldCache } from './fold.js';
 import { removeIntent, writeIntent } from './intent-file.js';
 import { DEFAULT_MODE } from './vocabulary.js';
@@ -46,6 +46,9 @@ export class ModeCore {
    * is a new instance). Bounded: a map that grows past its limit is cleared.
    */
   readonly #memo = new Map<string, Map<string, Memo>>();
+  /** The table of the mode last judged in (`#memo.get(#recentMode)`), or undefined. */
+  #recent: Map<string, Memo> | undefined;
+  #recentMode = '';
 
   /**
    * @param modes the resolved configuration
@@ -135,10 +138,30 @@ export class ModeCore {
    * @returns the verdict
    */
   verdict(mode: string, name: string, call?: CallArguments): Verdict {
+    return this.memoised(mode, name) ?? this.#decide(mode, name, call);
+  }
+
+  /**
+   * The memoised verdict for a tool in a mode, if one is known and still valid (the registered tool is the one it
+   * was computed with); undefined when {@link verdict} must decide (a first call, or one whose arguments decide).
+   * The gate's hot path: a table hit needs no call object.
+   */
+  memoised(mode: string, name: string): Verdict | undefined {
+    // Consecutive calls are nearly always judged in the same mode: its table is kept at hand.
+    let byName = this.#recent;
+    if (byName === undefined || this.#recentMode !== mode) {
+      byName = this.#memo.get(mode);
+      if (byName === undefined) return undefined;
+      this.#recent = byName;
+      this.#recentMode = mode;
+    }
+    const memo = byName.get(name);
+    return memo !== undefined && memo.tool === this.lookup(name) ? memo.verdict : undefined;
+  }
+
+  #decide(mode: string, name: string, call: CallArguments | undefined): Verdict {
     const tool = this.lookup(name);
     let byName = this.#memo.get(mode);
-    const memo = byName?.get(name);
-    if (memo !== undefined && memo.tool === tool) return memo.verdict;
     const hints = hintsOf(tool?.annotations);
     const policy = mode === DEFAULT_MODE ? undefined : this.modes.get(mode);
     if (policy !== undefined && dependsOnArguments(policy, name, hints)) {
@@ -155,7 +178,10 @@ export class ModeCore {
     }
     const verdict = Object.freeze(authorize(this.modes, mode, { name, hints }));
     if (byName === undefined) {
-      if (this.#memo.size >= MEMO_MODES) this.#memo.clear();
+      if (this.#memo.size >= MEMO_MODES) {
+        this.#memo.clear();
+        this.#recent = undefined;
+      }
       byName = new Map();
       this.#memo.set(mode, byName);
     }
@@ -169,6 +195,8 @@ export class ModeCore {
    * argument rules: its verdict is not deny).
    */
   visible(mode: string, name: string): boolean {
+    // The default mode's rule needs no hints (asked every step for every tool).
+    if (mode === DEFAULT_MODE) return allowedInDefault(name);
     return isVisible(this.modes, mode, name, hintsOf(this.lookup(name)?.annotations));
   }
 }

@@ -65,9 +65,14 @@ export function createGate(core: ModeCore, hostWorkspace: string): Authorizer {
     const mode = core.mode(session);
     // The default mode's rule needs no lookup: asked directly, it answers what authorize() would.
     if (mode === DEFAULT_MODE && allowedInDefault(exec.name)) return ALLOW;
-    // The arguments decide too (argument rules); paths resolve where the tool will run.
-    const workspace = exec.agent.workspace ?? hostWorkspace;
-    const verdict = core.verdict(mode, exec.name, { arguments: exec.arguments, workspace });
+    // A table hit first; otherwise the arguments may decide too (argument rules), and paths resolve where the tool
+    // will run.
+    const verdict =
+      core.memoised(mode, exec.name) ??
+      core.verdict(mode, exec.name, {
+        arguments: exec.arguments,
+        workspace: exec.agent.workspace ?? hostWorkspace,
+      });
     if (verdict.decision === 'allow') return ALLOW;
     // One approval per step: a later exit of the same batch is not asked (it could only repeat or contradict
     // the answer that already decided where the session goes at this step's end).

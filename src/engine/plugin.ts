@@ -11,7 +11,9 @@
  * (invariant 10).
  *
  * Listeners, all prepended (outermost):
- * - `session/event`: lands pending intents after `turn/start` / `step/end` (after `await next()`), narrates;
+ * - `session/event`: lands pending intents after `turn/start` / `step/end`, narrates; registered with `after`, so
+ *   it is called only once such an event has settled (every other listener has seen it) and only while the
+ *   session has an intent pending: in default mode with nothing pending it never runs;
  * - `agent/created`: seeds `AgentOptions.mode` as a pending intent, or restores one recorded by an earlier process;
  * - `system-prompt/assemble`: filters the tools after `await next()`, so inner additions are filtered too.
  *
@@ -20,10 +22,10 @@
  * @module
  */
 import type { Context } from 'cordis';
-import type { Agent, PromptSections, ToolRegistry } from '../host/types.js';
+import type { Agent, PromptSections, Session, SessionEvent, ToolRegistry } from '../host/types.js';
 import { formatDiagnostics } from '../deploy/diagnostic.js';
 import { resolveModeConfig, type ModeConfig, type ResolvedModes } from '../deploy/modes.js';
-import { createBoundaryListener } from './boundary.js';
+import { createBoundaryListener, isBoundary } from './boundary.js';
 import { ModeCore } from './core.js';
 import { createExitPlanModeTool } from './exit-plan-mode.js';
 import { createGate } from './gate.js';
@@ -102,10 +104,16 @@ function start(ctx: Context, modes: ResolvedModes): void {
   new ModesService(ctx, core);
   prompt.section(createModeSection(core));
   tools.register(createExitPlanModeTool(core));
+  // Called only once a boundary event has settled, and only while the session has an intent to land: a session
+  // with nothing pending (every default-mode step) dispatches nothing to the engine.
   ctx.on(
     'session/event',
     createBoundaryListener(core, (message) => logger.warn(message)),
-    { prepend: true },
+    {
+      prepend: true,
+      after: (session: Session, event: SessionEvent) =>
+        isBoundary(event) && core.pending(session) !== undefined,
+    },
   );
   ctx.on(
     'agent/created',

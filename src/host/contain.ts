@@ -11,19 +11,51 @@
  * `prepend` puts it first, exactly as cordis would. Every host service installs it when it starts; a listener
  * registered before the first one started went to cordis's own list and is never called, so apply the host
  * before the plugins that listen to these events (a deployment installs it on its fresh context).
+ *
+ * A `session/event` listener that only acts once everything else has seen an event may say so, and be left out
+ * of the dispatch of every other event: `ctx.on('session/event', listener, { after })`, where `after(session,
+ * event)` is a synchronous predicate. Such a listener is not in the waterfall; after the waterfall has settled
+ * (every other listener included), `after` is asked, and only when it accepts is the listener called, with a
+ * `next()` that is already done (so a listener written as `await next(); …` behaves as if it were outermost).
+ * An event no `after` accepts costs no call, no promise and no await. The mode engine lands intents this way.
  * @module
  */
-import type { Context, Events } from 'cordis';
+import { symbols, type Context, type Events } from 'cordis';
+
+declare module 'cordis' {
+  interface EventOptions {
+    /**
+     * For a contained waterfall (`session/event`): call the listener only after the waterfall has settled, and
+     * only for the events this synchronous predicate accepts (see `src/host/contain.ts`).
+     */
+    after?: (...args: never[]) => boolean;
+  }
+}
 
 /** The events whose listeners the host calls contained (a throwing listener is logged, never propagated). */
 export const CONTAINED_EVENTS: readonly string[] = ['session/event', 'agent/created', 'tools/verdict'];
 
 type Listener = (...args: unknown[]) => unknown;
 
-/** The listener lists of the contained events, by event name, in dispatch order (prepended first). */
-export type ContainedListeners = ReadonlyMap<string, readonly Listener[]>;
+/** A listener registered with `after`: called once the waterfall has settled, for the events `when` accepts. */
+export interface AfterListener {
+  readonly when: (...args: unknown[]) => boolean;
+  readonly callback: Listener;
+}
 
-const byRoot = new WeakMap<Context, Map<string, Listener[]>>();
+/**
+ * The listener lists of the contained events, by event name, in dispatch order (prepended first); `after` holds
+ * the listeners registered with the `after` option, by event name, in the order they are asked.
+ */
+export interface ContainedListeners extends ReadonlyMap<string, readonly Listener[]> {
+  readonly after: ReadonlyMap<string, readonly AfterListener[]>;
+}
+
+interface OwnLists extends Map<string, Listener[]> {
+  readonly after: Map<string, AfterListener[]>;
+}
+
+const byRoot = new WeakMap<Context, OwnLists>();
 
 /**
  * Takes over the registration of the {@link CONTAINED_EVENTS} on `ctx`'s root (idempotent).
@@ -34,25 +66,35 @@ export function containListeners(ctx: Context): ContainedListeners {
   const root = ctx.root;
   let lists = byRoot.get(root);
   if (lists) return lists;
-  const own = new Map<string, Listener[]>(CONTAINED_EVENTS.map((name) => [name, []]));
+  const own = Object.assign(new Map<string, Listener[]>(CONTAINED_EVENTS.map((name) => [name, []])), {
+    after: new Map<string, AfterListener[]>(CONTAINED_EVENTS.map((name) => [name, []])),
+  });
   lists = own;
   byRoot.set(root, own);
   root.on('internal/listener', function (this: Context, name: string, listener: unknown, options: unknown) {
     const list = own.get(name);
     if (!list || typeof listener !== 'function') return undefined;
     // cordis passes the options object here (its typings say a boolean).
-    const prepend =
-      typeof options === 'object' && options !== null
-        ? 'prepend' in options && Boolean(options.prepend)
-        : Boolean(options);
+    const object =
+      typeof options === 'object' && options !== null ? (options as Record<string, unknown>) : null;
+    const prepend = object ? Boolean(object.prepend) : Boolean(options);
     const callback = listener as Listener;
+    const when = object?.after;
+    if (when !== undefined && typeof when !== 'function')
+      throw new TypeError(`ctx.on(${JSON.stringify(name)}): the \`after\` option must be a function`);
+    // Kept in one list or the other for as long as the plugin lives; disposal removes it from where it is.
+    const target: unknown[] = when === undefined ? list : own.after.get(name)!;
+    const entry: unknown =
+      when === undefined
+        ? callback
+        : ({ when: when as AfterListener['when'], callback } satisfies AfterListener);
     return this.effect(
       () => {
-        if (prepend) list.unshift(callback);
-        else list.push(callback);
+        if (prepend) target.unshift(entry);
+        else target.push(entry);
         return () => {
-          const at = list.indexOf(callback);
-          if (at !== -1) list.splice(at, 1);
+          const at = target.indexOf(entry);
+          if (at !== -1) target.splice(at, 1);
         };
       },
       `ctx.on(${JSON.stringify(name)})`,
@@ -119,6 +161,61 @@ export async function containedWaterfall(
   await dispatch(0);
 }
 
+/**
+ * The `after` listeners of a contained waterfall whose event has settled: each is asked, in order, whether it
+ * wants the event, and called (contained, with a `next()` already done) if it does. Returns undefined, with no
+ * promise made, when none wants it, so the caller awaits nothing; else a promise that never rejects.
+ */
+export function runAfter(
+  ctx: Context,
+  name: keyof Events,
+  args: unknown[],
+  lists: ContainedListeners,
+): Promise<void> | undefined {
+  const after = lists.after.get(name as string);
+  if (after === undefined || after.length === 0) return undefined;
+  const first = nextWanted(ctx, name, args, after, 0);
+  // Copied only once one is due: a listener's appends or disposal must not shift the ones after it.
+  return first === -1 ? undefined : callAfter(ctx, name, args, after.slice(first), 0);
+}
+
+async function callAfter(
+  ctx: Context,
+  name: keyof Events,
+  args: unknown[],
+  after: readonly AfterListener[],
+  from: number,
+): Promise<void> {
+  // An earlier listener's appends may change what a later one wants: each is asked right before its turn.
+  for (let i = from; i !== -1; i = nextWanted(ctx, name, args, after, i + 1)) {
+    try {
+      await after[i]!.callback(...args, done);
+    } catch (error) {
+      warn(ctx, `a ${String(name)} listener failed (contained)`, error);
+    }
+  }
+}
+
+/** The index of the next `after` listener from `from` that wants the event, or -1; a throwing predicate is logged. */
+function nextWanted(
+  ctx: Context,
+  name: keyof Events,
+  args: unknown[],
+  after: readonly AfterListener[],
+  from: number,
+): number {
+  for (let i = from; i < after.length; i++) {
+    try {
+      if (after[i]!.when(...args)) return i;
+    } catch (error) {
+      warn(ctx, `the \`after\` predicate of a ${String(name)} listener failed (contained)`, error);
+    }
+  }
+  return -1;
+}
+
+const done = (): Promise<void> => Promise.resolve();
+
 /** Emits to every listener of `name`, containing and logging each listener's error. */
 export function containedEmit(
   ctx: Context,
@@ -138,6 +235,8 @@ export function containedEmit(
   }
 }
 
+const eventsOf = new WeakMap<Context, Context['events']>();
+
 /**
  * `ctx.waterfall`, typed the same, through `ctx.events` directly: the `ctx.waterfall` mixin accessor costs tens
  * of microseconds per call, paid on every step. Listener errors propagate (callers decide how to fail).
@@ -147,7 +246,16 @@ export function waterfall<K extends keyof Events>(
   name: K,
   ...args: Parameters<Events[K]>
 ): ReturnType<Events[K]> {
-  return ctx.events.waterfall(name, ...args) as ReturnType<Events[K]>;
+  let events = eventsOf.get(ctx);
+  if (events === undefined) {
+    // The events service itself, behind its proxy: one context's events never change.
+    const proxied = ctx.events;
+    events =
+      ((proxied as unknown as Record<symbol, unknown>)[symbols.original] as typeof proxied | undefined) ??
+      proxied;
+    eventsOf.set(ctx, events);
+  }
+  return events.waterfall(name, ...args) as ReturnType<Events[K]>;
 }
 
 /**

@@ -54,6 +54,56 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
  */
 export function parseJournal(input: string | Uint8Array, file: string): JournalRead {
   const bytes = typeof input === 'string' ? Buffer.from(input, 'utf8') : input;
+  return parseSound(bytes) ?? parseLineByLine(bytes, file);
+}
+
+/**
+ * The one-pass reading of a sound journal: the whole file decoded at once, each line parsed and checked. Null at
+ * the first anomaly of any kind (invalid UTF-8, an empty or malformed line, a bad envelope, a torn tail), and the
+ * careful line-by-line reading then yields the same events, or the precise error. A newline byte never falls
+ * inside a UTF-8 sequence, so the lines of the decoded text are the decoded lines.
+ */
+function parseSound(bytes: Uint8Array): JournalRead | null {
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    return null;
+  }
+  const events: SessionEvent[] = [];
+  let offset = 0;
+  while (offset < text.length) {
+    const end = text.indexOf('\n', offset);
+    if (end === -1) return null;
+    let value: unknown;
+    try {
+      value = JSON.parse(text.slice(offset, end));
+    } catch {
+      return null;
+    }
+    if (!soundEvent(value, events.length + 1)) return null;
+    events.push(value);
+    offset = end + 1;
+  }
+  return { events, validBytes: bytes.length, needsNewline: false };
+}
+
+/** What `checkEvent` accepts, as a predicate. */
+function soundEvent(value: unknown, seq: number): value is SessionEvent {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const event = value as Record<string, unknown>;
+  return (
+    event.seq === seq &&
+    typeof event.type === 'string' &&
+    event.type !== '' &&
+    typeof event.time === 'string' &&
+    typeof event.data === 'object' &&
+    event.data !== null &&
+    (seq !== 1 || event.type === 'turn/start')
+  );
+}
+
+function parseLineByLine(bytes: Uint8Array, file: string): JournalRead {
   const events: SessionEvent[] = [];
   let offset = 0;
   let line = 0;
@@ -289,8 +339,12 @@ export class JournalWriter {
 
   /** Writes text synchronously at the end of the file (O_APPEND). */
   write(text: string): void {
+    // The string goes to the kernel without a copy into a Buffer of ours; only a short write (rare on a regular
+    // file) encodes it, to send the rest.
+    const written = writeSync(this.fd, text);
+    if (written === Buffer.byteLength(text)) return;
     const bytes = Buffer.from(text);
-    let done = 0;
+    let done = written;
     while (done < bytes.length) done += writeSync(this.fd, bytes, done, bytes.length - done);
   }
 

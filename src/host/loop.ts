@@ -59,8 +59,10 @@ export class LoopAgent implements Agent {
   #running = false;
   #turns = 0;
   #turnCursor = 0;
-  readonly #transcript = new TranscriptBuilder();
+  #transcript = new TranscriptBuilder();
   #cursor = 0;
+  /** How many messages the transcript held when last handed out. */
+  #built = 0;
   // Resolved once, to the services themselves: a cordis context property lookup costs tens of microseconds, and
   // every method call through the service proxy microseconds, paid per step otherwise. An agent lives within its
   // host, so the services cannot change under it.
@@ -211,13 +213,22 @@ export class LoopAgent implements Agent {
   }
 
   /**
-   * The transcript so far, extended incrementally (surface events are append-only). One event at a time: a long
+   * The transcript so far, extended incrementally (surface events are append-only) and handed out without a copy:
+   * its messages are frozen and the model must not change the array (`ModelRequest`). One event at a time: a long
    * resumed log must not pass its messages as call arguments (a spread of 150,000 overflows the stack).
    */
-  private messages(): ModelMessage[] {
+  private messages(): readonly ModelMessage[] {
     const events = this.session.events;
-    for (; this.#cursor < events.length; this.#cursor++) this.#transcript.add(events[this.#cursor]!);
-    return this.#transcript.messages.slice();
+    const transcript = this.#transcript;
+    // A model that broke the contract and resized the array gets a transcript rebuilt from the log.
+    if (transcript.messages.length !== this.#built) {
+      this.#transcript = new TranscriptBuilder();
+      this.#cursor = 0;
+      return this.messages();
+    }
+    for (; this.#cursor < events.length; this.#cursor++) transcript.add(events[this.#cursor]!);
+    this.#built = transcript.messages.length;
+    return transcript.messages;
   }
 }
 

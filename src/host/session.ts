@@ -8,7 +8,7 @@
  * @module
  */
 import type { Context } from 'cordis';
-import { containedWaterfall, containListeners, type ContainedListeners } from './contain.js';
+import { containedWaterfall, containListeners, runAfter, type ContainedListeners } from './contain.js';
 import type { JournalWriter } from './journal-file.js';
 import type { Session, SessionEvent, SessionEventMap, SessionEventType } from './types.js';
 
@@ -22,6 +22,7 @@ export class JournalSession implements Session {
   // Resolved once: appends are the hottest path of the host.
   readonly #listeners: ContainedListeners;
   readonly #sessionListeners: readonly unknown[];
+  readonly #afterListeners: readonly unknown[];
 
   /**
    * @param ctx the context whose `session/event` listeners see each append
@@ -42,6 +43,7 @@ export class JournalSession implements Session {
     this.#events = events;
     this.#listeners = containListeners(ctx);
     this.#sessionListeners = this.#listeners.get('session/event') ?? [];
+    this.#afterListeners = this.#listeners.after.get('session/event') ?? [];
     this.#turnOpen = openTurn(events) !== null;
     this.#writer = writer?.writer ?? null;
     this.#release = writer?.release ?? null;
@@ -89,6 +91,11 @@ export class JournalSession implements Session {
     // No listener: nothing to wait for (most appends of a default-mode session).
     if (this.#sessionListeners.length > 0)
       await containedWaterfall(this.ctx, 'session/event', [this, event], noop, this.#listeners);
+    // The listeners that act once the event has settled, only when they want it (the mode engine's landing).
+    if (this.#afterListeners.length > 0) {
+      const after = runAfter(this.ctx, 'session/event', [this, event], this.#listeners);
+      if (after !== undefined) await after;
+    }
     return event;
   }
 

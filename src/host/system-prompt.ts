@@ -3,12 +3,26 @@
  * `{sections, tools}` from the registered sections (text functions evaluated for the context; empty text dropped)
  * and `ctx.tools.schemas()`, lets the waterfall listeners change it, then renders the system text
  * deterministically: sections by order, then name (code-unit order), joined with a blank line. The returned header
- * is JSON-normalised, so what is logged and what is sent are the same bytes.
+ * is JSON-normalised and deep-frozen, so what is logged and what is sent are the same bytes.
+ *
+ * Caching (the assembly runs every step): the section order is sorted once per section change; the tool schemas
+ * are the registry's frozen list, handed to the waterfall as a fresh array of the same frozen schemas (a listener
+ * may filter, reorder or replace entries, never edit one in place). A schema already normalised is not
+ * normalised again, and a header whose system text and tools equal the previous one's (element by element) is
+ * that same header object, so the loop's header diff compares by identity.
  * @module
  */
-import { Service, type Context } from 'cordis';
-import { containListeners, waterfall } from './contain.js';
-import type { AssembleContext, Assembly, PromptSection, PromptSections, RequestHeader } from './types.js';
+import { Service, symbols, type Context } from 'cordis';
+import { containListeners, listenerCheck, waterfall } from './contain.js';
+import { isSealedJson, sealedJson } from './frozen-json.js';
+import type {
+  AssembleContext,
+  Assembly,
+  PromptSection,
+  PromptSections,
+  RequestHeader,
+  ToolSchema,
+} from './types.js';
 
 declare module 'cordis' {
   interface Context {
@@ -27,10 +41,39 @@ declare module 'cordis' {
 /** The `ctx.systemPrompt` service. */
 export class SystemPromptService extends Service implements PromptSections {
   private readonly sections = new Map<string, PromptSection>();
+  /** The sections in render order, sorted once per change (null: stale). */
+  private sorted: readonly PromptSection[] | null = null;
+  /** The header last assembled: the next one reuses it (or its tool list) when nothing changed. */
+  private last: RequestHeader | null = null;
+
+  private readonly hasListeners: ReturnType<typeof listenerCheck>;
+  /**
+   * The tool registry as this context sees it, resolved at the first assembly after each change of the `tools`
+   * service (undefined: stale; null: none): `ctx.get()` and a call through the service proxy cost microseconds,
+   * paid every step otherwise.
+   */
+  private toolsSeen: { schemas(): readonly ToolSchema[] } | null | undefined;
 
   constructor(ctx: Context) {
     super(ctx, 'systemPrompt');
     containListeners(ctx);
+    this.hasListeners = listenerCheck(ctx);
+    // cordis announces every provision and removal of a service to the contexts that see it.
+    ctx.on('internal/service', (name: string) => {
+      if (name === 'tools') this.toolsSeen = undefined;
+    });
+  }
+
+  private registry(): { schemas(): readonly ToolSchema[] } | null {
+    if (this.toolsSeen === undefined) {
+      const tools = this.ctx.get('tools') ?? null;
+      this.toolsSeen =
+        tools === null
+          ? null
+          : (((tools as unknown as Record<symbol, unknown>)[symbols.original] as typeof tools | undefined) ??
+            tools);
+    }
+    return this.toolsSeen;
   }
 
   /**
@@ -48,8 +91,12 @@ export class SystemPromptService extends Service implements PromptSections {
         if (this.sections.has(section.name))
           throw new Error(`prompt section \`${section.name}\` is already registered`);
         this.sections.set(section.name, section);
+        this.sorted = null;
         return () => {
-          if (this.sections.get(section.name) === section) this.sections.delete(section.name);
+          if (this.sections.get(section.name) === section) {
+            this.sections.delete(section.name);
+            this.sorted = null;
+          }
         };
       },
       `systemPrompt.section(${JSON.stringify(section.name)})`,
@@ -58,7 +105,11 @@ export class SystemPromptService extends Service implements PromptSections {
 
   /** The registered section names, in render order. */
   names(): string[] {
-    return sortSections([...this.sections.values()]).map((section) => section.name);
+    return this.inOrder().map((section) => section.name);
+  }
+
+  private inOrder(): readonly PromptSection[] {
+    return (this.sorted ??= sortSections([...this.sections.values()]));
   }
 
   /**
@@ -69,20 +120,63 @@ export class SystemPromptService extends Service implements PromptSections {
     // The base assembly is both the waterfall's argument and what the innermost step returns, so a listener may
     // change it before or after awaiting next().
     const base: Assembly = {
-      sections: sortSections([...this.sections.values()])
+      sections: this.inOrder()
         .map((section) => ({ name: section.name, order: section.order, text: renderText(section, context) }))
         .filter((section) => section.text !== ''),
-      tools: this.ctx.get('tools')?.schemas() ?? [],
+      tools: [...(this.registry()?.schemas() ?? [])],
     };
     const inner = async (): Promise<Assembly> => base;
-    const assembly = await waterfall(this.ctx, 'system-prompt/assemble', base, context, inner);
-    const system = sortSections(assembly.sections)
+    // No listener: the waterfall would return the base itself, so it is not dispatched.
+    const assembly = this.hasListeners('system-prompt/assemble')
+      ? await waterfall(this.ctx, 'system-prompt/assemble', base, context, inner)
+      : base;
+    // A listener may have reordered or added sections; most steps they are still in order, and no sort is paid.
+    const sections = isSorted(assembly.sections) ? assembly.sections : sortSections(assembly.sections);
+    const system = sections
       .map((section) => section.text)
       .filter((text) => text !== '')
       .join('\n\n');
-    const header = JSON.parse(JSON.stringify({ system, tools: assembly.tools })) as RequestHeader;
+    const header = this.normalised(system, assembly.tools);
+    this.last = header;
     return { header, assembly };
   }
+
+  /**
+   * The JSON normal form of `{system, tools}` (what `JSON.parse(JSON.stringify(…))` yields), deep-frozen, reusing
+   * the previous header or its tool list when equal to it element by element. The system text is a string and
+   * its own normal form; a sealed schema is too.
+   */
+  private normalised(system: string, tools: unknown): RequestHeader {
+    if (!Array.isArray(tools)) return sealedJson({ system, tools } as RequestHeader);
+    const last = this.last;
+    const previous = last?.tools;
+    let same = previous !== undefined && previous.length === tools.length;
+    const normal: ToolSchema[] = new Array<ToolSchema>(tools.length);
+    for (let i = 0; i < tools.length; i++) {
+      const tool: unknown = tools[i];
+      // In an array, JSON writes a hole, `undefined` or a function as null.
+      const value = (isSealedJson(tool) ? tool : (sealedJson(tool) ?? null)) as ToolSchema;
+      normal[i] = value;
+      if (same && previous![i] !== value) same = false;
+    }
+    if (same && last!.system === system) return last!;
+    return Object.freeze({ system, tools: same ? previous! : Object.freeze(normal) }) as RequestHeader;
+  }
+}
+
+/** In render order already (junk from a listener, a non-finite order or a non-array, is left to the sort). */
+function isSorted(sections: readonly { name: string; order: number }[]): boolean {
+  if (!Array.isArray(sections)) return false;
+  for (let i = 0; i < sections.length; i++) {
+    const section = sections[i]!;
+    if (typeof section !== 'object' || section === null || !Number.isFinite(section.order)) return false;
+    if (i > 0 && compareSections(sections[i - 1]!, section) > 0) return false;
+  }
+  return true;
+}
+
+function compareSections(a: { name: string; order: number }, b: { name: string; order: number }): number {
+  return a.order - b.order || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 }
 
 function renderText(section: PromptSection, context: AssembleContext): string {
@@ -90,6 +184,6 @@ function renderText(section: PromptSection, context: AssembleContext): string {
   return typeof text === 'string' ? text : '';
 }
 
-function sortSections<T extends { name: string; order: number }>(sections: T[]): T[] {
-  return [...sections].sort((a, b) => a.order - b.order || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+function sortSections<T extends { name: string; order: number }>(sections: readonly T[]): T[] {
+  return [...sections].sort(compareSections);
 }

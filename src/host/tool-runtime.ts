@@ -34,6 +34,7 @@ import {
   waterfall,
   type ContainedListeners,
 } from './contain.js';
+import { sealedJson } from './frozen-json.js';
 import { foldRequestHeader } from './headers.js';
 import type {
   ApprovalOutcome,
@@ -73,8 +74,11 @@ const never = new AbortController().signal;
 export class ToolsService extends Service implements ToolRegistry {
   private readonly registry = new Map<
     string,
-    { tool: Tool<never>; validate: ValidateFunction; schema: string }
+    { tool: Tool<never>; validate: ValidateFunction; schema: ToolSchema }
   >();
+  /** The schema list as sent, built once per registry change (null: stale). */
+  private schemaList: readonly ToolSchema[] | null = null;
+  private changes = 0;
   private readonly ajv = new Ajv({ allErrors: true, strict: false });
   /** Replaced, never changed in place, so a judge can iterate it without a copy. */
   private guards: readonly Authorizer[] = [];
@@ -111,16 +115,21 @@ export class ToolsService extends Service implements ToolRegistry {
     return this.ctx.effect(
       () => {
         if (this.registry.has(tool.name)) throw new Error(`tool \`${tool.name}\` is already registered`);
-        // The schema as sent, serialised once: schemas() hands out fresh parses, so no listener can mutate the registry.
-        const schema = JSON.stringify({
+        // The schema as sent, normalised once and deep-frozen: no listener can change the registry through it,
+        // and the header assembly need not normalise it again.
+        const schema = sealedJson({
           name: tool.name,
           description: tool.description,
           parameters: tool.parameters,
         });
         const entry = { tool: tool as Tool<never>, validate, schema };
         this.registry.set(tool.name, entry);
+        this.changed();
         return () => {
-          if (this.registry.get(tool.name) === entry) this.registry.delete(tool.name);
+          if (this.registry.get(tool.name) === entry) {
+            this.registry.delete(tool.name);
+            this.changed();
+          }
           // A schema with an $id stays in ajv's cache otherwise, and registering the tool again would collide.
           this.ajv.removeSchema(tool.parameters);
         };
@@ -236,11 +245,22 @@ export class ToolsService extends Service implements ToolRegistry {
     return [...this.registry.keys()];
   }
 
-  /** The schemas as sent to the model, in registration order (fresh copies). */
-  schemas(): ToolSchema[] {
-    return JSON.parse(
-      `[${[...this.registry.values()].map((entry) => entry.schema).join(',')}]`,
-    ) as ToolSchema[];
+  /**
+   * The schemas as sent to the model, in registration order: one frozen list (of deep-frozen, JSON-normal schemas)
+   * for as long as the registry is unchanged, so consecutive headers share it and compare by identity.
+   */
+  schemas(): readonly ToolSchema[] {
+    return (this.schemaList ??= Object.freeze([...this.registry.values()].map((entry) => entry.schema)));
+  }
+
+  /** Counts registry changes (a registration or removal); the schema list is rebuilt after each. */
+  get version(): number {
+    return this.changes;
+  }
+
+  private changed(): void {
+    this.changes++;
+    this.schemaList = null;
   }
 
   /** Validates, judges and runs one call. Never rejects. */

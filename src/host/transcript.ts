@@ -14,9 +14,14 @@
 import { callsOf, interruptedText } from './interrupted.js';
 import type { ModelMessage, SessionEvent } from './types.js';
 
-/** Builds a transcript incrementally: `add()` the events in log order, read `messages`. */
+/** Builds a transcript incrementally: `add()` the events in log order, read `messages` (each one frozen). */
 export class TranscriptBuilder {
-  readonly messages: ModelMessage[] = [];
+  readonly #messages: ModelMessage[] = [];
+
+  /** The messages so far; the same array grows as events are added. */
+  get messages(): readonly ModelMessage[] {
+    return this.#messages;
+  }
   /** The calls of the latest batch without a result yet, by call id. */
   readonly #unanswered = new Map<string, string>();
 
@@ -26,12 +31,12 @@ export class TranscriptBuilder {
       case 'user/message':
       case 'context/message':
         this.#pairCalls();
-        this.messages.push({ role: 'user', content: event.data.text });
+        this.#push({ role: 'user', content: event.data.text });
         break;
       case 'assistant/message': {
         this.#pairCalls();
         const data = event.data;
-        this.messages.push({
+        this.#push({
           role: 'assistant',
           content: data.text,
           toolCalls: data.toolCalls,
@@ -43,7 +48,7 @@ export class TranscriptBuilder {
       case 'tool/result': {
         const data = event.data;
         this.#unanswered.delete(data.callId);
-        this.messages.push({
+        this.#push({
           role: 'tool',
           callId: data.callId,
           name: data.name,
@@ -55,9 +60,13 @@ export class TranscriptBuilder {
     }
   }
 
+  #push(message: ModelMessage): void {
+    this.#messages.push(Object.freeze(message));
+  }
+
   #pairCalls(): void {
     for (const [callId, name] of this.#unanswered) {
-      this.messages.push({
+      this.#push({
         role: 'tool',
         callId,
         name,
@@ -73,5 +82,5 @@ export class TranscriptBuilder {
 export function buildTranscript(events: readonly SessionEvent[]): ModelMessage[] {
   const builder = new TranscriptBuilder();
   for (const event of events) builder.add(event);
-  return builder.messages;
+  return [...builder.messages];
 }

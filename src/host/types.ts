@@ -328,9 +328,14 @@ export type ModelMessage =
   | { role: 'assistant'; content: string; toolCalls: ToolCallRequest[]; reasoning?: string }
   | { role: 'tool'; callId: string; name: string; content: string; isError: boolean };
 
+/**
+ * One model request. Both fields are the host's own, shared with the log and with later requests: the header and
+ * each message are frozen, and `messages` is the agent's transcript itself, which grows after the request ends.
+ * A model reads them during `complete()`; one that keeps them copies them (the scripted model's recording does).
+ */
 export interface ModelRequest {
   header: RequestHeader;
-  messages: ModelMessage[];
+  messages: readonly ModelMessage[];
   signal?: AbortSignal;
 }
 

@@ -46,7 +46,7 @@ export interface OpenAIModelOptions {
 }
 
 /** The wire form of the transcript; reasoning only on the assistant messages after the last user-role one. */
-export function toWireMessages(system: string, messages: ModelMessage[]): unknown[] {
+export function toWireMessages(system: string, messages: readonly ModelMessage[]): unknown[] {
   const wire: unknown[] = system === '' ? [] : [{ role: 'system', content: system }];
   const lastUser = messages.findLastIndex((message) => message.role === 'user');
   messages.forEach((message, index) => {
