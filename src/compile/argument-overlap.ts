@@ -222,9 +222,17 @@ function sequenceCovers<T>(
  * @returns true when proved
  */
 export function commandCovers(general: string, specific: string, forAllow: boolean): boolean {
-  const G = parseCommandPattern(general).words;
-  const S = parseCommandPattern(specific).words;
+  const G = patternWords(general);
+  const S = patternWords(specific);
   if (G.length === 0 || S.length === 0) return false;
+  // Most pairs differ in their leading words (`git log` and `git show`): each leading literal word of `general`
+  // takes exactly the word of `specific` at its place, which must be the same.
+  for (let i = 0; i < G.length; i++) {
+    const g = G[i]!;
+    if (g.kind !== 'word' || g.text.includes('*')) break;
+    const w = S[i];
+    if (w === undefined || w.kind !== 'word' || w.text !== g.text) return false;
+  }
   // An allow matches a command name with a `/` only by its exact text, so a word of `specific` that may stand for
   // the name (only `**` before it) and has a `/` must be taken by the very same word.
   const firstWord = S.findIndex((w) => w.kind === 'word');
@@ -238,6 +246,19 @@ export function commandCovers(general: string, specific: string, forAllow: boole
       s.kind === 'word' &&
       (exactName(index) && s.text.includes('/') ? g.text === s.text : wordCovers(g.text, s.text, '*')),
   );
+}
+
+type PatternWords = ReturnType<typeof parseCommandPattern>['words'];
+const parsedWords = new Map<string, PatternWords>();
+
+/** A command pattern's words, parsed once per pattern text (bounded: lint asks about every pair of a table). */
+function patternWords(source: string): PatternWords {
+  let words = parsedWords.get(source);
+  if (words === undefined) {
+    if (parsedWords.size >= 4096) parsedWords.clear();
+    parsedWords.set(source, (words = parseCommandPattern(source).words));
+  }
+  return words;
 }
 
 /** Glob syntax {@link pathCovers} does not reason about: classes, escapes and extglobs. */
