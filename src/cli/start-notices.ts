@@ -95,12 +95,13 @@ async function planNotices(entry: ResolvedEntry): Promise<string[]> {
  * The tools a composed plan decides less restrictively than the built-in plan, as notice lines.
  * @param plan the composed plan
  * @param base the built-in plan alone
- * @returns one line per widened tool: its name, the change, the deciding rule, and the hints if they matter
+ * @returns one line per widened tool or call: its label, the change, the deciding rule or argument pattern, and the
+ *   hints if they matter
  */
 export function planWidenings(plan: CompiledPolicy, base: CompiledPolicy): string[] {
   return findWidenings(plan, base, builtinToolCatalog()).map((w) => {
     const given = w.hints === undefined ? '' : ` when it declares ${hintText(w.hints)}`;
-    return `${w.label}: ${w.before} → ${w.after}${given} (${ruleText(w.rule)})`;
+    return `${w.label}: ${w.before} → ${w.after}${given} (${ruleText(w.pattern ?? w.rule)})`;
   });
 }
 

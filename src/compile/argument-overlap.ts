@@ -154,3 +154,133 @@ export function commonPath(
     { pattern: b.text, match: (n) => b.matches(n, bAllow) },
   );
 }
+
+/**
+ * Char-level cover of one word pattern by another, both with `*` (any characters): whether `general` matches
+ * every value `specific` matches. Proved symbolically: `general`'s `*` may take any run of `specific`'s
+ * characters and stars, its literal characters only the same literal characters. Sound, not complete.
+ */
+function wordCovers(general: string, specific: string, star: string, one?: string): boolean {
+  // `one` (a path glob's `?`) takes one character of `specific` that is not a star.
+  const G = general;
+  const S = specific;
+  // reach[j]: general[0..i) can take specific[0..j).
+  let reach = new Array<boolean>(S.length + 1).fill(false);
+  reach[0] = true;
+  for (let i = 0; i < G.length; i++) {
+    const g = G[i]!;
+    const next = new Array<boolean>(S.length + 1).fill(false);
+    for (let j = 0; j <= S.length; j++) {
+      if (g === star) next[j] = reach[j]! || (j > 0 && next[j - 1]!);
+      else if (j > 0) {
+        const s = S[j - 1]!;
+        const takes = s !== star && (g === s || (one !== undefined && g === one));
+        next[j] = reach[j - 1]! && takes;
+      }
+    }
+    reach = next;
+  }
+  return reach[S.length]!;
+}
+
+/**
+ * Whether `general` matches at least every sequence `specific` matches, where `isAny` marks the elements that
+ * stand for any run of elements (`**`) and `covers` says whether one plain element covers another.
+ */
+function sequenceCovers<T>(
+  general: readonly T[],
+  specific: readonly T[],
+  isAny: (x: T) => boolean,
+  covers: (g: T, s: T, index: number) => boolean,
+  trailingAnyTakesOne = false,
+): boolean {
+  let reach = new Array<boolean>(specific.length + 1).fill(false);
+  reach[0] = true;
+  for (const [i, g] of general.entries()) {
+    const next = new Array<boolean>(specific.length + 1).fill(false);
+    // A final `**` of a path glob matches one segment at least (`a/**` does not match `a`); the last element of
+    // `specific` is a segment or such a `**` too, so it must take one element at least.
+    const atLeastOne = trailingAnyTakesOne && i === general.length - 1;
+    for (let j = 0; j <= specific.length; j++) {
+      if (isAny(g)) next[j] = (!atLeastOne && reach[j]!) || (j > 0 && (reach[j - 1]! || next[j - 1]!));
+      else if (j > 0) {
+        const s = specific[j - 1]!;
+        next[j] = reach[j - 1]! && !isAny(s) && covers(g, s, j - 1);
+      }
+    }
+    reach = next;
+  }
+  return reach[specific.length]!;
+}
+
+/**
+ * Whether command pattern `general` matches every command `specific` matches, both read as patterns of the same
+ * kind (allow patterns see known words only, deny and ask patterns any word). Proved symbolically over the
+ * patterns' words: a `**` of `general` takes any run of `specific`'s words, its other words one word each, by
+ * `wordCovers`. A command name with a `/` is matched by an allow only as that exact text, so there the word must
+ * be the same. Sound, not complete: a pattern covered only by several others together is not found.
+ * @returns true when proved
+ */
+export function commandCovers(general: string, specific: string, forAllow: boolean): boolean {
+  const G = patternWords(general);
+  const S = patternWords(specific);
+  if (G.length === 0 || S.length === 0) return false;
+  // Most pairs differ in their leading words (`git log` and `git show`): each leading literal word of `general`
+  // takes exactly the word of `specific` at its place, which must be the same.
+  for (let i = 0; i < G.length; i++) {
+    const g = G[i]!;
+    if (g.kind !== 'word' || g.text.includes('*')) break;
+    const w = S[i];
+    if (w === undefined || w.kind !== 'word' || w.text !== g.text) return false;
+  }
+  // An allow matches a command name with a `/` only by its exact text, so a word of `specific` that may stand for
+  // the name (only `**` before it) and has a `/` must be taken by the very same word.
+  const firstWord = S.findIndex((w) => w.kind === 'word');
+  const exactName = (index: number) => forAllow && index === firstWord && S[index]!.kind === 'word';
+  return sequenceCovers(
+    G,
+    S,
+    (w) => w.kind === 'any',
+    (g, s, index) =>
+      g.kind === 'word' &&
+      s.kind === 'word' &&
+      (exactName(index) && s.text.includes('/') ? g.text === s.text : wordCovers(g.text, s.text, '*')),
+  );
+}
+
+type PatternWords = ReturnType<typeof parseCommandPattern>['words'];
+const parsedWords = new Map<string, PatternWords>();
+
+/** A command pattern's words, parsed once per pattern text (bounded: lint asks about every pair of a table). */
+function patternWords(source: string): PatternWords {
+  let words = parsedWords.get(source);
+  if (words === undefined) {
+    if (parsedWords.size >= 4096) parsedWords.clear();
+    parsedWords.set(source, (words = parseCommandPattern(source).words));
+  }
+  return words;
+}
+
+/** Glob syntax {@link pathCovers} does not reason about: classes, escapes and extglobs. */
+const UNMODELLED_PATH_SYNTAX = /[[\]\\()]/;
+
+/**
+ * Whether path-pattern alternative `general` matches every path `specific` matches (same absoluteness, both read
+ * as patterns of the same kind). Proved symbolically over segments: a `**` segment of `general` takes any run of
+ * `specific`'s segments, its other segments one segment each, with `*` taking any characters and `?` one. A
+ * pattern with classes, escapes or extglobs is never proved to cover or be covered. Sound, not complete.
+ * @returns true when proved
+ */
+export function pathCovers(general: PathAlternative, specific: PathAlternative): boolean {
+  if (general.absolute !== specific.absolute) return false;
+  if (UNMODELLED_PATH_SYNTAX.test(general.text) || UNMODELLED_PATH_SYNTAX.test(specific.text)) return false;
+  // `**` inside a segment is `*`; a segment that is exactly `**` spans folders.
+  const segments = (text: string) => text.split('/').map((s) => (s === '**' ? s : s.replace(/\*+/g, '*')));
+  return sequenceCovers(
+    segments(general.text),
+    segments(specific.text),
+    (s) => s === '**',
+    (g, s) => wordCovers(g, s, '*', '?'),
+    true,
+  );
+}

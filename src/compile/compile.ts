@@ -122,8 +122,9 @@ function hintsOf(key: number): EffectiveHints {
 class MemoPolicy implements CompiledPolicy {
   readonly mode: string;
   readonly description?: string;
-  readonly section: string;
   readonly documents: readonly CompiledDocument[];
+  /** The rendered section, once asked for. */
+  #section: string | undefined;
   /** The no-hints table, kept apart so the common call is one lookup. */
   private readonly plain = new Map<string, DecideResult>();
   /** Whether some rule of the mode has `commands` or `paths`. */
@@ -136,16 +137,22 @@ class MemoPolicy implements CompiledPolicy {
     this.documents = Object.freeze([...documents]);
     const description = documents.find((d) => d.source.document.description !== undefined);
     if (description) this.description = description.source.document.description;
-    // Placeholders such as `{{commands bash}}` are expanded from the composed documents' rules.
-    this.section = renderSection(
-      documents
+    for (let k = 0; k < 16; k++) this.tables.push(k === NO_HINTS ? this.plain : new Map());
+    this.byArguments = documents.some(documentHasArguments);
+  }
+
+  /** The documents' sections joined, placeholders such as `{{commands bash}}` expanded from the composed rules. */
+  get section(): string {
+    // Rendered on first use: lint compiles every prefix of a mode and never reads most of their sections.
+    this.#section ??= renderSection(
+      this.documents
         .map((d) => (d.source.document.section ?? '').trimEnd())
         .filter((s) => s.length > 0)
         .join('\n\n'),
       this.documents,
+      (name, args) => this.decideCall({ name, arguments: args }).decision,
     );
-    for (let k = 0; k < 16; k++) this.tables.push(k === NO_HINTS ? this.plain : new Map());
-    this.byArguments = documents.some(documentHasArguments);
+    return this.#section;
   }
 
   decide(name: string, hints?: Hints): DecideResult {

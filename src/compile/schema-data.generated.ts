@@ -37,7 +37,7 @@ export const policySchema = {
       description:
         'Prompt text rendered while the mode is active; sections of several documents join in load order. `{{commands TOOL}}` becomes the list of command patterns the mode allows for TOOL.',
       markdownDescription:
-        'Prompt text rendered into the system prompt while the mode is active. Sections of several documents for the same mode join in load order, separated by a blank line.\n\n`{{commands TOOL}}` (for example `{{commands bash}}`) is replaced by a Markdown list of the command patterns the composed mode gives TOOL: its allow patterns, each with the deny and ask patterns that narrow it, and what happens to any other command. It is rendered from the compiled rules, so it cannot drift from what the mode decides. Other `{{…}}` text is left as written.',
+        "Prompt text rendered into the system prompt while the mode is active. Sections of several documents for the same mode join in load order, separated by a blank line.\n\n`{{commands TOOL}}` (for example `{{commands bash}}`) is replaced by a Markdown list of the command patterns the composed mode gives TOOL: one list however many documents give TOOL patterns, each pattern once, in load order, with the allow patterns the composed mode really allows (an operator's allow that plan's ceiling denies is left out), each with the deny and ask patterns that narrow it, and what happens to any other command. It is rendered from the compiled rules, so it cannot drift from what the mode decides. A later `{{commands TOOL}}` for the same tool says the list is above instead of repeating it. Other `{{…}}` text is left as written.",
       examples: ['You are in review mode: read and comment, change nothing.\n'],
     },
     tools: {

@@ -75,6 +75,23 @@ function error(content: string): ToolResult {
   return { content: `Error: ${content}`, isError: true };
 }
 
+/** The tool's parameter schema (also what `dsh-mode catalog` writes as its `inputSchema`). */
+export const EXIT_PLAN_MODE_PARAMETERS = Object.freeze({
+  type: 'object',
+  properties: {
+    plan: {
+      type: 'string',
+      minLength: 1,
+      // A plan is read by a person: bounded so that a client can always show it whole.
+      maxLength: 100_000,
+      pattern: '\\S',
+      description: 'The plan, in markdown: what you will change and how, starting with a heading.',
+    },
+  },
+  required: ['plan'],
+  additionalProperties: false,
+});
+
 /**
  * Builds the tool.
  * @param core the engine state
@@ -84,21 +101,8 @@ export function createExitPlanModeTool(core: ModeCore): Tool<ExitPlanModeArgs> {
   return {
     name: EXIT_PLAN_MODE,
     description: DESCRIPTION,
-    parameters: {
-      type: 'object',
-      properties: {
-        plan: {
-          type: 'string',
-          minLength: 1,
-          // A plan is read by a person: bounded so that a client can always show it whole.
-          maxLength: 100_000,
-          pattern: '\\S',
-          description: 'The plan, in markdown: what you will change and how, starting with a heading.',
-        },
-      },
-      required: ['plan'],
-      additionalProperties: false,
-    },
+    // A copy per tool: the runtime compiles and removes schemas by object.
+    parameters: structuredClone(EXIT_PLAN_MODE_PARAMETERS),
     annotations: BUILTIN_TOOL_ANNOTATIONS.exit_plan_mode,
     execute(args, context) {
       if (!context.agent)

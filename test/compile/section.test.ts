@@ -77,6 +77,65 @@ describe('section: {{commands TOOL}}', () => {
     expect(narrowed).toContain("- `** --force **` need the user's approval");
   });
 
+  it('shows one list for several documents: merged, each pattern once, in load order, no capped allow', () => {
+    const team = doc(
+      [
+        'mode: plan',
+        'section: "Team notes. {{commands bash}}"',
+        'tools:',
+        '  bash:',
+        '    commands:',
+        '      "npm test": allow', // plan denies it (its base): not listed
+        '      "git  log **": allow', // plan's own `git log **`, spelt with two spaces
+        '      "ls **": allow',
+        '      "git log -5": allow', // covered by `git log **`, which the mode allows
+        '      "git log ** --output* **": deny', // plan's deny again
+        '',
+      ].join('\n'),
+      'team.yaml',
+    );
+    const plan = planWith(team);
+    const section = plan.section;
+    // The list is rendered once; the team's placeholder points at it.
+    expect(section.match(/Any other command is denied\./g)).toHaveLength(1);
+    expect(section).toContain('Team notes. (the commands `bash` may run are listed above)');
+    const { allowed, denied } = listed(section);
+    expect(allowed).toEqual(planPatterns().allow);
+    expect(new Set(denied).size).toBe(denied.length);
+    expect(allowed).not.toContain('npm test');
+    expect(plan.decideCall!({ name: 'bash', arguments: { command: 'npm test' } }).decision).toBe('deny');
+    // Deterministic: the same documents give the same text.
+    expect(planWith(team).section).toBe(section);
+  });
+
+  it('lists what the composed mode allows when a document allows less than plan', () => {
+    const plan = planWith(
+      doc(
+        [
+          'mode: plan',
+          'tools:',
+          '  bash:',
+          '    decision: deny',
+          '    commands:',
+          '      "git log -5": allow',
+          '      "git log": allow',
+          '      "cat **": allow',
+          '      "cat ** .env* **": deny',
+          '',
+        ].join('\n'),
+        'team.yaml',
+      ),
+    );
+    const { allowed, denied } = listed(plan.section);
+    expect(allowed).toEqual(['cat **', 'git log -5', 'git log']);
+    expect(denied).toContain('cat ** .env* **');
+    // Each listed pattern's plain command is allowed, and what the list leaves out is not.
+    for (const command of ['cat a', 'git log -5', 'git log'])
+      expect(plan.decideCall!({ name: 'bash', arguments: { command } }).decision, command).toBe('allow');
+    for (const command of ['git log -3', 'ls', 'git status'])
+      expect(plan.decideCall!({ name: 'bash', arguments: { command } }).decision, command).toBe('deny');
+  });
+
   it('says when the tool is denied or asked by name', () => {
     expect(planWith(doc('mode: plan\ntools:\n  bash: deny\n', 'team.yaml')).section).toContain(
       'No command may run through `bash` in this mode.',

@@ -322,6 +322,18 @@ describe('extractCommands', () => {
     expect(kinds('case ${PATH:=/tmp} in *) ls;; esac')).toEqual(['assignment']);
     expect(kinds('cat <<< "${!BASH*} ${!a[@]} ${a[@]} ${a@Q}"')).toEqual([]);
     expect(kinds('echo $(( $(rm x) ))')).toEqual(['arithmetic']);
+    // The reason names what is there: `$((`'s own `$(` is no command substitution, so numbers alone are fine
+    // (the word is still unknown, so no allow pattern matches it) and a variable is reported as one.
+    expect(extractCommands('echo $((1 + 2)) $[3]').unanalysable).toEqual([]);
+    expect(extractCommands('echo $((x))').unanalysable.map((r) => r.message)).toEqual([
+      'an arithmetic expression that reads a variable, whose value bash evaluates as an expression (and runs the substitutions in its subscripts): `x`',
+    ]);
+    expect(extractCommands('echo $(( $(rm x) ))').unanalysable.map((r) => r.message)).toEqual([
+      'a command substitution inside an arithmetic expression: `$(rm x)`',
+    ]);
+    expect(extractCommands('echo $(( $((1)) ))').unanalysable.map((r) => r.message)).toEqual([
+      'an arithmetic expansion inside an arithmetic context: `$((1))`',
+    ]);
     expect(kinds('echo ${a[$(rm x)]}')).toContain('arithmetic');
     expect(kinds('echo ${a:$(rm x)}')).toContain('arithmetic');
     expect(names(extractCommands('echo ${a/$(rm x)/$(ls)} ${a^^$(cat)} ${a@Q} ${#a}'))).toEqual([

@@ -334,7 +334,12 @@ describe('catalogs with MCP tools', () => {
         trusted: true,
         hints: { readOnly: true },
       });
-      expect(byName.get('mcp__fx__echo')).toEqual({ name: 'mcp__fx__echo', server: 'fx', trusted: false });
+      expect(byName.get('mcp__fx__echo')).toEqual({
+        name: 'mcp__fx__echo',
+        server: 'fx',
+        trusted: false,
+        arguments: { text: ['string'] },
+      });
       expect(byName.has('mcp__fx__pid')).toBe(true);
 
       const lint = await run(

@@ -3,7 +3,9 @@
  * `diff --tools`. It lists the host's built-in tools (and `exit_plan_mode` with the mode plugin), then starts every
  * server of each `mcp` entry, reads every page of its `tools/list`, stops it, and adds its tools as
  * `mcp__<server>__<tool>` with `server` and `trusted`. The annotations are written as the server declares them;
- * readers ignore those of an untrusted server (`trusted: false`), as the runtime does.
+ * readers ignore those of an untrusted server (`trusted: false`), as the runtime does. Each tool carries its
+ * `inputSchema` (a built-in tool's parameter schema, an MCP tool's as listed), so `lint --tools` can check that an
+ * argument rule reads an argument the tool has.
  *
  * The deployment is chosen as `chat` chooses it (`--config`, else a trusted `cordis.yml` here, else the embedded
  * default): starting its servers runs the commands it names. A server that cannot start or list its tools fails
@@ -22,6 +24,8 @@ import type { McpServerConfig } from '../../mcp/config.js';
 export interface CatalogTool {
   name: string;
   annotations?: Record<string, boolean>;
+  /** The tool's parameter schema, as the model sees it: lint checks `argument:` rules against it. */
+  inputSchema?: Readonly<Record<string, unknown>>;
   /** The MCP server that provides it (absent for built-in tools). */
   server?: string;
   /** Whether its annotations count as hints (built-in tools are trusted). */
@@ -42,13 +46,25 @@ export type CatalogReport = { kind: 'ok'; tools: CatalogTool[] } | { kind: 'fail
  * @throws DeploymentError, UntrustedConfigError or TrustStoreError from choosing the deployment
  */
 export async function runCatalog(options: RunCatalogOptions): Promise<CatalogReport> {
-  const [{ planDeployment }, { builtinToolCatalog }, { planServer }, { McpServerConnection }] =
-    await Promise.all([
-      import('../deployment.js'),
-      import('../../compile/catalog.js'),
-      import('../../mcp/config.js'),
-      import('../../mcp/server.js'),
-    ]);
+  const [
+    { planDeployment },
+    { builtinToolCatalog },
+    { planServer },
+    { McpServerConnection },
+    { builtinTools },
+    { EXIT_PLAN_MODE_PARAMETERS },
+  ] = await Promise.all([
+    import('../deployment.js'),
+    import('../../compile/catalog.js'),
+    import('../../mcp/config.js'),
+    import('../../mcp/server.js'),
+    import('../../host/tools/index.js'),
+    import('../../engine/exit-plan-mode.js'),
+  ]);
+  const schemas = new Map<string, Readonly<Record<string, unknown>>>([
+    ...builtinTools.map((t) => [t.name, t.parameters] as const),
+    ['exit_plan_mode', EXIT_PLAN_MODE_PARAMETERS],
+  ]);
   const plan = planDeployment({ cwd: options.cwd, ...(options.config ? { config: options.config } : {}) });
   const host = plan.entries.find((e) => e.name === 'host');
   const hasMode = plan.entries.some((e) => e.name === 'mode');
@@ -56,7 +72,10 @@ export async function runCatalog(options: RunCatalogOptions): Promise<CatalogRep
   for (const tool of builtinToolCatalog()) {
     const builtin = tool.name !== 'exit_plan_mode';
     if (builtin ? host?.config.builtinTools === false || !host : !hasMode) continue;
-    tools.push({ name: tool.name, annotations: mcpNames(tool.hints ?? {}), trusted: true });
+    const out: CatalogTool = { name: tool.name, annotations: mcpNames(tool.hints ?? {}), trusted: true };
+    const schema = schemas.get(tool.name);
+    if (schema) out.inputSchema = schema;
+    tools.push(out);
   }
   const workspace = resolve(options.cwd, (host?.config.workspace as string | undefined) ?? '.');
   const errors: string[] = [];
@@ -78,6 +97,7 @@ export async function runCatalog(options: RunCatalogOptions): Promise<CatalogRep
           const out: CatalogTool = { name: `mcp__${name}__${tool.name}`, server: name, trusted };
           const annotations = hintsOnly(tool.annotations);
           if (annotations) out.annotations = annotations;
+          if (isObject(tool.inputSchema)) out.inputSchema = tool.inputSchema;
           return out;
         });
       } finally {
@@ -87,6 +107,10 @@ export async function runCatalog(options: RunCatalogOptions): Promise<CatalogRep
     for (const listed of await Promise.all(started)) for (const tool of listed) tools.push(tool);
   }
   return errors.length > 0 ? { kind: 'failed', errors } : { kind: 'ok', tools };
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function mcpNames(hints: Hints): Record<string, boolean> {
@@ -112,7 +136,8 @@ const spec: CommandSpec = {
     "Lists the deployment's tools: the host's built-in tools, exit_plan_mode with the mode plugin, and every",
     'tool of every MCP server of its `mcp` entries, named mcp__<server>__<tool>. The servers are started, every',
     'page of tools/list is read, and they are stopped. Each MCP tool carries `server` and `trusted`: lint, matrix',
-    'and diff ignore the annotations of an untrusted server, as the running agent does.',
+    'and diff ignore the annotations of an untrusted server, as the running agent does. Every tool carries its',
+    '`inputSchema`, so lint can check that an argument rule (`argument:`) reads an argument the tool has.',
     '',
     'The deployment is --config FILE, else a trusted cordis.yml in the current folder, else the embedded default.',
     '',

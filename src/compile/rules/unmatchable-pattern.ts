@@ -11,10 +11,15 @@
  *   written that way protects nothing.
  * - An absolute allow pattern (`/etc/**`): a path outside the workspace is never allowed, so it allows only paths
  *   of a workspace that lies under it.
+ * - A pattern shadowed by another of its table (`../argument-shadows.ts`): the other matches everything it matches and always
+ *   wins (more specific; or as specific and more restrictive; or as specific, the same decision and written first),
+ *   so it never decides. A more specific pattern inside a general one (`git log **: allow` beside `git **: deny`)
+ *   is not shadowed: it wins.
  * @module
  */
 import { expandBraces } from '../glob.js';
 import { defineRule } from './define.js';
+import { findShadows } from '../argument-shadows.js';
 
 /** Characters a dequoted word of a simple command holds only when they were quoted. */
 const SHELL_SYNTAX = /[;|&<>()"'`$\\]/;
@@ -22,7 +27,8 @@ const SHELL_SYNTAX = /[;|&<>()"'`$\\]/;
 export default defineRule({
   id: 'unmatchable-pattern',
   meta: {
-    description: 'a command or path pattern can never match what it spells',
+    description:
+      'a command or path pattern can never match what it spells, or never decides because another always wins',
     severity: 'warning',
     messages: {
       invalid: {
@@ -41,6 +47,10 @@ export default defineRule({
         text: 'path pattern `{{pattern}}` ends in `/`, and paths are matched without a final `/`, so it never matches',
         help: 'write `{{folder}}` for the folder itself, or `{{folder}}/**` for what it holds',
       },
+      shadowed: {
+        text: 'pattern `{{pattern}}: {{decision}}` never decides: `{{other}}: {{otherDecision}}` matches every {{subject}} it matches and wins, being {{why}}',
+        help: 'remove `{{pattern}}`, or make it more specific than `{{other}}` (more literal characters)',
+      },
       absoluteAllow: {
         text: 'allow pattern `{{pattern}}` is absolute, and a path outside the workspace is never allowed, so it allows only paths of a workspace under it',
         help: 'write the pattern relative to the workspace root, or make it a deny or ask',
@@ -49,12 +59,23 @@ export default defineRule({
     docs: {
       failing: 'mode: review\ntools:\n  read:\n    paths:\n      "../secrets/**": deny\n',
       passing: 'mode: review\ntools:\n  read:\n    paths:\n      "/home/me/secrets/**": deny\n',
-      fix: 'Write command patterns as the words of one simple command, and path patterns as normalised workspace-relative globs (absolute ones only to deny or ask outside the workspace).',
+      fix: 'Write command patterns as the words of one simple command, and path patterns as normalised workspace-relative globs (absolute ones only to deny or ask outside the workspace). Remove a pattern that another of its table always beats, or make it more specific than that one.',
     },
   },
   check(context, report) {
     for (const rule of context.argumentRules()) {
       for (const table of rule.tables) {
+        for (const { pattern, by, why } of findShadows(table)) {
+          const data = {
+            pattern: pattern.source,
+            decision: pattern.decision,
+            other: by.source,
+            otherDecision: by.decision,
+            subject: table.kind === 'commands' ? 'command' : 'path',
+            why,
+          };
+          report({ messageId: 'shadowed', data, path: pattern.path });
+        }
         for (const p of table.patterns) {
           const base = { pattern: p.source };
           if (p.error !== undefined) {

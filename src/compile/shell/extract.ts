@@ -311,10 +311,19 @@ class Walker implements PartVisitor {
    * runs `cmd`. So arithmetic that names a variable is not modelled either; numbers alone are fine.
    */
   arithmetic(text: string, frame: Frame, pos: number, end: number): void {
-    if (/\$\(|`|[<>]\(/.test(text))
+    if (/\$\((?!\()|`|[<>]\(/.test(text))
       this.fail(
         'arithmetic',
         `a command substitution inside an arithmetic expression: \`${text.trim()}\``,
+        frame,
+        pos,
+        end,
+      );
+    // A `$((` inside arithmetic (nested, or in an operand of `[[ -eq ]]`, `let`): bash may read it as `$(` and a subshell.
+    else if (text.includes('$(('))
+      this.fail(
+        'arithmetic',
+        `an arithmetic expansion inside an arithmetic context: \`${text.trim()}\``,
         frame,
         pos,
         end,

@@ -92,7 +92,8 @@ export function walkWordParts<F>(
         v.visitScript(part.script, frame, part.pos, part.end);
         break;
       case 'ArithmeticExpansion':
-        v.visitArithmetic(part.text, frame, part.pos, part.end);
+        // The expression without its `$((`/`))` or `$[`/`]`: the `$(` of the delimiter is no command substitution.
+        v.visitArithmetic(arithmeticBody(part.text), frame, part.pos, part.end);
         break;
       case 'DoubleQuoted':
       case 'LocaleString':
@@ -151,6 +152,13 @@ export function walkWordParts<F>(
         break;
     }
   }
+}
+
+/** The expression of an arithmetic expansion as written (`$((1+2))` → `1+2`, `$[x]` → `x`). */
+function arithmeticBody(text: string): string {
+  if (text.startsWith('$((') && text.endsWith('))')) return text.slice(3, -2);
+  if (text.startsWith('$[') && text.endsWith(']')) return text.slice(2, -1);
+  return text;
 }
 
 function operationWords(op: U.ParameterOperation): U.Word[] {

@@ -24,6 +24,31 @@ testRule(rule, {
     },
     { name: 'absolute deny and ask', policy: table('read', 'paths', '"/etc/**": deny', '"/tmp/**": ask') },
     { name: 'the root folder', policy: table('list', 'paths', '".": allow', '"/": deny') },
+    {
+      // The most specific pattern wins, so a narrower allow inside a general deny decides what it matches.
+      name: 'a more specific pattern inside a general one',
+      policy: table('bash', 'commands', '"git **": deny', '"git log **": allow', '"git log -5": deny'),
+    },
+    {
+      name: 'a general pattern written after a narrower one of the same decision and specificity',
+      policy: table('bash', 'commands', '"ls *": allow', '"ls **": allow'),
+    },
+    {
+      // An allow never shadows a deny: the deny also fires on words whose value is not known (`git $X`).
+      name: 'an allow covering a deny of the same specificity',
+      policy: table('bash', 'commands', '"git *": deny', '"git **": allow'),
+    },
+    {
+      name: 'overlapping patterns, neither covering the other',
+      policy: table(
+        'read',
+        'paths',
+        '"src/*.ts": allow',
+        '"src/?.ts": deny',
+        '"c/[ab]": deny',
+        '"c/*": deny',
+      ),
+    },
   ],
   invalid: [
     {
@@ -80,6 +105,68 @@ testRule(rule, {
       errors: [{ messageId: 'trailingSlash', line: 5, column: 7 }],
     },
     {
+      name: 'a pattern a more restrictive one of the same specificity covers',
+      policy: table('bash', 'commands', '"git *": allow', '"git **": deny'),
+      errors: [
+        {
+          messageId: 'shadowed',
+          line: 5,
+          column: 7,
+          message:
+            'pattern `git *: allow` never decides: `git **: deny` matches every command it matches and wins, being as specific and more restrictive',
+        },
+      ],
+    },
+    {
+      name: 'a pattern an earlier one of the same decision covers',
+      policy: table(
+        'bash',
+        'commands',
+        '"ls **": allow',
+        '"ls ** **": allow',
+        '"make *": ask',
+        '"make  *": ask',
+      ),
+      errors: [
+        {
+          messageId: 'shadowed',
+          line: 6,
+          column: 7,
+          message:
+            'pattern `ls ** **: allow` never decides: `ls **: allow` matches every command it matches and wins, being as specific, deciding the same, and written first',
+        },
+        // The same words, spelt with two spaces.
+        { messageId: 'shadowed', line: 8, column: 7 },
+      ],
+    },
+    {
+      name: 'path patterns covered by a brace alternative, a `*`, a `**` segment',
+      policy: table(
+        'read',
+        'paths',
+        '"{src,test}/**": deny',
+        '"src/**": deny',
+        '"a*": allow',
+        '"a?": allow',
+        '"b/**": ask',
+        '"b/*": allow',
+        '"/etc/**": deny',
+        '"/etc/*": deny',
+      ),
+      errors: [
+        {
+          messageId: 'shadowed',
+          line: 6,
+          column: 7,
+          message:
+            'pattern `src/**: deny` never decides: `{src,test}/**: deny` matches every path it matches and wins, being as specific, deciding the same, and written first',
+        },
+        { messageId: 'shadowed', line: 8, column: 7 },
+        { messageId: 'shadowed', line: 10, column: 7 },
+        { messageId: 'shadowed', line: 12, column: 7 },
+      ],
+    },
+    {
       name: 'an absolute allow, in a brace alternative',
       policy: table('read', 'paths', '"{src/**,/etc/**}": allow'),
       errors: [{ messageId: 'absoluteAllow', line: 5, column: 7 }],
@@ -106,6 +193,36 @@ describe('unmatchable-pattern claims', () => {
     expect(decide(text, 'read', { path: 'src' }).decision).toBe('allow');
     expect(decide(text, 'read', { path: 'src/' }).decision).toBe('allow');
     expect(decide(text, 'read', { path: '../secrets/x' }).pattern).toBeUndefined();
+  });
+
+  it('a shadowed pattern decides none of the calls it matches; the pattern inside a general deny does', () => {
+    const text = [
+      'mode: review',
+      'tools:',
+      '  bash:',
+      '    decision: ask',
+      '    commands:',
+      '      "git *": allow',
+      '      "git **": deny',
+      '      "git log **": allow',
+      '  read:',
+      '    decision: ask',
+      '    paths:',
+      '      "b/**": ask',
+      '      "b/*": allow',
+      '',
+    ].join('\n');
+    for (const command of ['git x', 'git status', 'git -C']) {
+      const verdict = decide(text, 'bash', { command });
+      expect(verdict.decision, command).toBe('deny');
+      expect(verdict.pattern?.selector, command).toBe('git **');
+    }
+    expect(decide(text, 'bash', { command: 'git log -5' }).pattern?.selector).toBe('git log **');
+    for (const path of ['b/x', 'b/.env', 'b/x.ts']) {
+      const verdict = decide(text, 'read', { path });
+      expect(verdict.decision, path).toBe('ask');
+      expect(verdict.pattern?.selector, path).toBe('b/**');
+    }
   });
 
   it('a pipeline pattern allows neither the pipeline nor its first command', () => {
