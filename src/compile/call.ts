@@ -9,10 +9,14 @@
  * restrictive document answer wins (the first in load order among equals), and a call that no document decides
  * completely is denied by the default rule.
  *
- * A policy with no argument rules at all answers `decide(name, hints)`: one memoised lookup, no parsing.
+ * A policy with no argument rules at all answers `decide(name, hints)`: one memoised lookup, no parsing. Otherwise
+ * decisions are memoised per (name, hints) and then per argument text, bounded ({@link CALL_MEMO_LIMIT}), and
+ * frozen: a repeated call is two map lookups. Only calls whose rules have command tables alone are memoised here
+ * (a path table asks the resolver, so the filesystem, each time); a call whose deciding rules have no argument
+ * patterns is one memoised decision per name.
  * @module
  */
-import { DEFAULT_DENY_RULE, effectiveHints, pickInDocument, RESTRICTIVENESS } from './document.js';
+import { DEFAULT_DENY_RULE, effectiveHints, hintsKey, pickInDocument, RESTRICTIVENESS } from './document.js';
 import { Table, type JudgeContext, type SubjectVerdict } from './argument-tables.js';
 import { lexicalPathResolver } from './paths.js';
 import type {
@@ -24,7 +28,6 @@ import type {
   CompiledEntry,
   CompiledPolicy,
   Decision,
-  DecideResult,
   EffectiveHints,
   Hints,
   RuleRef,
@@ -34,7 +37,125 @@ export type { CallDecision, CallInput, CommandDecision, DecideCallOptions } from
 
 const DEFAULT_DENY: CallDecision = Object.freeze({ decision: 'deny', rule: DEFAULT_DENY_RULE });
 const LEXICAL = lexicalPathResolver();
-const withArguments = new WeakMap<readonly CompiledDocument[], boolean>();
+
+/** Most memoised call decisions per policy (over all its tools) before the memo is dropped. */
+export const CALL_MEMO_LIMIT = 16_384;
+/** Most memoised tool routes per hints key before they are dropped (hallucinated names cannot grow memory). */
+const ROUTE_LIMIT = 65_536;
+
+/**
+ * How one tool name (with one set of hints) is decided in a policy: which arguments its decision reads, and the
+ * memo of its decisions by their text. Computed once per (name, hints) from the rules that can take part (the
+ * deciding rule of each document and, through abstentions, the rules after it).
+ */
+interface Route {
+  /**
+   * `static`: no rule with argument patterns takes part, the decision is `fixed`; `text`: only command tables
+   * take part and they read one argument, the memo is keyed by its text; `json`: command tables reading several
+   * arguments, keyed by their values; `none`: a path table takes part (it asks the resolver, so the filesystem),
+   * not memoised here.
+   */
+  readonly kind: 'static' | 'text' | 'json' | 'none';
+  readonly argument: string;
+  readonly arguments: readonly string[];
+  fixed: CallDecision | undefined;
+  readonly memo: Map<string, CallDecision>;
+}
+
+/** Everything memoised for one policy's documents. */
+export class CallMemo {
+  readonly hasArguments: boolean;
+  /** Routes by name, one map per hints key; `plain` is the no-hints one, kept apart for the common call. */
+  plain = new Map<string, Route>();
+  byHints: Map<string, Route>[] = [];
+  /** Memoised decisions over every route, for the bound. */
+  size = 0;
+
+  constructor(readonly documents: readonly CompiledDocument[]) {
+    this.hasArguments = documents.some(documentHasArguments);
+    this.reset();
+  }
+
+  reset(): void {
+    this.plain = new Map();
+    this.byHints = [];
+    for (let k = 0; k < 16; k++) this.byHints.push(k === NO_HINTS_KEY ? this.plain : new Map());
+    this.size = 0;
+  }
+
+  route(name: string, hints: Hints | undefined): Route {
+    const routes = hints === undefined ? this.plain : this.byHints[hintsKey(hints)]!;
+    let route = routes.get(name);
+    if (route === undefined) {
+      if (routes.size >= ROUTE_LIMIT) routes.clear();
+      route = routeOf(this.documents, name, effectiveHints(hints));
+      routes.set(name, route);
+    }
+    return route;
+  }
+
+  remember(route: Route, key: string, decision: CallDecision): void {
+    if (this.size >= CALL_MEMO_LIMIT) {
+      for (const routes of this.byHints) for (const r of routes.values()) r.memo.clear();
+      this.size = 0;
+    }
+    route.memo.set(key, decision);
+    this.size++;
+  }
+}
+
+const NO_HINTS_KEY = hintsKey({});
+const memos = new WeakMap<readonly CompiledDocument[], CallMemo>();
+
+/**
+ * Where a policy object may keep its call memo (the compiled policies of `compilePolicies` do, initialised to
+ * undefined), so a repeated call skips the `WeakMap` lookup by documents.
+ */
+export const CALL_MEMO: unique symbol = Symbol('dsh-mode call memo');
+/** A policy with a slot for its call memo. */
+export interface CallMemoSlot {
+  [CALL_MEMO]?: CallMemo | undefined;
+}
+
+function memoOf(docs: readonly CompiledDocument[]): CallMemo {
+  let memo = memos.get(docs);
+  if (memo === undefined) memos.set(docs, (memo = new CallMemo(docs)));
+  return memo;
+}
+
+/** The route of one name: the tables of every rule that can take part in its decision. */
+function routeOf(docs: readonly CompiledDocument[], name: string, hints: EffectiveHints): Route {
+  const names = new Set<string>();
+  let paths = false;
+  for (const doc of docs) {
+    // The rules resolveCall can reach: the deciding one, and while it has argument patterns (and so may
+    // abstain), the one deciding without it.
+    const skip = new Set<CompiledEntry>();
+    for (;;) {
+      const entry = pickInDocument(doc, name, hints, skip.size === 0 ? {} : { skip: (e) => skip.has(e) });
+      if (entry === undefined || entry.kind !== 'tool' || entry.arguments === undefined) break;
+      for (const table of entry.arguments) {
+        if (!(table instanceof Table)) continue;
+        if (table.kind === 'paths') paths = true;
+        names.add(table.argument);
+      }
+      skip.add(entry);
+    }
+  }
+  const list = [...names].sort();
+  const kind = paths ? 'none' : list.length === 0 ? 'static' : list.length === 1 ? 'text' : 'json';
+  return { kind, argument: list[0] ?? '', arguments: list, fixed: undefined, memo: new Map() };
+}
+
+/** A decision as the memo keeps it: frozen, so no caller can change what the next one gets. */
+function frozen(d: CallDecision): CallDecision {
+  if (Object.isFrozen(d)) return d;
+  if (d.commands !== undefined) {
+    for (const c of d.commands) Object.freeze(c);
+    Object.freeze(d.commands);
+  }
+  return Object.freeze(d);
+}
 
 /**
  * Whether any document of the policy has argument patterns (then calls go through {@link decideCall}).
@@ -42,13 +163,7 @@ const withArguments = new WeakMap<readonly CompiledDocument[], boolean>();
  */
 export function hasArgumentRules(policy: CompiledPolicy): boolean {
   const docs = policy.documents;
-  if (docs === undefined) return false;
-  let known = withArguments.get(docs);
-  if (known === undefined) {
-    known = docs.some(documentHasArguments);
-    withArguments.set(docs, known);
-  }
-  return known;
+  return docs === undefined ? false : memoOf(docs).hasArguments;
 }
 
 // Per document too: lint composes every prefix of a mode, and each prefix is a new documents array.
@@ -91,14 +206,71 @@ export function dependsOnArguments(policy: CompiledPolicy, name: string, hints?:
 export function decideCall(
   policy: CompiledPolicy,
   call: CallInput,
-  options: DecideCallOptions = {},
+  options?: DecideCallOptions,
 ): CallDecision {
-  if (!hasArgumentRules(policy)) return policy.decide(call.name, call.hints);
-  const context = { resolvePath: options.resolvePath ?? LEXICAL, tool: call.name };
+  const docs = policy.documents;
+  if (docs === undefined) return policy.decide(call.name, call.hints);
+  let memo = (policy as CallMemoSlot)[CALL_MEMO];
+  if (memo === undefined || memo.documents !== docs) {
+    memo = memoOf(docs);
+    if (CALL_MEMO in policy) (policy as CallMemoSlot)[CALL_MEMO] = memo;
+  }
+  if (!memo.hasArguments) return policy.decide(call.name, call.hints);
+  // A repeated call is one route lookup and one lookup of its argument text.
+  const route = memo.route(call.name, call.hints);
+  switch (route.kind) {
+    case 'static':
+      return (route.fixed ??= frozen(resolveAll(docs, call, options)));
+    case 'text': {
+      const args = call.arguments;
+      const value =
+        args !== null && typeof args === 'object'
+          ? (args as Record<string, unknown>)[route.argument]
+          : undefined;
+      if (typeof value !== 'string') return resolveAll(docs, call, options);
+      const hit = route.memo.get(value);
+      if (hit !== undefined) return hit;
+      const decided = frozen(resolveAll(docs, call, options));
+      memo.remember(route, value, decided);
+      return decided;
+    }
+    case 'json': {
+      const key = argumentsKey(call.arguments, route.arguments);
+      if (key === undefined) return resolveAll(docs, call, options);
+      const hit = route.memo.get(key);
+      if (hit !== undefined) return hit;
+      const decided = frozen(resolveAll(docs, call, options));
+      memo.remember(route, key, decided);
+      return decided;
+    }
+    default:
+      return resolveAll(docs, call, options);
+  }
+}
+
+/** The memo key of several string arguments, or undefined when one is not a string (not memoised). */
+function argumentsKey(args: unknown, names: readonly string[]): string | undefined {
+  if (args === null || typeof args !== 'object') return undefined;
+  const values: string[] = [];
+  for (const name of names) {
+    const v = (args as Record<string, unknown>)[name];
+    if (typeof v !== 'string') return undefined;
+    values.push(v);
+  }
+  return JSON.stringify(values);
+}
+
+/** The decision, unmemoised: every document resolves the call, the ceiling across them. */
+function resolveAll(
+  docs: readonly CompiledDocument[],
+  call: CallInput,
+  options: DecideCallOptions | undefined,
+): CallDecision {
+  const context = { resolvePath: options?.resolvePath ?? LEXICAL, tool: call.name };
   const hints = effectiveHints(call.hints);
   let best: CallDecision | undefined;
   let complete = false;
-  for (const doc of policy.documents!) {
+  for (const doc of docs) {
     const r = resolveCall(doc, call, hints, context, new Set());
     if (r.complete) complete = true;
     if (r.best && (!best || rank(r.best.decision) > rank(best.decision))) best = r.best;
