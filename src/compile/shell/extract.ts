@@ -13,7 +13,7 @@
 import { parse } from 'unbash';
 import type * as U from 'unbash';
 import { readWrapper, isInterpreter, isFailure } from './wrappers.js';
-import { toShellWord, walkWordParts, type PartVisitor } from './words.js';
+import { isPlainWord, toShellWord, walkWordParts, type PartVisitor } from './words.js';
 import type {
   ScriptAnalysis,
   ShellRedirect,
@@ -364,8 +364,12 @@ class Walker implements PartVisitor {
 
   /** Walks a word's parts for nested commands; returns the word dequoted. */
   word(word: U.Word, frame: Frame): Located {
+    const text = word.text;
+    // Most words are plain: their value is their text, and nothing is nested in them.
+    if (isPlainWord(text)) return { text, value: text, known: true, pos: word.pos, end: word.end };
     walkWordParts(word, this, frame);
-    return { ...toShellWord(word), pos: word.pos, end: word.end };
+    const w = toShellWord(word);
+    return { text: w.text, value: w.value, known: w.known, pos: word.pos, end: word.end };
   }
 
   visitScript(script: U.Script | undefined, frame: Frame, pos: number, end: number): void {

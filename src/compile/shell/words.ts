@@ -50,14 +50,31 @@ function partKnown(part: U.WordPart | U.DoubleQuotedChild): boolean {
 }
 
 /**
+ * Characters that never start a quote, an escape, an expansion, a glob, a brace expansion, `~`, an extended glob,
+ * a history expansion or a comment. A word of these alone is its own value, known, with nothing nested in it.
+ */
+const PLAIN = /^[\w.\/,:=+%@^-]+$/;
+
+/**
+ * Whether a word's text is plain (see {@link PLAIN}): then its value is its text, it is known, and it has no
+ * parts worth walking, so the parser's lazy parts (a re-lex of the word) are never computed for it.
+ * @returns true for a plain word
+ */
+export function isPlainWord(text: string): boolean {
+  return PLAIN.test(text);
+}
+
+/**
  * Dequotes a word and tells whether its value is known.
  * @param word the parser's word
  * @returns the word as written, its value, and whether the value is known
  */
 export function toShellWord(word: U.Word): ShellWord {
+  const text = word.text;
+  if (PLAIN.test(text)) return { text, value: text, known: true };
   const parts = word.parts;
   const known = parts === undefined ? literalKnown(word.text) : parts.every(partKnown);
-  return { text: word.text, value: word.value, known };
+  return { text, value: word.value, known };
 }
 
 /**
