@@ -271,7 +271,7 @@ function resolveAll(
   let best: CallDecision | undefined;
   let complete = false;
   for (const doc of docs) {
-    const r = resolveCall(doc, call, hints, context, new Set());
+    const r = resolveCall(doc, call, hints, context, NOTHING_SKIPPED);
     if (r.complete) complete = true;
     if (r.best && (!best || rank(r.best.decision) > rank(best.decision))) best = r.best;
   }
@@ -285,6 +285,10 @@ interface DocumentAnswer {
   complete: boolean;
 }
 
+const NO_OPTIONS = {};
+const NOTHING_SKIPPED: ReadonlySet<CompiledEntry> = new Set();
+const NO_VERDICTS: readonly SubjectVerdict[] = [];
+
 function resolveCall(
   doc: CompiledDocument,
   call: CallInput,
@@ -292,38 +296,59 @@ function resolveCall(
   context: JudgeContext,
   skip: ReadonlySet<CompiledEntry>,
 ): DocumentAnswer {
-  const entry = pickInDocument(doc, call.name, hints, skip.size === 0 ? {} : { skip: (e) => skip.has(e) });
+  const entry = pickInDocument(
+    doc,
+    call.name,
+    hints,
+    skip.size === 0 ? NO_OPTIONS : { skip: (e) => skip.has(e) },
+  );
   if (entry === undefined) return { complete: false };
   if (entry.kind !== 'tool' || entry.arguments === undefined) {
     const plain: CallDecision = { decision: entry.decision, rule: entry.ref };
     if (entry.kind !== 'default' && entry.reason !== undefined) plain.reason = entry.reason;
     return { best: plain, complete: true };
   }
-  const verdicts: SubjectVerdict[] = [];
-  const scriptVerdicts: SubjectVerdict[] = [];
-  for (const table of entry.arguments) {
-    if (!(table instanceof Table)) continue;
-    const judged = table.judge(call.arguments, context);
-    for (const v of judged) verdicts.push(v);
-    if (table.kind === 'commands') for (const v of judged) scriptVerdicts.push(v);
+  const tables = entry.arguments;
+  let verdicts: readonly SubjectVerdict[];
+  let scriptVerdicts: readonly SubjectVerdict[];
+  const only = tables.length === 1 ? tables[0] : undefined;
+  if (only instanceof Table) {
+    // One table (the usual rule): its verdicts as they are, no copies.
+    verdicts = only.judge(call.arguments, context);
+    scriptVerdicts = only.kind === 'commands' ? verdicts : NO_VERDICTS;
+  } else {
+    const all: SubjectVerdict[] = [];
+    const scripts: SubjectVerdict[] = [];
+    for (const table of tables) {
+      if (!(table instanceof Table)) continue;
+      const judged = table.judge(call.arguments, context);
+      for (const v of judged) all.push(v);
+      if (table.kind === 'commands') for (const v of judged) scripts.push(v);
+    }
+    verdicts = all;
+    scriptVerdicts = scripts;
   }
-  let best: CallDecision | undefined;
+  // The first of the most restrictive decided subjects decides; any abstention leaves the rest to the document.
+  let top: SubjectVerdict | undefined;
+  let abstains = false;
   for (const v of verdicts) {
-    if (v.decision === undefined || (best && rank(v.decision) <= rank(best.decision))) continue;
-    best = fromSubject(entry.ref, entry.reason, v, v.decision);
+    if (v.abstains) abstains = true;
+    if (v.decision === undefined || (top && rank(v.decision) <= rank(top.decision!))) continue;
+    top = v;
   }
+  let best = top === undefined ? undefined : fromSubject(entry.ref, entry.reason, top, top.decision!);
   let complete = true;
   let rest: DocumentAnswer | undefined;
-  if (verdicts.some((v) => v.abstains)) {
+  if (abstains) {
     rest = resolveCall(doc, call, hints, context, new Set([...skip, entry]));
     complete = rest.complete;
     if (rest.best && (!best || rank(rest.best.decision) > rank(best.decision))) best = rest.best;
   }
   if (best && scriptVerdicts.length > 0) {
-    best = {
-      ...best,
-      commands: scriptVerdicts.map((v) => commandOf(entry.ref, v, rest)),
-    };
+    // `best` is this call's own object (made here or by the nested resolveCall), so it takes the commands as is.
+    const commands: CommandDecision[] = [];
+    for (const v of scriptVerdicts) commands.push(commandOf(entry.ref, v, rest));
+    best.commands = commands;
   }
   return best ? { best, complete } : { complete };
 }

@@ -38,6 +38,8 @@ function parsedOf(pattern: ArgumentPattern): CommandPattern {
 }
 
 const RANK: Readonly<Record<Decision, number>> = { allow: 0, ask: 1, deny: 2 };
+const FOR_ALLOW = { forAllow: true } as const;
+const FOR_DENY = { forAllow: false } as const;
 
 /**
  * Judges a script: one verdict per simple command, then one per reason it cannot be analysed.
@@ -72,6 +74,8 @@ interface NameIndex {
   readonly others: readonly number[];
   /** Every pattern. */
   readonly all: readonly number[];
+  /** Each pattern parsed (undefined for one with an error). */
+  readonly parsed: readonly (CommandPattern | undefined)[];
   /** Candidates by command name, merged in pattern order (bounded). */
   readonly merged: Map<string, readonly number[]>;
 }
@@ -86,9 +90,11 @@ function indexOf(patterns: readonly ArgumentPattern[]): NameIndex {
   const byName = new Map<string, number[]>();
   const others: number[] = [];
   const all: number[] = [];
+  const parsed: (CommandPattern | undefined)[] = [];
   patterns.forEach((p, i) => {
     all.push(i);
-    const first = p.error === undefined ? parsedOf(p).words[0] : undefined;
+    parsed.push(p.error === undefined ? parsedOf(p) : undefined);
+    const first = parsed[i]?.words[0];
     if (first === undefined || first.kind !== 'word' || first.re !== undefined) others.push(i);
     else {
       const list = byName.get(first.text);
@@ -96,7 +102,7 @@ function indexOf(patterns: readonly ArgumentPattern[]): NameIndex {
       else byName.set(first.text, [i]);
     }
   });
-  index = { byName, others, all, merged: new Map() };
+  index = { byName, others, all, parsed, merged: new Map() };
   indices.set(patterns, index);
   return index;
 }
@@ -121,18 +127,20 @@ function pick(patterns: readonly ArgumentPattern[], words: readonly ShellWord[])
   const split = splitShortOptions(words);
   const differs = split.length !== words.length;
   let best = -1;
-  for (const i of candidates(indexOf(patterns), words[0]!)) {
+  const index = indexOf(patterns);
+  for (const i of candidates(index, words[0]!)) {
     const p = patterns[i]!;
-    if (p.error !== undefined) continue;
+    const compiled = index.parsed[i];
+    if (compiled === undefined) continue;
     if (best >= 0) {
       const b = patterns[best]!;
       if (p.specificity < b.specificity) continue;
       if (p.specificity === b.specificity && RANK[p.decision] <= RANK[b.decision]) continue;
     }
     const forAllow = p.decision === 'allow';
-    const compiled = parsedOf(p);
-    const asWritten = matchCommand(compiled, words, { forAllow });
-    const asSplit = differs ? matchCommand(compiled, split, { forAllow }) : asWritten;
+    const how = forAllow ? FOR_ALLOW : FOR_DENY;
+    const asWritten = matchCommand(compiled, words, how);
+    const asSplit = differs ? matchCommand(compiled, split, how) : asWritten;
     // An allow must hold for both forms, a deny or ask fires on either.
     if (forAllow ? asWritten && asSplit : asWritten || asSplit) best = i;
   }

@@ -460,15 +460,16 @@ class Walker implements PartVisitor {
     const name = slash >= 0 ? written.slice(slash + 1) : written;
     const text = frame.source.slice(at.pos, at.end);
     const index = this.commands.length;
-    this.commands.push({
-      name: first.known ? name : written,
-      ...(slash >= 0 && first.known ? { path: written } : {}),
-      words: words.map(({ text: t, value, known }) => ({ text: t, value, known })),
-      text,
-      span: this.span(frame, at.pos, at.end),
-      via,
-      ...(parent === undefined ? {} : { parent }),
-    });
+    const plain: ShellWord[] = [];
+    for (const w of words) plain.push({ text: w.text, value: w.value, known: w.known });
+    const span = this.span(frame, at.pos, at.end);
+    // Written out, not spread: the keys in this order (`path` after `name`, `parent` last), cheaply.
+    const record: { -readonly [K in keyof SimpleCommand]: SimpleCommand[K] } =
+      slash >= 0 && first.known
+        ? { name, path: written, words: plain, text, span, via }
+        : { name: first.known ? name : written, words: plain, text, span, via };
+    if (parent !== undefined) record.parent = parent;
+    this.commands.push(record);
     if (!first.known) {
       this.fail(
         'expansion',
