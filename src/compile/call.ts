@@ -65,26 +65,19 @@ interface Route {
 /** Everything memoised for one policy's documents. */
 export class CallMemo {
   readonly hasArguments: boolean;
-  /** Routes by name, one map per hints key; `plain` is the no-hints one, kept apart for the common call. */
+  /** Routes by name for calls without hints (the common call, one lookup). */
   plain = new Map<string, Route>();
-  byHints: Map<string, Route>[] = [];
+  /** Routes by name per hints key, made on the first call with hints (`plain` at the no-hints key). */
+  byHints: Map<string, Route>[] | undefined;
   /** Memoised decisions over every route, for the bound. */
   size = 0;
 
   constructor(readonly documents: readonly CompiledDocument[]) {
     this.hasArguments = documents.some(documentHasArguments);
-    this.reset();
-  }
-
-  reset(): void {
-    this.plain = new Map();
-    this.byHints = [];
-    for (let k = 0; k < 16; k++) this.byHints.push(k === NO_HINTS_KEY ? this.plain : new Map());
-    this.size = 0;
   }
 
   route(name: string, hints: Hints | undefined): Route {
-    const routes = hints === undefined ? this.plain : this.byHints[hintsKey(hints)]!;
+    const routes = hints === undefined ? this.plain : this.withHints(hintsKey(hints));
     let route = routes.get(name);
     if (route === undefined) {
       if (routes.size >= ROUTE_LIMIT) routes.clear();
@@ -94,9 +87,17 @@ export class CallMemo {
     return route;
   }
 
+  private withHints(key: number): Map<string, Route> {
+    if (this.byHints === undefined) {
+      this.byHints = [];
+      for (let k = 0; k < 16; k++) this.byHints.push(k === NO_HINTS_KEY ? this.plain : new Map());
+    }
+    return this.byHints[key]!;
+  }
+
   remember(route: Route, key: string, decision: CallDecision): void {
     if (this.size >= CALL_MEMO_LIMIT) {
-      for (const routes of this.byHints) for (const r of routes.values()) r.memo.clear();
+      for (const routes of this.byHints ?? [this.plain]) for (const r of routes.values()) r.memo.clear();
       this.size = 0;
     }
     route.memo.set(key, decision);
