@@ -14,7 +14,7 @@
  * @module
  */
 import { BUILTIN_PATH_ARGUMENTS } from './builtin-arguments.js';
-import { judgeScript, commandSpecificity } from './command-table.js';
+import { judgeScript, commandSpecificity, type ScriptCallbacks } from './command-table.js';
 import { compilePathPattern, pickPathPattern, type PathPattern, type PathResolver } from './paths.js';
 import type {
   ArgumentPattern,
@@ -128,7 +128,7 @@ export abstract class Table implements ArgumentTable {
   }
 }
 
-export class CommandTable extends Table {
+export class CommandTable extends Table implements ScriptCallbacks {
   readonly kind = 'commands' as const;
   readonly #memo = new Map<string, readonly SubjectVerdict[]>();
 
@@ -137,15 +137,15 @@ export class CommandTable extends Table {
     return this.#memo.size;
   }
 
+  /** The verdict of the pattern at `index` (or of the base when -1), for {@link judgeScript}. */
+  verdict(subject: string, index: number): SubjectVerdict {
+    return this.verdictOf(subject, index);
+  }
+
   protected judgeText(script: string): readonly SubjectVerdict[] {
     const hit = this.#memo.get(script);
     if (hit !== undefined) return hit;
-    const out = Object.freeze(
-      judgeScript(script, this.patterns, {
-        verdict: (subject, index) => this.verdictOf(subject, index),
-        unanalysable: (subject, note) => this.unanalysable(subject, note),
-      }),
-    );
+    const out = Object.freeze(judgeScript(script, this.patterns, this));
     if (this.#memo.size >= ARGUMENT_MEMO_LIMIT) this.#memo.clear();
     this.#memo.set(script, out);
     return out;

@@ -9,10 +9,14 @@
  * restrictive document answer wins (the first in load order among equals), and a call that no document decides
  * completely is denied by the default rule.
  *
- * A policy with no argument rules at all answers `decide(name, hints)`: one memoised lookup, no parsing.
+ * A policy with no argument rules at all answers `decide(name, hints)`: one memoised lookup, no parsing. Otherwise
+ * decisions are memoised per (name, hints) and then per argument text, bounded ({@link CALL_MEMO_LIMIT}), and
+ * frozen: a repeated call is two map lookups. Only calls whose rules have command tables alone are memoised here
+ * (a path table asks the resolver, so the filesystem, each time); a call whose deciding rules have no argument
+ * patterns is one memoised decision per name.
  * @module
  */
-import { DEFAULT_DENY_RULE, effectiveHints, pickInDocument, RESTRICTIVENESS } from './document.js';
+import { DEFAULT_DENY_RULE, effectiveHints, hintsKey, pickInDocument, RESTRICTIVENESS } from './document.js';
 import { Table, type JudgeContext } from './argument-tables.js';
 import { lexicalPathResolver } from './paths.js';
 import type {
@@ -24,7 +28,6 @@ import type {
   CompiledEntry,
   CompiledPolicy,
   Decision,
-  DecideResult,
   EffectiveHints,
   Hints,
   ProgramCheck,
@@ -36,7 +39,126 @@ export type { CallDecision, CallInput, CommandDecision, DecideCallOptions } from
 
 const DEFAULT_DENY: CallDecision = Object.freeze({ decision: 'deny', rule: DEFAULT_DENY_RULE });
 const LEXICAL = lexicalPathResolver();
-const withArguments = new WeakMap<readonly CompiledDocument[], boolean>();
+
+/** Most memoised call decisions per policy (over all its tools) before the memo is dropped. */
+export const CALL_MEMO_LIMIT = 16_384;
+/** Most memoised tool routes per hints key before they are dropped (hallucinated names cannot grow memory). */
+const ROUTE_LIMIT = 65_536;
+
+/**
+ * How one tool name (with one set of hints) is decided in a policy: which arguments its decision reads, and the
+ * memo of its decisions by their text. Computed once per (name, hints) from the rules that can take part (the
+ * deciding rule of each document and, through abstentions, the rules after it).
+ */
+interface Route {
+  /**
+   * `static`: no rule with argument patterns takes part, the decision is `fixed`; `text`: only command tables
+   * take part and they read one argument, the memo is keyed by its text; `json`: command tables reading several
+   * arguments, keyed by their values; `none`: a path table takes part (it asks the resolver, so the filesystem),
+   * not memoised here.
+   */
+  readonly kind: 'static' | 'text' | 'json' | 'none';
+  readonly argument: string;
+  readonly arguments: readonly string[];
+  fixed: CallDecision | undefined;
+  readonly memo: Map<string, CallDecision>;
+}
+
+/** Everything memoised for one policy's documents. */
+export class CallMemo {
+  readonly hasArguments: boolean;
+  /** Routes by name for calls without hints (the common call, one lookup). */
+  plain = new Map<string, Route>();
+  /** Routes by name per hints key, made on the first call with hints (`plain` at the no-hints key). */
+  byHints: Map<string, Route>[] | undefined;
+  /** Memoised decisions over every route, for the bound. */
+  size = 0;
+
+  constructor(readonly documents: readonly CompiledDocument[]) {
+    this.hasArguments = documents.some(documentHasArguments);
+  }
+
+  route(name: string, hints: Hints | undefined): Route {
+    const routes = hints === undefined ? this.plain : this.withHints(hintsKey(hints));
+    let route = routes.get(name);
+    if (route === undefined) {
+      if (routes.size >= ROUTE_LIMIT) routes.clear();
+      route = routeOf(this.documents, name, effectiveHints(hints));
+      routes.set(name, route);
+    }
+    return route;
+  }
+
+  private withHints(key: number): Map<string, Route> {
+    if (this.byHints === undefined) {
+      this.byHints = [];
+      for (let k = 0; k < 16; k++) this.byHints.push(k === NO_HINTS_KEY ? this.plain : new Map());
+    }
+    return this.byHints[key]!;
+  }
+
+  remember(route: Route, key: string, decision: CallDecision): void {
+    if (this.size >= CALL_MEMO_LIMIT) {
+      for (const routes of this.byHints ?? [this.plain]) for (const r of routes.values()) r.memo.clear();
+      this.size = 0;
+    }
+    route.memo.set(key, decision);
+    this.size++;
+  }
+}
+
+const NO_HINTS_KEY = hintsKey({});
+const memos = new WeakMap<readonly CompiledDocument[], CallMemo>();
+
+/**
+ * Where a policy object may keep its call memo (the compiled policies of `compilePolicies` do, initialised to
+ * undefined), so a repeated call skips the `WeakMap` lookup by documents.
+ */
+export const CALL_MEMO: unique symbol = Symbol('dsh-mode call memo');
+/** A policy with a slot for its call memo. */
+export interface CallMemoSlot {
+  [CALL_MEMO]?: CallMemo | undefined;
+}
+
+function memoOf(docs: readonly CompiledDocument[]): CallMemo {
+  let memo = memos.get(docs);
+  if (memo === undefined) memos.set(docs, (memo = new CallMemo(docs)));
+  return memo;
+}
+
+/** The route of one name: the tables of every rule that can take part in its decision. */
+function routeOf(docs: readonly CompiledDocument[], name: string, hints: EffectiveHints): Route {
+  const names = new Set<string>();
+  let paths = false;
+  for (const doc of docs) {
+    // The rules resolveCall can reach: the deciding one, and while it has argument patterns (and so may
+    // abstain), the one deciding without it.
+    const skip = new Set<CompiledEntry>();
+    for (;;) {
+      const entry = pickInDocument(doc, name, hints, skip.size === 0 ? {} : { skip: (e) => skip.has(e) });
+      if (entry === undefined || entry.kind !== 'tool' || entry.arguments === undefined) break;
+      for (const table of entry.arguments) {
+        if (!(table instanceof Table)) continue;
+        if (table.kind === 'paths') paths = true;
+        names.add(table.argument);
+      }
+      skip.add(entry);
+    }
+  }
+  const list = [...names].sort();
+  const kind = paths ? 'none' : list.length === 0 ? 'static' : list.length === 1 ? 'text' : 'json';
+  return { kind, argument: list[0] ?? '', arguments: list, fixed: undefined, memo: new Map() };
+}
+
+/** A decision as the memo keeps it: frozen, so no caller can change what the next one gets. */
+function frozen(d: CallDecision): CallDecision {
+  if (Object.isFrozen(d)) return d;
+  if (d.commands !== undefined) {
+    for (const c of d.commands) Object.freeze(c);
+    Object.freeze(d.commands);
+  }
+  return Object.freeze(d);
+}
 
 /**
  * Whether any document of the policy has argument patterns (then calls go through {@link decideCall}).
@@ -44,13 +166,7 @@ const withArguments = new WeakMap<readonly CompiledDocument[], boolean>();
  */
 export function hasArgumentRules(policy: CompiledPolicy): boolean {
   const docs = policy.documents;
-  if (docs === undefined) return false;
-  let known = withArguments.get(docs);
-  if (known === undefined) {
-    known = docs.some(documentHasArguments);
-    withArguments.set(docs, known);
-  }
-  return known;
+  return docs === undefined ? false : memoOf(docs).hasArguments;
 }
 
 // Per document too: lint composes every prefix of a mode, and each prefix is a new documents array.
@@ -93,28 +209,94 @@ export function dependsOnArguments(policy: CompiledPolicy, name: string, hints?:
 export function decideCall(
   policy: CompiledPolicy,
   call: CallInput,
-  options: DecideCallOptions = {},
+  options?: DecideCallOptions,
 ): CallDecision {
-  if (!hasArgumentRules(policy)) return policy.decide(call.name, call.hints);
+  const docs = policy.documents;
+  if (docs === undefined) return policy.decide(call.name, call.hints);
+  let memo = (policy as CallMemoSlot)[CALL_MEMO];
+  if (memo === undefined || memo.documents !== docs) {
+    memo = memoOf(docs);
+    if (CALL_MEMO in policy) (policy as CallMemoSlot)[CALL_MEMO] = memo;
+  }
+  if (!memo.hasArguments) return policy.decide(call.name, call.hints);
+  // A repeated call is one route lookup and one lookup of its argument text.
+  const route = memo.route(call.name, call.hints);
+  switch (route.kind) {
+    case 'static':
+      return (route.fixed ??= frozen(resolveAll(docs, call, options).decision));
+    case 'text': {
+      const args = call.arguments;
+      const value =
+        args !== null && typeof args === 'object'
+          ? (args as Record<string, unknown>)[route.argument]
+          : undefined;
+      if (typeof value !== 'string') return resolveAll(docs, call, options).decision;
+      const hit = route.memo.get(value);
+      if (hit !== undefined) return hit;
+      const { decision, workspace } = resolveAll(docs, call, options);
+      const decided = frozen(decision);
+      if (!workspace) memo.remember(route, value, decided);
+      return decided;
+    }
+    case 'json': {
+      const key = argumentsKey(call.arguments, route.arguments);
+      if (key === undefined) return resolveAll(docs, call, options).decision;
+      const hit = route.memo.get(key);
+      if (hit !== undefined) return hit;
+      const { decision, workspace } = resolveAll(docs, call, options);
+      const decided = frozen(decision);
+      if (!workspace) memo.remember(route, key, decided);
+      return decided;
+    }
+    default:
+      return resolveAll(docs, call, options).decision;
+  }
+}
+
+/** The memo key of several string arguments, or undefined when one is not a string (not memoised). */
+function argumentsKey(args: unknown, names: readonly string[]): string | undefined {
+  if (args === null || typeof args !== 'object') return undefined;
+  const values: string[] = [];
+  for (const name of names) {
+    const v = (args as Record<string, unknown>)[name];
+    if (typeof v !== 'string') return undefined;
+    values.push(v);
+  }
+  return JSON.stringify(values);
+}
+
+/**
+ * The decision, unmemoised: every document resolves the call, the ceiling across them. `workspace` is set when a
+ * pattern allowed or asked for a program the workspace configures (git): the decision then depends on the
+ * workspace check, not on the text alone, and must not be memoised.
+ */
+function resolveAll(
+  docs: readonly CompiledDocument[],
+  call: CallInput,
+  options: DecideCallOptions | undefined,
+): { decision: CallDecision; workspace: boolean } {
   const context: CallContext = {
-    resolvePath: options.resolvePath ?? LEXICAL,
+    resolvePath: options?.resolvePath ?? LEXICAL,
     tool: call.name,
-    checkProgram: options.checkProgram,
+    checkProgram: options?.checkProgram,
+    workspace: false,
   };
   const hints = effectiveHints(call.hints);
   let best: CallDecision | undefined;
   let complete = false;
-  for (const doc of policy.documents!) {
-    const r = resolveCall(doc, call, hints, context, new Set());
+  for (const doc of docs) {
+    const r = resolveCall(doc, call, hints, context, NOTHING_SKIPPED);
     if (r.complete) complete = true;
     if (r.best && (!best || rank(r.best.decision) > rank(best.decision))) best = r.best;
   }
-  if (!complete && (!best || best.decision !== 'deny')) return DEFAULT_DENY;
-  return best ?? DEFAULT_DENY;
+  const decision = !complete && (!best || best.decision !== 'deny') ? DEFAULT_DENY : (best ?? DEFAULT_DENY);
+  return { decision, workspace: context.workspace };
 }
 
 interface CallContext extends JudgeContext {
   readonly checkProgram: ProgramCheck | undefined;
+  /** Set once a verdict needed the workspace check (whether or not a check was given). */
+  workspace: boolean;
 }
 
 interface DocumentAnswer {
@@ -123,6 +305,10 @@ interface DocumentAnswer {
   complete: boolean;
 }
 
+const NO_OPTIONS = {};
+const NOTHING_SKIPPED: ReadonlySet<CompiledEntry> = new Set();
+const NO_VERDICTS: readonly SubjectVerdict[] = [];
+
 function resolveCall(
   doc: CompiledDocument,
   call: CallInput,
@@ -130,40 +316,66 @@ function resolveCall(
   context: CallContext,
   skip: ReadonlySet<CompiledEntry>,
 ): DocumentAnswer {
-  const entry = pickInDocument(doc, call.name, hints, skip.size === 0 ? {} : { skip: (e) => skip.has(e) });
+  const entry = pickInDocument(
+    doc,
+    call.name,
+    hints,
+    skip.size === 0 ? NO_OPTIONS : { skip: (e) => skip.has(e) },
+  );
   if (entry === undefined) return { complete: false };
   if (entry.kind !== 'tool' || entry.arguments === undefined) {
     const plain: CallDecision = { decision: entry.decision, rule: entry.ref };
     if (entry.kind !== 'default' && entry.reason !== undefined) plain.reason = entry.reason;
     return { best: plain, complete: true };
   }
-  const verdicts: SubjectVerdict[] = [];
-  const scriptVerdicts: SubjectVerdict[] = [];
-  for (const table of entry.arguments) {
-    if (!(table instanceof Table)) continue;
-    for (let v of table.judge(call.arguments, context)) {
-      if (v.program !== undefined) v = checked(v, v.program, context.checkProgram);
-      verdicts.push(v);
-      if (table.kind === 'commands') scriptVerdicts.push(v);
+  const tables = entry.arguments;
+  let verdicts: readonly SubjectVerdict[];
+  let scriptVerdicts: readonly SubjectVerdict[];
+  const only = tables.length === 1 ? tables[0] : undefined;
+  if (only instanceof Table) {
+    // One table (the usual rule): its verdicts as they are, no copies.
+    verdicts = only.judge(call.arguments, context);
+    scriptVerdicts = only.kind === 'commands' ? verdicts : NO_VERDICTS;
+  } else {
+    const all: SubjectVerdict[] = [];
+    const scripts: SubjectVerdict[] = [];
+    for (const table of tables) {
+      if (!(table instanceof Table)) continue;
+      const judged = table.judge(call.arguments, context);
+      for (const v of judged) all.push(v);
+      if (table.kind === 'commands') for (const v of judged) scripts.push(v);
     }
+    verdicts = all;
+    scriptVerdicts = scripts;
   }
-  let best: CallDecision | undefined;
+  if (verdicts.some((v) => v.program !== undefined)) {
+    context.workspace = true;
+    const check = context.checkProgram;
+    const withheld = (v: SubjectVerdict) => (v.program === undefined ? v : checked(v, v.program, check));
+    verdicts = verdicts.map(withheld);
+    scriptVerdicts = scriptVerdicts.length === 0 ? NO_VERDICTS : scriptVerdicts.map(withheld);
+  }
+  // The first of the most restrictive decided subjects decides; any abstention leaves the rest to the document.
+  let top: SubjectVerdict | undefined;
+  let abstains = false;
   for (const v of verdicts) {
-    if (v.decision === undefined || (best && rank(v.decision) <= rank(best.decision))) continue;
-    best = fromSubject(entry.ref, entry.reason, v, v.decision);
+    if (v.abstains) abstains = true;
+    if (v.decision === undefined || (top && rank(v.decision) <= rank(top.decision!))) continue;
+    top = v;
   }
+  let best = top === undefined ? undefined : fromSubject(entry.ref, entry.reason, top, top.decision!);
   let complete = true;
   let rest: DocumentAnswer | undefined;
-  if (verdicts.some((v) => v.abstains)) {
+  if (abstains) {
     rest = resolveCall(doc, call, hints, context, new Set([...skip, entry]));
     complete = rest.complete;
     if (rest.best && (!best || rank(rest.best.decision) > rank(best.decision))) best = rest.best;
   }
   if (best && scriptVerdicts.length > 0) {
-    best = {
-      ...best,
-      commands: scriptVerdicts.map((v) => commandOf(entry.ref, v, rest)),
-    };
+    // `best` is this call's own object (made here or by the nested resolveCall), so it takes the commands as is.
+    const commands: CommandDecision[] = [];
+    for (const v of scriptVerdicts) commands.push(commandOf(entry.ref, v, rest));
+    best.commands = commands;
   }
   return best ? { best, complete } : { complete };
 }

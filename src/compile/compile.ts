@@ -10,13 +10,14 @@
  * names such as `__proto__` behave like any other. Nothing on the decision path does I/O.
  * @module
  */
-import { decideCall, documentHasArguments } from './call.js';
+import { CALL_MEMO, decideCall, documentHasArguments, type CallMemo } from './call.js';
 import { renderSection } from './section.js';
 import {
   compareRestrictiveness,
   compileDocument,
   DEFAULT_DENY_RULE,
   effectiveHints,
+  hintsKey,
   resolveInDocument,
 } from './document.js';
 import type {
@@ -95,20 +96,7 @@ const BIT: Readonly<Record<keyof EffectiveHints, number>> = {
   openWorld: 8,
 };
 /** The key of "no hints declared": destructive and open-world by MCP's defaults. */
-const NO_HINTS = BIT.destructive | BIT.openWorld;
-
-function hintKey(hints: Hints): number {
-  // effectiveHints() inlined without allocating: this runs on every decide() call that passes hints.
-  const readOnly = hints.readOnly === true;
-  const destructive = typeof hints.destructive === 'boolean' ? hints.destructive : !readOnly;
-  const openWorld = typeof hints.openWorld === 'boolean' ? hints.openWorld : true;
-  return (
-    (readOnly ? BIT.readOnly : 0) |
-    (destructive ? BIT.destructive : 0) |
-    (hints.idempotent === true ? BIT.idempotent : 0) |
-    (openWorld ? BIT.openWorld : 0)
-  );
-}
+const NO_HINTS = hintsKey({});
 
 function hintsOf(key: number): EffectiveHints {
   return {
@@ -131,6 +119,8 @@ class MemoPolicy implements CompiledPolicy {
   private readonly byArguments: boolean;
   /** One table per effective-hints key (16 combinations). */
   private readonly tables: Map<string, DecideResult>[] = [];
+  /** The memo of `decideCall`, made on its first call. */
+  [CALL_MEMO]: CallMemo | undefined = undefined;
 
   constructor(mode: string, documents: readonly CompiledDocument[]) {
     this.mode = mode;
@@ -160,7 +150,7 @@ class MemoPolicy implements CompiledPolicy {
       const hit = this.plain.get(name);
       return hit === undefined ? this.miss(this.plain, name, NO_HINTS) : hit;
     }
-    const key = hintKey(hints);
+    const key = hintsKey(hints);
     const table = this.tables[key]!;
     const hit = table.get(name);
     return hit === undefined ? this.miss(table, name, key) : hit;

@@ -76,6 +76,20 @@ export function effectiveHints(hints?: Hints): EffectiveHints {
 }
 
 /**
+ * The 4-bit key of a call's effective hints (bit 1 readOnly, 2 destructive, 4 idempotent, 8 openWorld), as
+ * {@link effectiveHints} would set them, computed without allocating: it runs on every memoised lookup with hints.
+ * @returns a number from 0 to 15
+ */
+export function hintsKey(hints: Hints): number {
+  const readOnly = hints.readOnly === true;
+  const destructive = typeof hints.destructive === 'boolean' ? hints.destructive : !readOnly;
+  const openWorld = typeof hints.openWorld === 'boolean' ? hints.openWorld : true;
+  return (
+    (readOnly ? 1 : 0) | (destructive ? 2 : 0) | (hints.idempotent === true ? 4 : 0) | (openWorld ? 8 : 0)
+  );
+}
+
+/**
  * Compiles one document: parses its selectors, splits exact names from globs and orders globs by specificity.
  * Invalid selectors are recorded in `selectorErrors` and keep what they can still match.
  * @returns the compiled document

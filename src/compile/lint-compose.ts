@@ -17,6 +17,7 @@
  * what it did before indexing, no more.
  * @module
  */
+import { decideCall, documentHasArguments } from './call.js';
 import { composePolicy, DEFAULT_DENY_RULE } from './compile.js';
 import {
   effectiveHints,
@@ -26,10 +27,13 @@ import {
   type ResolveOptions,
 } from './document.js';
 import type {
+  CallDecision,
+  CallInput,
   CompiledDocument,
   CompiledPolicy,
   CompiledRule,
   Decision,
+  DecideCallOptions,
   DecideResult,
   EffectiveHints,
   Hints,
@@ -85,6 +89,8 @@ export class ModeCompositions {
   /** Per hint key: each document's fallback result, and per decision the ascending positions giving it. */
   readonly #fallbacks = new Map<number, { results: (DecideResult | undefined)[]; byDecision: number[][] }>();
   readonly #policies = new Map<number, PrefixPolicy>();
+  /** `#withArguments[end]`: how many of documents `[0, end)` have argument rules (computed on first use). */
+  #withArguments: number[] | undefined;
 
   constructor(mode: string, docs: readonly CompiledDocument[]) {
     this.#mode = mode;
@@ -107,6 +113,16 @@ export class ModeCompositions {
     let policy = this.#policies.get(end);
     if (policy === undefined) this.#policies.set(end, (policy = new PrefixPolicy(this, end)));
     return policy;
+  }
+
+  /** Whether some document of the composition up to (excluding) `end` has `commands` or `paths` patterns. */
+  hasArguments(end: number): boolean {
+    if (this.#withArguments === undefined) {
+      const counts = [0];
+      for (const d of this.#docs) counts.push(counts[counts.length - 1]! + (documentHasArguments(d) ? 1 : 0));
+      this.#withArguments = counts;
+    }
+    return this.#withArguments[end]! - this.#withArguments[this.start(end)]! > 0;
   }
 
   /** The compiled documents of the composition up to (excluding) `end`. */
@@ -310,6 +326,13 @@ class PrefixPolicy implements CompiledPolicy {
 
   visible(name: string, hints?: Hints): boolean {
     return this.decide(name, hints).decision !== 'deny';
+  }
+
+  decideCall(call: CallInput, options?: DecideCallOptions): CallDecision {
+    // Without argument rules in the prefix a call is its name: the memoised lookup, and no composed policy.
+    return this.#owner.hasArguments(this.#end)
+      ? decideCall(this.#base, call, options)
+      : this.decide(call.name, call.hints);
   }
 }
 

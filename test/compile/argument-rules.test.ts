@@ -3,7 +3,13 @@
 // documents. Paths here resolve lexically; test/compile/fs-path-resolver.test.ts covers the real filesystem.
 import { describe, expect, it } from 'vitest';
 import { ARGUMENT_MEMO_LIMIT, CommandTable } from '../../src/compile/argument-tables.js';
-import { decideCall, type CallInput } from '../../src/compile/call.js';
+import {
+  CALL_MEMO,
+  CALL_MEMO_LIMIT,
+  decideCall,
+  type CallInput,
+  type CallMemoSlot,
+} from '../../src/compile/call.js';
 import { compileDocument } from '../../src/compile/document.js';
 import { loadPolicyText } from '../../src/compile/index.js';
 import { lexicalPathResolver } from '../../src/compile/paths.js';
@@ -365,5 +371,81 @@ describe('decideCall: commands', () => {
     expect((table as CommandTable).memoSize).toBeGreaterThan(0);
     // Dropped when full, and still right afterwards.
     expect(decideCall(p, bash('git push')).decision).toBe('deny');
+  });
+});
+
+describe('decideCall: the call memo', () => {
+  const text = [
+    'mode: x',
+    'tools:',
+    '  bash:',
+    '    decision: deny',
+    '    commands:',
+    '      "git log **": allow',
+    '      "git push **": deny',
+    'effects:',
+    '  readOnly: allow',
+    'default: deny',
+  ].join('\n');
+  const bash = (command: string): CallInput => ({ name: 'bash', arguments: { command } });
+
+  it('answers a repeated call with the same frozen decision a fresh policy computes', () => {
+    const p = policy('x', text);
+    const first = decideCall(p, bash('git log -5 && git push'));
+    expect(decideCall(p, bash('git log -5 && git push'))).toBe(first);
+    expect(Object.isFrozen(first)).toBe(true);
+    expect(Object.isFrozen(first.commands)).toBe(true);
+    expect(first.commands!.every((c) => Object.isFrozen(c))).toBe(true);
+    expect(first).toEqual(decideCall(policy('x', text), bash('git log -5 && git push')));
+    expect(first.decision).toBe('deny');
+    expect(decideCall(p, bash('git log -5')).decision).toBe('allow');
+  });
+
+  it('keys the memo by hints as well as by name', () => {
+    const p = policy('x', text);
+    expect(decideCall(p, { name: 'other', hints: { readOnly: true } }).decision).toBe('allow');
+    expect(decideCall(p, { name: 'other' }).decision).toBe('deny');
+    expect(decideCall(p, { name: 'other', hints: { readOnly: true } }).decision).toBe('allow');
+  });
+
+  it('stays bounded, and right after it is dropped', () => {
+    const p = policy('x', text);
+    for (let i = 0; i < CALL_MEMO_LIMIT + 10; i++) decideCall(p, bash(`git log -${i}`));
+    const memo = (p as CallMemoSlot)[CALL_MEMO]!;
+    expect(memo.size).toBeGreaterThan(0);
+    expect(memo.size).toBeLessThanOrEqual(CALL_MEMO_LIMIT);
+    expect(decideCall(p, bash('git push')).decision).toBe('deny');
+    expect(decideCall(p, bash('git log -3')).decision).toBe('allow');
+  });
+
+  it('keys by every argument the rules that can take part read, through abstentions', () => {
+    // `bash` has no base, so it abstains on what it does not match; `ba*` then judges the argument `other`.
+    const p = policy(
+      'x',
+      [
+        'mode: x',
+        'tools:',
+        '  bash: { commands: { "git log **": allow } }',
+        '  "ba*": { decision: deny, argument: other, commands: { "rm **": ask } }',
+      ].join('\n'),
+    );
+    const call = (command: string, other: string): CallInput => ({
+      name: 'bash',
+      arguments: { command, other },
+    });
+    expect(decideCall(p, call('rm x', 'rm y')).decision).toBe('ask');
+    expect(decideCall(p, call('rm x', 'ls')).decision).toBe('deny');
+    expect(decideCall(p, call('rm x', 'rm y')).decision).toBe('ask');
+    expect(decideCall(p, call('git log', 'ls')).decision).toBe('allow');
+  });
+
+  it('asks the path resolver on every call: a path decision is never memoised', () => {
+    const p = policy('x', 'mode: x\ntools:\n  read: { decision: deny, paths: { "**": allow } }\n');
+    let inside = true;
+    const resolvePath = (path: string) =>
+      lexicalPathResolver(inside ? ws : '/elsewhere')(inside ? `${ws}/${path}` : `/work/space/${path}`);
+    expect(decideCall(p, read('a.txt'), { resolvePath }).decision).toBe('allow');
+    inside = false;
+    expect(decideCall(p, read('a.txt'), { resolvePath }).decision).toBe('deny');
   });
 });

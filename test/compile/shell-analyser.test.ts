@@ -1,4 +1,6 @@
 import { spawnSync } from 'node:child_process';
+import fc from 'fast-check';
+import { parse as parseShell } from 'unbash';
 import { describe, expect, it } from 'vitest';
 import {
   extractCommands,
@@ -6,6 +8,7 @@ import {
   MAX_SCRIPT_LENGTH,
   type ScriptAnalysis,
 } from '../../src/compile/shell/index.js';
+import { isPlainWord, toShellWord } from '../../src/compile/shell/words.js';
 
 const names = (a: ScriptAnalysis) => a.commands.map((c) => c.name);
 const kinds = (script: string) => extractCommands(script).unanalysable.map((r) => r.kind);
@@ -399,5 +402,32 @@ describe('extractCommands', () => {
     expect(kinds(subst)).toContain('limit');
     const long = Array.from({ length: 5000 }, () => 'a $(b) | c').join('; ');
     expect(extractCommands(long).commands).toHaveLength(15000);
+  });
+});
+
+describe('plain words', () => {
+  it('reads a plain word as the parser would: its value is its text, known, with only literal parts', () => {
+    // The analyser skips the parser's (lazy) word parts for plain words; this checks the shortcut against them.
+    const alphabet = [...'aZ09_.-/,:=+%@^', ...'~*?[]{}$`\'"\\!#()<>|&;  \t'];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...alphabet), { minLength: 1, maxLength: 8 }), (chars) => {
+        const text = chars.join('');
+        const script = parseShell(`echo ${text}`);
+        const cmd = script.commands[0]?.command;
+        if (cmd?.type !== 'Command') return;
+        for (const item of cmd.suffix) {
+          if (item.type !== 'Word' || !isPlainWord(item.text)) continue;
+          expect(item.value).toBe(item.text);
+          expect((item.parts ?? []).every((p) => p.type === 'Literal' && p.text === item.text)).toBe(true);
+          // Known as the parts would say: literal parts with no `~` bash may expand.
+          expect(/(?:^|[=:])~/.test(item.text)).toBe(false);
+          expect(toShellWord(item)).toEqual({ text: item.text, value: item.text, known: true });
+        }
+      }),
+      { numRuns: 3000 },
+    );
+    expect(isPlainWord('src/a-b_c.ts')).toBe(true);
+    for (const w of ['~', 'a*', '$x', '{a,b}', "'a'", 'a\\b', '!x', '#x', ''])
+      expect(isPlainWord(w), w).toBe(false);
   });
 });

@@ -119,6 +119,57 @@ describe('matchCommand', () => {
     );
   });
 
+  it('agrees with the plain word-by-word DP on known, unknown and slashed words, for allow and deny', () => {
+    // The reference: the DP over every pattern word and command word, with no shortcut for common shapes.
+    const one = (pw: string, w: ShellWord, j: number, forAllow: boolean): boolean => {
+      const any = pw === '**';
+      const re = new RegExp(
+        `^${pw
+          .split(/\*+/)
+          .map((x) => x.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'))
+          .join('.*')}$`,
+        's',
+      );
+      const lit = (v: string) => (pw.includes('*') ? re.test(v) : pw === v);
+      if (any) return !forAllow || w.known;
+      if (!w.known) return !forAllow;
+      if (j === 0 && w.value.includes('/'))
+        return forAllow ? pw === w.value : lit(w.value) || lit(w.value.slice(w.value.lastIndexOf('/') + 1));
+      return lit(w.value);
+    };
+    const reference = (p: string[], c: ShellWord[], forAllow: boolean): boolean => {
+      if (p.length === 0 || c.length === 0) return p.length === 0 && c.length === 0;
+      let reach = c.map(() => false).concat(false);
+      reach[0] = true;
+      for (const pw of p) {
+        const next = reach.map(() => false);
+        for (let j = 0; j <= c.length; j++)
+          next[j] =
+            pw === '**'
+              ? reach[j]! || (j > 0 && next[j - 1]! && one(pw, c[j - 1]!, j - 1, forAllow))
+              : j > 0 && reach[j - 1]! && one(pw, c[j - 1]!, j - 1, forAllow);
+        reach = next;
+      }
+      return reach[c.length]!;
+    };
+    const word = fc.constantFrom('a', 'b', 'ab', 'a*', '*b', '*', '**', '/x/a', '*/a');
+    const cmdWord = fc.oneof(
+      fc.constantFrom('a', 'b', 'ab', 'ba', 'aab', '/x/a', 'y/b').map(known),
+      fc.constantFrom('$A', 'a').map(unknown),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(word, { minLength: 1, maxLength: 5 }),
+        fc.array(cmdWord, { minLength: 1, maxLength: 6 }),
+        fc.boolean(),
+        (p, c, forAllow) => {
+          expect(matchCommand(p.join(' '), c, { forAllow })).toBe(reference(p, c, forAllow));
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
   it('matches in bounded time on a pathological pattern', () => {
     const pattern = Array.from({ length: 200 }, () => '** a*').join(' ') + ' b';
     const cmd = Array.from({ length: 2000 }, () => known('aaaa'));

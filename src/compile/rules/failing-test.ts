@@ -35,7 +35,9 @@ export default defineRule({
         ...(test.args ? { arguments: test.args } : {}),
         ...(hints ? { hints } : {}),
       };
-      const actual = decideCall(context.composedUpTo(), call);
+      const upTo = context.composedUpTo();
+      // The prefix's own decideCall skips composing a policy when no document of the prefix has argument rules.
+      const actual = upTo.decideCall ? upTo.decideCall(call) : decideCall(upTo, call);
       if (actual.decision === test.expect) continue;
       const { rule } = actual;
       const pattern = actual.pattern

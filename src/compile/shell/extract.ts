@@ -13,7 +13,7 @@
 import { parse } from 'unbash';
 import type * as U from 'unbash';
 import { readWrapper, isInterpreter, isFailure } from './wrappers.js';
-import { toShellWord, walkWordParts, type PartVisitor } from './words.js';
+import { isPlainWord, toShellWord, walkWordParts, type PartVisitor } from './words.js';
 import type {
   ScriptAnalysis,
   ShellRedirect,
@@ -373,8 +373,12 @@ class Walker implements PartVisitor {
 
   /** Walks a word's parts for nested commands; returns the word dequoted. */
   word(word: U.Word, frame: Frame): Located {
+    const text = word.text;
+    // Most words are plain: their value is their text, and nothing is nested in them.
+    if (isPlainWord(text)) return { text, value: text, known: true, pos: word.pos, end: word.end };
     walkWordParts(word, this, frame);
-    return { ...toShellWord(word), pos: word.pos, end: word.end };
+    const w = toShellWord(word);
+    return { text: w.text, value: w.value, known: w.known, pos: word.pos, end: word.end };
   }
 
   visitScript(script: U.Script | undefined, frame: Frame, pos: number, end: number): void {
@@ -465,15 +469,16 @@ class Walker implements PartVisitor {
     const name = slash >= 0 ? written.slice(slash + 1) : written;
     const text = frame.source.slice(at.pos, at.end);
     const index = this.commands.length;
-    this.commands.push({
-      name: first.known ? name : written,
-      ...(slash >= 0 && first.known ? { path: written } : {}),
-      words: words.map(({ text: t, value, known }) => ({ text: t, value, known })),
-      text,
-      span: this.span(frame, at.pos, at.end),
-      via,
-      ...(parent === undefined ? {} : { parent }),
-    });
+    const plain: ShellWord[] = [];
+    for (const w of words) plain.push({ text: w.text, value: w.value, known: w.known });
+    const span = this.span(frame, at.pos, at.end);
+    // Written out, not spread: the keys in this order (`path` after `name`, `parent` last), cheaply.
+    const record: { -readonly [K in keyof SimpleCommand]: SimpleCommand[K] } =
+      slash >= 0 && first.known
+        ? { name, path: written, words: plain, text, span, via }
+        : { name: first.known ? name : written, words: plain, text, span, via };
+    if (parent !== undefined) record.parent = parent;
+    this.commands.push(record);
     if (!first.known) {
       this.fail(
         'expansion',

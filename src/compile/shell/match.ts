@@ -75,6 +75,18 @@ function nameMatches(p: PatternWord, word: ShellWord, forAllow: boolean): boolea
   return wordMatches(p, value) || wordMatches(p, value.slice(slash + 1));
 }
 
+/** Whether pattern word `pw` matches command word `w` at position `j` (the name when 0). */
+function wordAt(pw: PatternWord, w: ShellWord, j: number, forAllow: boolean): boolean {
+  if (j === 0) return nameMatches(pw, w, forAllow);
+  if (pw.kind === 'any') return !forAllow || w.known;
+  if (!w.known) return !forAllow;
+  return wordMatches(pw, w.value);
+}
+
+// The DP's two rows, reused: matching runs to completion without calling out, so one pair serves every call.
+let reachRow = new Uint8Array(64);
+let nextRow = new Uint8Array(64);
+
 /**
  * Whether a pattern matches a command.
  * @param pattern the pattern (parsed, or as written)
@@ -93,30 +105,48 @@ export function matchCommand(
       ? (command as SimpleCommand).words
       : (command as readonly ShellWord[]);
   const forAllow = options.forAllow;
-  const P = p.words.length;
+  const pws = p.words;
+  const P = pws.length;
   const W = words.length;
   if (P === 0 || W === 0) return P === 0 && W === 0;
-  const one = (i: number, j: number): boolean => {
-    const pw = p.words[i]!;
-    const w = words[j]!;
-    if (j === 0) return nameMatches(pw, w, forAllow);
-    if (pw.kind === 'any') return !forAllow || w.known;
-    if (!w.known) return !forAllow;
-    return wordMatches(pw, w.value);
-  };
-  // reach[j]: pattern words 0..i-1 can consume command words 0..j-1.
-  let reach = new Array<boolean>(W + 1).fill(false);
-  reach[0] = true;
+  // The common shapes without the DP: no `**` (word for word), and one `**` at the end (a prefix, then any rest).
+  let anyAt = -1;
+  let anyCount = 0;
   for (let i = 0; i < P; i++) {
-    const next = new Array<boolean>(W + 1).fill(false);
-    const any = p.words[i]!.kind === 'any';
-    for (let j = 0; j <= W; j++) {
-      if (any) {
-        // `**` consumes none (reach[j]) or one more word after a reachable prefix.
-        next[j] = reach[j]! || (j > 0 && next[j - 1]! && one(i, j - 1));
-      } else next[j] = j > 0 && reach[j - 1]! && one(i, j - 1);
+    if (pws[i]!.kind === 'any') {
+      anyAt = i;
+      anyCount++;
     }
-    reach = next;
   }
-  return reach[W]!;
+  if (anyCount === 0 || (anyCount === 1 && anyAt === P - 1)) {
+    const fixed = anyCount === 0 ? P : P - 1;
+    if (anyCount === 0 ? W !== P : W < fixed) return false;
+    for (let j = 0; j < fixed; j++) if (!wordAt(pws[j]!, words[j]!, j, forAllow)) return false;
+    const any = pws[P - 1]!;
+    for (let j = fixed; j < W; j++) if (!wordAt(any, words[j]!, j, forAllow)) return false;
+    return true;
+  }
+  // reach[j]: pattern words 0..i-1 can consume command words 0..j-1.
+  if (reachRow.length < W + 1) {
+    reachRow = new Uint8Array(2 * (W + 1));
+    nextRow = new Uint8Array(2 * (W + 1));
+  }
+  let reach = reachRow;
+  let next = nextRow;
+  reach.fill(0, 0, W + 1);
+  reach[0] = 1;
+  for (let i = 0; i < P; i++) {
+    const pw = pws[i]!;
+    const any = pw.kind === 'any';
+    next[0] = any ? reach[0]! : 0;
+    for (let j = 1; j <= W; j++) {
+      // `**` consumes none (reach[j]) or one more word after a reachable prefix.
+      if (any) next[j] = reach[j]! || (next[j - 1]! && wordAt(pw, words[j - 1]!, j - 1, forAllow)) ? 1 : 0;
+      else next[j] = reach[j - 1]! && wordAt(pw, words[j - 1]!, j - 1, forAllow) ? 1 : 0;
+    }
+    const t = reach;
+    reach = next;
+    next = t;
+  }
+  return reach[W] === 1;
 }

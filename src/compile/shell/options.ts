@@ -149,15 +149,19 @@ export function readOptions(
  * --random-source -- -uo=x` writes `=x`), which only the program knows. The name, long options, `-`, `--` and
  * unknown words are left alone.
  * @param words the command's words, the name first
- * @returns the words with bundles split
+ * @returns the words with bundles split (the same array when there is none)
  */
-export function splitShortOptions(words: readonly ShellWord[]): ShellWord[] {
-  const out: ShellWord[] = [];
-  words.forEach((w, i) => {
+export function splitShortOptions(words: readonly ShellWord[]): readonly ShellWord[] {
+  let out: ShellWord[] | undefined;
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
     if (i > 0 && w.known && w.value.length > 2 && w.value[0] === '-' && w.value[1] !== '-') {
+      // The first bundle: copy the words before it, then split from here on.
+      out ??= words.slice(0, i);
       for (const letter of w.value.slice(1))
         out.push({ text: `-${letter}`, value: `-${letter}`, known: true });
-    } else out.push(w);
-  });
-  return out;
+    } else out?.push(w);
+  }
+  // Nothing to split: the words themselves (a bundle always adds a word, so callers compare lengths).
+  return out ?? words;
 }

@@ -50,14 +50,40 @@ function partKnown(part: U.WordPart | U.DoubleQuotedChild): boolean {
 }
 
 /**
+ * The characters that never start a quote, an escape, an expansion, a glob, a brace expansion, `~`, an extended glob,
+ * a history expansion or a comment. A word of these alone is its own value, known, with nothing nested in it.
+ */
+const PLAIN_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./,:=+%@^-';
+/** `PLAIN[c]` is 1 for a plain character code below 128 (a table: this runs for every word the analyser reads). */
+const PLAIN = new Uint8Array(128);
+for (let i = 0; i < PLAIN_CHARS.length; i++) PLAIN[PLAIN_CHARS.charCodeAt(i)] = 1;
+
+/**
+ * Whether a word's text is plain (see {@link PLAIN_CHARS}): then its value is its text, it is known, and it has no
+ * parts worth walking, so the parser's lazy parts (a re-lex of the word) are never computed for it.
+ * @returns true for a plain word
+ */
+export function isPlainWord(text: string): boolean {
+  const n = text.length;
+  if (n === 0) return false;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 128 || PLAIN[c] === 0) return false;
+  }
+  return true;
+}
+
+/**
  * Dequotes a word and tells whether its value is known.
  * @param word the parser's word
  * @returns the word as written, its value, and whether the value is known
  */
 export function toShellWord(word: U.Word): ShellWord {
+  const text = word.text;
+  if (isPlainWord(text)) return { text, value: text, known: true };
   const parts = word.parts;
   const known = parts === undefined ? literalKnown(word.text) : parts.every(partKnown);
-  return { text: word.text, value: word.value, known };
+  return { text, value: word.value, known };
 }
 
 /**

@@ -600,7 +600,8 @@ export { isFailure };
 
 /** Interpreters that run code read from standard input: a here-document or here-string fed to one is unanalysable. */
 export function isInterpreter(name: string): boolean {
-  return /^(?:sh|bash|dash|zsh|ksh|mksh|fish|csh|tcsh|python[0-9.]*|pypy[0-9.]*|node|nodejs|deno|bun|perl[0-9.]*|ruby[0-9.]*|irb|php[0-9.]*|lua[0-9.]*|luajit|tclsh[0-9.]*|wish|R|Rscript|julia|awk|gawk|mawk|nawk|busybox|osascript|pwsh|powershell|jshell|groovy|scala|guile|racket|ghci|erl|elixir|iex|swift|sqlite3|psql|mysql|expect)$/.test(
-    name,
-  );
+  return INTERPRETER.test(name);
 }
+
+const INTERPRETER =
+  /^(?:sh|bash|dash|zsh|ksh|mksh|fish|csh|tcsh|python[0-9.]*|pypy[0-9.]*|node|nodejs|deno|bun|perl[0-9.]*|ruby[0-9.]*|irb|php[0-9.]*|lua[0-9.]*|luajit|tclsh[0-9.]*|wish|R|Rscript|julia|awk|gawk|mawk|nawk|busybox|osascript|pwsh|powershell|jshell|groovy|scala|guile|racket|ghci|erl|elixir|iex|swift|sqlite3|psql|mysql|expect)$/;
