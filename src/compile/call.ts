@@ -232,21 +232,15 @@ export function decideCall(
           : undefined;
       if (typeof value !== 'string') return resolveAll(docs, call, options).decision;
       const hit = route.memo.get(value);
-      if (hit !== undefined) return hit;
-      const { decision, workspace } = resolveAll(docs, call, options);
-      const decided = frozen(decision);
-      if (!workspace) memo.remember(route, value, decided);
-      return decided;
+      if (hit !== undefined) return checked(hit, docs, call, options);
+      return remembered(memo, route, value, docs, call, options);
     }
     case 'json': {
       const key = argumentsKey(call.arguments, route.arguments);
       if (key === undefined) return resolveAll(docs, call, options).decision;
       const hit = route.memo.get(key);
-      if (hit !== undefined) return hit;
-      const { decision, workspace } = resolveAll(docs, call, options);
-      const decided = frozen(decision);
-      if (!workspace) memo.remember(route, key, decided);
-      return decided;
+      if (hit !== undefined) return checked(hit, docs, call, options);
+      return remembered(memo, route, key, docs, call, options);
     }
     default:
       return resolveAll(docs, call, options).decision;
@@ -266,20 +260,57 @@ function argumentsKey(args: unknown, names: readonly string[]): string | undefin
 }
 
 /**
- * The decision, unmemoised: every document resolves the call, the ceiling across them. `workspace` is set when a
- * pattern allowed or asked for a program the workspace configures (git): the decision then depends on the
- * workspace check, not on the text alone, and must not be memoised.
+ * Decisions that a pattern's allow or ask for a program the workspace configures (git) took part in, with those
+ * programs. The memo keeps the decision of the text alone; each call asks its own workspace check about them.
+ */
+const NEEDS_CHECK = new WeakMap<CallDecision, readonly string[]>();
+
+/** Decides a call by its text alone, memoises that, and answers for this call's workspace. */
+function remembered(
+  memo: CallMemo,
+  route: Route,
+  key: string,
+  docs: readonly CompiledDocument[],
+  call: CallInput,
+  options: DecideCallOptions | undefined,
+): CallDecision {
+  const textOnly = options?.resolvePath ? { resolvePath: options.resolvePath } : undefined;
+  const { decision, programs } = resolveAll(docs, call, textOnly);
+  const decided = frozen(decision);
+  // A check only turns an allow or ask into a deny: a deny needs none.
+  if (programs !== undefined && decided.decision !== 'deny') NEEDS_CHECK.set(decided, [...programs]);
+  memo.remember(route, key, decided);
+  return checked(decided, docs, call, options);
+}
+
+/** A memoised decision, unless this call's workspace check withholds one of its programs (then decided anew). */
+function checked(
+  decided: CallDecision,
+  docs: readonly CompiledDocument[],
+  call: CallInput,
+  options: DecideCallOptions | undefined,
+): CallDecision {
+  const check = options?.checkProgram;
+  if (check === undefined) return decided;
+  const programs = NEEDS_CHECK.get(decided);
+  if (programs === undefined || programs.every((p) => check(p) === undefined)) return decided;
+  return resolveAll(docs, call, options).decision;
+}
+
+/**
+ * The decision, unmemoised: every document resolves the call, the ceiling across them, with `programs` the
+ * configured programs (git) that a pattern allowed or asked for, so that the decision depends on the workspace.
  */
 function resolveAll(
   docs: readonly CompiledDocument[],
   call: CallInput,
   options: DecideCallOptions | undefined,
-): { decision: CallDecision; workspace: boolean } {
+): { decision: CallDecision; programs: ReadonlySet<string> | undefined } {
   const context: CallContext = {
     resolvePath: options?.resolvePath ?? LEXICAL,
     tool: call.name,
     checkProgram: options?.checkProgram,
-    workspace: false,
+    programs: undefined,
   };
   const hints = effectiveHints(call.hints);
   let best: CallDecision | undefined;
@@ -290,13 +321,13 @@ function resolveAll(
     if (r.best && (!best || rank(r.best.decision) > rank(best.decision))) best = r.best;
   }
   const decision = !complete && (!best || best.decision !== 'deny') ? DEFAULT_DENY : (best ?? DEFAULT_DENY);
-  return { decision, workspace: context.workspace };
+  return { decision, programs: context.programs };
 }
 
 interface CallContext extends JudgeContext {
   readonly checkProgram: ProgramCheck | undefined;
-  /** Set once a verdict needed the workspace check (whether or not a check was given). */
-  workspace: boolean;
+  /** The configured programs a pattern allowed or asked for (whether or not a check was given). */
+  programs: Set<string> | undefined;
 }
 
 interface DocumentAnswer {
@@ -349,9 +380,10 @@ function resolveCall(
     scriptVerdicts = scripts;
   }
   if (verdicts.some((v) => v.program !== undefined)) {
-    context.workspace = true;
+    for (const v of verdicts) if (v.program !== undefined) (context.programs ??= new Set()).add(v.program);
     const check = context.checkProgram;
-    const withheld = (v: SubjectVerdict) => (v.program === undefined ? v : checked(v, v.program, check));
+    const withheld = (v: SubjectVerdict) =>
+      v.program === undefined ? v : checkedVerdict(v, v.program, check);
     verdicts = verdicts.map(withheld);
     scriptVerdicts = scriptVerdicts.length === 0 ? NO_VERDICTS : scriptVerdicts.map(withheld);
   }
@@ -381,7 +413,7 @@ function resolveCall(
 }
 
 /** A pattern's allow or ask for a configured program, unless the workspace check withholds it (then deny). */
-function checked(v: SubjectVerdict, program: string, check: ProgramCheck | undefined): SubjectVerdict {
+function checkedVerdict(v: SubjectVerdict, program: string, check: ProgramCheck | undefined): SubjectVerdict {
   const why = check?.(program);
   if (why === undefined) return v;
   const out: SubjectVerdict = {

@@ -401,6 +401,25 @@ describe('decideCall: the call memo', () => {
     expect(decideCall(p, bash('git log -5')).decision).toBe('allow');
   });
 
+  it('keeps the decision of the text alone, and asks each call’s workspace check about git again', () => {
+    const p = policy('x', text);
+    const asked: string[] = [];
+    const clean = (program: string) => (asked.push(program), undefined);
+    const hostile = () => 'the repository names a program';
+    expect(decideCall(p, bash('git log -5'), { checkProgram: clean }).decision).toBe('allow');
+    const withheld = decideCall(p, bash('git log -5'), { checkProgram: hostile });
+    expect(withheld).toMatchObject({
+      decision: 'deny',
+      withheld: true,
+      note: 'the repository names a program',
+    });
+    expect(decideCall(p, bash('git log -5'), { checkProgram: clean }).decision).toBe('allow');
+    expect(decideCall(p, bash('git log -5')).decision).toBe('allow');
+    expect(asked).toEqual(['git', 'git']);
+    // A deny needs no check.
+    expect(decideCall(p, bash('git push'), { checkProgram: hostile }).withheld).toBeUndefined();
+  });
+
   it('keys the memo by hints as well as by name', () => {
     const p = policy('x', text);
     expect(decideCall(p, { name: 'other', hints: { readOnly: true } }).decision).toBe('allow');
