@@ -7,6 +7,9 @@ export default defineConfig({
     globalSetup: ['test/global-setup.ts'],
     // One fixed fast-check seed for every property (test/seed.ts): the same cases on every run.
     setupFiles: ['test/seed.ts'],
+    // Two workers even on two cores (vitest's default there is one): most test time is spent waiting on child
+    // processes (the CLI, bash, git, npm), so a second worker overlaps that wait.
+    maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 30_000,
     coverage: {
