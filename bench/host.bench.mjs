@@ -24,16 +24,19 @@ async function bigSession(ctx, id, events) {
   return session.file;
 }
 
-/** `n` steps on a resumed session (one turn of n steps), the session kept across blocks. */
+/**
+ * `n` steps on a resumed session (one turn of n steps), the session and its agent kept across blocks, as a resumed
+ * chat keeps them: the agent's one walk over the log on its first step belongs to resume, measured on its own.
+ */
 function resumedStepper(name, ctx, session) {
+  let script;
+  let agent;
+  const model = { name: 'bench', complete: (request, onChunk) => script.complete(request, onChunk) };
   return {
     name,
     async run(n) {
-      const agent = ctx.agents.create({
-        session,
-        model: scriptedModel(stepScript(n), { record: false }),
-        options: { maxSteps: n },
-      });
+      script = scriptedModel(stepScript(n), { record: false });
+      agent ??= ctx.agents.create({ session, model, options: { maxSteps: n } });
       const outcome = await agent.prompt('go');
       if (outcome.reason !== 'done') throw new Error(`bench turn ended ${outcome.reason}`);
     },
