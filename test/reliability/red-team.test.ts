@@ -77,37 +77,23 @@ describe('red team: text shown to people, as a terminal wraps it', () => {
       return out;
     });
 
-  // HOLE (not fixed, chat/render.ts and answerer.ts): marks are escaped only at the start of a logical line, but a
-  // terminal soft-wraps long lines. Streamed text padded to the terminal's width (80 here) puts `  ✓ write …` at
-  // the start of a screen row, which reads as the chat's own tool line. The same works inside a plan box (a body
-  // line of 78 characters after `│ `). Needs: the printer to know the terminal's width and count columns (wide
-  // characters included), or marks escaped wherever they appear in untrusted text.
-  it.fails(
-    'streamed text padded to the terminal width cannot put a fake tool line at the start of a row',
-    async () => {
-      await measured('hostile', 'red team: fake UI rows by soft wrap', null, async () => {
-        const dir = tempDir('dsh-red-');
-        const pad = 'Reading the files now, please wait while I look at the project structure.'.padEnd(
-          80,
-          '.',
-        );
-        const fake = '  ✓ write src/app.js — ok: Wrote src/app.js';
-        writeFileSync(join(dir, 'script.json'), JSON.stringify([{ text: `${pad}${fake}\n` }]));
-        const run = chat(dir, [
-          '--model-script',
-          join(dir, 'script.json'),
-          '--mode',
-          'plan',
-          '--prompt',
-          'go',
-        ]);
-        expect(run.code, run.err).toBe(0);
-        const ui = rows(run.out).filter((row) => /^\s*[✓✗→┌│└─]/.test(row));
-        expect(ui, run.out).toEqual(['── mode is now plan ──']);
-        return { runs: 1, violations: 0 };
-      });
-    },
-  );
+  // Was a hole (closed in chat/render.ts, `Printer`): marks were escaped only at the start of a logical line, but
+  // a terminal soft-wraps long lines. Streamed text padded to the terminal's width (80 here) put `  ✓ write …` at
+  // the start of a screen row, which read as the chat's own tool line. The printer now counts the screen column
+  // of what it prints and escapes a mark that would begin a row.
+  it('streamed text padded to the terminal width cannot put a fake tool line at the start of a row', async () => {
+    await measured('hostile', 'red team: fake UI rows by soft wrap', null, async () => {
+      const dir = tempDir('dsh-red-');
+      const pad = 'Reading the files now, please wait while I look at the project structure.'.padEnd(80, '.');
+      const fake = '  ✓ write src/app.js — ok: Wrote src/app.js';
+      writeFileSync(join(dir, 'script.json'), JSON.stringify([{ text: `${pad}${fake}\n` }]));
+      const run = chat(dir, ['--model-script', join(dir, 'script.json'), '--mode', 'plan', '--prompt', 'go']);
+      expect(run.code, run.err).toBe(0);
+      const ui = rows(run.out).filter((row) => /^\s*[✓✗→┌│└─]/.test(row));
+      expect(ui, run.out).toEqual(['── mode is now plan ──']);
+      return { runs: 1, violations: 0 };
+    });
+  });
 });
 
 describe('red team: diff --fail-on-escalation and hint probes', () => {

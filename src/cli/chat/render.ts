@@ -36,23 +36,44 @@ export interface Output {
   write(text: string): void;
 }
 
-/** Keeps track of whether the cursor is at the start of a line, so tool lines never run into streamed text. */
+/** Where a terminal puts tab stops: every 8 columns. */
+const TERMINAL_TAB = 8;
+/** An escape sequence the chat itself writes (colour): it takes no columns. */
+const SGR = /^\u001b\[[0-9;]*m/;
+
+/**
+ * Keeps track of whether the cursor is at the start of a line, so tool lines never run into streamed text, and of
+ * the screen column of everything it has printed, so that no mark can begin a screen row a terminal soft-wraps:
+ * a terminal `width` columns wide starts a new row after `width` columns (a wide letter that does not fit moves
+ * whole to the next row), so a mark there, after nothing but indentation on that row, is escaped as at the start
+ * of a line — in untrusted text and in the chat's own lines alike (those hold untrusted parts: a tool's name, its
+ * output). Only a mark at the start of a line of the chat's own keeps its meaning.
+ */
 export class Printer {
   #atLineStart = true;
-  /** True while the current line holds only indentation, so a mark arriving now would start it. */
-  #blankSoFar = true;
+  /** The screen column the next letter goes to (0 at a row's start; `width` once the row is full). */
+  #column = 0;
+  /** True while the current screen row holds only indentation, so a mark arriving now would start it. */
+  #rowBlank = true;
+  /** True when the current screen row is one the terminal wrapped to (not the first row of a line). */
+  #softRow = false;
   /** True while the streamed lines are reasoning. */
   #thinking = false;
+  readonly #width: number;
 
   /**
    * @param out where the chat writes
    * @param options `color`: ANSI styling allowed (a terminal without `NO_COLOR`); `width`: the terminal's columns
-   *   (boxes fit in them; {@link DEFAULT_WIDTH} without a terminal)
+   *   (boxes fit in them, and rows wrap after them; {@link DEFAULT_WIDTH} without a terminal)
    */
   constructor(
     private readonly out: Output,
     private readonly options: { color?: boolean; width?: number } = {},
-  ) {}
+  ) {
+    const width = options.width;
+    this.#width =
+      width !== undefined && Number.isFinite(width) && width >= 1 ? Math.floor(width) : DEFAULT_WIDTH;
+  }
 
   /** Whether lines may be styled. */
   get color(): boolean {
@@ -66,11 +87,12 @@ export class Printer {
 
   /**
    * A line (or lines) of the chat's own that the caller built from parts already made visible, possibly styled
-   * with {@link paint}: written as is, so its colour codes survive.
+   * with {@link paint}: written as is (so its colour codes survive), but for a mark a soft wrap puts at the start
+   * of a screen row.
    */
   own(text: string): void {
     this.endLine();
-    this.out.write(`${text}\n`);
+    this.out.write(this.#place(`${text}\n`, false));
   }
 
   /**
@@ -83,11 +105,11 @@ export class Printer {
     this.own(box(title, body, boxWidth(this.options.width), this.color));
   }
 
-  /** Streamed (untrusted) text, made visible, with a mark at the start of a line escaped. */
+  /** Streamed (untrusted) text, made visible, with a mark at the start of a line or of a screen row escaped. */
   text(text: string): void {
     if (text === '') return;
     if (this.#thinking) this.endLine();
-    this.out.write(this.#shown(text));
+    this.out.write(this.#place(visible(text), true));
     this.#atLineStart = text.endsWith('\n');
   }
 
@@ -102,51 +124,101 @@ export class Printer {
       this.#thinking = true;
     }
     if (this.options.color) {
-      this.out.write(`${DIM}${this.#shown(text)}${UNDIM}`);
+      this.out.write(`${DIM}${this.#place(visible(text), true)}${UNDIM}`);
       this.#atLineStart = text.endsWith('\n');
       return;
     }
     for (const [index, part] of text.split('\n').entries()) {
       if (index > 0) {
-        this.out.write('\n');
+        this.out.write(this.#place('\n', true));
         this.#atLineStart = true;
-        this.#blankSoFar = true;
       }
       if (part === '') continue;
-      if (this.#atLineStart) this.out.write(THINKING);
-      this.out.write(this.#shown(part));
+      if (this.#atLineStart) this.out.write(this.#place(THINKING, false));
+      this.out.write(this.#place(visible(part), true));
       this.#atLineStart = false;
     }
   }
 
-  #shown(text: string): string {
+  /**
+   * `text` (made visible, or the chat's own with its colour codes) as it is to be written, advancing the screen
+   * column: a mark that would begin a screen row after only indentation is escaped when the text is untrusted or
+   * the row is one a soft wrap began. Tabs become the spaces a terminal would move over, so the column is exact.
+   */
+  #place(text: string, untrusted: boolean): string {
     let shown = '';
-    for (const c of visible(text)) {
-      if (this.#blankSoFar && MARKS.has(c)) {
-        shown += `\\u${c.codePointAt(0)!.toString(16).padStart(4, '0')}`;
-        this.#blankSoFar = false;
-        continue;
+    for (let at = 0; at < text.length;) {
+      if (text[at] === '\u001b') {
+        const sgr = SGR.exec(text.slice(at));
+        if (sgr) {
+          shown += sgr[0];
+          at += sgr[0].length;
+          continue;
+        }
       }
-      shown += c;
-      if (c === '\n') this.#blankSoFar = true;
-      // Any Unicode space indents as a space does: a mark behind U+2002 or U+3000 would still look like ours.
-      else if (!SPACE.test(c)) this.#blankSoFar = false;
+      const c = String.fromCodePoint(text.codePointAt(at)!);
+      at += c.length;
+      if (c === '\n') {
+        shown += c;
+        this.#column = 0;
+        this.#rowBlank = true;
+        this.#softRow = false;
+      } else if (c === '\t') {
+        // Spaces to the next stop (or the row's end) instead: how a terminal moves over a tab at a row's end
+        // varies, how it moves over spaces does not.
+        const stop = Math.min(this.#width, (Math.floor(this.#column / TERMINAL_TAB) + 1) * TERMINAL_TAB);
+        const pad = Math.max(1, stop - this.#column);
+        shown += ' '.repeat(pad);
+        this.#advance(pad);
+      } else {
+        const width = charWidth(c);
+        if (width > 0 && this.#column + width > this.#width) this.#wrapRow();
+        if (width > 0 && this.#rowBlank && MARKS.has(c) && (untrusted || this.#softRow)) {
+          const escaped = `\\u${c.codePointAt(0)!.toString(16).padStart(4, '0')}`;
+          shown += escaped;
+          this.#advance(escaped.length);
+          this.#rowBlank = false;
+          continue;
+        }
+        shown += c;
+        this.#column += width;
+        // Any Unicode space indents as a space does (a mark behind U+2002 or U+3000 would still look like ours);
+        // a mark of no width changes nothing about what the row shows first.
+        if (width > 0 && !SPACE.test(c)) this.#rowBlank = false;
+      }
     }
     return shown;
+  }
+
+  /** Moves over `columns` one-column letters that are not marks (spaces, an escape's spelling). */
+  #advance(columns: number): void {
+    for (let n = 0; n < columns; n++) {
+      if (this.#column + 1 > this.#width) this.#wrapRow();
+      this.#column++;
+    }
+  }
+
+  /** The terminal has moved to a new screen row of the same line. */
+  #wrapRow(): void {
+    this.#column = 0;
+    this.#rowBlank = true;
+    this.#softRow = true;
   }
 
   /** One whole line of the chat's own (a newline first when the cursor is mid-line); parts made visible. */
   line(text: string): void {
     this.endLine();
-    this.out.write(`${visible(text)}\n`);
+    this.out.write(this.#place(`${visible(text)}\n`, false));
   }
 
   /** Ends the current line, if any. */
   endLine(): void {
     this.#thinking = false;
-    if (!this.#atLineStart) this.out.write('\n');
+    if (!this.#atLineStart) this.out.write(this.#place('\n', false));
     this.#atLineStart = true;
-    this.#blankSoFar = true;
+    this.#column = 0;
+    this.#rowBlank = true;
+    this.#softRow = false;
   }
 }
 
