@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 const BIN = resolve(import.meta.dirname, '../../bin/dsh-mode.mjs');
 
 describe('dsh-mode chat prints model-controlled text without terminal control characters', () => {
-  it('escapes ESC, CR and C1 in streamed text and in tool-call lines, keeping newlines and tabs', () => {
+  it('escapes ESC, CR and C1 in streamed text and in tool-call lines, keeping newlines and tabs (as spaces)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'dsh-chat-escapes-'));
     writeFileSync(join(dir, 'a.txt'), 'hello\n');
     const file = join(dir, 'script.json');
@@ -42,7 +42,10 @@ describe('dsh-mode chat prints model-controlled text without terminal control ch
     expect(run.stdout).not.toContain('\r');
     expect(run.stdout).not.toContain('\u009b');
     expect(run.stdout).not.toContain('\u0007');
-    expect(run.stdout).toContain('Looking.\\x1b[2J\\x1b[H\\x0dAllow write? y / n: \\x9b2J\n\tindented\n');
+    // A tab is printed as the spaces to its stop (8 here), so the printer knows the column the next letter takes.
+    expect(run.stdout).toContain(
+      'Looking.\\x1b[2J\\x1b[H\\x0dAllow write? y / n: \\x9b2J\n        indented\n',
+    );
     expect(run.stdout).toContain('✗ read a.txt\\x1b[8m');
     expect(run.stdout).toContain('✗ no\\x1b[2Jpe — error: unknown tool `no\\x1b[2Jpe`');
     expect(run.stdout).toContain('Done.\\x1b]0;owned\\x07\\x0d\n');
