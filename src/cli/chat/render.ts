@@ -7,8 +7,9 @@
  *
  * Lines that start with one of the chat's own marks (`✓ ✗ → ┌ │ └ ─`, after indentation) are the chat's: a tool
  * line, an approval outcome, a box, a mode change. Untrusted text never produces one: a tool line is one line
- * (names and arguments escaped in `line` mode), a box prefixes every line it shows, and a mark at the start of a
- * streamed line is escaped.
+ * (names and arguments escaped in `line` mode), a box prefixes every line it shows and fits the terminal, and a
+ * mark at the start of a streamed line is escaped. A terminal also soft-wraps a long line, so the printer counts
+ * the screen column of all it prints and escapes a mark that would begin a screen row after only indentation.
  * @module
  */
 import type { Context } from 'cordis';
