@@ -6,7 +6,7 @@
  */
 import { Service, type Context } from 'cordis';
 import { containedEmit, containListeners } from './contain.js';
-import { LoopAgent } from './loop.js';
+import { LoopAgent, loopServices, type LoopServices } from './loop.js';
 import type { Agent, AgentOptions, Model, ModelChunk, Session } from './types.js';
 
 declare module 'cordis' {
@@ -34,6 +34,11 @@ export interface CreateAgentOptions {
 export class AgentsService extends Service {
   static inject = ['systemPrompt', 'tools'];
   private readonly state = { count: 0 };
+  /**
+   * The services every agent calls on its hot path, resolved once: through the context each lookup costs tens
+   * of microseconds per agent. Safe to keep: they are injected, so replacing either reloads this service.
+   */
+  private services: LoopServices | undefined;
 
   constructor(ctx: Context) {
     super(ctx, 'agents');
@@ -44,7 +49,8 @@ export class AgentsService extends Service {
   create(init: CreateAgentOptions): LoopAgent {
     if (!init?.session || !init.model) throw new Error('ctx.agents.create() needs a session and a model');
     this.state.count += 1;
-    const agent = new LoopAgent(this.ctx, {
+    this.services ??= loopServices(this.ctx);
+    const agent = new LoopAgent(this.services, {
       id: `agent-${this.state.count}`,
       session: init.session,
       model: init.model,

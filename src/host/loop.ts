@@ -69,15 +69,19 @@ export class LoopAgent implements Agent {
   readonly #systemPrompt: Context['systemPrompt'];
   readonly #tools: Context['tools'];
 
-  constructor(ctx: Context, init: LoopAgentInit) {
+  /**
+   * @param services the host's services (`loopServices(ctx)`), or the context to resolve them from
+   */
+  constructor(services: Context | LoopServices, init: LoopAgentInit) {
     this.id = init.id;
     this.session = init.session;
     this.options = init.options;
     this.model = init.model;
     if (init.workspace !== undefined) this.workspace = init.workspace;
     if (init.onChunk) this.onChunk = init.onChunk;
-    this.#systemPrompt = original(ctx.systemPrompt);
-    this.#tools = original(ctx.tools);
+    const resolved = services instanceof LoopServices ? services : loopServices(services);
+    this.#systemPrompt = resolved.systemPrompt;
+    this.#tools = resolved.tools;
   }
 
   /** True while a turn runs. */
@@ -230,6 +234,19 @@ export class LoopAgent implements Agent {
     this.#built = transcript.messages.length;
     return transcript.messages;
   }
+}
+
+/** The services an agent calls on every step, resolved to the objects behind cordis's service proxies. */
+export class LoopServices {
+  constructor(
+    readonly systemPrompt: Context['systemPrompt'],
+    readonly tools: Context['tools'],
+  ) {}
+}
+
+/** Resolves `ctx`'s services for `LoopAgent` once (an agents service shares them among its agents). */
+export function loopServices(ctx: Context): LoopServices {
+  return new LoopServices(original(ctx.systemPrompt), original(ctx.tools));
 }
 
 /** The service behind a cordis service proxy (the hot path calls it directly; its own `ctx` stays its own). */

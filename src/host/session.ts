@@ -77,7 +77,7 @@ export class JournalSession implements Session {
       seq: this.#events.length + 1,
       type,
       data,
-      time: new Date().toISOString(),
+      time: isoNow(),
     } as SessionEvent<K>;
     // Written before it is acknowledged: a failed write leaves the log unchanged and rejects the append. An
     // in-memory session has no line to write.
@@ -115,6 +115,21 @@ export class JournalSession implements Session {
 }
 
 async function noop(): Promise<void> {}
+
+// `toISOString()` is the costliest part of an in-memory append; a step appends several events within one
+// millisecond, and the same millisecond always formats to the same string, so the last one is reused.
+let lastMs = Number.NaN;
+let lastIso = '';
+
+/** `new Date().toISOString()`, formatted once per millisecond. */
+function isoNow(): string {
+  const ms = Date.now();
+  if (ms !== lastMs) {
+    lastIso = new Date(ms).toISOString();
+    lastMs = ms;
+  }
+  return lastIso;
+}
 
 /** The turn number of a turn left open at the end of `events`, or null. */
 export function openTurn(events: readonly SessionEvent[]): number | null {

@@ -46,6 +46,36 @@ describe('scriptedModel()', () => {
     expect(model.requests[0]).toEqual({ header: request.header, messages: request.messages });
   });
 
+  it('answers with copies, as structuredClone makes them, whatever the arguments hold', async () => {
+    const when = new Date(0);
+    const cyclic: Record<string, unknown> = { a: 1 };
+    cyclic.self = cyclic;
+    const poisoned = JSON.parse('{"__proto__": {"x": 1}, "y": [1, 2]}') as Record<string, unknown>;
+    const sparse = [1, , 3];
+    const deep: Record<string, unknown> = {};
+    let cursor = deep;
+    for (let i = 0; i < 100; i++) cursor = (cursor.next = {}) as Record<string, unknown>;
+    const args = [{ path: 'a', list: [1, { b: null }] }, { when }, cyclic, poisoned, { sparse }, deep];
+    const entry = { text: 'x', tool_calls: args.map((a) => ({ name: 'read', arguments: a })) };
+    const model = scriptedModel([entry, entry]);
+    (args[0]!.list as unknown[]).push('changed after the script was made');
+    for (const round of [1, 2]) {
+      const { toolCalls } = await model.complete(request);
+      const got = toolCalls.map((call) => call.arguments as Record<string, unknown>);
+      const expected = [{ path: 'a', list: [1, { b: null }] }, ...args.slice(1)].map((a) =>
+        structuredClone(a),
+      );
+      expect(got).toEqual(expected);
+      for (const [i, value] of got.entries()) expect(value).not.toBe(args[i]);
+      expect(got[1]!.when).toBeInstanceOf(Date);
+      expect((got[2]!.self as Record<string, unknown>).self).toBe(got[2]!.self);
+      expect(Object.getPrototypeOf(got[3])).toBe(Object.prototype);
+      expect(Object.keys(got[3]!)).toEqual(['__proto__', 'y']);
+      expect(1 in (got[4]!.sparse as unknown[])).toBe(false);
+      got[0]!.path = `mutated by round ${round}`;
+    }
+  });
+
   it('chunks text on word boundaries without losing characters', () => {
     expect(chunkText('one two three four five').join('')).toBe('one two three four five');
     expect(chunkText('')).toEqual([]);
