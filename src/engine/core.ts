@@ -138,7 +138,7 @@ export class ModeCore {
    * @returns the verdict
    */
   verdict(mode: string, name: string, call?: CallArguments): Verdict {
-    return this.memoised(mode, name) ?? this.#decide(mode, name, call);
+    return this.memoised(mode, name) ?? this.decide(mode, name, call);
   }
 
   /**
@@ -159,7 +159,11 @@ export class ModeCore {
     return memo !== undefined && memo.tool === this.lookup(name) ? memo.verdict : undefined;
   }
 
-  #decide(mode: string, name: string, call: CallArguments | undefined): Verdict {
+  /**
+   * {@link verdict} without the memo lookup, for a caller that has just asked {@link memoised} and missed (the gate):
+   * decides, and memoises what the arguments do not decide.
+   */
+  decide(mode: string, name: string, call: CallArguments | undefined): Verdict {
     const tool = this.lookup(name);
     let byName = this.#memo.get(mode);
     const hints = hintsOf(tool?.annotations);

@@ -69,7 +69,7 @@ export function createGate(core: ModeCore, hostWorkspace: string): Authorizer {
     // will run.
     const verdict =
       core.memoised(mode, exec.name) ??
-      core.verdict(mode, exec.name, {
+      core.decide(mode, exec.name, {
         arguments: exec.arguments,
         workspace: exec.agent.workspace ?? hostWorkspace,
       });
