@@ -115,12 +115,13 @@ export const HOST_EVENT_CATALOG = {
       'src/host/loop.ts (the tool runtime’s result, a denial included); src/host/sessions.ts (`resume()`: an interrupted error for each call a dead process left without one)',
     readers: [
       'src/host/transcript.ts: a tool-role message (a call still without one gets an interrupted error there)',
-      'src/cli/acp: `tool_call_update` (`data.rule` as `_meta["dsh-mode/rule"]`)',
+      'src/cli/acp: `tool_call_update` (`data.rule` as `_meta["dsh-mode/rule"]`; `data.userReason`, if any, as its text)',
       'src/cli/chat: the result',
     ],
     description:
       'What the call returned; a gate denial or a rejected approval is an error result. `data.rule` is the rule ' +
-      'that denied the call or asked about it (selector, file, line, column); the model sees only `content`.',
+      "that denied the call or asked about it (selector, file, line, column); `data.userReason` a denial's sentence " +
+      'for the user, when the verdict had one; the model sees only `content`.',
   },
   'context/message': {
     type: 'context/message',

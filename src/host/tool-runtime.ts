@@ -14,7 +14,8 @@
  * markdown's SHA-256 and whether the approver revised the arguments (an approval may carry a revision, checked
  * against the tool's schema like the call; the tool then runs with it. A rejection may carry one too: it is
  * recorded and handed to the tool's `onDenied`, and nothing runs). The deciding rule of a `deny` or `ask` verdict (`rule`) goes into `approval/asked`,
- * the approval request, and the result's `data.rule` (the model sees only `content`).
+ * the approval request, and the result's `data.rule`, with a deny's `userReason` as `data.userReason` (the model sees
+ * only `content`).
  *
  * The verdict (`judge()`) combines two seams. The guards (`guard()`: synchronous authorisers, the mode engine's
  * gate) set a ceiling; the `tools/pre-execute` waterfall can only narrow it: the most restrictive of all wins
@@ -279,7 +280,11 @@ export class ToolsService extends Service implements ToolRegistry {
     const verdict = this.judgeSync(exec) ?? (await this.judge(exec));
     containedEmit(this.ctx, 'tools/verdict', [exec, verdict], this.lists);
     const data = verdict.kind !== 'allow' && verdict.rule ? { rule: verdict.rule } : undefined;
-    if (verdict.kind === 'deny') return error(verdict.reason || `\`${exec.name}\` is denied`, data);
+    if (verdict.kind === 'deny') {
+      const forUser = verdict.userReason !== undefined ? { userReason: verdict.userReason } : undefined;
+      const denied = forUser && data ? { ...data, ...forUser } : (forUser ?? data);
+      return error(verdict.reason || `\`${exec.name}\` is denied`, denied);
+    }
     // Validated before asking: the user is never asked about a call that could not run.
     if (!entry.validate(exec.arguments)) {
       const problems = (entry.validate.errors ?? []).map(

@@ -206,6 +206,11 @@ export interface ToolResult {
 export interface ToolResultData {
   /** The rule of a `deny` verdict, or of an `ask` verdict once asked (whatever the answer). */
   rule?: VerdictRule;
+  /**
+   * A deny verdict's sentence for the user (`… until you approve a plan`), when it has one: `content` is written for
+   * the model (what to do next), this for the person watching (an ACP client shows it on the failed call).
+   */
+  userReason?: string;
 }
 
 /**

@@ -137,6 +137,12 @@ describe('ACP session config options', () => {
       .filter((u) => u.sessionUpdate === 'tool_call_update')
       .map((u) => `${u.toolCallId as string}:${u.status as string}`);
     expect(statuses).toEqual(['call_1_1_1:failed', 'call_1_2_1:in_progress', 'call_1_2_1:completed']);
+    // The denial is said to the user in words for them (the verdict's userReason), not as the model's advice.
+    const denial = first.updates.find(
+      (u) => u.sessionUpdate === 'tool_call_update' && u.status === 'failed',
+    ) as unknown as { content: { content: { text: string } }[] };
+    expect(denial.content[0]!.content.text).toContain('until you approve a plan');
+    expect(denial.content[0]!.content.text).not.toContain('exit_plan_mode');
 
     // A fresh process: the legacy modes and the config option agree on the logged mode, and set_mode moves both.
     const second = await withAgent(dir, [], async (agent) => {

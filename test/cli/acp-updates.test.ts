@@ -68,6 +68,28 @@ describe('updatesFor', () => {
     expect(updatesFor(event('tool/result', { ...result, data: {} }), tools)[0]).not.toHaveProperty('_meta');
   });
 
+  it("shows a denial's userReason as its text, and the result's text when the log holds none or junk", () => {
+    const result = {
+      callId: 'c4',
+      name: 'write',
+      content: 'Error: call exit_plan_mode first',
+      isError: true,
+    };
+    const textOf = (data: unknown): string =>
+      (
+        updatesFor(event('tool/result', { ...result, data } as never), tools)[0] as {
+          content: { content: { text: string } }[];
+        }
+      ).content[0]!.content.text;
+    expect(textOf({ userReason: '`write` is denied until you approve a plan' })).toBe(
+      '`write` is denied until you approve a plan',
+    );
+    expect(textOf(undefined)).toBe('Error: call exit_plan_mode first');
+    expect(textOf({ userReason: 42 })).toBe('Error: call exit_plan_mode first');
+    expect(textOf({ userReason: '' })).toBe('Error: call exit_plan_mode first');
+    expect(textOf(null)).toBe('Error: call exit_plan_mode first');
+  });
+
   it('sends assistant text unless it was streamed, and nothing for log-only events', () => {
     const message = event('assistant/message', { text: 'Hi', toolCalls: [] });
     expect(updatesFor(message, tools)).toHaveLength(1);

@@ -67,7 +67,10 @@ describe('invariant 4: the gate judges the landed mode only', () => {
       name: 'write',
       content: `Error: ${PLAN_WRITE_DENIED}`,
       isError: true,
-      data: { rule: planRule('default') },
+      data: {
+        rule: planRule('default'),
+        userReason: 'tool "write" is not available in plan mode until you approve a plan',
+      },
     });
     const { existsSync } = await import('node:fs');
     expect(existsSync(`${workspace}/x.txt`)).toBe(false);

@@ -155,7 +155,10 @@ describe('invariant 3: in a mode the filtered tools and the section reach the re
       content:
         'Error: tool "deploy" is not available in plan mode; keep planning and present your plan with exit_plan_mode when ready',
       isError: true,
-      data: { rule: planRule('default') },
+      data: {
+        rule: planRule('default'),
+        userReason: 'tool "deploy" is not available in plan mode until you approve a plan',
+      },
     });
   });
 

@@ -103,7 +103,11 @@ describe('verdict rules: the journal names the deciding rule', () => {
         name: 'write',
         content: `Error: ${PLAN_WRITE_DENIED}`,
         isError: true,
-        data: { rule: defaultRule },
+        // The user's sentence rides beside the rule: the model's `content` says what to do next instead.
+        data: {
+          rule: defaultRule,
+          userReason: 'tool "write" is not available in plan mode until you approve a plan',
+        },
       });
       const question = events.find((e) => e.type === 'approval/asked');
       const exitRule = planRule('exit_plan_mode');

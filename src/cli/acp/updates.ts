@@ -7,7 +7,7 @@
  * `agent_message_chunk` (unless they were already streamed chunk by chunk, see `chunkUpdates`); `tool/call` → `tool_call` (pending; `in_progress` follows from the agent once the call is allowed,
  * see `inProgress`; titled by the tool's `present()`, the
  * exit plan as markdown content); `tool/result` → `tool_call_update` (completed or failed, the result text as
- * content, and the rule that denied or asked about the call, if any, as `_meta["dsh-mode/rule"]`). Everything else is log-only here; `mode/set` is handled by the mode notifier.
+ * content, a denial's sentence for the user instead where it has one, and the rule that denied or asked about the call, if any, as `_meta["dsh-mode/rule"]`). Everything else is log-only here; `mode/set` is handled by the mode notifier.
  *
  * What a client shows is bounded and escaped, so no single update can outgrow a client's message limit or draw
  * fake lines: a title is one line of at most 500 characters, a text at most 200,000 UTF-16 units (a longer tool
@@ -23,6 +23,7 @@ import type {
   SessionEventMap,
   Tool,
   ToolLookup,
+  ToolResultData,
   VerdictRule,
 } from '../../host/types.js';
 import { visible } from '../visible.js';
@@ -180,6 +181,12 @@ export function ruleMeta(rule: VerdictRule | undefined): { _meta?: { [RULE_META_
   return rule ? { _meta: { [RULE_META_KEY]: rule } } : {};
 }
 
+/** A result's `data.userReason`, if the log holds a string there (a log is read, not trusted). */
+function userReasonOf(data: ToolResultData | undefined): string | undefined {
+  const reason: unknown = typeof data === 'object' && data !== null ? data.userReason : undefined;
+  return typeof reason === 'string' && reason !== '' ? reason : undefined;
+}
+
 /** The update that says a call has started running (after its verdict allowed it, or its approval). */
 export function inProgress(toolCallId: string): SessionUpdate {
   return { sessionUpdate: 'tool_call_update', toolCallId, status: 'in_progress' };
@@ -259,7 +266,8 @@ export function updatesFor(event: SessionEvent, tools: ToolLookup, streamed = fa
           sessionUpdate: 'tool_call_update',
           toolCallId: data.callId,
           status: data.isError ? 'failed' : 'completed',
-          content: text(shownText(data.content)),
+          // A denial says why in words for the user where the verdict had them; `content` was the model's advice.
+          content: text(shownText(userReasonOf(data.data) ?? data.content)),
           ...ruleMeta(data.data?.rule),
         },
       ];
