@@ -34,6 +34,7 @@ import { containListeners } from '../host/contain.js';
 import { PLUGIN_NAMES, type PluginSpec } from './plugin-names.js';
 import type { Runtime, RuntimeAgentInit } from './runtime-types.js';
 import { deploymentNotices } from './start-notices.js';
+import { fromCwd } from './inputs.js';
 import { readHashed, trustStatus, UntrustedConfigError, type HashedFile } from './trust.js';
 
 export { TrustStoreError, UntrustedConfigError } from './trust.js';
@@ -61,7 +62,7 @@ export interface DeploymentPlan {
 
 /** Where the deployment comes from. */
 export interface PlanOptions {
-  /** `--config`: a deployment file (reported as given). */
+  /** `--config`: a deployment file, relative to `cwd` (reported as given when `cwd` is the process's folder). */
   config?: string;
   /** The folder searched for `cordis.yml` when `config` is absent. */
   cwd: string;
@@ -80,9 +81,11 @@ export interface PlanOptions {
 export function planDeployment(options: PlanOptions): DeploymentPlan {
   const env = options.env ?? process.env;
   if (options.config !== undefined) {
-    const read = readDeployment(options.config);
+    // Relative to the command's folder, which is not the process's when a command runs in-process.
+    const file = fromCwd(options.config, options.cwd);
+    const read = readDeployment(file);
     refuseOnErrors(read.diagnostics);
-    return { source: options.config, entries: read.entries };
+    return { source: file, entries: read.entries };
   }
   const found = options.embedded ? undefined : findConfig(options.cwd);
   if (found === undefined) return embeddedDeployment(env);

@@ -161,6 +161,29 @@ describe('leaving the chat', () => {
   });
 });
 
+describe("--config relative to the chat's folder", () => {
+  it("reads the file from `cwd`, not from the process's folder", async () => {
+    const dir = tempDir();
+    carefulDeployment(dir);
+    expect(process.cwd()).not.toBe(dir);
+    const run = await pipedChat(
+      {
+        config: 'deployment.yml',
+        modelScript: script(dir, [{ text: 'Careful.' }]),
+        mode: 'careful',
+        prompt: 'one',
+      },
+      dir,
+      '',
+    );
+    expect(run.code, run.err).toBe(0);
+    expect(run.out).toContain('── mode is now careful ──');
+    const missing = await pipedChat({ config: 'nowhere.yml', prompt: 'one' }, dir, '');
+    expect(missing.code).toBe(2);
+    expect(missing.err).toContain(`${join(dir, 'nowhere.yml')}:1:1`);
+  });
+});
+
 describe('a resumed session in a mode this deployment does not define', () => {
   it('says in the banner that every tool is denied, and why', async () => {
     const dir = tempDir();
