@@ -18,6 +18,13 @@
  * (every other listener included), `after` is asked, and only when it accepts is the listener called, with a
  * `next()` that is already done (so a listener written as `await next(); …` behaves as if it were outermost).
  * An event no `after` accepts costs no call, no promise and no await. The mode engine lands intents this way.
+ *
+ * The same hook also takes over the {@link OWNED_WATERFALLS} (`tools/pre-execute`, `system-prompt/assemble`). Those
+ * are not contained: {@link ownedWaterfall} runs them exactly as cordis's `waterfall` would (same order, `next()`
+ * at most once, a listener's error propagates to the caller, which decides how to fail). Owning them lets a hot
+ * path ask whether anyone listens ({@link hasListener}) through cordis's public API only. A listener of one of
+ * them that cordis already held when the hook was installed is not lost: the host then dispatches cordis's own
+ * waterfall as the innermost step of its own, for as long as the app lives (slower, never open).
  * @module
  */
 import { symbols, type Context, type Events } from 'cordis';
@@ -35,6 +42,9 @@ declare module 'cordis' {
 /** The events whose listeners the host calls contained (a throwing listener is logged, never propagated). */
 export const CONTAINED_EVENTS: readonly string[] = ['session/event', 'agent/created', 'tools/verdict'];
 
+/** The waterfalls the host keeps the listeners of and runs itself, with cordis's semantics (errors propagate). */
+export const OWNED_WATERFALLS: readonly string[] = ['tools/pre-execute', 'system-prompt/assemble'];
+
 type Listener = (...args: unknown[]) => unknown;
 
 /** A listener registered with `after`: called once the waterfall has settled, for the events `when` accepts. */
@@ -49,10 +59,16 @@ export interface AfterListener {
  */
 export interface ContainedListeners extends ReadonlyMap<string, readonly Listener[]> {
   readonly after: ReadonlyMap<string, readonly AfterListener[]>;
+  /** The owned waterfalls cordis already held listeners of when the host took over: dispatched through cordis too. */
+  readonly forwarded: ReadonlySet<string>;
+  /** The root's event service, for {@link forwarded} waterfalls. */
+  readonly events: Context['events'];
 }
 
 interface OwnLists extends Map<string, Listener[]> {
   readonly after: Map<string, AfterListener[]>;
+  readonly forwarded: ReadonlySet<string>;
+  readonly events: Context['events'];
 }
 
 const byRoot = new WeakMap<Context, OwnLists>();
@@ -66,9 +82,15 @@ export function containListeners(ctx: Context): ContainedListeners {
   const root = ctx.root;
   let lists = byRoot.get(root);
   if (lists) return lists;
-  const own = Object.assign(new Map<string, Listener[]>(CONTAINED_EVENTS.map((name) => [name, []])), {
+  const names = [...CONTAINED_EVENTS, ...OWNED_WATERFALLS];
+  const own = Object.assign(new Map<string, Listener[]>(names.map((name) => [name, []])), {
     after: new Map<string, AfterListener[]>(CONTAINED_EVENTS.map((name) => [name, []])),
+    forwarded: new Set(OWNED_WATERFALLS.filter((name) => cordisListens(root, name))),
+    events: root.events,
   });
+  for (const name of CONTAINED_EVENTS)
+    if (cordisListens(root, name))
+      warn(root, `a ${name} listener was registered before the host started; it is never called`);
   lists = own;
   byRoot.set(root, own);
   root.on('internal/listener', function (this: Context, name: string, listener: unknown, options: unknown) {
@@ -80,8 +102,12 @@ export function containListeners(ctx: Context): ContainedListeners {
     const prepend = object ? Boolean(object.prepend) : Boolean(options);
     const callback = listener as Listener;
     const when = object?.after;
-    if (when !== undefined && typeof when !== 'function')
-      throw new TypeError(`ctx.on(${JSON.stringify(name)}): the \`after\` option must be a function`);
+    if (when !== undefined && (typeof when !== 'function' || !own.after.has(name)))
+      throw new TypeError(
+        own.after.has(name)
+          ? `ctx.on(${JSON.stringify(name)}): the \`after\` option must be a function`
+          : `ctx.on(${JSON.stringify(name)}): the \`after\` option is for contained events only`,
+      );
     // Kept in one list or the other for as long as the plugin lives; disposal removes it from where it is.
     const target: unknown[] = when === undefined ? list : own.after.get(name)!;
     const entry: unknown =
@@ -101,6 +127,63 @@ export function containListeners(ctx: Context): ContainedListeners {
     );
   });
   return lists;
+}
+
+/**
+ * Whether cordis itself holds a listener of `name` (one registered before the host's hook), through the public
+ * `events.dispatch` lookup. Should that lookup ever fail or change shape, the answer is yes: an owned waterfall is
+ * then forwarded to cordis as well, which costs time and never drops a listener.
+ */
+function cordisListens(root: Context, name: string): boolean {
+  try {
+    const found: unknown = root.events.dispatch('waterfall', [name]);
+    return !Array.isArray(found) || found.length > 0;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Whether an owned waterfall has anyone to dispatch to, so a hot path can skip it: a map read.
+ * @param lists the app's lists ({@link containListeners})
+ * @param name one of the {@link OWNED_WATERFALLS}
+ */
+export function hasListener(lists: ContainedListeners, name: keyof Events): boolean {
+  return (lists.get(name as string)?.length ?? 0) > 0 || lists.forwarded.has(name as string);
+}
+
+/**
+ * Runs one of the {@link OWNED_WATERFALLS} as cordis's `ctx.waterfall` would: the listeners in order over a
+ * snapshot of the list, each given `next()` (callable once), `inner` last; a listener's throw or rejection
+ * propagates. A waterfall cordis also holds listeners of runs cordis's own dispatch of them as its innermost step.
+ * @param lists the app's lists ({@link containListeners})
+ * @param name the waterfall
+ * @param args its arguments, without `next`
+ * @param inner the innermost step
+ */
+export function ownedWaterfall<R>(
+  lists: ContainedListeners,
+  name: keyof Events,
+  args: readonly unknown[],
+  inner: () => R,
+): R {
+  const chain = [...(lists.get(name as string) ?? [])];
+  const last: () => R = lists.forwarded.has(name as string)
+    ? () => (lists.events.waterfall as (...all: unknown[]) => R)(name, ...args, inner)
+    : inner;
+  let index = 0;
+  const dispatch = (): R => {
+    const callback = chain[index++];
+    if (callback === undefined) return last();
+    let called = false;
+    const next = (): R => {
+      if (called) throw new Error('next() called multiple times');
+      called = true;
+      return dispatch();
+    };
+    return callback(...args, next) as R;
+  };
+  return dispatch();
 }
 
 /** The callbacks currently registered for `name`, snapshot in dispatch order. */
@@ -256,18 +339,4 @@ export function waterfall<K extends keyof Events>(
     eventsOf.set(ctx, events);
   }
   return events.waterfall(name, ...args) as ReturnType<Events[K]>;
-}
-
-/**
- * A check, resolved once per context, of whether a cordis event has any listener, so a hot path can skip an empty
- * waterfall (an empty cordis waterfall still costs a dispatch and its promise). It reads the listener table of
- * cordis's event service; should that table ever be missing, it answers true and the caller dispatches as before.
- * @param ctx any context of the app
- * @returns `(name) => boolean`
- */
-export function listenerCheck(ctx: Context): (name: keyof Events) => boolean {
-  const hooks = (ctx.events as unknown as { _hooks?: unknown })._hooks;
-  if (typeof hooks !== 'object' || hooks === null) return () => true;
-  const table = hooks as Record<string, { length: number } | undefined>;
-  return (name) => (table[name as string]?.length ?? 0) > 0;
 }

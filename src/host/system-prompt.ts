@@ -13,7 +13,7 @@
  * @module
  */
 import { Service, symbols, type Context } from 'cordis';
-import { containListeners, listenerCheck, waterfall } from './contain.js';
+import { containListeners, hasListener, ownedWaterfall, type ContainedListeners } from './contain.js';
 import { isSealedJson, sealedJson } from './frozen-json.js';
 import type {
   AssembleContext,
@@ -46,7 +46,7 @@ export class SystemPromptService extends Service implements PromptSections {
   /** The header last assembled: the next one reuses it (or its tool list) when nothing changed. */
   private last: RequestHeader | null = null;
 
-  private readonly hasListeners: ReturnType<typeof listenerCheck>;
+  private readonly lists: ContainedListeners;
   /**
    * The tool registry as this context sees it, resolved at the first assembly after each change of the `tools`
    * service (undefined: stale; null: none): `ctx.get()` and a call through the service proxy cost microseconds,
@@ -56,8 +56,7 @@ export class SystemPromptService extends Service implements PromptSections {
 
   constructor(ctx: Context) {
     super(ctx, 'systemPrompt');
-    containListeners(ctx);
-    this.hasListeners = listenerCheck(ctx);
+    this.lists = containListeners(ctx);
     // cordis announces every provision and removal of a service to the contexts that see it.
     ctx.on('internal/service', (name: string) => {
       if (name === 'tools') this.toolsSeen = undefined;
@@ -127,8 +126,8 @@ export class SystemPromptService extends Service implements PromptSections {
     };
     const inner = async (): Promise<Assembly> => base;
     // No listener: the waterfall would return the base itself, so it is not dispatched.
-    const assembly = this.hasListeners('system-prompt/assemble')
-      ? await waterfall(this.ctx, 'system-prompt/assemble', base, context, inner)
+    const assembly = hasListener(this.lists, 'system-prompt/assemble')
+      ? await ownedWaterfall(this.lists, 'system-prompt/assemble', [base, context], inner)
       : base;
     // A listener may have reordered or added sections; most steps they are still in order, and no sort is paid.
     const sections = isSorted(assembly.sections) ? assembly.sections : sortSections(assembly.sections);

@@ -30,9 +30,9 @@ import {
   containedEmit,
   containListeners,
   describeError,
-  listenerCheck,
+  hasListener,
+  ownedWaterfall,
   warn,
-  waterfall,
   type ContainedListeners,
 } from './contain.js';
 import { sealedJson } from './frozen-json.js';
@@ -83,7 +83,6 @@ export class ToolsService extends Service implements ToolRegistry {
   private readonly ajv = new Ajv({ allErrors: true, strict: false });
   /** Replaced, never changed in place, so a judge can iterate it without a copy. */
   private guards: readonly Authorizer[] = [];
-  private readonly hasListeners: (name: 'tools/pre-execute' | 'system-prompt/assemble') => boolean;
   private readonly lists: ContainedListeners;
   readonly workspace: string;
 
@@ -93,7 +92,6 @@ export class ToolsService extends Service implements ToolRegistry {
     if (!config || typeof config.workspace !== 'string')
       throw new Error('ctx.tools needs a `workspace` path');
     this.workspace = config.workspace;
-    this.hasListeners = listenerCheck(ctx);
   }
 
   /**
@@ -165,7 +163,7 @@ export class ToolsService extends Service implements ToolRegistry {
    */
   async judge(exec: ToolExec): Promise<PreExecuteResult> {
     const ceiling = this.ceiling(exec);
-    if (ceiling.kind === 'deny' || !this.hasListeners('tools/pre-execute')) return ceiling;
+    if (ceiling.kind === 'deny' || !hasListener(this.lists, 'tools/pre-execute')) return ceiling;
     return this.narrowed(exec, ceiling);
   }
 
@@ -177,7 +175,7 @@ export class ToolsService extends Service implements ToolRegistry {
    */
   judgeSync(exec: ToolExec): PreExecuteResult | undefined {
     const ceiling = this.ceiling(exec);
-    if (ceiling.kind === 'deny' || !this.hasListeners('tools/pre-execute')) return ceiling;
+    if (ceiling.kind === 'deny' || !hasListener(this.lists, 'tools/pre-execute')) return ceiling;
     return undefined;
   }
 
@@ -210,7 +208,7 @@ export class ToolsService extends Service implements ToolRegistry {
   private async narrowed(exec: ToolExec, ceiling: PreExecuteResult): Promise<PreExecuteResult> {
     let inner: PreExecuteResult | null;
     try {
-      inner = checked(await waterfall(this.ctx, 'tools/pre-execute', exec, async () => ALLOW));
+      inner = checked(await ownedWaterfall(this.lists, 'tools/pre-execute', [exec], async () => ALLOW));
     } catch (failure) {
       warn(this.ctx, `a tools/pre-execute listener failed; denying \`${exec.name}\``, failure);
       return {
