@@ -19,15 +19,16 @@
  * `next()` that is already done (so a listener written as `await next(); …` behaves as if it were outermost).
  * An event no `after` accepts costs no call, no promise and no await. The mode engine lands intents this way.
  *
- * The same hook also takes over the {@link OWNED_WATERFALLS} (`tools/pre-execute`, `system-prompt/assemble`). Those
- * are not contained: {@link ownedWaterfall} runs them exactly as cordis's `waterfall` would (same order, `next()`
- * at most once, a listener's error propagates to the caller, which decides how to fail). Owning them lets a hot
+ * The same hook also takes over the {@link OWNED_WATERFALLS} (`tools/pre-execute`, `system-prompt/assemble`,
+ * `approval/request`). Those are not contained: {@link ownedWaterfall} runs them exactly as cordis's `waterfall`
+ * would (same order, `next()` at most once, a listener's error propagates to the caller, which decides how to
+ * fail). Owning them lets a hot
  * path ask whether anyone listens ({@link hasListener}) through cordis's public API only. A listener of one of
  * them that cordis already held when the hook was installed is not lost: the host then dispatches cordis's own
  * waterfall as the innermost step of its own, for as long as the app lives (slower, never open).
  * @module
  */
-import { symbols, type Context, type Events } from 'cordis';
+import type { Context, Events } from 'cordis';
 
 declare module 'cordis' {
   interface EventOptions {
@@ -43,7 +44,11 @@ declare module 'cordis' {
 export const CONTAINED_EVENTS: readonly string[] = ['session/event', 'agent/created', 'tools/verdict'];
 
 /** The waterfalls the host keeps the listeners of and runs itself, with cordis's semantics (errors propagate). */
-export const OWNED_WATERFALLS: readonly string[] = ['tools/pre-execute', 'system-prompt/assemble'];
+export const OWNED_WATERFALLS: readonly string[] = [
+  'tools/pre-execute',
+  'system-prompt/assemble',
+  'approval/request',
+];
 
 type Listener = (...args: unknown[]) => unknown;
 
@@ -316,27 +321,4 @@ export function containedEmit(
       warn(ctx, `a ${String(name)} listener failed (contained)`, error);
     }
   }
-}
-
-const eventsOf = new WeakMap<Context, Context['events']>();
-
-/**
- * `ctx.waterfall`, typed the same, through `ctx.events` directly: the `ctx.waterfall` mixin accessor costs tens
- * of microseconds per call, paid on every step. Listener errors propagate (callers decide how to fail).
- */
-export function waterfall<K extends keyof Events>(
-  ctx: Context,
-  name: K,
-  ...args: Parameters<Events[K]>
-): ReturnType<Events[K]> {
-  let events = eventsOf.get(ctx);
-  if (events === undefined) {
-    // The events service itself, behind its proxy: one context's events never change.
-    const proxied = ctx.events;
-    events =
-      ((proxied as unknown as Record<symbol, unknown>)[symbols.original] as typeof proxied | undefined) ??
-      proxied;
-    eventsOf.set(ctx, events);
-  }
-  return events.waterfall(name, ...args) as ReturnType<Events[K]>;
 }
