@@ -1,6 +1,6 @@
 /**
  * `authorize(policies, mode, call) → Verdict`: the engine's decision for one tool call, pure and synchronous, with
- * no session, no host and no cordis. The gate, the assemble filter (visible = not deny), `check`, `matrix` and
+ * no session, no host and no cordis. The gate, the tool view (visible = not deny), `check`, `matrix` and
  * `diff` are adapters over it, and so can any other host be.
  *
  * What it holds on top of the compiled policy:
@@ -272,7 +272,7 @@ function at(rule: RuleRef): string {
 }
 
 /**
- * Whether the model sees a tool in a mode, as the assemble filter decides it: by name, shown unless every call to
+ * Whether the model sees a tool in a mode, as the tool view decides it: by name, shown unless every call to
  * it is denied (for a tool with argument rules: unless its base is deny and no pattern allows or asks). Equal to
  * `authorize(...).decision !== 'deny'` for a tool without argument rules.
  * @param hints the tool's declared hints

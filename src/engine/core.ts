@@ -1,7 +1,7 @@
 /**
  * The engine's state for one plugin instance: the resolved modes, the per-session fold and the pending intents.
  * Both layers decide through `authorize()` (`verdict`), with the registered tool's annotations as hints, so the
- * assemble filter and the gate always come from the same table (visibility = the decision is not deny).
+ * tool view and the gate always come from the same table (visibility = the decision is not deny).
  *
  * Nothing here is module-global: disposing the plugin drops this object, and a reload starts clean.
  * @module

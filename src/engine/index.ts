@@ -1,6 +1,6 @@
 /**
  * The mode engine (docs/architecture.md; the RFC with the policy language in place of plain allowlists): the
- * journaled `mode/set` vocabulary and its fold, `ctx.modes`, the soft layer (section + assemble filter), the hard
+ * journaled `mode/set` vocabulary and its fold, `ctx.modes`, the soft layer (section + tool view), the hard
  * layer (the gate, a `ctx.tools.guard()`), `exit_plan_mode`, and the configuration that compiles policies for them.
  *
  * Default mode is the absence of policy: with the plugin loaded, a session that never saw a `mode/set` sends the
@@ -40,12 +40,7 @@ export {
   type ModeSubject,
 } from './service.js';
 export { createBoundaryListener, narration, type SessionEventListener } from './boundary.js';
-export {
-  createAssembleFilter,
-  createModeSection,
-  undefinedModeSection,
-  type AssembleListener,
-} from './soft-layer.js';
+export { createModeSection, createToolView, undefinedModeSection } from './soft-layer.js';
 export {
   alreadyApprovedReason,
   alreadyApprovedUserReason,

@@ -10,12 +10,15 @@
  * disposed so an exit whose approval was still pending fails instead of reporting an exit that never happened
  * (invariant 10).
  *
- * Listeners, all prepended (outermost):
+ * Listeners, both prepended (outermost):
  * - `session/event`: lands pending intents after `turn/start` / `step/end`, narrates; registered with `after`, so
  *   it is called only once such an event has settled (every other listener has seen it) and only while the
  *   session has an intent pending: in default mode with nothing pending it never runs;
- * - `agent/created`: seeds `AgentOptions.mode` as a pending intent, or restores one recorded by an earlier process;
- * - `system-prompt/assemble`: filters the tools after `await next()`, so inner additions are filtered too.
+ * - `agent/created`: seeds `AgentOptions.mode` as a pending intent, or restores one recorded by an earlier process.
+ *
+ * What the model sees is filtered by a tool view (`ctx.systemPrompt.view`), which the host applies after the
+ * whole `system-prompt/assemble` waterfall: no listener can show a tool the mode hides, and a step whose mode has
+ * not changed reuses the list kept before.
  *
  * The gate is not a listener but a `ctx.tools.guard()`: its verdict is a ceiling the `tools/pre-execute`
  * waterfall can only narrow, whatever order other plugins register their listeners in.
@@ -31,7 +34,7 @@ import { createExitPlanModeTool } from './exit-plan-mode.js';
 import { createGate } from './gate.js';
 import { seed } from './seed.js';
 import { ModesService } from './service.js';
-import { createAssembleFilter, createModeSection } from './soft-layer.js';
+import { createModeSection, createToolView } from './soft-layer.js';
 import type { Diagnostic } from '../compile/types.js';
 // Type-only: these bring the host's cordis events and service keys into scope (declaration merging). The engine's
 // code uses the seams through the interfaces of ../host/types.ts and has no run-time dependency on the host.
@@ -103,6 +106,7 @@ function start(ctx: Context, modes: ResolvedModes): void {
 
   new ModesService(ctx, core);
   prompt.section(createModeSection(core));
+  prompt.view(createToolView(core));
   tools.register(createExitPlanModeTool(core));
   // Called only once a boundary event has settled, and only while the session has an intent to land: a session
   // with nothing pending (every default-mode step) dispatches nothing to the engine.
@@ -126,7 +130,6 @@ function start(ctx: Context, modes: ResolvedModes): void {
       ),
     { prepend: true },
   );
-  ctx.on('system-prompt/assemble', createAssembleFilter(core), { prepend: true });
   tools.guard(createGate(core, tools.workspace));
 }
 

@@ -3,23 +3,16 @@
  *
  * - The `mode:policy` section (order 50: after persona 0, before tool guidance 100–199) renders the folded mode's
  *   section; it is empty (so dropped) in the default mode and for agent-less assemblies.
- * - The assemble filter is registered with `prepend` (outermost) and filters *after* `await next()`, so tools that
- *   inner listeners add are filtered too. It keeps the tools whose `authorize()` verdict in the folded mode is
- *   not deny: in the default mode that removes only `exit_plan_mode`, which keeps a default-mode request
- *   byte-identical to a deployment without the engine. A listener registered outside ours may still widen the schemas; the gate keeps whatever
- *   it re-adds from running.
+ * - The tool view (`ctx.systemPrompt.view`) keeps the tools whose `authorize()` verdict in the folded mode is not
+ *   deny. The host applies it after the whole assemble waterfall, so no listener, inner or outer, can show the
+ *   model a tool the mode denies, and it caches the kept list per mode: a default-mode step costs one fold read.
+ *   In the default mode it removes only `exit_plan_mode`, which keeps a default-mode request byte-identical to a
+ *   deployment without the engine. The gate stays the hard layer: a tool the model names anyway is still denied.
  * @module
  */
-import type { AssembleContext, Assembly, PromptSection } from '../host/types.js';
+import type { PromptSection, ToolView } from '../host/types.js';
 import type { ModeCore } from './core.js';
 import { DEFAULT_MODE, MODE_SECTION, MODE_SECTION_ORDER } from './vocabulary.js';
-
-/** The `system-prompt/assemble` waterfall listener signature (the host's contract). */
-export type AssembleListener = (
-  assembly: Assembly,
-  context: AssembleContext,
-  next: () => Promise<Assembly>,
-) => Promise<Assembly>;
 
 /**
  * The section text for a mode the configuration does not define (invariant 9): the model is told why nothing runs.
@@ -52,15 +45,13 @@ export function createModeSection(core: ModeCore): PromptSection {
 }
 
 /**
- * Builds the assemble filter.
+ * Builds the tool view: keyed by the folded mode (agent-less assemblies see the default mode's tools).
  * @param core the engine state
- * @returns the listener to register with `{ prepend: true }`
+ * @returns the view to register with `ctx.systemPrompt.view`
  */
-export function createAssembleFilter(core: ModeCore): AssembleListener {
-  return async (_assembly, context, next) => {
-    const result = await next();
-    const mode = context.agent ? core.mode(context.agent.session) : DEFAULT_MODE;
-    const tools = result.tools.filter((tool) => core.visible(mode, tool.name));
-    return tools.length === result.tools.length ? result : { ...result, tools };
+export function createToolView(core: ModeCore): ToolView {
+  return {
+    key: (context) => (context.agent ? core.mode(context.agent.session) : DEFAULT_MODE),
+    keep: (tool, mode) => core.visible(mode as string, tool.name),
   };
 }

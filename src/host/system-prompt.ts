@@ -13,7 +13,7 @@
  * @module
  */
 import { Service, symbols, type Context } from 'cordis';
-import { containListeners, hasListener, ownedWaterfall, type ContainedListeners } from './contain.js';
+import { containListeners, hasListener, ownedWaterfall, warn, type ContainedListeners } from './contain.js';
 import { isSealedJson, sealedJson } from './frozen-json.js';
 import type {
   AssembleContext,
@@ -22,6 +22,7 @@ import type {
   PromptSections,
   RequestHeader,
   ToolSchema,
+  ToolView,
 } from './types.js';
 
 declare module 'cordis' {
@@ -45,6 +46,10 @@ export class SystemPromptService extends Service implements PromptSections {
   private sorted: readonly PromptSection[] | null = null;
   /** The header last assembled: the next one reuses it (or its tool list) when nothing changed. */
   private last: RequestHeader | null = null;
+  /** The tool list `last` was normalised from, when that list was frozen (so unchanged since). */
+  private lastInput: readonly unknown[] | null = null;
+  /** The registered views, each with the list it last filtered, under which key, and what it kept. */
+  private views: readonly ViewState[] = [];
 
   private readonly lists: ContainedListeners;
   /**
@@ -102,6 +107,22 @@ export class SystemPromptService extends Service implements PromptSections {
     );
   }
 
+  /**
+   * Registers a tool view for as long as the calling plugin lives (see {@link ToolView}).
+   * @returns a disposer that removes it
+   */
+  view(view: ToolView): () => void {
+    if (typeof view?.key !== 'function' || typeof view.keep !== 'function')
+      throw new Error('a tool view needs `key` and `keep` functions');
+    return this.ctx.effect(() => {
+      const state: ViewState = { view, input: null, key: undefined, kept: [] };
+      this.views = [...this.views, state];
+      return () => {
+        this.views = this.views.filter((entry) => entry !== state);
+      };
+    }, 'systemPrompt.view()');
+  }
+
   /** The registered section names, in render order. */
   names(): string[] {
     return this.inOrder().map((section) => section.name);
@@ -118,17 +139,21 @@ export class SystemPromptService extends Service implements PromptSections {
   async assemble(context: AssembleContext = {}): Promise<{ header: RequestHeader; assembly: Assembly }> {
     // The base assembly is both the waterfall's argument and what the innermost step returns, so a listener may
     // change it before or after awaiting next().
+    const schemas = this.registry()?.schemas() ?? NO_TOOLS;
+    const listened = hasListener(this.lists, 'system-prompt/assemble');
+    // Listeners get a fresh array of the registry's frozen schemas; without any, the frozen list itself is used.
     const base: Assembly = {
       sections: this.inOrder()
         .map((section) => ({ name: section.name, order: section.order, text: renderText(section, context) }))
         .filter((section) => section.text !== ''),
-      tools: [...(this.registry()?.schemas() ?? [])],
+      tools: (listened ? [...schemas] : schemas) as ToolSchema[],
     };
     const inner = async (): Promise<Assembly> => base;
     // No listener: the waterfall would return the base itself, so it is not dispatched.
-    const assembly = hasListener(this.lists, 'system-prompt/assemble')
+    const settled = listened
       ? await ownedWaterfall(this.lists, 'system-prompt/assemble', [base, context], inner)
       : base;
+    const assembly = this.views.length === 0 ? settled : this.viewed(settled, context);
     // A listener may have reordered or added sections; most steps they are still in order, and no sort is paid.
     const sections = isSorted(assembly.sections) ? assembly.sections : sortSections(assembly.sections);
     const system = sections
@@ -140,6 +165,30 @@ export class SystemPromptService extends Service implements PromptSections {
     return { header, assembly };
   }
 
+  /** The settled assembly with every view applied in turn; each view's answer is reused while its input holds. */
+  private viewed(assembly: Assembly, context: AssembleContext): Assembly {
+    if (!Array.isArray(assembly.tools)) return assembly;
+    let tools: readonly ToolSchema[] = assembly.tools;
+    for (const state of this.views) {
+      try {
+        const key = state.view.key(context);
+        if (state.input !== tools || !Object.is(state.key, key)) {
+          const kept = Object.freeze(tools.filter((tool) => state.view.keep(tool, key)));
+          // Only a deep-frozen input can be trusted to be unchanged the next time it is seen.
+          state.input = isSealedList(tools) ? tools : null;
+          state.key = key;
+          state.kept = kept;
+        }
+        tools = state.kept;
+      } catch (error) {
+        warn(this.ctx, 'a tool view failed; no tool is shown this request', error);
+        state.input = null;
+        tools = NO_TOOLS;
+      }
+    }
+    return tools === assembly.tools ? assembly : { ...assembly, tools: tools as ToolSchema[] };
+  }
+
   /**
    * The JSON normal form of `{system, tools}` (what `JSON.parse(JSON.stringify(…))` yields), deep-frozen, reusing
    * the previous header or its tool list when equal to it element by element. The system text is a string and
@@ -148,6 +197,7 @@ export class SystemPromptService extends Service implements PromptSections {
   private normalised(system: string, tools: unknown): RequestHeader {
     if (!Array.isArray(tools)) return sealedJson({ system, tools } as RequestHeader);
     const last = this.last;
+    if (last !== null && tools === this.lastInput && last.system === system) return last;
     const previous = last?.tools;
     let same = previous !== undefined && previous.length === tools.length;
     const normal: ToolSchema[] = new Array<ToolSchema>(tools.length);
@@ -158,9 +208,26 @@ export class SystemPromptService extends Service implements PromptSections {
       normal[i] = value;
       if (same && previous![i] !== value) same = false;
     }
+    // Sealed throughout, the list cannot change: seen again, it gives this header again without the loop above.
+    this.lastInput = isSealedList(tools) ? tools : null;
     if (same && last!.system === system) return last!;
     return Object.freeze({ system, tools: same ? previous! : Object.freeze(normal) }) as RequestHeader;
   }
+}
+
+const NO_TOOLS: readonly ToolSchema[] = Object.freeze([]);
+
+/** A frozen list of deep-frozen JSON: unchangeable, so one seen again by identity is the same list. */
+function isSealedList(list: readonly unknown[]): boolean {
+  return Object.isFrozen(list) && list.every(isSealedJson);
+}
+
+interface ViewState {
+  readonly view: ToolView;
+  /** The tool list the view last filtered (null: none, or one that was not frozen). */
+  input: readonly ToolSchema[] | null;
+  key: unknown;
+  kept: readonly ToolSchema[];
 }
 
 /** In render order already (junk from a listener, a non-finite order or a non-array, is left to the sort). */

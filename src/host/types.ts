@@ -384,10 +384,25 @@ export interface ToolRegistry {
   lookup(): ToolLookup;
 }
 
+/**
+ * A filter over the tools the model is shown, applied by the host after the whole `system-prompt/assemble`
+ * waterfall (so no listener, inner or outer, can show a tool it hides). Its result is cached: while `key` answers
+ * the same value (`Object.is`) for the same tool list, `keep` is not asked again, so a view costs one `key` call
+ * per assembly. A view that throws hides every tool of that assembly (logged).
+ */
+export interface ToolView {
+  /** What this view's answer depends on for one assembly: a mode, a session… */
+  key(context: AssembleContext): unknown;
+  /** Whether the model sees `tool` under `key`: a pure function of the two. */
+  keep(tool: ToolSchema, key: unknown): boolean;
+}
+
 /** The system prompt seam as a plugin uses it (`ctx.systemPrompt`). */
 export interface PromptSections {
   /** Adds a section while the calling plugin lives; throws on a duplicate name. */
   section(section: PromptSection): () => void;
+  /** Adds a {@link ToolView} while the calling plugin lives. */
+  view(view: ToolView): () => void;
 }
 
 /** The approval seam (`ctx.approval`): asks whoever answers `approval/request`; never rejects. */

@@ -1,7 +1,7 @@
 /**
  * Invariants 2 and 3: the soft layer (what the model sees). Real: cordis Context, the host's prompt assembly, tool
- * runtime, agents and loop, the scripted model; other plugins' assemble listeners are real listeners registered
- * inside and outside ours.
+ * runtime, agents and loop, the scripted model; other plugins' assemble listeners are real listeners, registered
+ * before and after the engine, inner and outermost.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -112,7 +112,7 @@ describe('invariant 3: in a mode the filtered tools and the section reach the re
     expect(inDefault.header.tools.map((tool) => tool.name)).toEqual([...DEFAULT_TOOLS, 'deploy']);
   });
 
-  it('an outer listener that re-adds a filtered schema widens only what the model sees: the gate still denies the call', async () => {
+  it('an outer listener cannot re-add a schema the mode hides, and the gate denies the call the model names anyway', async () => {
     const { ctx } = await setup();
     let ran = 0;
     const deploy: Tool<Record<string, never>> = {
@@ -125,7 +125,7 @@ describe('invariant 3: in a mode the filtered tools and the section reach the re
       },
     };
     ctx.tools.register(deploy);
-    // Registered after the engine with prepend: outside ours, so it sees (and undoes) our filtering.
+    // Registered after the engine with prepend: the outermost listener, whose result the mode's view still filters.
     ctx.on(
       'system-prompt/assemble',
       async (_assembly, _context, next) => {
@@ -147,7 +147,7 @@ describe('invariant 3: in a mode the filtered tools and the section reach the re
       { mode: 'plan' },
     );
     await agent.prompt('deploy it');
-    expect(model.requests[0]!.header.tools.map((tool) => tool.name)).toContain('deploy');
+    expect(model.requests[0]!.header.tools.map((tool) => tool.name)).toEqual(PLAN_TOOLS);
     expect(ran).toBe(0);
     expect(resultOf(agent.session.events, 'deploy')).toEqual({
       callId: 'call_1_1_1',

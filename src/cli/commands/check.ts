@@ -87,7 +87,7 @@ export async function runCheck(options: RunCheckOptions): Promise<CheckReport> {
     return { kind: 'unknown-mode', mode: options.mode, modes: [...policies.modes.keys()] };
   const call: ToolCall = { name: options.tool };
   if (options.hints) call.hints = options.hints;
-  // Visibility is by name, as the assemble filter sees it: shown unless every call to the tool is denied.
+  // Visibility is by name, as the tool view sees it: shown unless every call to the tool is denied.
   const hints = options.hints ?? (options.tool === EXIT_PLAN_MODE ? EXIT_PLAN_MODE_HINTS : undefined);
   const visible = policies.get(options.mode)!.visible(options.tool, hints);
   if (options.args !== undefined) call.arguments = options.args;
