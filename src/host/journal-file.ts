@@ -206,7 +206,8 @@ export function linkRefused(path: string, what: string): Error {
 
 /** Reads a whole open file from its start. */
 function readAll(fd: number): Buffer {
-  let buffer = Buffer.allocUnsafe(Math.max(fstatSync(fd).size, 1 << 16));
+  // One byte more than the file holds, so the read that finds the end needs no bigger buffer (and no copy).
+  let buffer = Buffer.allocUnsafe(Math.max(fstatSync(fd).size + 1, 1 << 16));
   let length = 0;
   for (;;) {
     if (length === buffer.length) {
