@@ -23,7 +23,7 @@
  * `approval/request`). Those are not contained: {@link ownedWaterfall} runs them exactly as cordis's `waterfall`
  * would (same order, `next()` at most once, a listener's error propagates to the caller, which decides how to
  * fail). Owning them lets a hot
- * path ask whether anyone listens ({@link hasListener}) through cordis's public API only. A listener of one of
+ * path ask whether anyone listens ({@link listening}) through cordis's public API only. A listener of one of
  * them that cordis already held when the hook was installed is not lost: the host then dispatches cordis's own
  * waterfall as the innermost step of its own, for as long as the app lives (slower, never open).
  * @module
@@ -149,12 +149,16 @@ function cordisListens(root: Context, name: string): boolean {
 }
 
 /**
- * Whether an owned waterfall has anyone to dispatch to, so a hot path can skip it: a map read.
+ * A check of whether an owned waterfall has anyone to dispatch to, so a hot path can skip it. Resolved once: the
+ * list is changed in place by registration and disposal, and what cordis held at the takeover never changes.
  * @param lists the app's lists ({@link containListeners})
  * @param name one of the {@link OWNED_WATERFALLS}
+ * @returns `() => boolean`
  */
-export function hasListener(lists: ContainedListeners, name: keyof Events): boolean {
-  return (lists.get(name as string)?.length ?? 0) > 0 || lists.forwarded.has(name as string);
+export function listening(lists: ContainedListeners, name: keyof Events): () => boolean {
+  const list = lists.get(name as string);
+  if (list === undefined || lists.forwarded.has(name as string)) return () => true;
+  return () => list.length > 0;
 }
 
 /**

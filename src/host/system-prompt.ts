@@ -13,7 +13,7 @@
  * @module
  */
 import { Service, symbols, type Context } from 'cordis';
-import { containListeners, hasListener, ownedWaterfall, warn, type ContainedListeners } from './contain.js';
+import { containListeners, listening, ownedWaterfall, warn, type ContainedListeners } from './contain.js';
 import { isSealedJson, sealedJson } from './frozen-json.js';
 import type {
   AssembleContext,
@@ -52,6 +52,8 @@ export class SystemPromptService extends Service implements PromptSections {
   private views: readonly ViewState[] = [];
 
   private readonly lists: ContainedListeners;
+  /** Whether anyone listens to `system-prompt/assemble`. */
+  private readonly listened: () => boolean;
   /**
    * The tool registry as this context sees it, resolved at the first assembly after each change of the `tools`
    * service (undefined: stale; null: none): `ctx.get()` and a call through the service proxy cost microseconds,
@@ -62,6 +64,7 @@ export class SystemPromptService extends Service implements PromptSections {
   constructor(ctx: Context) {
     super(ctx, 'systemPrompt');
     this.lists = containListeners(ctx);
+    this.listened = listening(this.lists, 'system-prompt/assemble');
     // cordis announces every provision and removal of a service to the contexts that see it.
     ctx.on('internal/service', (name: string) => {
       if (name === 'tools') this.toolsSeen = undefined;
@@ -140,7 +143,7 @@ export class SystemPromptService extends Service implements PromptSections {
     // The base assembly is both the waterfall's argument and what the innermost step returns, so a listener may
     // change it before or after awaiting next().
     const schemas = this.registry()?.schemas() ?? NO_TOOLS;
-    const listened = hasListener(this.lists, 'system-prompt/assemble');
+    const listened = this.listened();
     // Listeners get a fresh array of the registry's frozen schemas; without any, the frozen list itself is used.
     const base: Assembly = {
       sections: this.inOrder()

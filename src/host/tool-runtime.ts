@@ -30,7 +30,7 @@ import {
   containedEmit,
   containListeners,
   describeError,
-  hasListener,
+  listening,
   ownedWaterfall,
   warn,
   type ContainedListeners,
@@ -84,11 +84,14 @@ export class ToolsService extends Service implements ToolRegistry {
   /** Replaced, never changed in place, so a judge can iterate it without a copy. */
   private guards: readonly Authorizer[] = [];
   private readonly lists: ContainedListeners;
+  /** Whether a `tools/pre-execute` listener could narrow the guards' ceiling. */
+  private readonly narrowable: () => boolean;
   readonly workspace: string;
 
   constructor(ctx: Context, config: ToolsConfig) {
     super(ctx, 'tools');
     this.lists = containListeners(ctx);
+    this.narrowable = listening(this.lists, 'tools/pre-execute');
     if (!config || typeof config.workspace !== 'string')
       throw new Error('ctx.tools needs a `workspace` path');
     this.workspace = config.workspace;
@@ -163,7 +166,7 @@ export class ToolsService extends Service implements ToolRegistry {
    */
   async judge(exec: ToolExec): Promise<PreExecuteResult> {
     const ceiling = this.ceiling(exec);
-    if (ceiling.kind === 'deny' || !hasListener(this.lists, 'tools/pre-execute')) return ceiling;
+    if (ceiling.kind === 'deny' || !this.narrowable()) return ceiling;
     return this.narrowed(exec, ceiling);
   }
 
@@ -175,7 +178,7 @@ export class ToolsService extends Service implements ToolRegistry {
    */
   judgeSync(exec: ToolExec): PreExecuteResult | undefined {
     const ceiling = this.ceiling(exec);
-    if (ceiling.kind === 'deny' || !hasListener(this.lists, 'tools/pre-execute')) return ceiling;
+    if (ceiling.kind === 'deny' || !this.narrowable()) return ceiling;
     return undefined;
   }
 
