@@ -140,6 +140,21 @@ describe('owned waterfalls', () => {
     expect((await ctx.systemPrompt.assemble({})).header.system).toBe('from before the host');
   });
 
+  it('say so when a contained listener was registered before the host, which never calls it', async () => {
+    const ctx = new Context();
+    const warnings: string[] = [];
+    ctx.logger.exporter({
+      export(message) {
+        if (message.type === 'warn') warnings.push(message.args.map(String).join(' '));
+      },
+    });
+    ctx.on('session/event', async (_s: unknown, _e: unknown, next: () => Promise<void>) => next());
+    await host(ctx);
+    expect(warnings).toEqual([
+      'a session/event listener was registered before the host started; it is never called',
+    ]);
+  });
+
   it('refuse the `after` option, which only contained events have', async () => {
     const ctx = await host();
     expect(() =>

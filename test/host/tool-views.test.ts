@@ -84,7 +84,8 @@ describe('tool views', () => {
   });
 
   it('hide every tool when a view throws, and go away with their plugin', async () => {
-    const ctx = await withTools('a');
+    const { ctx, warnings } = await setup({ builtinTools: false });
+    ctx.tools.register(tool('a'));
     let fail = true;
     const fiber = ctx.plugin({
       name: 'view',
@@ -101,6 +102,7 @@ describe('tool views', () => {
     });
     await fiber;
     expect(await names(ctx)).toEqual([]);
+    expect(warnings.join('\n')).toContain('a tool view failed; no tool is shown this request: view down');
     fail = false;
     expect(await names(ctx)).toEqual([]);
     await fiber.dispose();
