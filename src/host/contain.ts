@@ -22,10 +22,10 @@
  * The same hook also takes over the {@link OWNED_WATERFALLS} (`tools/pre-execute`, `system-prompt/assemble`,
  * `approval/request`). Those are not contained: {@link ownedWaterfall} runs them exactly as cordis's `waterfall`
  * would (same order, `next()` at most once, a listener's error propagates to the caller, which decides how to
- * fail). Owning them lets a hot
- * path ask whether anyone listens ({@link listening}) through cordis's public API only. A listener of one of
- * them that cordis already held when the hook was installed is not lost: the host then dispatches cordis's own
- * waterfall as the innermost step of its own, for as long as the app lives (slower, never open).
+ * fail). Owning them lets a hot path ask whether anyone listens ({@link listening}) through cordis's public API
+ * only. A listener of one of them that cordis already held when the hook was installed is not lost: the host
+ * then dispatches cordis's own waterfall as the innermost step of its own, for as long as the app lives (slower,
+ * never open).
  * @module
  */
 import type { Context, Events } from 'cordis';
@@ -176,7 +176,7 @@ export function ownedWaterfall<R>(
   args: readonly unknown[],
   inner: () => R,
 ): R {
-  const chain = [...(lists.get(name as string) ?? [])];
+  const chain = listeners(lists, name);
   const last: () => R = lists.forwarded.has(name as string)
     ? () => (lists.events.waterfall as (...all: unknown[]) => R)(name, ...args, inner)
     : inner;

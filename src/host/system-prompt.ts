@@ -46,7 +46,7 @@ export class SystemPromptService extends Service implements PromptSections {
   private sorted: readonly PromptSection[] | null = null;
   /** The header last assembled: the next one reuses it (or its tool list) when nothing changed. */
   private last: RequestHeader | null = null;
-  /** The tool list `last` was normalised from, when that list was frozen (so unchanged since). */
+  /** The tool list `last` was normalised from, when that list was sealed (so unchanged since). */
   private lastInput: readonly unknown[] | null = null;
   /** The registered views, each with the list it last filtered, under which key, and what it kept. */
   private views: readonly ViewState[] = [];
@@ -203,16 +203,19 @@ export class SystemPromptService extends Service implements PromptSections {
     if (last !== null && tools === this.lastInput && last.system === system) return last;
     const previous = last?.tools;
     let same = previous !== undefined && previous.length === tools.length;
+    let sealed = Object.isFrozen(tools);
     const normal: ToolSchema[] = new Array<ToolSchema>(tools.length);
     for (let i = 0; i < tools.length; i++) {
       const tool: unknown = tools[i];
+      const isSealed = isSealedJson(tool);
+      if (!isSealed) sealed = false;
       // In an array, JSON writes a hole, `undefined` or a function as null.
-      const value = (isSealedJson(tool) ? tool : (sealedJson(tool) ?? null)) as ToolSchema;
+      const value = (isSealed ? tool : (sealedJson(tool) ?? null)) as ToolSchema;
       normal[i] = value;
       if (same && previous![i] !== value) same = false;
     }
     // Sealed throughout, the list cannot change: seen again, it gives this header again without the loop above.
-    this.lastInput = isSealedList(tools) ? tools : null;
+    this.lastInput = sealed ? tools : null;
     if (same && last!.system === system) return last!;
     return Object.freeze({ system, tools: same ? previous! : Object.freeze(normal) }) as RequestHeader;
   }
@@ -227,7 +230,7 @@ function isSealedList(list: readonly unknown[]): boolean {
 
 interface ViewState {
   readonly view: ToolView;
-  /** The tool list the view last filtered (null: none, or one that was not frozen). */
+  /** The tool list the view last filtered (null: none, or one that was not sealed). */
   input: readonly ToolSchema[] | null;
   key: unknown;
   kept: readonly ToolSchema[];
