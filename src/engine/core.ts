@@ -7,7 +7,7 @@
  * @module
  */
 import type { Hints } from '../compile/types.js';
-import type { Session, Tool, ToolAnnotations, ToolLookup } from '../host/types.js';
+import type { Session, ToolAnnotations, ToolLookup } from '../host/types.js';
 import { dependsOnArguments } from '../compile/call.js';
 import type { ResolvedModes } from '../deploy/modes.js';
 import { fsPathResolver } from '../compile/fs-path-resolver.js';
@@ -40,24 +40,28 @@ export class ModeCore {
   readonly #intents = new WeakMap<Session, Intent>();
   #disposed = false;
   /**
-   * Memoised verdicts of calls whose arguments cannot change the decision, by mode, then tool name. An entry is
-   * valid for the registered tool object it was computed with (its annotations are the hints), so a tool
-   * registered again under the same name is judged afresh. The policies never change for this instance (a reload
-   * is a new instance). Bounded: a map that grows past its limit is cleared.
+   * Memoised verdicts of calls whose arguments cannot change the decision, by mode, then tool name. The memo is
+   * valid for the registry revision it was filled at (a verdict depends on the registered tool's annotations), so
+   * after any registration or removal every tool is judged afresh. The policies never change for this instance (a
+   * reload is a new instance). Bounded: a map that grows past its limit is cleared.
    */
-  readonly #memo = new Map<string, Map<string, Memo>>();
+  readonly #memo = new Map<string, Map<string, Verdict>>();
+  /** The registry revision the memo holds for. */
+  #memoRevision = -1;
   /** The table of the mode last judged in (`#memo.get(#recentMode)`), or undefined. */
-  #recent: Map<string, Memo> | undefined;
+  #recent: Map<string, Verdict> | undefined;
   #recentMode = '';
 
   /**
    * @param modes the resolved configuration
    * @param lookup finds registered tools, for their hints
+   * @param revision the registry's revision (`ctx.tools.revision()`): the memo is dropped when it changes
    * @param warn where a failed clean-up of a recorded intent is reported
    */
   constructor(
     readonly modes: ResolvedModes,
     private readonly lookup: ToolLookup,
+    private readonly revision: () => number,
     private readonly warn: (message: string) => void = () => {},
   ) {}
 
@@ -147,6 +151,7 @@ export class ModeCore {
    * The gate's hot path: a table hit needs no call object.
    */
   memoised(mode: string, name: string): Verdict | undefined {
+    if (this.#memoRevision !== this.revision()) return undefined;
     // Consecutive calls are nearly always judged in the same mode: its table is kept at hand.
     let byName = this.#recent;
     if (byName === undefined || this.#recentMode !== mode) {
@@ -155,8 +160,7 @@ export class ModeCore {
       this.#recent = byName;
       this.#recentMode = mode;
     }
-    const memo = byName.get(name);
-    return memo !== undefined && memo.tool === this.lookup(name) ? memo.verdict : undefined;
+    return byName.get(name);
   }
 
   /**
@@ -164,6 +168,13 @@ export class ModeCore {
    * decides, and memoises what the arguments do not decide.
    */
   decide(mode: string, name: string, call: CallArguments | undefined): Verdict {
+    const revision = this.revision();
+    if (this.#memoRevision !== revision) {
+      // A tool was registered or removed: its annotations (the hints) may differ, so nothing kept holds.
+      this.#memo.clear();
+      this.#recent = undefined;
+      this.#memoRevision = revision;
+    }
     const tool = this.lookup(name);
     let byName = this.#memo.get(mode);
     const hints = hintsOf(tool?.annotations);
@@ -190,7 +201,7 @@ export class ModeCore {
       this.#memo.set(mode, byName);
     }
     if (byName.size >= MEMO_TOOLS) byName.clear();
-    byName.set(name, { tool, verdict });
+    byName.set(name, verdict);
     return verdict;
   }
 
@@ -213,11 +224,6 @@ export class ModeCore {
  */
 export function hintsOf(annotations: ToolAnnotations | undefined): Hints | undefined {
   return hintsOfAnnotations(annotations);
-}
-
-interface Memo {
-  readonly tool: Tool | undefined;
-  readonly verdict: Verdict;
 }
 
 /** How many modes and tools per mode the verdict memo holds before it starts over. */

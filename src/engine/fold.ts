@@ -80,18 +80,13 @@ export class ModeFoldCache {
    */
   read(session: EventSource): ModeFold {
     let fold = this.#folds.get(session);
-    if (!fold) {
+    if (fold === undefined) {
       fold = { mode: DEFAULT_MODE, headerMode: undefined, cursor: 0 };
       this.#folds.set(session, fold);
     }
     const events = session.events;
-    for (let i = fold.cursor; i < events.length; i++) {
-      const event = events[i]!;
-      if (event.type === 'mode/set') fold.mode = modeOfSet(event.data);
-      else if (event.type === 'request/header' || event.type === 'request/header-delta')
-        fold.headerMode = fold.mode;
-    }
-    fold.cursor = events.length;
+    // Most reads (the gate, the view, the section of one step) find nothing new: they write nothing either.
+    if (fold.cursor !== events.length) advance(fold, events);
     return fold;
   }
 
@@ -103,4 +98,15 @@ export class ModeFoldCache {
   mode(session: EventSource): string {
     return this.read(session).mode;
   }
+}
+
+/** Folds the events appended since the fold's cursor. */
+function advance(fold: MutableFold, events: readonly UncheckedEvent[]): void {
+  for (let i = fold.cursor; i < events.length; i++) {
+    const event = events[i]!;
+    if (event.type === 'mode/set') fold.mode = modeOfSet(event.data);
+    else if (event.type === 'request/header' || event.type === 'request/header-delta')
+      fold.headerMode = fold.mode;
+  }
+  fold.cursor = events.length;
 }

@@ -99,9 +99,9 @@ function start(ctx: Context, modes: ResolvedModes): void {
   const tools: ToolRegistry = ctx.tools;
   const prompt: PromptSections = ctx.systemPrompt;
   // The lookup runs for every tool at every step; a call through the service proxy costs microseconds, so it
-  // reads through the registry's plain lookup. Safe to keep: `tools` is injected, so if that service goes away
+  // reads through the registry's plain lookup (and revision). Safe to keep: `tools` is injected, so if that service goes away
   // this plugin is disposed with it.
-  const core = new ModeCore(modes, tools.lookup(), (message) => logger.warn(message));
+  const core = new ModeCore(modes, tools.lookup(), tools.revision(), (message) => logger.warn(message));
   ctx.effect(() => () => core.dispose(), 'mode: mark disposed');
 
   new ModesService(ctx, core);

@@ -149,10 +149,12 @@ export class ToolsService extends Service implements ToolRegistry {
   guard(authorizer: Authorizer): () => void {
     if (typeof authorizer !== 'function') throw new Error('ctx.tools.guard() needs a function');
     return this.ctx.effect(() => {
-      const entry = (exec: ToolExec): PreExecuteResult => authorizer(exec);
-      this.guards = [...this.guards, entry];
+      // The guard itself is listed (no wrapper on the hot path); a function registered twice is listed twice,
+      // and each disposer removes one of its entries.
+      this.guards = [...this.guards, authorizer];
       return () => {
-        this.guards = this.guards.filter((guard) => guard !== entry);
+        const at = this.guards.indexOf(authorizer);
+        if (at !== -1) this.guards = this.guards.filter((_, index) => index !== at);
       };
     }, 'tools.guard()');
   }
@@ -258,6 +260,14 @@ export class ToolsService extends Service implements ToolRegistry {
   /** Counts registry changes (a registration or removal); the schema list is rebuilt after each. */
   get version(): number {
     return this.changes;
+  }
+
+  /**
+   * {@link version} as a plain function over the live registry, for hot paths that cache what they read through
+   * {@link lookup}: while it answers the same number, no tool was registered or removed.
+   */
+  revision(): () => number {
+    return () => this.changes;
   }
 
   private changed(): void {

@@ -382,6 +382,11 @@ export interface ToolRegistry {
   get(name: string): Tool | undefined;
   /** `get` as a plain function over the live registry (no service proxy in between). */
   lookup(): ToolLookup;
+  /**
+   * The registry's revision as a plain function: it answers a new number after every registration or removal,
+   * so what a hot path read through {@link lookup} stays valid while the number holds.
+   */
+  revision(): () => number;
 }
 
 /**

@@ -373,6 +373,22 @@ describe('ctx.tools.guard(): a ceiling over the pre-execute waterfall', () => {
     expect(await ctx.tools.execute(exec())).toEqual({ content: '3' });
     expect(seen).toEqual(['add:deny', 'add:allow']);
   });
+
+  it('keeps one function registered twice until both registrations are disposed', async () => {
+    const { ctx } = await host();
+    const deny = () => verdicts.deny;
+    const plugin = (name: string) => ({
+      name,
+      inject: ['tools'],
+      apply: (inner: Context) => void inner.tools.guard(deny),
+    });
+    const first = await ctx.plugin(plugin('first'));
+    const second = await ctx.plugin(plugin('second'));
+    await first.dispose();
+    expect((await ctx.tools.execute(exec())).isError).toBe(true);
+    await second.dispose();
+    expect(await ctx.tools.execute(exec())).toEqual({ content: '3' });
+  });
 });
 
 describe('ctx.tools.execute(): the verdict comes before the arguments, and its rule goes with the result', () => {
