@@ -43,6 +43,9 @@ declare module 'cordis' {
 /** The events whose listeners the host calls contained (a throwing listener is logged, never propagated). */
 export const CONTAINED_EVENTS: readonly string[] = ['session/event', 'agent/created', 'tools/verdict'];
 
+/** The one contained waterfall whose listeners may ask to be called only `after` it settled. */
+export const AFTER_EVENT = 'session/event';
+
 /** The waterfalls the host keeps the listeners of and runs itself, with cordis's semantics (errors propagate). */
 export const OWNED_WATERFALLS: readonly string[] = [
   'tools/pre-execute',
@@ -54,7 +57,7 @@ type Listener = (...args: unknown[]) => unknown;
 
 /** A listener registered with `after`: called once the waterfall has settled, for the events `when` accepts. */
 export interface AfterListener {
-  readonly when: (...args: unknown[]) => boolean;
+  readonly when: (session: unknown, event: unknown) => boolean;
   readonly callback: Listener;
 }
 
@@ -89,7 +92,7 @@ export function containListeners(ctx: Context): ContainedListeners {
   if (lists) return lists;
   const names = [...CONTAINED_EVENTS, ...OWNED_WATERFALLS];
   const own = Object.assign(new Map<string, Listener[]>(names.map((name) => [name, []])), {
-    after: new Map<string, AfterListener[]>(CONTAINED_EVENTS.map((name) => [name, []])),
+    after: new Map<string, AfterListener[]>([[AFTER_EVENT, []]]),
     forwarded: new Set(OWNED_WATERFALLS.filter((name) => cordisListens(root, name))),
     events: root.events,
   });
@@ -111,7 +114,7 @@ export function containListeners(ctx: Context): ContainedListeners {
       throw new TypeError(
         own.after.has(name)
           ? `ctx.on(${JSON.stringify(name)}): the \`after\` option must be a function`
-          : `ctx.on(${JSON.stringify(name)}): the \`after\` option is for contained events only`,
+          : `ctx.on(${JSON.stringify(name)}): the \`after\` option is for ${AFTER_EVENT} only`,
       );
     // Kept in one list or the other for as long as the plugin lives; disposal removes it from where it is.
     const target: unknown[] = when === undefined ? list : own.after.get(name)!;
@@ -254,36 +257,37 @@ export async function containedWaterfall(
 }
 
 /**
- * The `after` listeners of a contained waterfall whose event has settled: each is asked, in order, whether it
- * wants the event, and called (contained, with a `next()` already done) if it does. Returns undefined, with no
- * promise made, when none wants it, so the caller awaits nothing; else a promise that never rejects.
+ * The `after` listeners of `session/event` once an append's waterfall has settled: each is asked, in order,
+ * whether it wants the event, and called (contained, with a `next()` already done) if it does. Returns undefined,
+ * with nothing allocated, when none wants it (nearly every append), so the caller awaits nothing; else a promise
+ * that never rejects.
+ * @param ctx where a failure is logged
+ * @param after the listeners (`lists.after.get('session/event')`, resolved once by the caller)
  */
 export function runAfter(
   ctx: Context,
-  name: keyof Events,
-  args: unknown[],
-  lists: ContainedListeners,
+  after: readonly AfterListener[],
+  session: unknown,
+  event: unknown,
 ): Promise<void> | undefined {
-  const after = lists.after.get(name as string);
-  if (after === undefined || after.length === 0) return undefined;
-  const first = nextWanted(ctx, name, args, after, 0);
+  if (after.length === 0) return undefined;
+  const first = nextWanted(ctx, after, 0, session, event);
   // Copied only once one is due: a listener's appends or disposal must not shift the ones after it.
-  return first === -1 ? undefined : callAfter(ctx, name, args, after.slice(first), 0);
+  return first === -1 ? undefined : callAfter(ctx, after.slice(first), session, event);
 }
 
 async function callAfter(
   ctx: Context,
-  name: keyof Events,
-  args: unknown[],
   after: readonly AfterListener[],
-  from: number,
+  session: unknown,
+  event: unknown,
 ): Promise<void> {
   // An earlier listener's appends may change what a later one wants: each is asked right before its turn.
-  for (let i = from; i !== -1; i = nextWanted(ctx, name, args, after, i + 1)) {
+  for (let i = 0; i !== -1; i = nextWanted(ctx, after, i + 1, session, event)) {
     try {
-      await after[i]!.callback(...args, done);
+      await after[i]!.callback(session, event, done);
     } catch (error) {
-      warn(ctx, `a ${String(name)} listener failed (contained)`, error);
+      warn(ctx, `a ${AFTER_EVENT} listener failed (contained)`, error);
     }
   }
 }
@@ -291,16 +295,16 @@ async function callAfter(
 /** The index of the next `after` listener from `from` that wants the event, or -1; a throwing predicate is logged. */
 function nextWanted(
   ctx: Context,
-  name: keyof Events,
-  args: unknown[],
   after: readonly AfterListener[],
   from: number,
+  session: unknown,
+  event: unknown,
 ): number {
   for (let i = from; i < after.length; i++) {
     try {
-      if (after[i]!.when(...args)) return i;
+      if (after[i]!.when(session, event)) return i;
     } catch (error) {
-      warn(ctx, `the \`after\` predicate of a ${String(name)} listener failed (contained)`, error);
+      warn(ctx, `the \`after\` predicate of a ${AFTER_EVENT} listener failed (contained)`, error);
     }
   }
   return -1;

@@ -8,7 +8,13 @@
  * @module
  */
 import type { Context } from 'cordis';
-import { containedWaterfall, containListeners, runAfter, type ContainedListeners } from './contain.js';
+import {
+  containedWaterfall,
+  containListeners,
+  runAfter,
+  type AfterListener,
+  type ContainedListeners,
+} from './contain.js';
 import type { JournalWriter } from './journal-file.js';
 import type { Session, SessionEvent, SessionEventMap, SessionEventType } from './types.js';
 
@@ -22,7 +28,7 @@ export class JournalSession implements Session {
   // Resolved once: appends are the hottest path of the host.
   readonly #listeners: ContainedListeners;
   readonly #sessionListeners: readonly unknown[];
-  readonly #afterListeners: readonly unknown[];
+  readonly #afterListeners: readonly AfterListener[];
 
   /**
    * @param ctx the context whose `session/event` listeners see each append
@@ -92,10 +98,8 @@ export class JournalSession implements Session {
     if (this.#sessionListeners.length > 0)
       await containedWaterfall(this.ctx, 'session/event', [this, event], noop, this.#listeners);
     // The listeners that act once the event has settled, only when they want it (the mode engine's landing).
-    if (this.#afterListeners.length > 0) {
-      const after = runAfter(this.ctx, 'session/event', [this, event], this.#listeners);
-      if (after !== undefined) await after;
-    }
+    const after = runAfter(this.ctx, this.#afterListeners, this, event);
+    if (after !== undefined) await after;
     return event;
   }
 

@@ -98,4 +98,12 @@ describe('session/event listeners registered with `after`', () => {
       ctx.on('session/event', async () => {}, { after: 'yes' as unknown as () => boolean }),
     ).toThrow('the `after` option must be a function');
   });
+
+  it('refuses `after` on the contained emits, which would never call it', async () => {
+    const ctx = await host();
+    for (const name of ['agent/created', 'tools/verdict'] as const)
+      expect(() => ctx.on(name, () => {}, { after: () => true })).toThrow(
+        `ctx.on("${name}"): the \`after\` option is for session/event only`,
+      );
+  });
 });

@@ -155,13 +155,13 @@ describe('owned waterfalls', () => {
     ]);
   });
 
-  it('refuse the `after` option, which only contained events have', async () => {
+  it('refuse the `after` option, which only session/event has', async () => {
     const ctx = await host();
     expect(() =>
       ctx.on('tools/pre-execute', async (_e: ToolExec, next: () => Promise<PreExecuteResult>) => next(), {
         after: () => true,
       }),
-    ).toThrow('the `after` option is for contained events only');
+    ).toThrow('the `after` option is for session/event only');
     expect(ctx.tools.judgeSync(exec())).toEqual(ALLOW);
   });
 });
