@@ -1,5 +1,6 @@
 /**
- * Vitest global setup: builds `dist/` once before the run (`tsc -p tsconfig.build.json`), because the CLI tests run
+ * Vitest global setup: builds `dist/` once before the run (`tsc -p tsconfig.build.json`, then the built-in
+ * snapshot as `npm run build` writes it), because the CLI tests run
  * the real binary (`bin/dsh-mode.mjs` → `dist/cli/main.js`) as a child process. Skipped when every `src/**.ts` has
  * a newer `dist/**.js` (a repeated run costs nothing). Type errors do not stop the run (`npm run typecheck` owns
  * them, and other areas may be mid-change); a build that emits no `dist/cli/main.js` does.
@@ -12,6 +13,7 @@ const root = resolve(import.meta.dirname, '..');
 
 /** True when some source file is newer than its built output (or has none). */
 function stale(): boolean {
+  if (!existsSync(join(root, 'dist/compile/builtin-snapshot.json'))) return true;
   const src = join(root, 'src');
   for (const file of readdirSync(src, { recursive: true }).map(String)) {
     if (!file.endsWith('.ts') || file.endsWith('.d.ts')) continue;
@@ -40,4 +42,6 @@ export default function setup(): void {
   }
   if (!existsSync(join(root, 'dist/cli/main.js')))
     throw new Error('global-setup: the build emitted no dist/cli/main.js');
+  // The rest of `npm run build`: the built-in snapshot, from the modules just built.
+  execFileSync(process.execPath, [join(root, 'scripts/builtin-snapshot.mjs')], { cwd: root, stdio: 'pipe' });
 }

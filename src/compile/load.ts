@@ -10,6 +10,7 @@
  */
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { snapshotDocument } from './builtin-snapshot.js';
 import { hasErrors, type LoadDiagnostic } from './diagnostics.js';
 import { parsePolicyText, type ParsedDocument } from './parse.js';
 import { fileSource, policySource, type GitObjects, type PolicySource } from './source.js';
@@ -95,9 +96,12 @@ export async function loadFrom(sources: readonly PolicySource[]): Promise<LoadRe
  * @returns the same shape as {@link loadPolicySources}, for one document (none when refused)
  */
 export function loadPolicyText(text: string, file: string | null): LoadResult {
+  const files = file === null ? [] : [file];
+  // The built-in plan's exact text, loaded at build time: no parser, no validator (a cold start's largest cost).
+  const snapshotted = snapshotDocument(text, file);
+  if (snapshotted !== undefined) return { documents: [snapshotted], diagnostics: [], files };
   const parsed = parsePolicyText(text, file);
   const { document, diagnostics } = validatePolicy(parsed);
-  const files = file === null ? [] : [file];
   if (!document || hasErrors(diagnostics)) return { documents: [], diagnostics, files };
   return { documents: [toSource(parsed, document)], diagnostics, files };
 }

@@ -1,0 +1,105 @@
+/**
+ * The built-in snapshot's parts, on src/: a position tree answers `locate` and `keyRange` exactly as the parsed
+ * document it was built from, for every path of many texts (existing or not), and a snapshot is made only of a
+ * text that loads cleanly, holding the very document loading produces. (The snapshot file itself, and that an
+ * edited plan never uses it, are tested on the build: test/cli/lint-snapshot.test.ts.)
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { makeSnapshot } from '../../src/compile/builtin-snapshot-write.js';
+import { BUILTIN_PLAN_PATH, loadPolicyText } from '../../src/compile/load.js';
+import { parsePolicyText, positionTree } from '../../src/compile/parse.js';
+import { treeLocator } from '../../src/compile/position-tree.js';
+import type { JsonPath } from '../../src/compile/types.js';
+import { corpusTexts } from './lint-corpus.js';
+
+const ROOT = join(import.meta.dirname, '../..');
+const planText = readFileSync(BUILTIN_PLAN_PATH, 'utf8');
+
+/** Every path of the data, and around each: a missing key, a missing index, a step past a leaf, odd segments. */
+function pathsOf(data: unknown): JsonPath[] {
+  const out: JsonPath[] = [[], ['nope'], [0]];
+  const walk = (value: unknown, path: JsonPath): void => {
+    out.push(path, [...path, 'missing key'], [...path, 999], [...path, 0], [...path, '0'], [...path, -1]);
+    out.push([...path, 'x', 'y']);
+    if (Array.isArray(value)) value.forEach((v, i) => walk(v, [...path, i]));
+    else if (value !== null && typeof value === 'object') {
+      for (const [k, v] of Object.entries(value)) {
+        walk(v, [...path, k]);
+        if (/^\d+$/.test(k)) out.push([...path, Number(k)]);
+      }
+    }
+  };
+  walk(data, []);
+  return out;
+}
+
+/** Texts with every shape a tree must carry: empty values, flow pairs, aliases, odd keys, big mappings. */
+const SHAPES = [
+  'mode: plan\ntools:\n',
+  'mode: plan\ntools:\n  read:\n  write: allow\n',
+  'a: [x, y: 1, {b: }]\nc: &A {d: 1}\ne: *A\n',
+  '? [complex, key]\n: value\nplain: 1\n',
+  '1: one\ntrue: yes\nnull: nothing\n"2": two\n~: tilde\n',
+  '- a\n-\n- - nested\n  - [ ]\n- {}\n',
+  `big:\n${Array.from({ length: 40 }, (_, i) => `  k${i}: ${i % 3 === 0 ? '' : `v${i}`}`).join('\n')}\n`,
+  `big:\n${Array.from({ length: 20 }, (_, i) => `  k${i % 18}: v${i}`).join('\n')}\n`,
+  '',
+  '# only a comment\n',
+  'scalar at the top',
+  '{"mode": "plan", "tools": {"read": "allow", "bash": {"decision": "ask"}}}',
+];
+
+function texts(): { name: string; text: string }[] {
+  const examples = readdirSync(join(ROOT, 'policies/examples')).map((f) => ({
+    name: f,
+    text: readFileSync(join(ROOT, 'policies/examples', f), 'utf8'),
+  }));
+  const corpus = corpusTexts(3, 30, 3).map((t) => ({ name: t.file, text: t.text }));
+  return [
+    { name: 'plan.yaml', text: planText },
+    ...examples,
+    ...corpus,
+    ...SHAPES.map((text, i) => ({ name: `shape ${i}`, text })),
+  ];
+}
+
+describe('a position tree', () => {
+  it.each(texts())('answers every lookup of $name as its parsed document does', ({ text }) => {
+    const parsed = parsePolicyText(text, null, { syntax: 'yaml' });
+    const tree = treeLocator(JSON.parse(JSON.stringify(positionTree(text))));
+    const paths = pathsOf(parsed.data);
+    expect(paths.length).toBeGreaterThan(2);
+    for (const path of paths) {
+      expect({ path, range: tree.locate(path) }).toEqual({ path, range: parsed.locate(path) });
+      expect({ path, key: tree.keyRange(path) }).toEqual({ path, key: parsed.keyRange(path) });
+    }
+  });
+
+  it('gives a fresh range each time, as a parse does', () => {
+    const tree = treeLocator(positionTree(planText));
+    const a = tree.locate(['tools'])!;
+    a.start.line = -1;
+    expect(tree.locate(['tools'])!.start.line).toBeGreaterThan(0);
+  });
+});
+
+describe('a snapshot', () => {
+  it('holds the built-in plan as loading it gives it', () => {
+    const snapshot = makeSnapshot(planText)!;
+    expect(snapshot.text).toBe(planText);
+    const loaded = loadPolicyText(planText, null);
+    expect(loaded.diagnostics).toEqual([]);
+    expect(snapshot.document).toEqual(loaded.documents[0]!.document);
+    expect(JSON.parse(JSON.stringify(snapshot))).toEqual(snapshot);
+  });
+
+  it('is not made of a text with any diagnostic, or one that is not a policy', () => {
+    expect(makeSnapshot('mode: plan\ntools:\n  read: allow\n  read: deny\n')).toBeUndefined();
+    expect(makeSnapshot('mode: plan\ntools:\n  read: maybe\n')).toBeUndefined();
+    expect(makeSnapshot('mode: [\n')).toBeUndefined();
+    expect(makeSnapshot('')).toBeUndefined();
+    expect(makeSnapshot('mode: plan\ntools:\n  read: allow\n')).toBeDefined();
+  });
+});
