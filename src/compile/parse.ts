@@ -13,6 +13,7 @@ import { createRequire } from 'node:module';
 import type { Document, LineCounter, Node, Pair, YAMLMap } from 'yaml';
 import { makeDiagnostic, sortDiagnostics, type LoadDiagnostic } from './diagnostics.js';
 import { jsonSyntaxError } from './json-syntax.js';
+import { MAX_POLICY_BYTES, syntaxOf } from './policy-format.js';
 import type { PositionNode, RangeTuple } from './position-tree.js';
 import type { JsonPath, Range } from './types.js';
 
@@ -28,8 +29,7 @@ function yaml(): Yaml {
   return (loaded ??= createRequire(import.meta.url)('yaml') as Yaml);
 }
 
-/** Largest policy text accepted, in UTF-8 bytes. */
-export const MAX_POLICY_BYTES = 1024 * 1024;
+export { MAX_POLICY_BYTES, syntaxOf };
 /** Deepest nesting of maps and sequences accepted (a policy needs four). */
 export const MAX_DEPTH = 64;
 /** Most alias expansions accepted when building data (alias bombs). */
@@ -57,15 +57,6 @@ export interface ParseOptions {
   subject?: string;
   /** The text's syntax; default `json` for a file named `*.json` (any case), else `yaml`. */
   syntax?: 'yaml' | 'json';
-}
-
-/**
- * The syntax a file is read in, by its name.
- * @param file the file's name or label (`git:REV:path` too), or null for inline text
- * @returns `json` for `*.json`, else `yaml`
- */
-export function syntaxOf(file: string | null): 'yaml' | 'json' {
-  return file !== null && /\.json$/i.test(file) ? 'json' : 'yaml';
 }
 
 /**

@@ -1,13 +1,17 @@
 /**
  * The built-in snapshot's parts, on src/: a position tree answers `locate` and `keyRange` exactly as the parsed
- * document it was built from, for every path of many texts (existing or not), and a snapshot is made only of a
- * text that loads cleanly, holding the very document loading produces. (The snapshot file itself, and that an
- * edited plan never uses it, are tested on the build: test/cli/lint-snapshot.test.ts.)
+ * document it was built from, for every path of many texts (existing or not); a snapshot is made only of a text
+ * that loads cleanly, holding the very document and lint findings loading and linting produce; a snapshot file
+ * is read only when its format, hash and shape are right. (The snapshot file of the build, that an edited plan
+ * never uses it, and that outputs do not change with it, are tested on the build: test/cli/lint-snapshot.test.ts.)
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
 import { makeSnapshot } from '../../src/compile/builtin-snapshot-write.js';
+import { readSnapshot, snapshotFileText } from '../../src/compile/builtin-snapshot.js';
+import { lintPolicies } from '../../src/compile/lint.js';
 import { BUILTIN_PLAN_PATH, loadPolicyText } from '../../src/compile/load.js';
 import { parsePolicyText, positionTree } from '../../src/compile/parse.js';
 import { treeLocator } from '../../src/compile/position-tree.js';
@@ -86,13 +90,29 @@ describe('a position tree', () => {
 });
 
 describe('a snapshot', () => {
-  it('holds the built-in plan as loading it gives it', () => {
+  it('holds the built-in plan as loading and linting it give it', () => {
     const snapshot = makeSnapshot(planText)!;
     expect(snapshot.text).toBe(planText);
-    const loaded = loadPolicyText(planText, null);
+    const loaded = loadPolicyText(planText, BUILTIN_PLAN_PATH);
     expect(loaded.diagnostics).toEqual([]);
     expect(snapshot.document).toEqual(loaded.documents[0]!.document);
+    expect(snapshot.findings).toEqual(lintPolicies(loaded));
     expect(JSON.parse(JSON.stringify(snapshot))).toEqual(snapshot);
+  });
+
+  it('holds the findings of a plan that has some, linted as the built-in plan', () => {
+    const text = planText.replace(/^ {2}list: allow$/m, '  list: allow\n  "rea*": allow');
+    const snapshot = makeSnapshot(text)!;
+    const findings = lintPolicies(loadPolicyText(text, BUILTIN_PLAN_PATH));
+    expect(findings.length).toBeGreaterThan(0);
+    expect(snapshot.findings).toEqual(findings);
+  });
+
+  it('holds no findings when one names the path of the built-in plan (it differs once installed)', () => {
+    const text = `${planText}  - { tool: write, expect: allow }\n`;
+    const findings = lintPolicies(loadPolicyText(text, BUILTIN_PLAN_PATH));
+    expect(findings.some((d) => d.help?.includes(BUILTIN_PLAN_PATH))).toBe(true);
+    expect(makeSnapshot(text)).toMatchObject({ text, findings: null });
   });
 
   it('is not made of a text with any diagnostic, or one that is not a policy', () => {
@@ -101,5 +121,43 @@ describe('a snapshot', () => {
     expect(makeSnapshot('mode: [\n')).toBeUndefined();
     expect(makeSnapshot('')).toBeUndefined();
     expect(makeSnapshot('mode: plan\ntools:\n  read: allow\n')).toBeDefined();
+  });
+});
+
+describe('a snapshot file', () => {
+  const body = makeSnapshot(planText)!;
+  const raw = snapshotFileText(body);
+  const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+
+  it('is read back: its body, its key and whether it holds findings', () => {
+    const read = readSnapshot(raw)!;
+    expect(read).toEqual({ json: JSON.stringify(body), text: planText, findings: true });
+    expect(readSnapshot(snapshotFileText({ ...body, findings: null }))).toMatchObject({ findings: false });
+  });
+
+  it.each([
+    ['cut short', raw.slice(0, -1)],
+    ['a byte of its body changed', raw.replace('"mode":"plan"', '"mode":"plam"')],
+    ['its header changed', raw.replace(/"sha256":"./, '"sha256":"_')],
+    ['another format', raw.replace(/^\{"format":\d+/, '{"format":1')],
+    ['no header', JSON.stringify(body)],
+    ['empty', ''],
+    ['no body', raw.slice(0, raw.indexOf('\n') + 1)],
+  ])('is not used when %s', (_, damaged) => {
+    expect(damaged).not.toBe(raw);
+    expect(readSnapshot(damaged)).toBeNull();
+  });
+
+  it.each([
+    ['a text that is no string', { ...body, text: 1 }],
+    ['no document', { ...body, document: undefined }],
+    ['a document that is a list', { ...body, document: [] }],
+    ['a tree that is no node', { ...body, tree: 'x' }],
+    ['findings that are no list', { ...body, findings: {} }],
+    ['null', null],
+  ])('is not used when its body has %s, under a matching hash', (_, wrong) => {
+    const json = JSON.stringify(wrong);
+    const header = raw.slice(0, raw.indexOf('"sha256":'));
+    expect(readSnapshot(`${header}"sha256":"${sha(json)}"}\n${json}`)).toBeNull();
   });
 });
