@@ -47,7 +47,9 @@ function roundTrips(value: unknown): boolean {
 
 /** Whether a finding names `file` anywhere but in its `file` (a message quoting it would go stale). */
 function namesPath(findings: readonly Diagnostic[], file: string): boolean {
-  return findings.some((d) => JSON.stringify({ ...d, file: null }).includes(JSON.stringify(file).slice(1, -1)));
+  return findings.some((d) =>
+    JSON.stringify({ ...d, file: null }).includes(JSON.stringify(file).slice(1, -1)),
+  );
 }
 
 /**
