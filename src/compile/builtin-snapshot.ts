@@ -13,11 +13,13 @@
  * - `snapshotFindings(input)` answers only for a lint of exactly one document, the built-in plan at
  *   {@link BUILTIN_PLAN_PATH} as `snapshotDocument` answered it, with no other diagnostic and no catalog: then with
  *   what `lintPolicies` gives for it. Anything else gets undefined, and the caller lints.
- * - A missing snapshot, one of another format, or a damaged one (its body does not match the SHA-256 its header
- *   names, or does not have the snapshot's shape) answers nothing: every load parses. Never throws.
+ * - A missing snapshot, one of another format, or a damaged one (its parts do not match the SHA-256 its header
+ *   names, or its key is no text) answers nothing: every load parses; a part that is not of its shape (checked
+ *   when first parsed) answers nothing either. Never throws.
  *
- * The file is one header line, `{"format":N,"sha256":HEX}`, then the JSON of {@link PolicySnapshot}, whose
- * UTF-8 bytes the hash covers.
+ * The file is one header line, `{"format":N,"sha256":HEX}`, then one line of JSON per part of
+ * {@link PolicySnapshot} (text, document, tree, findings), whose UTF-8 bytes the hash covers: a run parses only
+ * the parts it uses (the tree and the document are most of the file, the findings none of it).
  * @module
  */
 import { createHash } from 'node:crypto';
@@ -49,20 +51,89 @@ export interface PolicySnapshot {
   findings: Diagnostic[] | null;
 }
 
-/** The snapshot file's text for a body: the header line and the body. */
+/**
+ * The snapshot file's text for a body: a header line naming the format and the SHA-256 of the rest, then one
+ * line of JSON for each part (text, document, tree, findings; JSON has no raw newline), so that a run parses
+ * only the parts it uses.
+ */
 export function snapshotFileText(body: PolicySnapshot): string {
-  const json = JSON.stringify(body);
-  return `${JSON.stringify({ format: SNAPSHOT_FORMAT, sha256: sha256(json) })}\n${json}`;
+  const rest = [body.text, body.document, body.tree, body.findings].map((v) => JSON.stringify(v)).join('\n');
+  return `${JSON.stringify({ format: SNAPSHOT_FORMAT, sha256: sha256(rest) })}\n${rest}`;
 }
 
 function sha256(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');
 }
 
-/** The snapshot's body as read (its JSON text, parsed again for each answer) and its key; null: none usable. */
-let cache: { json: string; text: string; findings: boolean } | null | undefined;
+/** A snapshot file that passed its checks: its key, and its parts, each parsed (and checked) when first used. */
+export interface SnapshotReader {
+  /** The snapshotted text: the cache key. */
+  readonly text: string;
+  /** A fresh document of the text, named `file`, or undefined when the part is not a document's shape. */
+  document(file: string | null): SourceDocument | undefined;
+  /** Fresh findings, named `file`, or undefined when there are none cached (or the part is not a list). */
+  findings(file: string | null): Diagnostic[] | undefined;
+}
 
-function snapshot(): { json: string; text: string; findings: boolean } | null {
+/**
+ * Checks a snapshot file's text: its format, the hash of its parts and their number, and that its key is a text.
+ * @param raw the file's text
+ * @returns its reader, or null when it is not usable
+ */
+export function readSnapshot(raw: string): SnapshotReader | null {
+  const newline = raw.indexOf('\n');
+  if (newline < 0) return null;
+  const rest = raw.slice(newline + 1);
+  const parts = rest.split('\n');
+  let key: unknown;
+  try {
+    const header = JSON.parse(raw.slice(0, newline)) as { format?: unknown; sha256?: unknown } | null;
+    if (header?.format !== SNAPSHOT_FORMAT || header.sha256 !== sha256(rest) || parts.length !== 4)
+      return null;
+    key = JSON.parse(parts[0]!);
+  } catch {
+    return null;
+  }
+  if (typeof key !== 'string') return null;
+  const [, documentJson, treeJson, findingsJson] = parts as [string, string, string, string];
+  let tree: PositionNode | null | undefined;
+  return {
+    text: key,
+    document(file) {
+      const document = parsePart(documentJson);
+      // The tree is only read (each lookup answers fresh ranges), so one parse serves every answer.
+      tree ??= parsePart(treeJson) as PositionNode | null | undefined;
+      if (!isObject(document) || (tree !== null && !isObject(tree))) return undefined;
+      const { locate, keyRange } = treeLocator(tree);
+      return { file, document: document as PolicyDocument, locate, keyRange };
+    },
+    findings(file) {
+      const findings = parsePart(findingsJson);
+      if (!Array.isArray(findings) || !findings.every(isObject)) return undefined;
+      // The findings name the build's copy of the plan; a run's is the document's (the same key, in place).
+      for (const d of findings as Diagnostic[]) d.file = file;
+      return findings as Diagnostic[];
+    },
+  };
+}
+
+/** A part's value; undefined when it is not JSON (the hash matched, so only a writer's bug could do that). */
+function parsePart(json: string): unknown {
+  try {
+    return JSON.parse(json) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function isObject(value: unknown): value is object {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The snapshot beside this module, read on first use; null when there is none usable. */
+let cache: SnapshotReader | null | undefined;
+
+function snapshot(): SnapshotReader | null {
   if (cache !== undefined) return cache;
   cache = null;
   try {
@@ -71,32 +142,6 @@ function snapshot(): { json: string; text: string; findings: boolean } | null {
     // No snapshot (a source checkout before its build, tests on src/): every text is parsed.
   }
   return cache;
-}
-
-/**
- * Checks a snapshot file's text: its format, its hash and its shape.
- * @param raw the file's text
- * @returns the body's JSON, its key and whether it holds findings, or null when it is not usable
- */
-export function readSnapshot(raw: string): { json: string; text: string; findings: boolean } | null {
-  const newline = raw.indexOf('\n');
-  if (newline < 0) return null;
-  try {
-    const header = JSON.parse(raw.slice(0, newline)) as { format?: unknown; sha256?: unknown };
-    const json = raw.slice(newline + 1);
-    if (header.format !== SNAPSHOT_FORMAT || header.sha256 !== sha256(json)) return null;
-    const body = JSON.parse(json) as Partial<PolicySnapshot> | null;
-    if (!isObject(body) || typeof body.text !== 'string' || !isObject(body.document)) return null;
-    if (body.tree !== null && !isObject(body.tree)) return null;
-    if (body.findings !== null && !Array.isArray(body.findings)) return null;
-    return { json, text: body.text, findings: body.findings !== null };
-  } catch {
-    return null;
-  }
-}
-
-function isObject(value: unknown): value is object {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** The documents `snapshotDocument` answered (so `snapshotFindings` knows them), while they are alive. */
@@ -112,11 +157,8 @@ export function snapshotDocument(text: string, file: string | null): SourceDocum
   const found = snapshot();
   if (found === null || text.length !== found.text.length || text !== found.text) return undefined;
   if (syntaxOf(file) !== 'yaml') return undefined;
-  // Parsed again for each answer: the caller owns its document, as after a real parse.
-  const { document, tree } = JSON.parse(found.json) as PolicySnapshot;
-  const { locate, keyRange } = treeLocator(tree);
-  const source: SourceDocument = { file, document, locate, keyRange };
-  answered.add(source);
+  const source = found.document(file);
+  if (source !== undefined) answered.add(source);
   return source;
 }
 
@@ -134,10 +176,5 @@ export function snapshotFindings(
   const [only] = input.documents;
   if (catalog !== undefined || input.diagnostics.length > 0 || input.documents.length !== 1) return undefined;
   if (only === undefined || !answered.has(only) || only.file !== BUILTIN_PLAN_PATH) return undefined;
-  const found = snapshot();
-  if (found === null || !found.findings) return undefined;
-  const { findings } = JSON.parse(found.json) as PolicySnapshot;
-  // The findings name the build's copy of the plan; this run's is the document's (the same key, in place).
-  for (const d of findings!) d.file = only.file;
-  return findings!;
+  return snapshot()?.findings(only.file);
 }

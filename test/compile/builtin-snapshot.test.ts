@@ -128,36 +128,68 @@ describe('a snapshot file', () => {
   const body = makeSnapshot(planText)!;
   const raw = snapshotFileText(body);
   const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+  /** The file with its parts replaced, under a hash that matches them. */
+  const rehashed = (parts: unknown[]) => {
+    const rest = parts.map((p) => JSON.stringify(p)).join('\n');
+    return `${raw.slice(0, raw.indexOf('\n')).replace(/"sha256":"\w+"/, `"sha256":"${sha(rest)}"`)}\n${rest}`;
+  };
 
-  it('is read back: its body, its key and whether it holds findings', () => {
+  it('is read back: its key, a fresh document that locates as the parse does, and its findings', () => {
     const read = readSnapshot(raw)!;
-    expect(read).toEqual({ json: JSON.stringify(body), text: planText, findings: true });
-    expect(readSnapshot(snapshotFileText({ ...body, findings: null }))).toMatchObject({ findings: false });
+    expect(read.text).toBe(planText);
+    const parsed = parsePolicyText(planText, 'plan.yaml');
+    const a = read.document('plan.yaml')!;
+    const b = read.document('plan.yaml')!;
+    expect(a.file).toBe('plan.yaml');
+    expect(a.document).toEqual(body.document);
+    expect(a.document).not.toBe(b.document);
+    for (const path of pathsOf(parsed.data)) {
+      expect({ path, range: a.locate(path) }).toEqual({ path, range: parsed.locate(path) });
+      expect({ path, key: a.keyRange?.(path) }).toEqual({ path, key: parsed.keyRange(path) });
+    }
+    expect(read.findings('x.yaml')).toEqual(body.findings!.map((d) => ({ ...d, file: 'x.yaml' })));
+    expect(readSnapshot(snapshotFileText({ ...body, findings: null }))!.findings('x.yaml')).toBeUndefined();
+  });
+
+  it('names the findings it holds as asked', () => {
+    const text = planText.replace(/^ {2}list: allow$/m, '  list: allow\n  "rea*": allow');
+    const withFindings = makeSnapshot(text)!;
+    expect(withFindings.findings!.length).toBeGreaterThan(0);
+    const found = readSnapshot(snapshotFileText(withFindings))!.findings('here.yaml')!;
+    expect(found).toEqual(withFindings.findings!.map((d) => ({ ...d, file: 'here.yaml' })));
   });
 
   it.each([
     ['cut short', raw.slice(0, -1)],
-    ['a byte of its body changed', raw.replace('"mode":"plan"', '"mode":"plam"')],
-    ['its header changed', raw.replace(/"sha256":"./, '"sha256":"_')],
+    ['a byte of its document changed', raw.replace('"mode":"plan"', '"mode":"plam"')],
+    ['its hash changed', raw.replace(/"sha256":"./, '"sha256":"_')],
     ['another format', raw.replace(/^\{"format":\d+/, '{"format":1')],
-    ['no header', JSON.stringify(body)],
+    ['no header', raw.slice(raw.indexOf('\n') + 1)],
     ['empty', ''],
-    ['no body', raw.slice(0, raw.indexOf('\n') + 1)],
+    ['no parts', raw.slice(0, raw.indexOf('\n') + 1)],
+    ['a part too many', rehashed([body.text, body.document, body.tree, body.findings, null])],
+    ['a part too few', rehashed([body.text, body.document, body.tree])],
+    ['a key that is no text', rehashed([1, body.document, body.tree, body.findings])],
   ])('is not used when %s', (_, damaged) => {
     expect(damaged).not.toBe(raw);
     expect(readSnapshot(damaged)).toBeNull();
   });
 
   it.each([
-    ['a text that is no string', { ...body, text: 1 }],
-    ['no document', { ...body, document: undefined }],
-    ['a document that is a list', { ...body, document: [] }],
-    ['a tree that is no node', { ...body, tree: 'x' }],
-    ['findings that are no list', { ...body, findings: {} }],
-    ['null', null],
-  ])('is not used when its body has %s, under a matching hash', (_, wrong) => {
-    const json = JSON.stringify(wrong);
-    const header = raw.slice(0, raw.indexOf('"sha256":'));
-    expect(readSnapshot(`${header}"sha256":"${sha(json)}"}\n${json}`)).toBeNull();
+    ['a document that is a list', [body.text, [], body.tree, body.findings]],
+    ['no document', [body.text, null, body.tree, body.findings]],
+    ['a tree that is no node', [body.text, body.document, 'x', body.findings]],
+    ['a tree that is a list', [body.text, body.document, [], body.findings]],
+  ])('answers no document when it has %s, under a matching hash', (_, parts) => {
+    expect(readSnapshot(rehashed(parts))!.document('plan.yaml')).toBeUndefined();
+  });
+
+  it.each([
+    ['findings that are no list', [body.text, body.document, body.tree, {}]],
+    ['a finding that is no object', [body.text, body.document, body.tree, [1]]],
+  ])('answers no findings when it has %s, under a matching hash', (_, parts) => {
+    const read = readSnapshot(rehashed(parts))!;
+    expect(read.findings('plan.yaml')).toBeUndefined();
+    expect(read.document('plan.yaml')).toBeDefined();
   });
 });

@@ -152,7 +152,7 @@ describe('installing from a tarball (docs/guide.md)', () => {
     const snapshot = readSnapshot(
       readFileSync(join(installed, 'dist/compile/builtin-snapshot.json'), 'utf8'),
     );
-    expect(snapshot).toMatchObject({ findings: true });
+    expect(snapshot!.findings(null)).toBeDefined();
     expect(snapshot!.text).toBe(readFileSync(join(installed, 'policies/plan.yaml'), 'utf8'));
   });
 
