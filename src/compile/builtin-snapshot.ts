@@ -13,6 +13,9 @@
  * - `snapshotFindings(input)` answers only for a lint of exactly one document, the built-in plan at
  *   {@link BUILTIN_PLAN_PATH} as `snapshotDocument` answered it, with no other diagnostic and no catalog: then with
  *   what `lintPolicies` gives for it. Anything else gets undefined, and the caller lints.
+ * - The code is not part of the key: the snapshot holds what the parser, the validator and the rules of its own
+ *   build made, and `npm run build` makes both together. A `dist/` that `tsc` alone rebuilt keeps the snapshot of
+ *   the code before (the test setup remakes it when it is older than a built module; by hand, `npm run build`).
  * - A missing snapshot, one of another format, or a damaged one (its parts do not match the SHA-256 its header
  *   names, or its key is no text) answers nothing: every load parses; a part that is not of its shape (checked
  *   when first parsed) answers nothing either. Never throws.
