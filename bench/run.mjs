@@ -45,6 +45,10 @@ const LABELS = {
     'parse + validate of the same documents',
   ],
   'cold-lint-vs-node': ['cold `dsh-mode lint policies/plan.yaml`', '`node -e ""`'],
+  'cold-lint-policy-vs-node': [
+    'cold `dsh-mode lint --no-builtin policies/examples/review.yaml` (parsed: no snapshot)',
+    '`node -e ""`',
+  ],
   'decide-memoised-vs-map-get': ['memoised `decide()` by name', 'a bare `Map.get`'],
   'decide-name-only-vs-map-get': ['a name-only tool through `decideCall`', 'a bare `Map.get`'],
   'decide-command-memoised-vs-map-get': ['a repeated command decision', 'a bare `Map.get`'],

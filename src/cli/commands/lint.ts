@@ -7,10 +7,10 @@
  */
 import { stringOption } from '../argv.js';
 import { basename } from 'node:path';
-import { loadCatalog, type ToolCatalogEntry } from '../../compile/catalog.js';
+import { snapshotFindings } from '../../compile/builtin-snapshot.js';
+import type { ToolCatalogEntry } from '../../compile/catalog.js';
 import { sortDiagnostics } from '../../compile/diagnostics.js';
-import { lintPolicies } from '../../compile/lint.js';
-import { loadPolicySources } from '../../compile/load.js';
+import { loadPolicySources } from '../../compile/load-sources.js';
 import type { Diagnostic } from '../../compile/types.js';
 import type { CliCommand, CommandSpec, Outcome } from '../command.js';
 import { UsageError } from '../errors.js';
@@ -52,6 +52,7 @@ export async function runLint(options: RunLintOptions): Promise<LintReport> {
   const extra: Diagnostic[] = [];
   let catalog: ToolCatalogEntry[] | undefined;
   if (options.catalog !== undefined) {
+    const { loadCatalog } = await import('../../compile/catalog.js');
     const result = await loadCatalog(options.catalog, options.cwd);
     for (const d of result.diagnostics) extra.push(d);
     if (!result.diagnostics.some((d) => d.severity === 'error')) catalog = result.tools;
@@ -70,7 +71,12 @@ export async function runLint(options: RunLintOptions): Promise<LintReport> {
     for (const folder of load.unread ?? []) {
       notes.push(`\`${folder}\` was not read: folders are read one level deep; name it to lint it`);
     }
-    add(lintPolicies({ ...load, diagnostics: [...load.diagnostics, ...extra] }, lintOptions), load.files);
+    const input = { ...load, diagnostics: [...load.diagnostics, ...extra] };
+    // The built-in plan alone (no PATH, or PATH is that very file) was linted at build time: no rule to load.
+    const found =
+      snapshotFindings(input, catalog) ??
+      (await import('../../compile/lint.js')).lintPolicies(input, lintOptions);
+    add(found, load.files);
   } else {
     add(extra, []);
   }
@@ -155,7 +161,8 @@ export const command: CliCommand = {
       builtin: !args.options.has('no-builtin'),
       cwd: env.cwd,
     });
-    const stdout = lintFormatters[format](report, {
+    const formatter = await lintFormatters[format]();
+    const stdout = formatter(report, {
       ...env,
       color: env.color && format === 'stylish',
       annotateInfos: args.options.has('annotate-infos'),
