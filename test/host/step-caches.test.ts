@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   buildTranscript,
+  diffHeaders,
   replayHeaders,
   scriptedModel,
   type Model,
@@ -178,5 +179,32 @@ describe('the step caches stay fresh', () => {
     expect(first.header).toEqual(lastLive.header);
     resumed.close();
     expect(replayed(ctx.sessions.read('live'))).toEqual([...sentHeaders(live), ...sentHeaders(next)]);
+  });
+});
+
+describe('diffHeaders over one tool list seen again', () => {
+  const tool = (name: string) => Object.freeze({ name, description: name, parameters: {} });
+
+  it('says nothing changed for a sealed list of unique names, and only the system text when that changed', () => {
+    const tools = Object.freeze([tool('a'), tool('b')]);
+    const a = { system: 'x', tools: tools as never };
+    expect(diffHeaders(a, { system: 'x', tools: tools as never })).toEqual({});
+    expect(diffHeaders(a, { system: 'x', tools: tools as never })).toEqual({});
+    expect(diffHeaders(a, { system: 'y', tools: tools as never })).toEqual({ system: 'y' });
+  });
+
+  it('falls back to a full header for a list with a duplicate name, however often it is seen', () => {
+    const tools = Object.freeze([tool('a'), tool('a')]);
+    const header = { system: 'x', tools: tools as never };
+    expect(diffHeaders(header, header)).toBeNull();
+    expect(diffHeaders(header, header)).toBeNull();
+  });
+
+  it('does not remember a list that can still change: a duplicate added later is seen', () => {
+    const tools = [tool('a'), tool('b')];
+    const header = { system: 'x', tools: tools as never };
+    expect(diffHeaders(header, header)).toEqual({});
+    tools.push(tool('a'));
+    expect(diffHeaders(header, header)).toBeNull();
   });
 });
