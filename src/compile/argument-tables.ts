@@ -43,6 +43,11 @@ export interface JudgeContext {
   readonly resolvePath: PathResolver;
   /** The tool's name, for the built-in tools' argument defaults. */
   readonly tool: string;
+  /**
+   * Set when the caller memoises the whole decision by this same text (the call memo): the table then neither
+   * keeps the judgement in its own memo nor looks it up there, so one uncached call is not remembered twice.
+   */
+  readonly memoised?: boolean;
 }
 
 class Pattern implements ArgumentPattern {
@@ -138,11 +143,14 @@ export class CommandTable extends Table implements ScriptCallbacks {
   }
 
   /** The verdict of the pattern at `index` (or of the base when -1), for {@link judgeScript}. */
-  verdict(subject: string, index: number): SubjectVerdict {
-    return this.verdictOf(subject, index);
+  verdict(subject: string, index: number, program?: string): SubjectVerdict {
+    const v = this.verdictOf(subject, index) as { -readonly [K in keyof SubjectVerdict]: SubjectVerdict[K] };
+    if (program !== undefined) v.program = program;
+    return v;
   }
 
-  protected judgeText(script: string): readonly SubjectVerdict[] {
+  protected judgeText(script: string, context: JudgeContext): readonly SubjectVerdict[] {
+    if (context.memoised === true) return Object.freeze(judgeScript(script, this.patterns, this));
     const hit = this.#memo.get(script);
     if (hit !== undefined) return hit;
     const out = Object.freeze(judgeScript(script, this.patterns, this));

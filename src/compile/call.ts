@@ -62,6 +62,11 @@ interface Route {
   readonly arguments: readonly string[];
   fixed: CallDecision | undefined;
   readonly memo: Map<string, CallDecision>;
+  /**
+   * For memoised allows and asks that a pattern gave a configured program (git), by the same key: those programs.
+   * The memo keeps the decision of the text alone; each call asks its own workspace check about them.
+   */
+  readonly programs: Map<string, ReadonlySet<string>>;
 }
 
 /** Everything memoised for one policy's documents. */
@@ -97,12 +102,22 @@ export class CallMemo {
     return this.byHints[key]!;
   }
 
-  remember(route: Route, key: string, decision: CallDecision): void {
+  remember(
+    route: Route,
+    key: string,
+    decision: CallDecision,
+    programs: ReadonlySet<string> | undefined,
+  ): void {
     if (this.size >= CALL_MEMO_LIMIT) {
-      for (const routes of this.byHints ?? [this.plain]) for (const r of routes.values()) r.memo.clear();
+      for (const routes of this.byHints ?? [this.plain])
+        for (const r of routes.values()) {
+          r.memo.clear();
+          r.programs.clear();
+        }
       this.size = 0;
     }
     route.memo.set(key, decision);
+    if (programs !== undefined) route.programs.set(key, programs);
     this.size++;
   }
 }
@@ -147,7 +162,14 @@ function routeOf(docs: readonly CompiledDocument[], name: string, hints: Effecti
   }
   const list = [...names].sort();
   const kind = paths ? 'none' : list.length === 0 ? 'static' : list.length === 1 ? 'text' : 'json';
-  return { kind, argument: list[0] ?? '', arguments: list, fixed: undefined, memo: new Map() };
+  return {
+    kind,
+    argument: list[0] ?? '',
+    arguments: list,
+    fixed: undefined,
+    memo: new Map(),
+    programs: new Map(),
+  };
 }
 
 /** A decision as the memo keeps it: frozen, so no caller can change what the next one gets. */
@@ -232,14 +254,14 @@ export function decideCall(
           : undefined;
       if (typeof value !== 'string') return resolveAll(docs, call, options).decision;
       const hit = route.memo.get(value);
-      if (hit !== undefined) return checked(hit, docs, call, options);
+      if (hit !== undefined) return checked(hit, route, value, docs, call, options);
       return remembered(memo, route, value, docs, call, options);
     }
     case 'json': {
       const key = argumentsKey(call.arguments, route.arguments);
       if (key === undefined) return resolveAll(docs, call, options).decision;
       const hit = route.memo.get(key);
-      if (hit !== undefined) return checked(hit, docs, call, options);
+      if (hit !== undefined) return checked(hit, route, key, docs, call, options);
       return remembered(memo, route, key, docs, call, options);
     }
     default:
@@ -259,12 +281,6 @@ function argumentsKey(args: unknown, names: readonly string[]): string | undefin
   return JSON.stringify(values);
 }
 
-/**
- * Decisions that a pattern's allow or ask for a program the workspace configures (git) took part in, with those
- * programs. The memo keeps the decision of the text alone; each call asks its own workspace check about them.
- */
-const NEEDS_CHECK = new WeakMap<CallDecision, readonly string[]>();
-
 /** Decides a call by its text alone, memoises that, and answers for this call's workspace. */
 function remembered(
   memo: CallMemo,
@@ -275,40 +291,45 @@ function remembered(
   options: DecideCallOptions | undefined,
 ): CallDecision {
   const textOnly = options?.resolvePath ? { resolvePath: options.resolvePath } : undefined;
-  const { decision, programs } = resolveAll(docs, call, textOnly);
+  const { decision, programs } = resolveAll(docs, call, textOnly, true);
   const decided = frozen(decision);
   // A check only turns an allow or ask into a deny: a deny needs none.
-  if (programs !== undefined && decided.decision !== 'deny') NEEDS_CHECK.set(decided, [...programs]);
-  memo.remember(route, key, decided);
-  return checked(decided, docs, call, options);
+  memo.remember(route, key, decided, decided.decision === 'deny' ? undefined : programs);
+  return checked(decided, route, key, docs, call, options);
 }
 
 /** A memoised decision, unless this call's workspace check withholds one of its programs (then decided anew). */
 function checked(
   decided: CallDecision,
+  route: Route,
+  key: string,
   docs: readonly CompiledDocument[],
   call: CallInput,
   options: DecideCallOptions | undefined,
 ): CallDecision {
   const check = options?.checkProgram;
   if (check === undefined) return decided;
-  const programs = NEEDS_CHECK.get(decided);
-  if (programs === undefined || programs.every((p) => check(p) === undefined)) return decided;
-  return resolveAll(docs, call, options).decision;
+  const programs = route.programs.get(key);
+  if (programs === undefined) return decided;
+  for (const p of programs) if (check(p) !== undefined) return resolveAll(docs, call, options).decision;
+  return decided;
 }
 
 /**
  * The decision, unmemoised: every document resolves the call, the ceiling across them, with `programs` the
  * configured programs (git) that a pattern allowed or asked for, so that the decision depends on the workspace.
+ * `memoised`: the caller memoises the decision by its argument text, so the tables need not keep theirs.
  */
 function resolveAll(
   docs: readonly CompiledDocument[],
   call: CallInput,
   options: DecideCallOptions | undefined,
+  memoised = false,
 ): { decision: CallDecision; programs: ReadonlySet<string> | undefined } {
   const context: CallContext = {
     resolvePath: options?.resolvePath ?? LEXICAL,
     tool: call.name,
+    memoised,
     checkProgram: options?.checkProgram,
     programs: undefined,
   };
@@ -379,9 +400,15 @@ function resolveCall(
     verdicts = all;
     scriptVerdicts = scripts;
   }
-  if (verdicts.some((v) => v.program !== undefined)) {
-    for (const v of verdicts) if (v.program !== undefined) (context.programs ??= new Set()).add(v.program);
-    const check = context.checkProgram;
+  let configured = false;
+  for (const v of verdicts)
+    if (v.program !== undefined) {
+      configured = true;
+      (context.programs ??= new Set()).add(v.program);
+    }
+  // Without a check nothing is withheld: the verdicts stand as they are, no copies.
+  const check = context.checkProgram;
+  if (configured && check !== undefined) {
     const withheld = (v: SubjectVerdict) =>
       v.program === undefined ? v : checkedVerdict(v, v.program, check);
     verdicts = verdicts.map(withheld);
@@ -405,8 +432,10 @@ function resolveCall(
   }
   if (best && scriptVerdicts.length > 0) {
     // `best` is this call's own object (made here or by the nested resolveCall), so it takes the commands as is.
-    const commands: CommandDecision[] = [];
-    for (const v of scriptVerdicts) commands.push(commandOf(entry.ref, v, rest));
+    // Made at its length: a pushed array keeps spare room, and a memoised decision keeps this one.
+    const commands: CommandDecision[] = new Array<CommandDecision>(scriptVerdicts.length);
+    for (let i = 0; i < scriptVerdicts.length; i++)
+      commands[i] = commandOf(entry.ref, scriptVerdicts[i]!, rest);
     best.commands = commands;
   }
   return best ? { best, complete } : { complete };
@@ -454,10 +483,17 @@ function commandOf(rule: RuleRef, v: SubjectVerdict, rest: DocumentAnswer | unde
       by = other?.rule ?? DEFAULT_DENY_RULE;
     }
   }
-  const out: CommandDecision = { text: v.subject, decision: decision ?? 'deny', rule: by };
-  if (v.pattern && by === rule) out.pattern = v.pattern.ref;
-  if (v.note !== undefined) out.note = v.note;
-  return out;
+  // One literal per shape, keys in this order: a property added later needs a backing store of its own, and a
+  // memoised decision keeps one of these per command.
+  const text = v.subject;
+  const d = decision ?? 'deny';
+  const note = v.note;
+  if (v.pattern === undefined || by !== rule)
+    return note === undefined ? { text, decision: d, rule: by } : { text, decision: d, rule: by, note };
+  const pattern = v.pattern.ref;
+  return note === undefined
+    ? { text, decision: d, rule: by, pattern }
+    : { text, decision: d, rule: by, pattern, note };
 }
 
 function rank(d: Decision): number {

@@ -17,7 +17,8 @@ import type { ArgumentPattern, Decision, SubjectVerdict } from './types.js';
 
 /** How the table turns a match into a verdict. */
 export interface ScriptCallbacks {
-  verdict(subject: string, index: number): SubjectVerdict;
+  /** `program` is set for an allow or ask of a {@link CONFIGURED_PROGRAMS} program, for the verdict to carry. */
+  verdict(subject: string, index: number, program?: string): SubjectVerdict;
   unanalysable(subject: string, note: string): SubjectVerdict;
 }
 
@@ -59,10 +60,11 @@ export function judgeScript(
   const analysis = extractCommands(script);
   const out: SubjectVerdict[] = [];
   for (const command of analysis.commands) {
-    const v = callbacks.verdict(command.text, pick(patterns, command.words));
+    const index = pick(patterns, command.words);
+    // Made with its program in one go: a spread copy of the verdict is far slower than the verdict.
     const configured =
-      CONFIGURED_PROGRAMS.has(command.name) && v.pattern !== undefined && v.decision !== 'deny';
-    out.push(configured ? { ...v, program: command.name } : v);
+      index >= 0 && patterns[index]!.decision !== 'deny' && CONFIGURED_PROGRAMS.has(command.name);
+    out.push(callbacks.verdict(command.text, index, configured ? command.name : undefined));
   }
   for (const reason of analysis.unanalysable) {
     const text = script.slice(reason.span.start, reason.span.end) || script;
@@ -74,19 +76,23 @@ export function judgeScript(
 
 /**
  * Which patterns can match a command, by its name: a pattern whose first word is a literal matches only a command
- * of that name (or, with a `/` in the command's name, that basename or path), so it is tried only for those.
+ * of that name (or, with a `/` in the command's name, that basename or path), so it is tried only for those. Every
+ * list is in the order patterns win in (most specific, then most restrictive, then first written), so the first
+ * that matches is the winner.
  */
 interface NameIndex {
   /** Pattern indices by the literal first word. */
   readonly byName: ReadonlyMap<string, readonly number[]>;
   /** Patterns whose first word is not a literal (`**`, a `*` glob), or that have no words. */
   readonly others: readonly number[];
-  /** Every pattern. */
+  /** Every pattern without an error. */
   readonly all: readonly number[];
   /** Each pattern parsed (undefined for one with an error). */
   readonly parsed: readonly (CommandPattern | undefined)[];
-  /** Candidates by command name, merged in pattern order (bounded). */
+  /** Candidates by command name, merged (bounded). */
   readonly merged: Map<string, readonly number[]>;
+  /** Sorts indices into winning order. */
+  readonly byPriority: (a: number, b: number) => number;
 }
 
 /** Most command names whose candidate lists one table keeps. */
@@ -100,10 +106,16 @@ function indexOf(patterns: readonly ArgumentPattern[]): NameIndex {
   const others: number[] = [];
   const all: number[] = [];
   const parsed: (CommandPattern | undefined)[] = [];
+  const byPriority = (a: number, b: number): number => {
+    const p = patterns[a]!;
+    const q = patterns[b]!;
+    return q.specificity - p.specificity || RANK[q.decision] - RANK[p.decision] || a - b;
+  };
   patterns.forEach((p, i) => {
-    all.push(i);
     parsed.push(p.error === undefined ? parsedOf(p) : undefined);
-    const first = parsed[i]?.words[0];
+    if (parsed[i] === undefined) return;
+    all.push(i);
+    const first = parsed[i]!.words[0];
     if (first === undefined || first.kind !== 'word' || first.re !== undefined) others.push(i);
     else {
       const list = byName.get(first.text);
@@ -111,12 +123,15 @@ function indexOf(patterns: readonly ArgumentPattern[]): NameIndex {
       else byName.set(first.text, [i]);
     }
   });
-  index = { byName, others, all, parsed, merged: new Map() };
+  all.sort(byPriority);
+  others.sort(byPriority);
+  for (const list of byName.values()) list.sort(byPriority);
+  index = { byName, others, all, parsed, merged: new Map(), byPriority };
   indices.set(patterns, index);
   return index;
 }
 
-/** The patterns worth trying for a command name, in pattern order. */
+/** The patterns worth trying for a command name, in winning order. */
 function candidates(index: NameIndex, name: ShellWord): readonly number[] {
   // An unknown name matches any deny pattern, and a path is also matched by its basename: try everything.
   if (!name.known || name.value.includes('/')) return index.all;
@@ -124,34 +139,63 @@ function candidates(index: NameIndex, name: ShellWord): readonly number[] {
   let list = index.merged.get(value);
   if (list === undefined) {
     const named = index.byName.get(value);
-    list = named === undefined ? index.others : [...named, ...index.others].sort((a, b) => a - b);
+    list = named === undefined ? index.others : [...named, ...index.others].sort(index.byPriority);
     if (index.merged.size >= MERGED_LIMIT) index.merged.clear();
     index.merged.set(value, list);
   }
   return list;
 }
 
-/** The winning pattern for one command's words, or -1. */
-function pick(patterns: readonly ArgumentPattern[], words: readonly ShellWord[]): number {
+/** Whether pattern `i` matches a command's words: an allow must hold for both forms, a deny or ask on either. */
+function matches(
+  pattern: ArgumentPattern,
+  compiled: CommandPattern,
+  words: readonly ShellWord[],
+  split: readonly ShellWord[],
+): boolean {
+  const forAllow = pattern.decision === 'allow';
+  const how = forAllow ? FOR_ALLOW : FOR_DENY;
+  const asWritten = matchCommand(compiled, words, how);
+  if (split === words) return asWritten;
+  if (forAllow ? !asWritten : asWritten) return asWritten;
+  return matchCommand(compiled, split, how);
+}
+
+/**
+ * The winning pattern for one command's words, or -1: the first match in winning order.
+ * @param patterns the table's patterns
+ * @param words the command's words, the name first
+ * @returns the index of the winning pattern
+ */
+export function pick(patterns: readonly ArgumentPattern[], words: readonly ShellWord[]): number {
   const split = splitShortOptions(words);
-  const differs = split.length !== words.length;
-  let best = -1;
   const index = indexOf(patterns);
-  for (const i of candidates(index, words[0]!)) {
-    const p = patterns[i]!;
-    const compiled = index.parsed[i];
-    if (compiled === undefined) continue;
+  for (const i of candidates(index, words[0]!))
+    if (matches(patterns[i]!, index.parsed[i]!, words, split)) return i;
+  return -1;
+}
+
+/**
+ * The winning pattern by the definition, every pattern tried in written order: the reference the property tests
+ * hold {@link pick} (its index and early exit) to.
+ * @returns the index of the winning pattern, or -1
+ */
+export function pickByScan(patterns: readonly ArgumentPattern[], words: readonly ShellWord[]): number {
+  const split = splitShortOptions(words);
+  let best = -1;
+  patterns.forEach((p, i) => {
+    if (p.error !== undefined) return;
     if (best >= 0) {
       const b = patterns[best]!;
-      if (p.specificity < b.specificity) continue;
-      if (p.specificity === b.specificity && RANK[p.decision] <= RANK[b.decision]) continue;
+      if (p.specificity < b.specificity) return;
+      if (p.specificity === b.specificity && RANK[p.decision] <= RANK[b.decision]) return;
     }
+    const compiled = parsedOf(p);
     const forAllow = p.decision === 'allow';
     const how = forAllow ? FOR_ALLOW : FOR_DENY;
     const asWritten = matchCommand(compiled, words, how);
-    const asSplit = differs ? matchCommand(compiled, split, how) : asWritten;
-    // An allow must hold for both forms, a deny or ask fires on either.
+    const asSplit = matchCommand(compiled, split, how);
     if (forAllow ? asWritten && asSplit : asWritten || asSplit) best = i;
-  }
+  });
   return best;
 }

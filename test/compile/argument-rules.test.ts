@@ -366,10 +366,20 @@ describe('decideCall: commands', () => {
     expect(decideCall(p, bash('git log -5')).commands).toEqual(first.commands);
     const table = p.documents![0]!.rules[0]!.arguments![0]!;
     expect(table).toBeInstanceOf(CommandTable);
-    for (let i = 0; i < ARGUMENT_MEMO_LIMIT + 10; i++) decideCall(p, bash(`git log -${i}`));
-    expect((table as CommandTable).memoSize).toBeLessThanOrEqual(ARGUMENT_MEMO_LIMIT);
-    expect((table as CommandTable).memoSize).toBeGreaterThan(0);
+    const commands = table as CommandTable;
+    // The call memo keeps whole decisions by the text: a call it decides is not remembered by the table too.
+    const before = commands.memoSize;
+    decideCall(p, bash('git log -6'));
+    expect(commands.memoSize).toBe(before);
+    // Judged by the table alone (as a caller without the call memo does), judgements are memoised and bounded.
+    const context = { resolvePath: lexicalPathResolver(), tool: 'bash' };
+    const once = commands.judge({ command: 'git log -7' }, context);
+    expect(commands.judge({ command: 'git log -7' }, context)).toBe(once);
+    for (let i = 0; i < ARGUMENT_MEMO_LIMIT + 10; i++) commands.judge({ command: `git log -${i}` }, context);
+    expect(commands.memoSize).toBeLessThanOrEqual(ARGUMENT_MEMO_LIMIT);
+    expect(commands.memoSize).toBeGreaterThan(0);
     // Dropped when full, and still right afterwards.
+    expect(commands.judge({ command: 'git push' }, context)[0]!.decision).toBe('deny');
     expect(decideCall(p, bash('git push')).decision).toBe('deny');
   });
 });

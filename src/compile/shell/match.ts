@@ -21,6 +21,11 @@ export interface CommandPattern {
   readonly words: readonly PatternWord[];
   /** Count of literal characters: the more, the more specific. */
   readonly specificity: number;
+  /**
+   * How many words are matched one for one before any `**`: all of them when the pattern has no `**`, all but the
+   * last when its only `**` is the last word; -1 for any other shape (matched by the general DP).
+   */
+  readonly fixed?: number;
 }
 
 /** How to match. */
@@ -45,7 +50,21 @@ export function parseCommandPattern(source: string): CommandPattern {
       if (!text.includes('*')) return { kind: 'word', text };
       return { kind: 'word', text, re: new RegExp(`^${text.split(/\*+/).map(escape).join('.*')}$`, 's') };
     });
-  return { source, words, specificity: commandPatternSpecificity(words) };
+  return { source, words, specificity: commandPatternSpecificity(words), fixed: fixedPrefix(words) };
+}
+
+/** See {@link CommandPattern.fixed}. */
+function fixedPrefix(pws: readonly PatternWord[]): number {
+  let anyAt = -1;
+  let anyCount = 0;
+  for (let i = 0; i < pws.length; i++) {
+    if (pws[i]!.kind === 'any') {
+      anyAt = i;
+      anyCount++;
+    }
+  }
+  if (anyCount === 0) return pws.length;
+  return anyCount === 1 && anyAt === pws.length - 1 ? pws.length - 1 : -1;
 }
 
 /**
@@ -68,8 +87,9 @@ function nameMatches(p: PatternWord, word: ShellWord, forAllow: boolean): boolea
   if (p.kind === 'any') return !forAllow || word.known;
   if (!word.known) return !forAllow;
   const value = word.value;
+  // `indexOf` first: most names have no `/`, and `lastIndexOf` is a slow runtime call in V8.
+  if (value.indexOf('/') < 0) return wordMatches(p, value);
   const slash = value.lastIndexOf('/');
-  if (slash < 0) return wordMatches(p, value);
   // A path is allowed only by its exact self; deny and ask also see its basename.
   if (forAllow) return p.text === value;
   return wordMatches(p, value) || wordMatches(p, value.slice(slash + 1));
@@ -110,18 +130,11 @@ export function matchCommand(
   const W = words.length;
   if (P === 0 || W === 0) return P === 0 && W === 0;
   // The common shapes without the DP: no `**` (word for word), and one `**` at the end (a prefix, then any rest).
-  let anyAt = -1;
-  let anyCount = 0;
-  for (let i = 0; i < P; i++) {
-    if (pws[i]!.kind === 'any') {
-      anyAt = i;
-      anyCount++;
-    }
-  }
-  if (anyCount === 0 || (anyCount === 1 && anyAt === P - 1)) {
-    const fixed = anyCount === 0 ? P : P - 1;
-    if (anyCount === 0 ? W !== P : W < fixed) return false;
+  const fixed = p.fixed ?? fixedPrefix(pws);
+  if (fixed >= 0) {
+    if (fixed === P ? W !== P : W < fixed) return false;
     for (let j = 0; j < fixed; j++) if (!wordAt(pws[j]!, words[j]!, j, forAllow)) return false;
+    if (fixed === P) return true;
     const any = pws[P - 1]!;
     for (let j = fixed; j < W; j++) if (!wordAt(any, words[j]!, j, forAllow)) return false;
     return true;
