@@ -44,8 +44,9 @@ export interface JudgeContext {
   /** The tool's name, for the built-in tools' argument defaults. */
   readonly tool: string;
   /**
-   * Set when the caller memoises the whole decision by this same text (the call memo): the table then neither
-   * keeps the judgement in its own memo nor looks it up there, so one uncached call is not remembered twice.
+   * Set when the call memo is in charge of memoising decisions by this same text (it keeps a text's whole decision
+   * from the second time it sees it): the table then neither keeps the judgement in its own memo nor looks it up
+   * there, so a call is not remembered twice, nor a text seen once kept alive.
    */
   readonly memoised?: boolean;
 }

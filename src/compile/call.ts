@@ -10,10 +10,10 @@
  * completely is denied by the default rule.
  *
  * A policy with no argument rules at all answers `decide(name, hints)`: one memoised lookup, no parsing. Otherwise
- * decisions are memoised per (name, hints) and then per argument text, bounded ({@link CALL_MEMO_LIMIT}), and
- * frozen: a repeated call is two map lookups. Only calls whose rules have command tables alone are memoised here
- * (a path table asks the resolver, so the filesystem, each time); a call whose deciding rules have no argument
- * patterns is one memoised decision per name.
+ * decisions are memoised per (name, hints) and then per argument text from the second time a text is seen,
+ * bounded ({@link CALL_MEMO_LIMIT}), and frozen: a repeated call is two map lookups. Only calls whose rules have
+ * command tables alone are memoised here (a path table asks the resolver, so the filesystem, each time); a call
+ * whose deciding rules have no argument patterns is one memoised decision per name.
  * @module
  */
 import { DEFAULT_DENY_RULE, effectiveHints, hintsKey, pickInDocument, RESTRICTIVENESS } from './document.js';
@@ -42,6 +42,12 @@ const LEXICAL = lexicalPathResolver();
 
 /** Most memoised call decisions per policy (over all its tools) before the memo is dropped. */
 export const CALL_MEMO_LIMIT = 16_384;
+/**
+ * Slots of the table of argument texts seen once (a power of two). A text is memoised the second time it is seen:
+ * most commands an agent runs are run once, and memoising each would keep its decision alive until the memo is
+ * dropped, for the garbage collector to copy and mark for nothing.
+ */
+const SEEN_SLOTS = 4096;
 /** Most memoised tool routes per hints key before they are dropped (hallucinated names cannot grow memory). */
 const ROUTE_LIMIT = 65_536;
 
@@ -78,6 +84,11 @@ export class CallMemo {
   byHints: Map<string, Route>[] | undefined;
   /** Memoised decisions over every route, for the bound. */
   size = 0;
+  /**
+   * Hashes of argument texts seen once but not memoised, one per slot. A collision only memoises a text early or
+   * late: the memo itself is keyed by the text.
+   */
+  readonly #seen = new Int32Array(SEEN_SLOTS);
 
   constructor(readonly documents: readonly CompiledDocument[]) {
     this.hasArguments = documents.some(documentHasArguments);
@@ -100,6 +111,21 @@ export class CallMemo {
       for (let k = 0; k < 16; k++) this.byHints.push(k === NO_HINTS_KEY ? this.plain : new Map());
     }
     return this.byHints[key]!;
+  }
+
+  /**
+   * Whether a text not in the memo was seen before (then memoise its decision): the first time, it is noted only.
+   * @returns true from the second time a text is seen
+   */
+  admits(key: string): boolean {
+    // FNV-1a over the UTF-16 units, made odd so that an empty slot (0) never matches.
+    let h = 0x811c9dc5;
+    for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
+    h |= 1;
+    const slot = (h >>> 1) & (SEEN_SLOTS - 1);
+    if (this.#seen[slot] === h) return true;
+    this.#seen[slot] = h;
+    return false;
   }
 
   remember(
@@ -281,7 +307,10 @@ function argumentsKey(args: unknown, names: readonly string[]): string | undefin
   return JSON.stringify(values);
 }
 
-/** Decides a call by its text alone, memoises that, and answers for this call's workspace. */
+/**
+ * Decides a call not in the memo. Seen before: by its text alone, memoised, and answered for this call's
+ * workspace. Seen the first time: decided for this call, as it is, and only noted as seen.
+ */
 function remembered(
   memo: CallMemo,
   route: Route,
@@ -290,6 +319,7 @@ function remembered(
   call: CallInput,
   options: DecideCallOptions | undefined,
 ): CallDecision {
+  if (!memo.admits(key)) return resolveAll(docs, call, options, true).decision;
   const textOnly = options?.resolvePath ? { resolvePath: options.resolvePath } : undefined;
   const { decision, programs } = resolveAll(docs, call, textOnly, true);
   const decided = frozen(decision);
@@ -349,6 +379,8 @@ interface CallContext extends JudgeContext {
   readonly checkProgram: ProgramCheck | undefined;
   /** The configured programs a pattern allowed or asked for (whether or not a check was given). */
   programs: Set<string> | undefined;
+  /** What the check answered for each program, asked once per call. */
+  answers?: Map<string, string | undefined>;
 }
 
 interface DocumentAnswer {
@@ -409,10 +441,21 @@ function resolveCall(
   // Without a check nothing is withheld: the verdicts stand as they are, no copies.
   const check = context.checkProgram;
   if (configured && check !== undefined) {
-    const withheld = (v: SubjectVerdict) =>
-      v.program === undefined ? v : checkedVerdict(v, v.program, check);
-    verdicts = verdicts.map(withheld);
-    scriptVerdicts = scriptVerdicts.length === 0 ? NO_VERDICTS : scriptVerdicts.map(withheld);
+    // One question per program for the whole call, however many of its commands (and documents) run it.
+    const answers = (context.answers ??= new Map());
+    const ask: ProgramCheck = (program) => {
+      if (!answers.has(program)) answers.set(program, check(program));
+      return answers.get(program);
+    };
+    const withheld = (v: SubjectVerdict) => (v.program === undefined ? v : checkedVerdict(v, v.program, ask));
+    const all = verdicts.map(withheld);
+    scriptVerdicts =
+      scriptVerdicts === verdicts
+        ? all
+        : scriptVerdicts.length === 0
+          ? NO_VERDICTS
+          : scriptVerdicts.map(withheld);
+    verdicts = all;
   }
   // The first of the most restrictive decided subjects decides; any abstention leaves the rest to the document.
   let top: SubjectVerdict | undefined;

@@ -401,14 +401,33 @@ describe('decideCall: the call memo', () => {
 
   it('answers a repeated call with the same frozen decision a fresh policy computes', () => {
     const p = policy('x', text);
+    const once = decideCall(p, bash('git log -5 && git push'));
+    // Memoised from the second time the text is seen.
     const first = decideCall(p, bash('git log -5 && git push'));
     expect(decideCall(p, bash('git log -5 && git push'))).toBe(first);
     expect(Object.isFrozen(first)).toBe(true);
     expect(Object.isFrozen(first.commands)).toBe(true);
     expect(first.commands!.every((c) => Object.isFrozen(c))).toBe(true);
+    expect(first).toEqual(once);
     expect(first).toEqual(decideCall(policy('x', text), bash('git log -5 && git push')));
     expect(first.decision).toBe('deny');
     expect(decideCall(p, bash('git log -5')).decision).toBe('allow');
+  });
+
+  it('keeps nothing for a text seen once, and memoises it the second time', () => {
+    const p = policy('x', text);
+    decideCall(p, bash('git log -1'));
+    const memo = (p as CallMemoSlot)[CALL_MEMO]!;
+    const before = memo.size;
+    const once = decideCall(p, bash('git log -2 && git push'));
+    expect(memo.size).toBe(before);
+    const twice = decideCall(p, bash('git log -2 && git push'));
+    expect(memo.size).toBe(before + 1);
+    expect(twice).toEqual(once);
+    expect(decideCall(p, bash('git log -2 && git push'))).toBe(twice);
+    // Texts seen once in between (more than the table of seen texts holds) cost the memo nothing.
+    for (let i = 0; i < 10_000; i++) decideCall(p, bash(`ls ${i}`));
+    expect(memo.size).toBe(before + 1);
   });
 
   it('keeps the decision of the text alone, and asks each call’s workspace check about git again', () => {
@@ -439,7 +458,10 @@ describe('decideCall: the call memo', () => {
 
   it('stays bounded, and right after it is dropped', () => {
     const p = policy('x', text);
-    for (let i = 0; i < CALL_MEMO_LIMIT + 10; i++) decideCall(p, bash(`git log -${i}`));
+    for (let i = 0; i < CALL_MEMO_LIMIT + 10; i++) {
+      decideCall(p, bash(`git log -${i}`));
+      decideCall(p, bash(`git log -${i}`));
+    }
     const memo = (p as CallMemoSlot)[CALL_MEMO]!;
     expect(memo.size).toBeGreaterThan(0);
     expect(memo.size).toBeLessThanOrEqual(CALL_MEMO_LIMIT);
