@@ -151,7 +151,8 @@ export class CommandTable extends Table implements ScriptCallbacks {
   }
 
   protected judgeText(script: string, context: JudgeContext): readonly SubjectVerdict[] {
-    if (context.memoised === true) return Object.freeze(judgeScript(script, this.patterns, this));
+    // Not kept: only the caller reads these, and it copies what it keeps.
+    if (context.memoised === true) return judgeScript(script, this.patterns, this);
     const hit = this.#memo.get(script);
     if (hit !== undefined) return hit;
     const out = Object.freeze(judgeScript(script, this.patterns, this));

@@ -67,12 +67,32 @@ interface Route {
   readonly argument: string;
   readonly arguments: readonly string[];
   fixed: CallDecision | undefined;
-  readonly memo: Map<string, CallDecision>;
+  /** Memoised decisions by the {@link hashText} of their key (a later key with the same hash replaces one). */
+  readonly memo: Map<number, Memoised>;
+}
+
+/** One memoised decision. */
+interface Memoised {
+  /** The text (or JSON of the texts) it is the decision of. */
+  readonly key: string;
+  /** The decision of the text alone. */
+  readonly decision: CallDecision;
   /**
-   * For memoised allows and asks that a pattern gave a configured program (git), by the same key: those programs.
-   * The memo keeps the decision of the text alone; each call asks its own workspace check about them.
+   * For an allow or ask that a pattern gave a configured program (git): those programs, which each call asks its
+   * own workspace check about.
    */
-  readonly programs: Map<string, ReadonlySet<string>>;
+  readonly programs: ReadonlySet<string> | undefined;
+}
+
+/**
+ * The memo's hash of a key: FNV-1a over its UTF-16 units, 31 bits (a small integer, cheap to key a map by). Computed
+ * here once per call, where a string-keyed map would hash each new text again.
+ * @returns an integer in [0, 2^31)
+ */
+export function hashText(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h >>> 1;
 }
 
 /** Everything memoised for one policy's documents. */
@@ -85,8 +105,8 @@ export class CallMemo {
   /** Memoised decisions over every route, for the bound. */
   size = 0;
   /**
-   * Hashes of argument texts seen once but not memoised, one per slot. A collision only memoises a text early or
-   * late: the memo itself is keyed by the text.
+   * Marks (hash + 1) of argument texts seen once but not memoised, one per slot. A collision only memoises a text
+   * early or late: a memoised decision is used only for its own text.
    */
   readonly #seen = new Int32Array(SEEN_SLOTS);
 
@@ -115,36 +135,25 @@ export class CallMemo {
 
   /**
    * Whether a text not in the memo was seen before (then memoise its decision): the first time, it is noted only.
+   * @param hash the text's {@link hashText}
    * @returns true from the second time a text is seen
    */
-  admits(key: string): boolean {
-    // FNV-1a over the UTF-16 units, made odd so that an empty slot (0) never matches.
-    let h = 0x811c9dc5;
-    for (let i = 0; i < key.length; i++) h = Math.imul(h ^ key.charCodeAt(i), 0x01000193);
-    h |= 1;
-    const slot = (h >>> 1) & (SEEN_SLOTS - 1);
-    if (this.#seen[slot] === h) return true;
-    this.#seen[slot] = h;
+  admits(hash: number): boolean {
+    // Marked as hash + 1, so that an empty slot (0) never matches.
+    const mark = (hash + 1) | 0;
+    const slot = hash & (SEEN_SLOTS - 1);
+    if (this.#seen[slot] === mark) return true;
+    this.#seen[slot] = mark;
     return false;
   }
 
-  remember(
-    route: Route,
-    key: string,
-    decision: CallDecision,
-    programs: ReadonlySet<string> | undefined,
-  ): void {
+  remember(route: Route, hash: number, memoised: Memoised): void {
     if (this.size >= CALL_MEMO_LIMIT) {
-      for (const routes of this.byHints ?? [this.plain])
-        for (const r of routes.values()) {
-          r.memo.clear();
-          r.programs.clear();
-        }
+      for (const routes of this.byHints ?? [this.plain]) for (const r of routes.values()) r.memo.clear();
       this.size = 0;
     }
-    route.memo.set(key, decision);
-    if (programs !== undefined) route.programs.set(key, programs);
-    this.size++;
+    if (!route.memo.has(hash)) this.size++;
+    route.memo.set(hash, memoised);
   }
 }
 
@@ -194,7 +203,6 @@ function routeOf(docs: readonly CompiledDocument[], name: string, hints: Effecti
     arguments: list,
     fixed: undefined,
     memo: new Map(),
-    programs: new Map(),
   };
 }
 
@@ -279,16 +287,18 @@ export function decideCall(
           ? (args as Record<string, unknown>)[route.argument]
           : undefined;
       if (typeof value !== 'string') return resolveAll(docs, call, options).decision;
-      const hit = route.memo.get(value);
-      if (hit !== undefined) return checked(hit, route, value, docs, call, options);
-      return remembered(memo, route, value, docs, call, options);
+      const hash = hashText(value);
+      const hit = route.memo.get(hash);
+      if (hit !== undefined && hit.key === value) return checked(hit, docs, call, options);
+      return remembered(memo, route, value, hash, docs, call, options);
     }
     case 'json': {
       const key = argumentsKey(call.arguments, route.arguments);
       if (key === undefined) return resolveAll(docs, call, options).decision;
-      const hit = route.memo.get(key);
-      if (hit !== undefined) return checked(hit, route, key, docs, call, options);
-      return remembered(memo, route, key, docs, call, options);
+      const hash = hashText(key);
+      const hit = route.memo.get(hash);
+      if (hit !== undefined && hit.key === key) return checked(hit, docs, call, options);
+      return remembered(memo, route, key, hash, docs, call, options);
     }
     default:
       return resolveAll(docs, call, options).decision;
@@ -315,34 +325,37 @@ function remembered(
   memo: CallMemo,
   route: Route,
   key: string,
+  hash: number,
   docs: readonly CompiledDocument[],
   call: CallInput,
   options: DecideCallOptions | undefined,
 ): CallDecision {
-  if (!memo.admits(key)) return resolveAll(docs, call, options, true).decision;
+  if (!memo.admits(hash)) return resolveAll(docs, call, options, true).decision;
   const textOnly = options?.resolvePath ? { resolvePath: options.resolvePath } : undefined;
   const { decision, programs } = resolveAll(docs, call, textOnly, true);
-  const decided = frozen(decision);
   // A check only turns an allow or ask into a deny: a deny needs none.
-  memo.remember(route, key, decided, decided.decision === 'deny' ? undefined : programs);
-  return checked(decided, route, key, docs, call, options);
+  const decided = frozen(decision);
+  const memoised: Memoised = {
+    key,
+    decision: decided,
+    programs: decided.decision === 'deny' ? undefined : programs,
+  };
+  memo.remember(route, hash, memoised);
+  return checked(memoised, docs, call, options);
 }
 
 /** A memoised decision, unless this call's workspace check withholds one of its programs (then decided anew). */
 function checked(
-  decided: CallDecision,
-  route: Route,
-  key: string,
+  memoised: Memoised,
   docs: readonly CompiledDocument[],
   call: CallInput,
   options: DecideCallOptions | undefined,
 ): CallDecision {
   const check = options?.checkProgram;
-  if (check === undefined) return decided;
-  const programs = route.programs.get(key);
-  if (programs === undefined) return decided;
+  const programs = memoised.programs;
+  if (check === undefined || programs === undefined) return memoised.decision;
   for (const p of programs) if (check(p) !== undefined) return resolveAll(docs, call, options).decision;
-  return decided;
+  return memoised.decision;
 }
 
 /**

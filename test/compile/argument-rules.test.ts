@@ -7,6 +7,7 @@ import {
   CALL_MEMO,
   CALL_MEMO_LIMIT,
   decideCall,
+  hashText,
   type CallInput,
   type CallMemoSlot,
 } from '../../src/compile/call.js';
@@ -447,6 +448,18 @@ describe('decideCall: the call memo', () => {
     expect(asked).toEqual(['git', 'git']);
     // A deny needs no check.
     expect(decideCall(p, bash('git push'), { checkProgram: hostile }).withheld).toBeUndefined();
+  });
+
+  it('decides two texts with the same memo hash each by its own text', () => {
+    // Found by search: FNV-1a gives both the same 31 bits, so they share a memo slot and a seen mark.
+    expect(hashText('cat 129109')).toBe(hashText('rm 700397'));
+    const p = policy('x', 'mode: x\ntools:\n  bash: { decision: deny, commands: { "cat **": allow } }\n');
+    for (let i = 0; i < 3; i++) {
+      expect(decideCall(p, bash('cat 129109')).decision).toBe('allow');
+      expect(decideCall(p, bash('rm 700397')).decision).toBe('deny');
+    }
+    expect(decideCall(p, bash('rm 700397'))).toBe(decideCall(p, bash('rm 700397')));
+    expect(decideCall(p, bash('cat 129109')).decision).toBe('allow');
   });
 
   it('keys the memo by hints as well as by name', () => {
