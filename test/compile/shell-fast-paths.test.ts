@@ -1,15 +1,18 @@
 /**
  * The decision path's shortcuts, each held to the plain definition it stands for: the pattern pick (an index by
- * first word, lists in winning order, the first match wins) against a scan of every pattern, and the analyser's
- * skip of the name checks against every check it skips.
+ * first word, lists in winning order, the first match wins) against a scan of every pattern, the analyser's
+ * skip of the name checks against every check it skips, and its reading of plain and glob words against the
+ * parser's word parts.
  */
 import fc from 'fast-check';
+import { parse as parseShell } from 'unbash';
 import { describe, expect, it } from 'vitest';
 import { commandSpecificity, pick, pickByScan } from '../../src/compile/command-table.js';
 import { ASSIGNING, needsNameChecks, SHELL_STATE } from '../../src/compile/shell/extract.js';
 import { extractCommands, type ShellWord } from '../../src/compile/shell/index.js';
 import { INTERPRETER_NAMES, isInterpreter, readWrapper } from '../../src/compile/shell/wrappers.js';
 import type { ArgumentPattern, Decision } from '../../src/compile/types.js';
+import { GLOB_WORD, PLAIN_WORD, toShellWord, wordShape } from '../../src/compile/shell/words.js';
 
 const known = (value: string): ShellWord => ({ text: value, value, known: true });
 const unknown = (text: string): ShellWord => ({ text, value: text, known: false });
@@ -190,5 +193,47 @@ describe('needsNameChecks', () => {
     expect(extractCommands('ls | ./node').unanalysable.map((r) => r.kind)).toEqual(['heredoc-interpreter']);
     expect(extractCommands('env -i bin/declare x=1').unanalysable.map((r) => r.kind)).toEqual(['assignment']);
     expect(extractCommands('git log | grep x && ls -la').unanalysable).toEqual([]);
+  });
+});
+
+describe('wordShape', () => {
+  it('reads a plain word or a glob of plain characters as the parser would, with nothing nested in it', () => {
+    // The analyser takes such a word's value as its text (known only without `*` or `?`) and skips its parts.
+    const alphabet = [...'aZ09_.-/,:=+%@^', '*', '?', '*', ...'~[]{}$`\'"\\!#()'];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...alphabet), { minLength: 1, maxLength: 8 }), (chars) => {
+        const text = chars.join('');
+        const shape = wordShape(text);
+        if (shape === 0) return;
+        const cmd = parseShell(`echo ${text}`).commands[0]?.command;
+        expect(cmd?.type).toBe('Command');
+        if (cmd?.type !== 'Command') return;
+        expect(cmd.suffix).toHaveLength(1);
+        const word = cmd.suffix[0]!;
+        expect(word.type).toBe('Word');
+        if (word.type !== 'Word') return;
+        expect(word.text).toBe(text);
+        expect(word.value).toBe(text);
+        // Nothing nested: literal and glob parts only, and a glob part makes the word not known.
+        const types = new Set((word.parts ?? []).map((p) => p.type));
+        expect([...types].every((t) => t === 'Literal' || t === 'Glob')).toBe(true);
+        expect(types.has('Glob')).toBe(shape === GLOB_WORD);
+        expect(toShellWord(word)).toEqual({ text, value: text, known: shape === PLAIN_WORD });
+      }),
+      { numRuns: 5000 },
+    );
+    expect(wordShape('src/*.ts')).toBe(GLOB_WORD);
+    expect(wordShape('a?')).toBe(GLOB_WORD);
+    expect(wordShape('src/a.ts')).toBe(PLAIN_WORD);
+    for (const w of ['', '[ab]', '*(x)', '~/*', '$x*', "'*'", '\\*']) expect(wordShape(w), w).toBe(0);
+  });
+
+  it('leaves a glob not known wherever the analyser reads words', () => {
+    const a = extractCommands('ls src/*.ts > out?; ca? x');
+    expect(a.commands.map((c) => c.words.map((w) => w.known))).toEqual([
+      [true, false],
+      [false, true],
+    ]);
+    expect(a.unanalysable.map((r) => r.kind)).toEqual(['redirect', 'expansion']);
   });
 });

@@ -12,8 +12,8 @@
  */
 import { parse } from 'unbash';
 import type * as U from 'unbash';
-import { readWrapper, isInterpreter, isFailure, isWrapperName, INTERPRETER_NAMES } from './wrappers.js';
-import { isPlainWord, toShellWord, walkWordParts, type PartVisitor } from './words.js';
+import { readWrapper, isInterpreter, isFailure, INTERPRETER_NAMES, WRAPPER_NAMES } from './wrappers.js';
+import { PLAIN_WORD, toShellWord, walkWordParts, wordShape, type PartVisitor } from './words.js';
 import type {
   ScriptAnalysis,
   ShellRedirect,
@@ -91,6 +91,7 @@ export const ASSIGNING: ReadonlySet<string> = new Set([
 
 /** Names that {@link Walker.command} checks for more than recording them: see {@link needsNameChecks}. */
 const CHECKED_NAMES: ReadonlySet<string> = new Set([
+  ...WRAPPER_NAMES,
   ...SHELL_STATE,
   ...ASSIGNING,
   ...INTERPRETER_NAMES,
@@ -109,7 +110,7 @@ const CHECKED_NAMES: ReadonlySet<string> = new Set([
  * @returns false when every check would pass the command by
  */
 export function needsNameChecks(name: string): boolean {
-  if (CHECKED_NAMES.has(name) || isWrapperName(name)) return true;
+  if (CHECKED_NAMES.has(name)) return true;
   const last = name.charCodeAt(name.length - 1);
   return (last >= 48 && last <= 57) || last === 46;
 }
@@ -404,8 +405,9 @@ class Walker implements PartVisitor {
   /** Walks a word's parts for nested commands; returns the word dequoted. */
   word(word: U.Word, frame: Frame): ShellWord {
     const text = word.text;
-    // Most words are plain: their value is their text, and nothing is nested in them.
-    if (isPlainWord(text)) return { text, value: text, known: true };
+    // Most words are plain: their value is their text, and nothing is nested in them. A glob alone is not known.
+    const shape = wordShape(text);
+    if (shape !== 0) return { text, value: text, known: shape === PLAIN_WORD };
     walkWordParts(word, this, frame);
     return toShellWord(word);
   }
@@ -439,28 +441,44 @@ class Walker implements PartVisitor {
   // ---- simple commands ----
 
   simple(cmd: U.Command, frame: Frame): void {
-    const words: ShellWord[] = [];
-    const at: Offsets = [];
     // Made only for a command that has redirections (most have none).
     let redirects: U.Redirection[] | undefined;
-    for (const item of cmd.prefix) {
+    const prefix = cmd.prefix;
+    for (let i = 0; i < prefix.length; i++) {
+      const item = prefix[i]!;
       if (item.type === 'Assignment') {
         this.fail('assignment', `the script assigns a variable: \`${item.text}\``, frame, item.pos, item.end);
         this.assignmentValue(item, frame);
       } else (redirects ??= []).push(item);
     }
-    if (cmd.name) {
-      words.push(this.word(cmd.name, frame));
-      at.push(cmd.name.pos, cmd.name.end);
+    // The words' arrays are made at their length: growing an empty array allocates twice.
+    const name = cmd.name;
+    const suffix = cmd.suffix;
+    let count = name ? 1 : 0;
+    for (let i = 0; i < suffix.length; i++) {
+      const type = suffix[i]!.type;
+      if (type === 'Word' || type === 'Assignment') count++;
     }
-    for (const item of cmd.suffix) {
-      if (item.type === 'Word') words.push(this.word(item, frame));
-      else if (item.type === 'Assignment') words.push(this.assignmentWord(item, frame));
+    const words = new Array<ShellWord>(count);
+    const at: Offsets = new Array<number>(2 * count);
+    let k = 0;
+    if (name) {
+      words[0] = this.word(name, frame);
+      at[0] = name.pos;
+      at[1] = name.end;
+      k = 1;
+    }
+    for (let i = 0; i < suffix.length; i++) {
+      const item = suffix[i]!;
+      if (item.type === 'Word') words[k] = this.word(item, frame);
+      else if (item.type === 'Assignment') words[k] = this.assignmentWord(item, frame);
       else {
         (redirects ??= []).push(item);
         continue;
       }
-      at.push(item.pos, item.end);
+      at[2 * k] = item.pos;
+      at[2 * k + 1] = item.end;
+      k++;
     }
     let stdinDoc = false;
     if (redirects !== undefined) {

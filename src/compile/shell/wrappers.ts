@@ -597,13 +597,10 @@ export function readWrapper(name: string, words: readonly ShellWord[]): WrapperR
 }
 
 /**
- * Whether {@link readWrapper} has anything to say about a name (a wrapper or an unmodelled runner): for any other
- * name it answers `undefined`, whatever the words.
- * @returns true for a name `readWrapper` reads
+ * Every name {@link readWrapper} reads (the wrappers and the unmodelled runners): for any other name it answers
+ * `undefined`, whatever the words.
  */
-export function isWrapperName(name: string): boolean {
-  return UNMODELLED_RUNNERS.has(name) || WRAPPERS.has(name);
-}
+export const WRAPPER_NAMES: ReadonlySet<string> = new Set([...UNMODELLED_RUNNERS, ...WRAPPERS.keys()]);
 
 export { isFailure };
 
