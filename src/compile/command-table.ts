@@ -8,6 +8,7 @@
 import {
   extractCommands,
   matchCommand,
+  matchWords,
   parseCommandPattern,
   splitShortOptions,
   type CommandPattern,
@@ -59,8 +60,11 @@ export function judgeScript(
 ): SubjectVerdict[] {
   const analysis = extractCommands(script);
   const out: SubjectVerdict[] = [];
-  for (const command of analysis.commands) {
-    const index = pick(patterns, command.words);
+  const commands = analysis.commands;
+  const byName = commands.length === 0 ? undefined : indexOf(patterns);
+  for (let c = 0; c < commands.length; c++) {
+    const command = commands[c]!;
+    const index = pickIn(byName!, patterns, command.words);
     // Made with its program in one go: a spread copy of the verdict is far slower than the verdict.
     const configured =
       index >= 0 && patterns[index]!.decision !== 'deny' && CONFIGURED_PROGRAMS.has(command.name);
@@ -154,11 +158,10 @@ function matches(
   split: readonly ShellWord[],
 ): boolean {
   const forAllow = pattern.decision === 'allow';
-  const how = forAllow ? FOR_ALLOW : FOR_DENY;
-  const asWritten = matchCommand(compiled, words, how);
+  const asWritten = matchWords(compiled, words, forAllow);
   if (split === words) return asWritten;
   if (forAllow ? !asWritten : asWritten) return asWritten;
-  return matchCommand(compiled, split, how);
+  return matchWords(compiled, split, forAllow);
 }
 
 /**
@@ -168,10 +171,17 @@ function matches(
  * @returns the index of the winning pattern
  */
 export function pick(patterns: readonly ArgumentPattern[], words: readonly ShellWord[]): number {
+  return pickIn(indexOf(patterns), patterns, words);
+}
+
+/** {@link pick} with the table's index at hand (looked up once per script). */
+function pickIn(index: NameIndex, patterns: readonly ArgumentPattern[], words: readonly ShellWord[]): number {
   const split = splitShortOptions(words);
-  const index = indexOf(patterns);
-  for (const i of candidates(index, words[0]!))
+  const list = candidates(index, words[0]!);
+  for (let k = 0; k < list.length; k++) {
+    const i = list[k]!;
     if (matches(patterns[i]!, index.parsed[i]!, words, split)) return i;
+  }
   return -1;
 }
 
