@@ -67,14 +67,15 @@ interface Route {
   readonly argument: string;
   readonly arguments: readonly string[];
   fixed: CallDecision | undefined;
-  /** Memoised decisions by the {@link hashText} of their key (a later key with the same hash replaces one). */
-  readonly memo: Map<number, Memoised>;
+  /**
+   * Memoised decisions by their key (a string key: V8 keeps a string's hash in it, so a repeated call with the same
+   * string hashes nothing).
+   */
+  readonly memo: Map<string, Memoised>;
 }
 
 /** One memoised decision. */
 interface Memoised {
-  /** The text (or JSON of the texts) it is the decision of. */
-  readonly key: string;
   /** The decision of the text alone. */
   readonly decision: CallDecision;
   /**
@@ -85,8 +86,7 @@ interface Memoised {
 }
 
 /**
- * The memo's hash of a key: FNV-1a over its UTF-16 units, 31 bits (a small integer, cheap to key a map by). Computed
- * here once per call, where a string-keyed map would hash each new text again.
+ * The hash of a text for the table of texts seen once: FNV-1a over its UTF-16 units, 31 bits.
  * @returns an integer in [0, 2^31)
  */
 export function hashText(text: string): number {
@@ -106,7 +106,7 @@ export class CallMemo {
   size = 0;
   /**
    * Marks (hash + 1) of argument texts seen once but not memoised, one per slot. A collision only memoises a text
-   * early or late: a memoised decision is used only for its own text.
+   * early or late: the memo itself is keyed by the text.
    */
   readonly #seen = new Int32Array(SEEN_SLOTS);
 
@@ -147,13 +147,13 @@ export class CallMemo {
     return false;
   }
 
-  remember(route: Route, hash: number, memoised: Memoised): void {
+  remember(route: Route, key: string, memoised: Memoised): void {
     if (this.size >= CALL_MEMO_LIMIT) {
       for (const routes of this.byHints ?? [this.plain]) for (const r of routes.values()) r.memo.clear();
       this.size = 0;
     }
-    if (!route.memo.has(hash)) this.size++;
-    route.memo.set(hash, memoised);
+    route.memo.set(key, memoised);
+    this.size++;
   }
 }
 
@@ -287,18 +287,16 @@ export function decideCall(
           ? (args as Record<string, unknown>)[route.argument]
           : undefined;
       if (typeof value !== 'string') return resolveAll(docs, call, options).decision;
-      const hash = hashText(value);
-      const hit = route.memo.get(hash);
-      if (hit !== undefined && hit.key === value) return checked(hit, docs, call, options);
-      return remembered(memo, route, value, hash, docs, call, options);
+      const hit = route.memo.get(value);
+      if (hit !== undefined) return checked(hit, docs, call, options);
+      return remembered(memo, route, value, docs, call, options);
     }
     case 'json': {
       const key = argumentsKey(call.arguments, route.arguments);
       if (key === undefined) return resolveAll(docs, call, options).decision;
-      const hash = hashText(key);
-      const hit = route.memo.get(hash);
-      if (hit !== undefined && hit.key === key) return checked(hit, docs, call, options);
-      return remembered(memo, route, key, hash, docs, call, options);
+      const hit = route.memo.get(key);
+      if (hit !== undefined) return checked(hit, docs, call, options);
+      return remembered(memo, route, key, docs, call, options);
     }
     default:
       return resolveAll(docs, call, options).decision;
@@ -325,22 +323,20 @@ function remembered(
   memo: CallMemo,
   route: Route,
   key: string,
-  hash: number,
   docs: readonly CompiledDocument[],
   call: CallInput,
   options: DecideCallOptions | undefined,
 ): CallDecision {
-  if (!memo.admits(hash)) return resolveAll(docs, call, options, true).decision;
+  if (!memo.admits(hashText(key))) return resolveAll(docs, call, options, true).decision;
   const textOnly = options?.resolvePath ? { resolvePath: options.resolvePath } : undefined;
   const { decision, programs } = resolveAll(docs, call, textOnly, true);
   // A check only turns an allow or ask into a deny: a deny needs none.
   const decided = frozen(decision);
   const memoised: Memoised = {
-    key,
     decision: decided,
     programs: decided.decision === 'deny' ? undefined : programs,
   };
-  memo.remember(route, hash, memoised);
+  memo.remember(route, key, memoised);
   return checked(memoised, docs, call, options);
 }
 

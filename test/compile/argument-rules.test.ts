@@ -450,8 +450,8 @@ describe('decideCall: the call memo', () => {
     expect(decideCall(p, bash('git push'), { checkProgram: hostile }).withheld).toBeUndefined();
   });
 
-  it('decides two texts with the same memo hash each by its own text', () => {
-    // Found by search: FNV-1a gives both the same 31 bits, so they share a memo slot and a seen mark.
+  it('decides two texts with the same seen-table hash each by its own text', () => {
+    // Found by search: FNV-1a gives both the same 31 bits, so one's first sighting counts as the other's second.
     expect(hashText('cat 129109')).toBe(hashText('rm 700397'));
     const p = policy('x', 'mode: x\ntools:\n  bash: { decision: deny, commands: { "cat **": allow } }\n');
     for (let i = 0; i < 3; i++) {
