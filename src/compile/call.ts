@@ -86,12 +86,17 @@ interface Memoised {
 }
 
 /**
- * The hash of a text for the table of texts seen once: FNV-1a over its UTF-16 units, 31 bits.
+ * The hash of a text for the table of texts seen once: FNV-1a over its UTF-16 units two at a time, 31 bits.
  * @returns an integer in [0, 2^31)
  */
 export function hashText(text: string): number {
   let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  const n = text.length;
+  let i = 0;
+  // Two units a step (each is 16 bits, so no information is lost in a step): half the multiplications.
+  for (; i + 1 < n; i += 2)
+    h = Math.imul(h ^ (text.charCodeAt(i) | (text.charCodeAt(i + 1) << 16)), 0x01000193);
+  if (i < n) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
   return h >>> 1;
 }
 
@@ -549,5 +554,6 @@ function commandOf(rule: RuleRef, v: SubjectVerdict, rest: DocumentAnswer | unde
 }
 
 function rank(d: Decision): number {
-  return RESTRICTIVENESS[d];
+  // Named reads of the frozen table (constants once optimised), not a keyed read by the decision string.
+  return d === 'deny' ? RESTRICTIVENESS.deny : d === 'ask' ? RESTRICTIVENESS.ask : RESTRICTIVENESS.allow;
 }

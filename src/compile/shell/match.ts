@@ -55,12 +55,12 @@ export function parseCommandPattern(source: string): CommandPattern {
     .filter((w) => w !== '')
     .map((text): PatternWord => {
       if (text === '**') return { kind: 'any' };
-      if (!text.includes('*')) return { kind: 'word', text };
+      // Every word with the same keys in the same order, so the matcher's reads of them stay monomorphic.
+      if (!text.includes('*')) return { kind: 'word', text, re: undefined, prefix: undefined };
       const pieces = text.split(/\*+/);
       const re = new RegExp(`^${pieces.map(escape).join('.*')}$`, 's');
-      return pieces.length === 2 && pieces[1] === ''
-        ? { kind: 'word', text, re, prefix: pieces[0]! }
-        : { kind: 'word', text, re };
+      const prefix = pieces.length === 2 && pieces[1] === '' ? pieces[0]! : undefined;
+      return { kind: 'word', text, re, prefix };
     });
   return { source, words, specificity: commandPatternSpecificity(words), fixed: fixedPrefix(words) };
 }
@@ -100,6 +100,8 @@ function nameMatches(p: PatternWord, word: ShellWord, forAllow: boolean): boolea
   if (p.kind === 'any') return !forAllow || word.known;
   if (!word.known) return !forAllow;
   const value = word.value;
+  // The usual case (candidates are picked by name): the literal name itself, a match for allow, deny and ask alike.
+  if (p.re === undefined && p.text === value) return true;
   // `indexOf` first: most names have no `/`, and `lastIndexOf` is a slow runtime call in V8.
   if (value.indexOf('/') < 0) return wordMatches(p, value);
   const slash = value.lastIndexOf('/');
