@@ -40,14 +40,8 @@ export type { CallDecision, CallInput, CommandDecision, DecideCallOptions } from
 const DEFAULT_DENY: CallDecision = Object.freeze({ decision: 'deny', rule: DEFAULT_DENY_RULE });
 const LEXICAL = lexicalPathResolver();
 
-/** Most memoised call decisions per policy (over all its tools) before the memo is dropped. */
+/** Most memo entries (texts seen once and memoised decisions) per policy, over all its tools, before it is dropped. */
 export const CALL_MEMO_LIMIT = 16_384;
-/**
- * Slots of the table of argument texts seen once (a power of two). A text is memoised the second time it is seen:
- * most commands an agent runs are run once, and memoising each would keep its decision alive until the memo is
- * dropped, for the garbage collector to copy and mark for nothing.
- */
-const SEEN_SLOTS = 4096;
 /** Most memoised tool routes per hints key before they are dropped (hallucinated names cannot grow memory). */
 const ROUTE_LIMIT = 65_536;
 
@@ -68,8 +62,10 @@ interface Route {
   readonly arguments: readonly string[];
   fixed: CallDecision | undefined;
   /**
-   * Memoised decisions by their key (a string key: V8 keeps a string's hash in it, so a repeated call with the same
-   * string hashes nothing).
+   * Memoised decisions by their key, or {@link SEEN} for a key seen once. A decision is memoised the second time its
+   * text is seen: most commands an agent runs are run once, and memoising each would keep its decision alive until
+   * the memo is dropped, for the garbage collector to copy and mark for nothing. (A string key: V8 keeps a string's
+   * hash in it, so noting a text, or a repeated call with the same string, hashes it no more.)
    */
   readonly memo: Map<string, Memoised>;
 }
@@ -85,20 +81,8 @@ interface Memoised {
   readonly programs: ReadonlySet<string> | undefined;
 }
 
-/**
- * The hash of a text for the table of texts seen once: FNV-1a over its UTF-16 units two at a time, 31 bits.
- * @returns an integer in [0, 2^31)
- */
-export function hashText(text: string): number {
-  let h = 0x811c9dc5;
-  const n = text.length;
-  let i = 0;
-  // Two units a step (each is 16 bits, so no information is lost in a step): half the multiplications.
-  for (; i + 1 < n; i += 2)
-    h = Math.imul(h ^ (text.charCodeAt(i) | (text.charCodeAt(i + 1) << 16)), 0x01000193);
-  if (i < n) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
-  return h >>> 1;
-}
+/** The memo entry of a key seen once: no decision kept (never returned). */
+const SEEN: Memoised = Object.freeze({ decision: DEFAULT_DENY, programs: undefined });
 
 /** Everything memoised for one policy's documents. */
 export class CallMemo {
@@ -107,13 +91,10 @@ export class CallMemo {
   plain = new Map<string, Route>();
   /** Routes by name per hints key, made on the first call with hints (`plain` at the no-hints key). */
   byHints: Map<string, Route>[] | undefined;
-  /** Memoised decisions over every route, for the bound. */
+  /** Memo entries over every route (texts seen once and memoised decisions), for the bound. */
   size = 0;
-  /**
-   * Marks (hash + 1) of argument texts seen once but not memoised, one per slot. A collision only memoises a text
-   * early or late: the memo itself is keyed by the text.
-   */
-  readonly #seen = new Int32Array(SEEN_SLOTS);
+  /** How many of them hold a decision. */
+  decisions = 0;
 
   constructor(readonly documents: readonly CompiledDocument[]) {
     this.hasArguments = documents.some(documentHasArguments);
@@ -138,27 +119,16 @@ export class CallMemo {
     return this.byHints[key]!;
   }
 
-  /**
-   * Whether a text not in the memo was seen before (then memoise its decision): the first time, it is noted only.
-   * @param hash the text's {@link hashText}
-   * @returns true from the second time a text is seen
-   */
-  admits(hash: number): boolean {
-    // Marked as hash + 1, so that an empty slot (0) never matches.
-    const mark = (hash + 1) | 0;
-    const slot = hash & (SEEN_SLOTS - 1);
-    if (this.#seen[slot] === mark) return true;
-    this.#seen[slot] = mark;
-    return false;
-  }
-
-  remember(route: Route, key: string, memoised: Memoised): void {
+  /** Keeps `memoised` for `key` (or notes it as seen, with {@link SEEN}), within the bound. */
+  remember(route: Route, key: string, memoised: Memoised, seenBefore: boolean): void {
     if (this.size >= CALL_MEMO_LIMIT) {
       for (const routes of this.byHints ?? [this.plain]) for (const r of routes.values()) r.memo.clear();
       this.size = 0;
-    }
+      this.decisions = 0;
+    } else if (seenBefore) this.size--;
     route.memo.set(key, memoised);
     this.size++;
+    if (memoised !== SEEN) this.decisions++;
   }
 }
 
@@ -293,15 +263,15 @@ export function decideCall(
           : undefined;
       if (typeof value !== 'string') return resolveAll(docs, call, options).decision;
       const hit = route.memo.get(value);
-      if (hit !== undefined) return checked(hit, docs, call, options);
-      return remembered(memo, route, value, docs, call, options);
+      if (hit !== undefined && hit !== SEEN) return checked(hit, docs, call, options);
+      return remembered(memo, route, value, hit === SEEN, docs, call, options);
     }
     case 'json': {
       const key = argumentsKey(call.arguments, route.arguments);
       if (key === undefined) return resolveAll(docs, call, options).decision;
       const hit = route.memo.get(key);
-      if (hit !== undefined) return checked(hit, docs, call, options);
-      return remembered(memo, route, key, docs, call, options);
+      if (hit !== undefined && hit !== SEEN) return checked(hit, docs, call, options);
+      return remembered(memo, route, key, hit === SEEN, docs, call, options);
     }
     default:
       return resolveAll(docs, call, options).decision;
@@ -328,11 +298,15 @@ function remembered(
   memo: CallMemo,
   route: Route,
   key: string,
+  seenBefore: boolean,
   docs: readonly CompiledDocument[],
   call: CallInput,
   options: DecideCallOptions | undefined,
 ): CallDecision {
-  if (!memo.admits(hashText(key))) return resolveAll(docs, call, options, true).decision;
+  if (!seenBefore) {
+    memo.remember(route, key, SEEN, false);
+    return resolveAll(docs, call, options, true).decision;
+  }
   const textOnly = options?.resolvePath ? { resolvePath: options.resolvePath } : undefined;
   const { decision, programs } = resolveAll(docs, call, textOnly, true);
   // A check only turns an allow or ask into a deny: a deny needs none.
@@ -341,7 +315,7 @@ function remembered(
     decision: decided,
     programs: decided.decision === 'deny' ? undefined : programs,
   };
-  memo.remember(route, key, memoised);
+  memo.remember(route, key, memoised, true);
   return checked(memoised, docs, call, options);
 }
 

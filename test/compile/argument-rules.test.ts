@@ -7,7 +7,6 @@ import {
   CALL_MEMO,
   CALL_MEMO_LIMIT,
   decideCall,
-  hashText,
   type CallInput,
   type CallMemoSlot,
 } from '../../src/compile/call.js';
@@ -415,20 +414,24 @@ describe('decideCall: the call memo', () => {
     expect(decideCall(p, bash('git log -5')).decision).toBe('allow');
   });
 
-  it('keeps nothing for a text seen once, and memoises it the second time', () => {
+  it('keeps no decision for a text seen once, and memoises it the second time', () => {
     const p = policy('x', text);
     decideCall(p, bash('git log -1'));
     const memo = (p as CallMemoSlot)[CALL_MEMO]!;
-    const before = memo.size;
+    const before = memo.decisions;
     const once = decideCall(p, bash('git log -2 && git push'));
-    expect(memo.size).toBe(before);
+    expect(memo.decisions).toBe(before);
     const twice = decideCall(p, bash('git log -2 && git push'));
-    expect(memo.size).toBe(before + 1);
+    expect(memo.decisions).toBe(before + 1);
     expect(twice).toEqual(once);
     expect(decideCall(p, bash('git log -2 && git push'))).toBe(twice);
-    // Texts seen once in between (more than the table of seen texts holds) cost the memo nothing.
-    for (let i = 0; i < 10_000; i++) decideCall(p, bash(`ls ${i}`));
-    expect(memo.size).toBe(before + 1);
+    // Texts seen once in between cost no decision kept; the one memoised stays.
+    for (let i = 0; i < 1000; i++) expect(decideCall(p, bash(`ls ${i}`)).decision).toBe('deny');
+    expect(memo.decisions).toBe(before + 1);
+    expect(decideCall(p, bash('git log -2 && git push'))).toBe(twice);
+    // A text seen once is decided as it is each time, until seen again.
+    expect(decideCall(p, bash('ls 1')).decision).toBe('deny');
+    expect(memo.decisions).toBe(before + 2);
   });
 
   it('keeps the decision of the text alone, and asks each call’s workspace check about git again', () => {
@@ -448,18 +451,6 @@ describe('decideCall: the call memo', () => {
     expect(asked).toEqual(['git', 'git']);
     // A deny needs no check.
     expect(decideCall(p, bash('git push'), { checkProgram: hostile }).withheld).toBeUndefined();
-  });
-
-  it('decides two texts with the same seen-table hash each by its own text', () => {
-    // Found by search: FNV-1a gives both the same 31 bits, so one's first sighting counts as the other's second.
-    expect(hashText('cat 159799')).toBe(hashText('rm 140446'));
-    const p = policy('x', 'mode: x\ntools:\n  bash: { decision: deny, commands: { "cat **": allow } }\n');
-    for (let i = 0; i < 3; i++) {
-      expect(decideCall(p, bash('cat 159799')).decision).toBe('allow');
-      expect(decideCall(p, bash('rm 140446')).decision).toBe('deny');
-    }
-    expect(decideCall(p, bash('rm 140446'))).toBe(decideCall(p, bash('rm 140446')));
-    expect(decideCall(p, bash('cat 159799')).decision).toBe('allow');
   });
 
   it('keys the memo by hints as well as by name', () => {
