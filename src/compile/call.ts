@@ -40,8 +40,15 @@ export type { CallDecision, CallInput, CommandDecision, DecideCallOptions } from
 const DEFAULT_DENY: CallDecision = Object.freeze({ decision: 'deny', rule: DEFAULT_DENY_RULE });
 const LEXICAL = lexicalPathResolver();
 
-/** Most memo entries (texts seen once and memoised decisions) per policy, over all its tools, before it is dropped. */
+/** Most memoised call decisions per policy (over all its tools) before the memo is dropped. */
 export const CALL_MEMO_LIMIT = 16_384;
+/**
+ * Most texts noted as seen once per policy before the note is dropped. A decision is memoised the second time its
+ * text is seen: most commands an agent runs are run once, and memoising each would keep its decision alive until
+ * the memo is dropped, for the garbage collector to copy and mark for nothing. Small, so that noting a text stays
+ * cheap (a large table is cache misses on every call); a text seen again after this many others counts as new.
+ */
+const SEEN_LIMIT = 1024;
 /** Most memoised tool routes per hints key before they are dropped (hallucinated names cannot grow memory). */
 const ROUTE_LIMIT = 65_536;
 
@@ -62,10 +69,8 @@ interface Route {
   readonly arguments: readonly string[];
   fixed: CallDecision | undefined;
   /**
-   * Memoised decisions by their key, or {@link SEEN} for a key seen once. A decision is memoised the second time its
-   * text is seen: most commands an agent runs are run once, and memoising each would keep its decision alive until
-   * the memo is dropped, for the garbage collector to copy and mark for nothing. (A string key: V8 keeps a string's
-   * hash in it, so noting a text, or a repeated call with the same string, hashes it no more.)
+   * Memoised decisions by their key (a string key: V8 keeps a string's hash in it, so a repeated call with the same
+   * string, or noting it as seen, hashes it no more).
    */
   readonly memo: Map<string, Memoised>;
 }
@@ -81,9 +86,6 @@ interface Memoised {
   readonly programs: ReadonlySet<string> | undefined;
 }
 
-/** The memo entry of a key seen once: no decision kept (never returned). */
-const SEEN: Memoised = Object.freeze({ decision: DEFAULT_DENY, programs: undefined });
-
 /** Everything memoised for one policy's documents. */
 export class CallMemo {
   readonly hasArguments: boolean;
@@ -91,10 +93,10 @@ export class CallMemo {
   plain = new Map<string, Route>();
   /** Routes by name per hints key, made on the first call with hints (`plain` at the no-hints key). */
   byHints: Map<string, Route>[] | undefined;
-  /** Memo entries over every route (texts seen once and memoised decisions), for the bound. */
+  /** Memoised decisions over every route, for the bound. */
   size = 0;
-  /** How many of them hold a decision. */
-  decisions = 0;
+  /** Keys seen once and not memoised (over every route: one seen with another tool counts, which errs cheap). */
+  readonly seen = new Set<string>();
 
   constructor(readonly documents: readonly CompiledDocument[]) {
     this.hasArguments = documents.some(documentHasArguments);
@@ -119,16 +121,25 @@ export class CallMemo {
     return this.byHints[key]!;
   }
 
-  /** Keeps `memoised` for `key` (or notes it as seen, with {@link SEEN}), within the bound. */
-  remember(route: Route, key: string, memoised: Memoised, seenBefore: boolean): void {
+  /**
+   * Whether a key not in the memo was seen before (then memoise its decision); the first time, it is only noted.
+   * @returns true from the second time a key is seen (within {@link SEEN_LIMIT} others)
+   */
+  admits(key: string): boolean {
+    const seen = this.seen;
+    if (seen.delete(key)) return true;
+    if (seen.size >= SEEN_LIMIT) seen.clear();
+    seen.add(key);
+    return false;
+  }
+
+  remember(route: Route, key: string, memoised: Memoised): void {
     if (this.size >= CALL_MEMO_LIMIT) {
       for (const routes of this.byHints ?? [this.plain]) for (const r of routes.values()) r.memo.clear();
       this.size = 0;
-      this.decisions = 0;
-    } else if (seenBefore) this.size--;
+    }
     route.memo.set(key, memoised);
     this.size++;
-    if (memoised !== SEEN) this.decisions++;
   }
 }
 
@@ -263,15 +274,15 @@ export function decideCall(
           : undefined;
       if (typeof value !== 'string') return resolveAll(docs, call, options).decision;
       const hit = route.memo.get(value);
-      if (hit !== undefined && hit !== SEEN) return checked(hit, docs, call, options);
-      return remembered(memo, route, value, hit === SEEN, docs, call, options);
+      if (hit !== undefined) return checked(hit, docs, call, options);
+      return remembered(memo, route, value, docs, call, options);
     }
     case 'json': {
       const key = argumentsKey(call.arguments, route.arguments);
       if (key === undefined) return resolveAll(docs, call, options).decision;
       const hit = route.memo.get(key);
-      if (hit !== undefined && hit !== SEEN) return checked(hit, docs, call, options);
-      return remembered(memo, route, key, hit === SEEN, docs, call, options);
+      if (hit !== undefined) return checked(hit, docs, call, options);
+      return remembered(memo, route, key, docs, call, options);
     }
     default:
       return resolveAll(docs, call, options).decision;
@@ -298,15 +309,11 @@ function remembered(
   memo: CallMemo,
   route: Route,
   key: string,
-  seenBefore: boolean,
   docs: readonly CompiledDocument[],
   call: CallInput,
   options: DecideCallOptions | undefined,
 ): CallDecision {
-  if (!seenBefore) {
-    memo.remember(route, key, SEEN, false);
-    return resolveAll(docs, call, options, true).decision;
-  }
+  if (!memo.admits(key)) return resolveAll(docs, call, options, true).decision;
   const textOnly = options?.resolvePath ? { resolvePath: options.resolvePath } : undefined;
   const { decision, programs } = resolveAll(docs, call, textOnly, true);
   // A check only turns an allow or ask into a deny: a deny needs none.
@@ -315,7 +322,7 @@ function remembered(
     decision: decided,
     programs: decided.decision === 'deny' ? undefined : programs,
   };
-  memo.remember(route, key, memoised, true);
+  memo.remember(route, key, memoised);
   return checked(memoised, docs, call, options);
 }
 

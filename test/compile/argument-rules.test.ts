@@ -418,20 +418,23 @@ describe('decideCall: the call memo', () => {
     const p = policy('x', text);
     decideCall(p, bash('git log -1'));
     const memo = (p as CallMemoSlot)[CALL_MEMO]!;
-    const before = memo.decisions;
+    const before = memo.size;
     const once = decideCall(p, bash('git log -2 && git push'));
-    expect(memo.decisions).toBe(before);
+    expect(memo.size).toBe(before);
     const twice = decideCall(p, bash('git log -2 && git push'));
-    expect(memo.decisions).toBe(before + 1);
+    expect(memo.size).toBe(before + 1);
     expect(twice).toEqual(once);
     expect(decideCall(p, bash('git log -2 && git push'))).toBe(twice);
-    // Texts seen once in between cost no decision kept; the one memoised stays.
-    for (let i = 0; i < 1000; i++) expect(decideCall(p, bash(`ls ${i}`)).decision).toBe('deny');
-    expect(memo.decisions).toBe(before + 1);
+    // Texts seen once in between keep no decision; the one memoised stays.
+    for (let i = 0; i < 100; i++) expect(decideCall(p, bash(`ls ${i}`)).decision).toBe('deny');
+    expect(memo.size).toBe(before + 1);
     expect(decideCall(p, bash('git log -2 && git push'))).toBe(twice);
-    // A text seen once is decided as it is each time, until seen again.
+    // Seen again, it is memoised; the note of texts seen once is bounded.
     expect(decideCall(p, bash('ls 1')).decision).toBe('deny');
-    expect(memo.decisions).toBe(before + 2);
+    expect(memo.size).toBe(before + 2);
+    for (let i = 0; i < 5000; i++) decideCall(p, bash(`ls -${i}`));
+    expect(memo.seen.size).toBeLessThanOrEqual(1024);
+    expect(memo.size).toBe(before + 2);
   });
 
   it('keeps the decision of the text alone, and asks each call’s workspace check about git again', () => {
