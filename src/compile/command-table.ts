@@ -48,6 +48,13 @@ const FOR_DENY = { forAllow: false } as const;
  * pattern's allow or ask for one of them is marked with `program`, so the call checks the workspace first.
  */
 export const CONFIGURED_PROGRAMS: ReadonlySet<string> = new Set(['git']);
+/** The same, as a list: compared by equality, a fresh name is not hashed (a runtime call in V8) for the set. */
+const CONFIGURED_LIST: readonly string[] = [...CONFIGURED_PROGRAMS];
+
+function isConfiguredProgram(name: string): boolean {
+  for (let i = 0; i < CONFIGURED_LIST.length; i++) if (CONFIGURED_LIST[i] === name) return true;
+  return false;
+}
 
 /**
  * Judges a script: one verdict per simple command, then one per reason it cannot be analysed.
@@ -67,7 +74,7 @@ export function judgeScript(
     const index = pickIn(byName!, patterns, command.words);
     // Made with its program in one go: a spread copy of the verdict is far slower than the verdict.
     const configured =
-      index >= 0 && patterns[index]!.decision !== 'deny' && CONFIGURED_PROGRAMS.has(command.name);
+      index >= 0 && patterns[index]!.decision !== 'deny' && isConfiguredProgram(command.name);
     out.push(callbacks.verdict(command.text, index, configured ? command.name : undefined));
   }
   for (const reason of analysis.unanalysable) {
@@ -93,14 +100,30 @@ interface NameIndex {
   readonly all: readonly number[];
   /** Each pattern parsed (undefined for one with an error). */
   readonly parsed: readonly (CommandPattern | undefined)[];
-  /** Candidates by command name, merged (bounded). */
-  readonly merged: Map<string, readonly number[]>;
+  /**
+   * Candidates by command name, merged: a direct-mapped cache by {@link nameSlot}, each entry checked by its name
+   * (a name is not hashed for a map: hashing a fresh string is a runtime call in V8).
+   */
+  readonly merged: (NameSlot | undefined)[];
   /** Sorts indices into winning order. */
   readonly byPriority: (a: number, b: number) => number;
 }
 
-/** Most command names whose candidate lists one table keeps. */
-const MERGED_LIMIT = 1024;
+/** Slots of the cache of merged candidate lists (a power of two). */
+const NAME_SLOTS = 256;
+
+interface NameSlot {
+  readonly name: string;
+  readonly list: readonly number[];
+}
+
+/** The slot of a command name in {@link NameIndex.merged}: a hash of its length and first characters. */
+function nameSlot(name: string): number {
+  let h = name.length;
+  const n = name.length < 8 ? name.length : 8;
+  for (let i = 0; i < n; i++) h = (Math.imul(h, 31) + name.charCodeAt(i)) | 0;
+  return (h ^ (h >>> 8)) & (NAME_SLOTS - 1);
+}
 const indices = new WeakMap<readonly ArgumentPattern[], NameIndex>();
 
 function indexOf(patterns: readonly ArgumentPattern[]): NameIndex {
@@ -130,7 +153,8 @@ function indexOf(patterns: readonly ArgumentPattern[]): NameIndex {
   all.sort(byPriority);
   others.sort(byPriority);
   for (const list of byName.values()) list.sort(byPriority);
-  index = { byName, others, all, parsed, merged: new Map(), byPriority };
+  const merged = new Array<NameSlot | undefined>(NAME_SLOTS).fill(undefined);
+  index = { byName, others, all, parsed, merged, byPriority };
   indices.set(patterns, index);
   return index;
 }
@@ -140,13 +164,12 @@ function candidates(index: NameIndex, name: ShellWord): readonly number[] {
   // An unknown name matches any deny pattern, and a path is also matched by its basename: try everything.
   if (!name.known || name.value.includes('/')) return index.all;
   const value = name.value;
-  let list = index.merged.get(value);
-  if (list === undefined) {
-    const named = index.byName.get(value);
-    list = named === undefined ? index.others : [...named, ...index.others].sort(index.byPriority);
-    if (index.merged.size >= MERGED_LIMIT) index.merged.clear();
-    index.merged.set(value, list);
-  }
+  const slot = nameSlot(value);
+  const hit = index.merged[slot];
+  if (hit !== undefined && hit.name === value) return hit.list;
+  const named = index.byName.get(value);
+  const list = named === undefined ? index.others : [...named, ...index.others].sort(index.byPriority);
+  index.merged[slot] = { name: value, list };
   return list;
 }
 

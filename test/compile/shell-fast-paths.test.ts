@@ -10,7 +10,12 @@ import { describe, expect, it } from 'vitest';
 import { commandSpecificity, pick, pickByScan } from '../../src/compile/command-table.js';
 import { ASSIGNING, needsNameChecks, SHELL_STATE } from '../../src/compile/shell/extract.js';
 import { extractCommands, type ShellWord } from '../../src/compile/shell/index.js';
-import { INTERPRETER_NAMES, isInterpreter, readWrapper } from '../../src/compile/shell/wrappers.js';
+import {
+  INTERPRETER_NAMES,
+  isInterpreter,
+  readWrapper,
+  WRAPPER_NAMES,
+} from '../../src/compile/shell/wrappers.js';
 import type { ArgumentPattern, Decision } from '../../src/compile/types.js';
 import { GLOB_WORD, PLAIN_WORD, toShellWord, wordShape } from '../../src/compile/shell/words.js';
 
@@ -130,6 +135,7 @@ describe('needsNameChecks', () => {
     return out;
   };
   const listed = [
+    ...WRAPPER_NAMES,
     ...INTERPRETER_NAMES,
     ...SHELL_STATE,
     ...ASSIGNING,

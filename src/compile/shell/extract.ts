@@ -103,6 +103,18 @@ const CHECKED_NAMES: ReadonlySet<string> = new Set([
   'let',
 ]);
 
+/** A name's slot in {@link CHECKED_FILTER}: its first and last characters (their low 7 bits). */
+function filterSlot(name: string): number {
+  return ((name.charCodeAt(0) & 127) << 7) | (name.charCodeAt(name.length - 1) & 127);
+}
+
+/**
+ * A filter of {@link CHECKED_NAMES} by first and last character, one bit per length (31 for any longer): a name
+ * whose bit is clear is in no list. Built from the names themselves, so it never hides one.
+ */
+const CHECKED_FILTER = new Uint32Array(1 << 14);
+for (const n of CHECKED_NAMES) CHECKED_FILTER[filterSlot(n)]! |= 1 << (n.length < 31 ? n.length : 31);
+
 /**
  * Whether a command name may need any of the checks after it is recorded (interpreter, shell state, assignment,
  * `test`/`let` operands, wrapper): false only for a name none of them reacts to, so most commands skip them all.
@@ -110,7 +122,12 @@ const CHECKED_NAMES: ReadonlySet<string> = new Set([
  * @returns false when every check would pass the command by
  */
 export function needsNameChecks(name: string): boolean {
-  if (CHECKED_NAMES.has(name)) return true;
+  // The filter first: a fresh name is hashed for the set by a runtime call in V8, and most names are in no list.
+  if (
+    (CHECKED_FILTER[filterSlot(name)]! >>> (name.length < 31 ? name.length : 31)) & 1 &&
+    CHECKED_NAMES.has(name)
+  )
+    return true;
   const last = name.charCodeAt(name.length - 1);
   return (last >= 48 && last <= 57) || last === 46;
 }
