@@ -48,7 +48,7 @@ export const CALL_MEMO_LIMIT = 16_384;
  * the memo is dropped, for the garbage collector to copy and mark for nothing. Small, so that noting a text stays
  * cheap (a large table is cache misses on every call); a text seen again after this many others counts as new.
  */
-const SEEN_LIMIT = 1024;
+const SEEN_LIMIT = 256;
 /** Most memoised tool routes per hints key before they are dropped (hallucinated names cannot grow memory). */
 const ROUTE_LIMIT = 65_536;
 

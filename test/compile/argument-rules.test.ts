@@ -433,7 +433,7 @@ describe('decideCall: the call memo', () => {
     expect(decideCall(p, bash('ls 1')).decision).toBe('deny');
     expect(memo.size).toBe(before + 2);
     for (let i = 0; i < 5000; i++) decideCall(p, bash(`ls -${i}`));
-    expect(memo.seen.size).toBeLessThanOrEqual(1024);
+    expect(memo.seen.size).toBeLessThanOrEqual(256);
     expect(memo.size).toBe(before + 2);
   });
 

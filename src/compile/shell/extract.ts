@@ -52,6 +52,19 @@ interface Frame {
  */
 type Offsets = number[];
 
+/**
+ * The offsets of a command's words: as given, or read from the parser's command (its name, then the words and
+ * assignments among its suffix), made only when a check or a wrapper needs them (most commands need none).
+ */
+function offsetsOf(located: Offsets | U.Command): Offsets {
+  if (Array.isArray(located)) return located;
+  const at: Offsets = [];
+  if (located.name) at.push(located.name.pos, located.name.end);
+  for (const item of located.suffix)
+    if (item.type === 'Word' || item.type === 'Assignment') at.push(item.pos, item.end);
+  return at;
+}
+
 const OUTPUT_OPERATORS = new Set(['>', '>>', '>|', '&>', '&>>', '<>']);
 /** Paths bash opens as network sockets in a redirection. */
 const NETWORK_PATH = /^\/dev\/(?:tcp|udp)\//;
@@ -468,7 +481,7 @@ class Walker implements PartVisitor {
         this.assignmentValue(item, frame);
       } else (redirects ??= []).push(item);
     }
-    // The words' arrays are made at their length: growing an empty array allocates twice.
+    // The words' array is made at its length: growing an empty array allocates twice.
     const name = cmd.name;
     const suffix = cmd.suffix;
     let count = name ? 1 : 0;
@@ -477,12 +490,9 @@ class Walker implements PartVisitor {
       if (type === 'Word' || type === 'Assignment') count++;
     }
     const words = new Array<ShellWord>(count);
-    const at: Offsets = new Array<number>(2 * count);
     let k = 0;
     if (name) {
       words[0] = this.word(name, frame);
-      at[0] = name.pos;
-      at[1] = name.end;
       k = 1;
     }
     for (let i = 0; i < suffix.length; i++) {
@@ -493,8 +503,6 @@ class Walker implements PartVisitor {
         (redirects ??= []).push(item);
         continue;
       }
-      at[2 * k] = item.pos;
-      at[2 * k + 1] = item.end;
       k++;
     }
     let stdinDoc = false;
@@ -503,7 +511,7 @@ class Walker implements PartVisitor {
       this.redirections(redirects, frame, words[0]);
     }
     if (words.length === 0) return;
-    this.command(words, at, frame, frame.via, frame.parent, stdinDoc, cmd.pos, cmd.end);
+    this.command(words, cmd, frame, frame.via, frame.parent, stdinDoc, cmd.pos, cmd.end);
   }
 
   assignmentValue(a: U.Assignment, frame: Frame): ShellWord {
@@ -524,12 +532,12 @@ class Walker implements PartVisitor {
   }
 
   /**
-   * Records one command (`words` become its words as they are), then what it runs if it is a wrapper. `at` holds
-   * the words' offsets; `pos`..`end` is the command's text.
+   * Records one command (`words` become its words as they are), then what it runs if it is a wrapper. `located`
+   * gives the words' offsets (see {@link offsetsOf}); `pos`..`end` is the command's text.
    */
   command(
     words: readonly ShellWord[],
-    at: Offsets,
+    located: Offsets | U.Command,
     frame: Frame,
     via: readonly string[],
     parent: number | undefined,
@@ -552,10 +560,12 @@ class Walker implements PartVisitor {
     if (parent !== undefined) record.parent = parent;
     this.commands.push(record);
     if (!first.known) {
+      const at = offsetsOf(located);
       this.fail('expansion', `a command name with an expansion: \`${first.text}\``, frame, at[0]!, at[1]!);
       return;
     }
     if (!needsNameChecks(name)) return;
+    const at = offsetsOf(located);
     if (isInterpreter(name)) {
       if (stdinDoc || this.docStdin > 0)
         this.fail(
