@@ -101,6 +101,11 @@ interface NameIndex {
   /** Each pattern parsed (undefined for one with an error). */
   readonly parsed: readonly (CommandPattern | undefined)[];
   /**
+   * Each pattern's second word when it is a literal after a first word that is not `**`: that word must match the
+   * command's second word (as written or split), so a command whose second word differs is not tried.
+   */
+  readonly second: readonly (string | undefined)[];
+  /**
    * Candidates by command name, merged: a direct-mapped cache by {@link nameSlot}, each entry checked by its name
    * (a name is not hashed for a map: hashing a fresh string is a runtime call in V8).
    */
@@ -133,6 +138,7 @@ function indexOf(patterns: readonly ArgumentPattern[]): NameIndex {
   const others: number[] = [];
   const all: number[] = [];
   const parsed: (CommandPattern | undefined)[] = [];
+  const second: (string | undefined)[] = [];
   const byPriority = (a: number, b: number): number => {
     const p = patterns[a]!;
     const q = patterns[b]!;
@@ -140,6 +146,9 @@ function indexOf(patterns: readonly ArgumentPattern[]): NameIndex {
   };
   patterns.forEach((p, i) => {
     parsed.push(p.error === undefined ? parsedOf(p) : undefined);
+    const pw = parsed[i]?.words;
+    const next = pw !== undefined && pw[0]?.kind === 'word' ? pw[1] : undefined;
+    second.push(next?.kind === 'word' && next.re === undefined ? next.text : undefined);
     if (parsed[i] === undefined) return;
     all.push(i);
     const first = parsed[i]!.words[0];
@@ -154,7 +163,7 @@ function indexOf(patterns: readonly ArgumentPattern[]): NameIndex {
   others.sort(byPriority);
   for (const list of byName.values()) list.sort(byPriority);
   const merged = new Array<NameSlot | undefined>(NAME_SLOTS).fill(undefined);
-  index = { byName, others, all, parsed, merged, byPriority };
+  index = { byName, others, all, parsed, second, merged, byPriority };
   indices.set(patterns, index);
   return index;
 }
@@ -201,11 +210,25 @@ export function pick(patterns: readonly ArgumentPattern[], words: readonly Shell
 function pickIn(index: NameIndex, patterns: readonly ArgumentPattern[], words: readonly ShellWord[]): number {
   const split = splitShortOptions(words);
   const list = candidates(index, words[0]!);
+  const w1 = words.length > 1 ? words[1] : undefined;
+  const s1 = split === words ? w1 : split.length > 1 ? split[1] : undefined;
   for (let k = 0; k < list.length; k++) {
     const i = list[k]!;
-    if (matches(patterns[i]!, index.parsed[i]!, words, split)) return i;
+    const pattern = patterns[i]!;
+    const second = index.second[i];
+    // A literal second word that neither form's second word can match: the pattern cannot match (see `second`).
+    if (second !== undefined) {
+      const forAllow = pattern.decision === 'allow';
+      if (!couldMatch(second, w1, forAllow) && !couldMatch(second, s1, forAllow)) continue;
+    }
+    if (matches(pattern, index.parsed[i]!, words, split)) return i;
   }
   return -1;
+}
+
+/** Whether a literal pattern word can match command word `w` (not the name), as {@link matchWords} would. */
+function couldMatch(literal: string, w: ShellWord | undefined, forAllow: boolean): boolean {
+  return w !== undefined && (w.known ? w.value === literal : !forAllow);
 }
 
 /**
