@@ -343,7 +343,8 @@ function checked(
 /**
  * The decision, unmemoised: every document resolves the call, the ceiling across them, with `programs` the
  * configured programs (git) that a pattern allowed or asked for, so that the decision depends on the workspace.
- * `memoised`: the caller memoises the decision by its argument text, so the tables need not keep theirs.
+ * `memoised`: the call memo is in charge of this argument text (it keeps the decision from the second time it sees
+ * the text), so the tables need not keep their judgements of it.
  */
 function resolveAll(
   docs: readonly CompiledDocument[],
