@@ -71,7 +71,8 @@ export function judgeScript(
   const byName = commands.length === 0 ? undefined : indexOf(patterns);
   for (let c = 0; c < commands.length; c++) {
     const command = commands[c]!;
-    const index = pickIn(byName!, patterns, command.words);
+    // A known name has a `path` exactly when it has a `/` (the analyser's record), so no second search for one.
+    const index = pickIn(byName!, patterns, command.words, command.path !== undefined);
     // Made with its program in one go: a spread copy of the verdict is far slower than the verdict.
     const configured =
       index >= 0 && patterns[index]!.decision !== 'deny' && isConfiguredProgram(command.name);
@@ -169,9 +170,9 @@ function indexOf(patterns: readonly ArgumentPattern[]): NameIndex {
 }
 
 /** The patterns worth trying for a command name, in winning order. */
-function candidates(index: NameIndex, name: ShellWord): readonly number[] {
+function candidates(index: NameIndex, name: ShellWord, slashed: boolean): readonly number[] {
   // An unknown name matches any deny pattern, and a path is also matched by its basename: try everything.
-  if (!name.known || name.value.includes('/')) return index.all;
+  if (!name.known || slashed) return index.all;
   const value = name.value;
   const slot = nameSlot(value);
   const hit = index.merged[slot];
@@ -203,13 +204,18 @@ function matches(
  * @returns the index of the winning pattern
  */
 export function pick(patterns: readonly ArgumentPattern[], words: readonly ShellWord[]): number {
-  return pickIn(indexOf(patterns), patterns, words);
+  return pickIn(indexOf(patterns), patterns, words, words[0]!.value.includes('/'));
 }
 
-/** {@link pick} with the table's index at hand (looked up once per script). */
-function pickIn(index: NameIndex, patterns: readonly ArgumentPattern[], words: readonly ShellWord[]): number {
+/** {@link pick} with the table's index at hand (looked up once per script); `slashed`: the name has a `/`. */
+function pickIn(
+  index: NameIndex,
+  patterns: readonly ArgumentPattern[],
+  words: readonly ShellWord[],
+  slashed: boolean,
+): number {
   const split = splitShortOptions(words);
-  const list = candidates(index, words[0]!);
+  const list = candidates(index, words[0]!, slashed);
   const w1 = words.length > 1 ? words[1] : undefined;
   const s1 = split === words ? w1 : split.length > 1 ? split[1] : undefined;
   for (let k = 0; k < list.length; k++) {

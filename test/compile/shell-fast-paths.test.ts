@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { parse as parseShell } from 'unbash';
 import { describe, expect, it } from 'vitest';
-import { commandSpecificity, pick, pickByScan } from '../../src/compile/command-table.js';
+import { commandSpecificity, judgeScript, pick, pickByScan } from '../../src/compile/command-table.js';
 import { ASSIGNING, needsNameChecks, SHELL_STATE } from '../../src/compile/shell/extract.js';
 import { extractCommands, type ShellWord } from '../../src/compile/shell/index.js';
 import {
@@ -97,6 +97,28 @@ describe('pick', () => {
       }),
       { numRuns: 3000 },
     );
+  });
+
+  it('judges each command of a script by the pattern the scan picks, names with and without a path', () => {
+    const patterns = [
+      pattern('git **', 'allow', 0),
+      pattern('git push **', 'deny', 1),
+      pattern('/usr/bin/git **', 'allow', 2),
+      pattern('ls **', 'allow', 3),
+      pattern('*s -l*', 'ask', 4),
+      pattern('** x', 'deny', 5),
+    ];
+    const picked: number[] = [];
+    const callbacks = {
+      verdict: (subject: string, index: number) => (picked.push(index), { subject, abstains: true }),
+      unanalysable: (subject: string) => ({ subject, abstains: true }),
+    };
+    const script =
+      'git log; /usr/bin/git push; /opt/git push x; ./git status; bin/ls -la; ls -l x; env git push; $X push; sudo /bin/ls x; rs -l';
+    judgeScript(script, patterns, callbacks);
+    const expected = extractCommands(script).commands.map((c) => pickByScan(patterns, c.words));
+    expect(picked).toEqual(expected);
+    expect(new Set(expected).size).toBeGreaterThan(3);
   });
 
   it('breaks ties as the scan does: the most specific, then the most restrictive, then the first written', () => {
