@@ -43,6 +43,12 @@ export interface JudgeContext {
   readonly resolvePath: PathResolver;
   /** The tool's name, for the built-in tools' argument defaults. */
   readonly tool: string;
+  /**
+   * Set when the call memo is in charge of memoising decisions by this same text (it keeps a text's whole decision
+   * from the second time it sees it): the table then neither keeps the judgement in its own memo nor looks it up
+   * there, so a call is not remembered twice, nor a text seen once kept alive.
+   */
+  readonly memoised?: boolean;
 }
 
 class Pattern implements ArgumentPattern {
@@ -138,11 +144,15 @@ export class CommandTable extends Table implements ScriptCallbacks {
   }
 
   /** The verdict of the pattern at `index` (or of the base when -1), for {@link judgeScript}. */
-  verdict(subject: string, index: number): SubjectVerdict {
-    return this.verdictOf(subject, index);
+  verdict(subject: string, index: number, program?: string): SubjectVerdict {
+    const v = this.verdictOf(subject, index) as { -readonly [K in keyof SubjectVerdict]: SubjectVerdict[K] };
+    if (program !== undefined) v.program = program;
+    return v;
   }
 
-  protected judgeText(script: string): readonly SubjectVerdict[] {
+  protected judgeText(script: string, context: JudgeContext): readonly SubjectVerdict[] {
+    // Not kept: only the caller reads these, and it copies what it keeps.
+    if (context.memoised === true) return judgeScript(script, this.patterns, this);
     const hit = this.#memo.get(script);
     if (hit !== undefined) return hit;
     const out = Object.freeze(judgeScript(script, this.patterns, this));

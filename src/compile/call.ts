@@ -10,10 +10,10 @@
  * completely is denied by the default rule.
  *
  * A policy with no argument rules at all answers `decide(name, hints)`: one memoised lookup, no parsing. Otherwise
- * decisions are memoised per (name, hints) and then per argument text, bounded ({@link CALL_MEMO_LIMIT}), and
- * frozen: a repeated call is two map lookups. Only calls whose rules have command tables alone are memoised here
- * (a path table asks the resolver, so the filesystem, each time); a call whose deciding rules have no argument
- * patterns is one memoised decision per name.
+ * decisions are memoised per (name, hints) and then per argument text from the second time a text is seen,
+ * bounded ({@link CALL_MEMO_LIMIT}), and frozen: a repeated call is two map lookups. Only calls whose rules have
+ * command tables alone are memoised here (a path table asks the resolver, so the filesystem, each time); a call
+ * whose deciding rules have no argument patterns is one memoised decision per name.
  * @module
  */
 import { DEFAULT_DENY_RULE, effectiveHints, hintsKey, pickInDocument, RESTRICTIVENESS } from './document.js';
@@ -42,6 +42,13 @@ const LEXICAL = lexicalPathResolver();
 
 /** Most memoised call decisions per policy (over all its tools) before the memo is dropped. */
 export const CALL_MEMO_LIMIT = 16_384;
+/**
+ * Most texts noted as seen once per policy before the note is dropped. A decision is memoised the second time its
+ * text is seen: most commands an agent runs are run once, and memoising each would keep its decision alive until
+ * the memo is dropped, for the garbage collector to copy and mark for nothing. Small, so that noting a text stays
+ * cheap (a large table is cache misses on every call); a text seen again after this many others counts as new.
+ */
+const SEEN_LIMIT = 256;
 /** Most memoised tool routes per hints key before they are dropped (hallucinated names cannot grow memory). */
 const ROUTE_LIMIT = 65_536;
 
@@ -61,7 +68,22 @@ interface Route {
   readonly argument: string;
   readonly arguments: readonly string[];
   fixed: CallDecision | undefined;
-  readonly memo: Map<string, CallDecision>;
+  /**
+   * Memoised decisions by their key (a string key: V8 keeps a string's hash in it, so a repeated call with the same
+   * string, or noting it as seen, hashes it no more).
+   */
+  readonly memo: Map<string, Memoised>;
+}
+
+/** One memoised decision. */
+interface Memoised {
+  /** The decision of the text alone. */
+  readonly decision: CallDecision;
+  /**
+   * For an allow or ask that a pattern gave a configured program (git): those programs, which each call asks its
+   * own workspace check about.
+   */
+  readonly programs: ReadonlySet<string> | undefined;
 }
 
 /** Everything memoised for one policy's documents. */
@@ -73,6 +95,8 @@ export class CallMemo {
   byHints: Map<string, Route>[] | undefined;
   /** Memoised decisions over every route, for the bound. */
   size = 0;
+  /** Keys seen once and not memoised (over every route: one seen with another tool counts, which errs cheap). */
+  readonly seen = new Set<string>();
 
   constructor(readonly documents: readonly CompiledDocument[]) {
     this.hasArguments = documents.some(documentHasArguments);
@@ -97,12 +121,24 @@ export class CallMemo {
     return this.byHints[key]!;
   }
 
-  remember(route: Route, key: string, decision: CallDecision): void {
+  /**
+   * Whether a key not in the memo was seen before (then memoise its decision); the first time, it is only noted.
+   * @returns true from the second time a key is seen (within {@link SEEN_LIMIT} others)
+   */
+  admits(key: string): boolean {
+    const seen = this.seen;
+    if (seen.delete(key)) return true;
+    if (seen.size >= SEEN_LIMIT) seen.clear();
+    seen.add(key);
+    return false;
+  }
+
+  remember(route: Route, key: string, memoised: Memoised): void {
     if (this.size >= CALL_MEMO_LIMIT) {
       for (const routes of this.byHints ?? [this.plain]) for (const r of routes.values()) r.memo.clear();
       this.size = 0;
     }
-    route.memo.set(key, decision);
+    route.memo.set(key, memoised);
     this.size++;
   }
 }
@@ -147,7 +183,13 @@ function routeOf(docs: readonly CompiledDocument[], name: string, hints: Effecti
   }
   const list = [...names].sort();
   const kind = paths ? 'none' : list.length === 0 ? 'static' : list.length === 1 ? 'text' : 'json';
-  return { kind, argument: list[0] ?? '', arguments: list, fixed: undefined, memo: new Map() };
+  return {
+    kind,
+    argument: list[0] ?? '',
+    arguments: list,
+    fixed: undefined,
+    memo: new Map(),
+  };
 }
 
 /** A decision as the memo keeps it: frozen, so no caller can change what the next one gets. */
@@ -260,12 +302,9 @@ function argumentsKey(args: unknown, names: readonly string[]): string | undefin
 }
 
 /**
- * Decisions that a pattern's allow or ask for a program the workspace configures (git) took part in, with those
- * programs. The memo keeps the decision of the text alone; each call asks its own workspace check about them.
+ * Decides a call not in the memo. Seen before: by its text alone, memoised, and answered for this call's
+ * workspace. Seen the first time: decided for this call, as it is, and only noted as seen.
  */
-const NEEDS_CHECK = new WeakMap<CallDecision, readonly string[]>();
-
-/** Decides a call by its text alone, memoises that, and answers for this call's workspace. */
 function remembered(
   memo: CallMemo,
   route: Route,
@@ -274,41 +313,49 @@ function remembered(
   call: CallInput,
   options: DecideCallOptions | undefined,
 ): CallDecision {
+  if (!memo.admits(key)) return resolveAll(docs, call, options, true).decision;
   const textOnly = options?.resolvePath ? { resolvePath: options.resolvePath } : undefined;
-  const { decision, programs } = resolveAll(docs, call, textOnly);
-  const decided = frozen(decision);
+  const { decision, programs } = resolveAll(docs, call, textOnly, true);
   // A check only turns an allow or ask into a deny: a deny needs none.
-  if (programs !== undefined && decided.decision !== 'deny') NEEDS_CHECK.set(decided, [...programs]);
-  memo.remember(route, key, decided);
-  return checked(decided, docs, call, options);
+  const decided = frozen(decision);
+  const memoised: Memoised = {
+    decision: decided,
+    programs: decided.decision === 'deny' ? undefined : programs,
+  };
+  memo.remember(route, key, memoised);
+  return checked(memoised, docs, call, options);
 }
 
 /** A memoised decision, unless this call's workspace check withholds one of its programs (then decided anew). */
 function checked(
-  decided: CallDecision,
+  memoised: Memoised,
   docs: readonly CompiledDocument[],
   call: CallInput,
   options: DecideCallOptions | undefined,
 ): CallDecision {
   const check = options?.checkProgram;
-  if (check === undefined) return decided;
-  const programs = NEEDS_CHECK.get(decided);
-  if (programs === undefined || programs.every((p) => check(p) === undefined)) return decided;
-  return resolveAll(docs, call, options).decision;
+  const programs = memoised.programs;
+  if (check === undefined || programs === undefined) return memoised.decision;
+  for (const p of programs) if (check(p) !== undefined) return resolveAll(docs, call, options).decision;
+  return memoised.decision;
 }
 
 /**
  * The decision, unmemoised: every document resolves the call, the ceiling across them, with `programs` the
  * configured programs (git) that a pattern allowed or asked for, so that the decision depends on the workspace.
+ * `memoised`: the call memo is in charge of this argument text (it keeps the decision from the second time it sees
+ * the text), so the tables need not keep their judgements of it.
  */
 function resolveAll(
   docs: readonly CompiledDocument[],
   call: CallInput,
   options: DecideCallOptions | undefined,
+  memoised = false,
 ): { decision: CallDecision; programs: ReadonlySet<string> | undefined } {
   const context: CallContext = {
     resolvePath: options?.resolvePath ?? LEXICAL,
     tool: call.name,
+    memoised,
     checkProgram: options?.checkProgram,
     programs: undefined,
   };
@@ -328,6 +375,8 @@ interface CallContext extends JudgeContext {
   readonly checkProgram: ProgramCheck | undefined;
   /** The configured programs a pattern allowed or asked for (whether or not a check was given). */
   programs: Set<string> | undefined;
+  /** What the check answered for each program, asked once per call. */
+  answers?: Map<string, string | undefined>;
 }
 
 interface DocumentAnswer {
@@ -379,13 +428,30 @@ function resolveCall(
     verdicts = all;
     scriptVerdicts = scripts;
   }
-  if (verdicts.some((v) => v.program !== undefined)) {
-    for (const v of verdicts) if (v.program !== undefined) (context.programs ??= new Set()).add(v.program);
-    const check = context.checkProgram;
-    const withheld = (v: SubjectVerdict) =>
-      v.program === undefined ? v : checkedVerdict(v, v.program, check);
-    verdicts = verdicts.map(withheld);
-    scriptVerdicts = scriptVerdicts.length === 0 ? NO_VERDICTS : scriptVerdicts.map(withheld);
+  let configured = false;
+  for (const v of verdicts)
+    if (v.program !== undefined) {
+      configured = true;
+      (context.programs ??= new Set()).add(v.program);
+    }
+  // Without a check nothing is withheld: the verdicts stand as they are, no copies.
+  const check = context.checkProgram;
+  if (configured && check !== undefined) {
+    // One question per program for the whole call, however many of its commands (and documents) run it.
+    const answers = (context.answers ??= new Map());
+    const ask: ProgramCheck = (program) => {
+      if (!answers.has(program)) answers.set(program, check(program));
+      return answers.get(program);
+    };
+    const withheld = (v: SubjectVerdict) => (v.program === undefined ? v : checkedVerdict(v, v.program, ask));
+    const all = verdicts.map(withheld);
+    scriptVerdicts =
+      scriptVerdicts === verdicts
+        ? all
+        : scriptVerdicts.length === 0
+          ? NO_VERDICTS
+          : scriptVerdicts.map(withheld);
+    verdicts = all;
   }
   // The first of the most restrictive decided subjects decides; any abstention leaves the rest to the document.
   let top: SubjectVerdict | undefined;
@@ -405,8 +471,10 @@ function resolveCall(
   }
   if (best && scriptVerdicts.length > 0) {
     // `best` is this call's own object (made here or by the nested resolveCall), so it takes the commands as is.
-    const commands: CommandDecision[] = [];
-    for (const v of scriptVerdicts) commands.push(commandOf(entry.ref, v, rest));
+    // Made at its length: a pushed array keeps spare room, and a memoised decision keeps this one.
+    const commands: CommandDecision[] = new Array<CommandDecision>(scriptVerdicts.length);
+    for (let i = 0; i < scriptVerdicts.length; i++)
+      commands[i] = commandOf(entry.ref, scriptVerdicts[i]!, rest);
     best.commands = commands;
   }
   return best ? { best, complete } : { complete };
@@ -454,12 +522,20 @@ function commandOf(rule: RuleRef, v: SubjectVerdict, rest: DocumentAnswer | unde
       by = other?.rule ?? DEFAULT_DENY_RULE;
     }
   }
-  const out: CommandDecision = { text: v.subject, decision: decision ?? 'deny', rule: by };
-  if (v.pattern && by === rule) out.pattern = v.pattern.ref;
-  if (v.note !== undefined) out.note = v.note;
-  return out;
+  // One literal per shape, keys in this order: a property added later needs a backing store of its own, and a
+  // memoised decision keeps one of these per command.
+  const text = v.subject;
+  const d = decision ?? 'deny';
+  const note = v.note;
+  if (v.pattern === undefined || by !== rule)
+    return note === undefined ? { text, decision: d, rule: by } : { text, decision: d, rule: by, note };
+  const pattern = v.pattern.ref;
+  return note === undefined
+    ? { text, decision: d, rule: by, pattern }
+    : { text, decision: d, rule: by, pattern, note };
 }
 
 function rank(d: Decision): number {
-  return RESTRICTIVENESS[d];
+  // Named reads of the frozen table (constants once optimised), not a keyed read by the decision string.
+  return d === 'deny' ? RESTRICTIVENESS.deny : d === 'ask' ? RESTRICTIVENESS.ask : RESTRICTIVENESS.allow;
 }

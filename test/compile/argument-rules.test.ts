@@ -366,10 +366,20 @@ describe('decideCall: commands', () => {
     expect(decideCall(p, bash('git log -5')).commands).toEqual(first.commands);
     const table = p.documents![0]!.rules[0]!.arguments![0]!;
     expect(table).toBeInstanceOf(CommandTable);
-    for (let i = 0; i < ARGUMENT_MEMO_LIMIT + 10; i++) decideCall(p, bash(`git log -${i}`));
-    expect((table as CommandTable).memoSize).toBeLessThanOrEqual(ARGUMENT_MEMO_LIMIT);
-    expect((table as CommandTable).memoSize).toBeGreaterThan(0);
+    const commands = table as CommandTable;
+    // The call memo keeps whole decisions by the text: a call it decides is not remembered by the table too.
+    const before = commands.memoSize;
+    decideCall(p, bash('git log -6'));
+    expect(commands.memoSize).toBe(before);
+    // Judged by the table alone (as a caller without the call memo does), judgements are memoised and bounded.
+    const context = { resolvePath: lexicalPathResolver(), tool: 'bash' };
+    const once = commands.judge({ command: 'git log -7' }, context);
+    expect(commands.judge({ command: 'git log -7' }, context)).toBe(once);
+    for (let i = 0; i < ARGUMENT_MEMO_LIMIT + 10; i++) commands.judge({ command: `git log -${i}` }, context);
+    expect(commands.memoSize).toBeLessThanOrEqual(ARGUMENT_MEMO_LIMIT);
+    expect(commands.memoSize).toBeGreaterThan(0);
     // Dropped when full, and still right afterwards.
+    expect(commands.judge({ command: 'git push' }, context)[0]!.decision).toBe('deny');
     expect(decideCall(p, bash('git push')).decision).toBe('deny');
   });
 });
@@ -391,14 +401,40 @@ describe('decideCall: the call memo', () => {
 
   it('answers a repeated call with the same frozen decision a fresh policy computes', () => {
     const p = policy('x', text);
+    const once = decideCall(p, bash('git log -5 && git push'));
+    // Memoised from the second time the text is seen.
     const first = decideCall(p, bash('git log -5 && git push'));
     expect(decideCall(p, bash('git log -5 && git push'))).toBe(first);
     expect(Object.isFrozen(first)).toBe(true);
     expect(Object.isFrozen(first.commands)).toBe(true);
     expect(first.commands!.every((c) => Object.isFrozen(c))).toBe(true);
+    expect(first).toEqual(once);
     expect(first).toEqual(decideCall(policy('x', text), bash('git log -5 && git push')));
     expect(first.decision).toBe('deny');
     expect(decideCall(p, bash('git log -5')).decision).toBe('allow');
+  });
+
+  it('keeps no decision for a text seen once, and memoises it the second time', () => {
+    const p = policy('x', text);
+    decideCall(p, bash('git log -1'));
+    const memo = (p as CallMemoSlot)[CALL_MEMO]!;
+    const before = memo.size;
+    const once = decideCall(p, bash('git log -2 && git push'));
+    expect(memo.size).toBe(before);
+    const twice = decideCall(p, bash('git log -2 && git push'));
+    expect(memo.size).toBe(before + 1);
+    expect(twice).toEqual(once);
+    expect(decideCall(p, bash('git log -2 && git push'))).toBe(twice);
+    // Texts seen once in between keep no decision; the one memoised stays.
+    for (let i = 0; i < 100; i++) expect(decideCall(p, bash(`ls ${i}`)).decision).toBe('deny');
+    expect(memo.size).toBe(before + 1);
+    expect(decideCall(p, bash('git log -2 && git push'))).toBe(twice);
+    // Seen again, it is memoised; the note of texts seen once is bounded.
+    expect(decideCall(p, bash('ls 1')).decision).toBe('deny');
+    expect(memo.size).toBe(before + 2);
+    for (let i = 0; i < 5000; i++) decideCall(p, bash(`ls -${i}`));
+    expect(memo.seen.size).toBeLessThanOrEqual(256);
+    expect(memo.size).toBe(before + 2);
   });
 
   it('keeps the decision of the text alone, and asks each call’s workspace check about git again', () => {
@@ -429,7 +465,10 @@ describe('decideCall: the call memo', () => {
 
   it('stays bounded, and right after it is dropped', () => {
     const p = policy('x', text);
-    for (let i = 0; i < CALL_MEMO_LIMIT + 10; i++) decideCall(p, bash(`git log -${i}`));
+    for (let i = 0; i < CALL_MEMO_LIMIT + 10; i++) {
+      decideCall(p, bash(`git log -${i}`));
+      decideCall(p, bash(`git log -${i}`));
+    }
     const memo = (p as CallMemoSlot)[CALL_MEMO]!;
     expect(memo.size).toBeGreaterThan(0);
     expect(memo.size).toBeLessThanOrEqual(CALL_MEMO_LIMIT);

@@ -12,8 +12,8 @@
  */
 import { parse } from 'unbash';
 import type * as U from 'unbash';
-import { readWrapper, isInterpreter, isFailure } from './wrappers.js';
-import { isPlainWord, toShellWord, walkWordParts, type PartVisitor } from './words.js';
+import { readWrapper, isInterpreter, isFailure, INTERPRETER_NAMES, WRAPPER_NAMES } from './wrappers.js';
+import { PLAIN_WORD, toShellWord, walkWordParts, wordShape, type PartVisitor } from './words.js';
 import type {
   ScriptAnalysis,
   ShellRedirect,
@@ -46,10 +46,23 @@ interface Frame {
   readonly dialect?: 'sh';
 }
 
-/** A word with its offsets in its frame's source. */
-interface Located extends ShellWord {
-  readonly pos: number;
-  readonly end: number;
+/**
+ * The offsets of a command's words in their frame's source, two per word (`[pos0, end0, pos1, end1, …]`): kept
+ * beside the words, so the words themselves are the command's `words` as they are, with no copies.
+ */
+type Offsets = number[];
+
+/**
+ * The offsets of a command's words: as given, or read from the parser's command (its name, then the words and
+ * assignments among its suffix), made only when a check or a wrapper needs them (most commands need none).
+ */
+function offsetsOf(located: Offsets | U.Command): Offsets {
+  if (Array.isArray(located)) return located;
+  const at: Offsets = [];
+  if (located.name) at.push(located.name.pos, located.name.end);
+  for (const item of located.suffix)
+    if (item.type === 'Word' || item.type === 'Assignment') at.push(item.pos, item.end);
+  return at;
 }
 
 const OUTPUT_OPERATORS = new Set(['>', '>>', '>|', '&>', '&>>', '<>']);
@@ -57,7 +70,7 @@ const OUTPUT_OPERATORS = new Set(['>', '>>', '>|', '&>', '&>>', '<>']);
 const NETWORK_PATH = /^\/dev\/(?:tcp|udp)\//;
 
 /** Builtins that change how later commands resolve or run, or run code of their own (`compgen -C`). */
-const SHELL_STATE = new Set([
+export const SHELL_STATE: ReadonlySet<string> = new Set([
   'set',
   'shopt',
   'hash',
@@ -75,7 +88,7 @@ const SHELL_STATE = new Set([
   'bind',
 ]);
 /** Builtins that assign variables. */
-const ASSIGNING = new Set([
+export const ASSIGNING: ReadonlySet<string> = new Set([
   'declare',
   'typeset',
   'local',
@@ -89,6 +102,54 @@ const ASSIGNING = new Set([
   'let',
 ]);
 
+/** Names that {@link Walker.command} checks for more than recording them: see {@link needsNameChecks}. */
+const CHECKED_NAMES: ReadonlySet<string> = new Set([
+  ...WRAPPER_NAMES,
+  ...SHELL_STATE,
+  ...ASSIGNING,
+  ...INTERPRETER_NAMES,
+  'alias',
+  'printf',
+  'test',
+  '[',
+  'wait',
+  'let',
+]);
+
+/** A name's slot in {@link CHECKED_FILTER}: its first and last characters (their low 7 bits). */
+function filterSlot(name: string): number {
+  return ((name.charCodeAt(0) & 127) << 7) | (name.charCodeAt(name.length - 1) & 127);
+}
+
+/**
+ * A filter of {@link CHECKED_NAMES} by first and last character, one bit per length (31 for any longer): a name
+ * whose bit is clear is in no list. Built from the names themselves, so it never hides one.
+ */
+const CHECKED_FILTER = new Uint32Array(1 << 14);
+for (const n of CHECKED_NAMES) CHECKED_FILTER[filterSlot(n)]! |= 1 << (n.length < 31 ? n.length : 31);
+
+/**
+ * Whether a command name may need any of the checks after it is recorded (interpreter, shell state, assignment,
+ * `test`/`let` operands, wrapper): false only for a name none of them reacts to, so most commands skip them all.
+ * A name ending in a digit or `.` may be a versioned interpreter (`python3.12`) and is always checked.
+ * @returns false when every check would pass the command by
+ */
+export function needsNameChecks(name: string): boolean {
+  // The filter first: a fresh name is hashed for the set by a runtime call in V8, and most names are in no list.
+  if (
+    (CHECKED_FILTER[filterSlot(name)]! >>> (name.length < 31 ? name.length : 31)) & 1 &&
+    CHECKED_NAMES.has(name)
+  )
+    return true;
+  const last = name.charCodeAt(name.length - 1);
+  return (last >= 48 && last <= 57) || last === 46;
+}
+
+/** The index of the last `/` in a name, or -1 (`indexOf` first: `lastIndexOf` is a slow runtime call in V8). */
+function lastSlash(text: string): number {
+  return text.indexOf('/') < 0 ? -1 : text.lastIndexOf('/');
+}
+
 class Walker implements PartVisitor {
   readonly commands: SimpleCommand[] = [];
   readonly redirects: ShellRedirect[] = [];
@@ -100,7 +161,7 @@ class Walker implements PartVisitor {
   private pipedStdin = 0;
 
   constructor(private readonly top: string) {
-    for (let i = 0; i < top.length; i++) if (top.charCodeAt(i) === 10) this.lineStarts.push(i + 1);
+    for (let i = top.indexOf('\n'); i >= 0; i = top.indexOf('\n', i + 1)) this.lineStarts.push(i + 1);
   }
 
   span(frame: Frame, pos: number, end: number): ShellSpan {
@@ -372,13 +433,13 @@ class Walker implements PartVisitor {
   // ---- words ----
 
   /** Walks a word's parts for nested commands; returns the word dequoted. */
-  word(word: U.Word, frame: Frame): Located {
+  word(word: U.Word, frame: Frame): ShellWord {
     const text = word.text;
-    // Most words are plain: their value is their text, and nothing is nested in them.
-    if (isPlainWord(text)) return { text, value: text, known: true, pos: word.pos, end: word.end };
+    // Most words are plain: their value is their text, and nothing is nested in them. A glob alone is not known.
+    const shape = wordShape(text);
+    if (shape !== 0) return { text, value: text, known: shape === PLAIN_WORD };
     walkWordParts(word, this, frame);
-    const w = toShellWord(word);
-    return { text: w.text, value: w.value, known: w.known, pos: word.pos, end: word.end };
+    return toShellWord(word);
   }
 
   visitScript(script: U.Script | undefined, frame: Frame, pos: number, end: number): void {
@@ -410,25 +471,47 @@ class Walker implements PartVisitor {
   // ---- simple commands ----
 
   simple(cmd: U.Command, frame: Frame): void {
-    const words: Located[] = [];
-    const redirects: U.Redirection[] = [];
-    for (const item of cmd.prefix) {
+    // Made only for a command that has redirections (most have none).
+    let redirects: U.Redirection[] | undefined;
+    const prefix = cmd.prefix;
+    for (let i = 0; i < prefix.length; i++) {
+      const item = prefix[i]!;
       if (item.type === 'Assignment') {
         this.fail('assignment', `the script assigns a variable: \`${item.text}\``, frame, item.pos, item.end);
         this.assignmentValue(item, frame);
-      } else redirects.push(item);
+      } else (redirects ??= []).push(item);
     }
-    if (cmd.name) words.push(this.word(cmd.name, frame));
-    for (const item of cmd.suffix) {
-      if (item.type === 'Word') words.push(this.word(item, frame));
-      else if (item.type === 'Assignment') words.push(this.assignmentWord(item, frame));
-      else redirects.push(item);
+    // The words' array is made at its length: growing an empty array allocates twice.
+    const name = cmd.name;
+    const suffix = cmd.suffix;
+    let count = name ? 1 : 0;
+    for (let i = 0; i < suffix.length; i++) {
+      const type = suffix[i]!.type;
+      if (type === 'Word' || type === 'Assignment') count++;
     }
-    const stdinDoc = redirects.some((r) => r.type === 'HereDoc' || r.type === 'HereString');
-    this.redirections(redirects, frame, words[0]);
+    const words = new Array<ShellWord>(count);
+    let k = 0;
+    if (name) {
+      words[0] = this.word(name, frame);
+      k = 1;
+    }
+    for (let i = 0; i < suffix.length; i++) {
+      const item = suffix[i]!;
+      if (item.type === 'Word') words[k] = this.word(item, frame);
+      else if (item.type === 'Assignment') words[k] = this.assignmentWord(item, frame);
+      else {
+        (redirects ??= []).push(item);
+        continue;
+      }
+      k++;
+    }
+    let stdinDoc = false;
+    if (redirects !== undefined) {
+      stdinDoc = redirects.some((r) => r.type === 'HereDoc' || r.type === 'HereString');
+      this.redirections(redirects, frame, words[0]);
+    }
     if (words.length === 0) return;
-    const span = { pos: cmd.pos, end: cmd.end };
-    this.command(words, frame, frame.via, frame.parent, stdinDoc, span);
+    this.command(words, cmd, frame, frame.via, frame.parent, stdinDoc, cmd.pos, cmd.end);
   }
 
   assignmentValue(a: U.Assignment, frame: Frame): ShellWord {
@@ -440,137 +523,145 @@ class Walker implements PartVisitor {
     return value;
   }
 
-  assignmentWord(a: U.Assignment, frame: Frame): Located {
+  assignmentWord(a: U.Assignment, frame: Frame): ShellWord {
     const value = this.assignmentValue(a, frame);
     const index = a.index ? this.word(a.index, frame) : undefined;
     const known = value.known && (index === undefined || index.known) && a.value.type !== 'ArrayValue';
     const lhs = a.index ? `${a.name}[${index?.value ?? ''}]` : a.name;
-    return {
-      text: a.text,
-      value: `${lhs}${a.append ? '+=' : '='}${value.value}`,
-      known,
-      pos: a.pos,
-      end: a.end,
-    };
+    return { text: a.text, value: `${lhs}${a.append ? '+=' : '='}${value.value}`, known };
   }
 
-  /** Records one command, then what it runs if it is a wrapper. */
+  /**
+   * Records one command (`words` become its words as they are), then what it runs if it is a wrapper. `located`
+   * gives the words' offsets (see {@link offsetsOf}); `pos`..`end` is the command's text.
+   */
   command(
-    words: readonly Located[],
+    words: readonly ShellWord[],
+    located: Offsets | U.Command,
     frame: Frame,
     via: readonly string[],
     parent: number | undefined,
     stdinDoc: boolean,
-    at: { pos: number; end: number },
+    pos: number,
+    end: number,
   ): void {
     const first = words[0]!;
     const written = first.value;
-    const slash = written.lastIndexOf('/');
+    const slash = lastSlash(written);
     const name = slash >= 0 ? written.slice(slash + 1) : written;
-    const text = frame.source.slice(at.pos, at.end);
+    const text = frame.source.slice(pos, end);
     const index = this.commands.length;
-    const plain: ShellWord[] = [];
-    for (const w of words) plain.push({ text: w.text, value: w.value, known: w.known });
-    const span = this.span(frame, at.pos, at.end);
+    const span = this.span(frame, pos, end);
     // Written out, not spread: the keys in this order (`path` after `name`, `parent` last), cheaply.
     const record: { -readonly [K in keyof SimpleCommand]: SimpleCommand[K] } =
       slash >= 0 && first.known
-        ? { name, path: written, words: plain, text, span, via }
-        : { name: first.known ? name : written, words: plain, text, span, via };
+        ? { name, path: written, words, text, span, via }
+        : { name: first.known ? name : written, words, text, span, via };
     if (parent !== undefined) record.parent = parent;
     this.commands.push(record);
     if (!first.known) {
-      this.fail(
-        'expansion',
-        `a command name with an expansion: \`${first.text}\``,
-        frame,
-        first.pos,
-        first.end,
-      );
+      const at = offsetsOf(located);
+      this.fail('expansion', `a command name with an expansion: \`${first.text}\``, frame, at[0]!, at[1]!);
       return;
     }
+    if (!needsNameChecks(name)) return;
+    const at = offsetsOf(located);
     if (isInterpreter(name)) {
       if (stdinDoc || this.docStdin > 0)
         this.fail(
           'heredoc-interpreter',
           `a here-document or here-string fed to the interpreter \`${name}\``,
           frame,
-          at.pos,
-          at.end,
+          pos,
+          end,
         );
       else if (this.pipedStdin > 0 && words.slice(1).every((w) => w.known && w.value.startsWith('-')))
         this.fail(
           'heredoc-interpreter',
           `the interpreter \`${name}\` reads its program from a pipe`,
           frame,
-          at.pos,
-          at.end,
+          pos,
+          end,
         );
     }
-    if (name === 'alias') this.fail('definition', `an alias definition: \`${text}\``, frame, at.pos, at.end);
+    if (name === 'alias') this.fail('definition', `an alias definition: \`${text}\``, frame, pos, end);
     else if (SHELL_STATE.has(name))
       this.fail(
         'shell-state',
         `\`${name}\` changes how later commands resolve or run, or runs code of its own`,
         frame,
-        at.pos,
-        at.end,
+        pos,
+        end,
       );
     else if (
       ASSIGNING.has(name) ||
       (name === 'printf' && words.some((w, i) => i > 0 && w.value.startsWith('-v')))
     )
-      this.fail('assignment', `\`${name}\` assigns a variable`, frame, at.pos, at.end);
+      this.fail('assignment', `\`${name}\` assigns a variable`, frame, pos, end);
     // `test -v 'a[$(cmd)]'` evaluates the subscript, and with it the substitution.
     if (name === 'test' || name === '[' || name === 'wait')
-      words.slice(1).forEach((w, i, rest) => {
-        if (!w.known) return;
-        if (/\$\(|`/.test(w.value)) this.arithmetic(w.value, frame, w.pos, w.end);
-        else if (i > 0 && rest[i - 1]!.value === '-v') this.subscript(w.value, frame, w.pos, w.end);
-      });
-    if (name === 'let') for (const w of words.slice(1)) this.arithmetic(w.text, frame, w.pos, w.end);
+      for (let k = 1; k < words.length; k++) {
+        const w = words[k]!;
+        if (!w.known) continue;
+        if (/\$\(|`/.test(w.value)) this.arithmetic(w.value, frame, at[2 * k]!, at[2 * k + 1]!);
+        else if (k > 1 && words[k - 1]!.value === '-v')
+          this.subscript(w.value, frame, at[2 * k]!, at[2 * k + 1]!);
+      }
+    if (name === 'let')
+      for (let k = 1; k < words.length; k++)
+        this.arithmetic(words[k]!.text, frame, at[2 * k]!, at[2 * k + 1]!);
 
     const result = readWrapper(name, words);
     if (result === undefined) return;
     if (isFailure(result)) {
-      const w = words[Math.min(result.at, words.length - 1)]!;
-      this.fail(result.kind, result.message, frame, w.pos, w.end);
+      const k = Math.min(result.at, words.length - 1);
+      this.fail(result.kind, result.message, frame, at[2 * k]!, at[2 * k + 1]!);
       return;
     }
     const innerVia = [...via, name];
     for (const run of result) {
       if (run.kind === 'argv') {
-        let inner: Located[] = words
+        let inner: ShellWord[] = words
           .slice(run.from, run.to)
           .map((w) =>
             run.placeholder !== undefined && w.value.includes(run.placeholder) ? { ...w, known: false } : w,
           );
-        const last = words[words.length - 1]!;
-        if (run.from >= words.length)
-          inner = [{ text: 'echo', value: 'echo', known: true, pos: last.end, end: last.end }];
-        if (run.appendsUnknown)
-          inner.push({
-            text: '<arguments from standard input>',
-            value: '',
-            known: false,
-            pos: last.end,
-            end: last.end,
-          });
-        const pos = inner[0]!.pos;
-        const end = inner[inner.length - 1]!.end;
-        this.command(inner, frame, innerVia, index, stdinDoc, { pos, end: Math.max(end, pos) });
+        let innerAt = at.slice(2 * run.from, 2 * run.to);
+        const lastEnd = at[2 * words.length - 1]!;
+        if (run.from >= words.length) {
+          inner = [{ text: 'echo', value: 'echo', known: true }];
+          innerAt = [lastEnd, lastEnd];
+        }
+        if (run.appendsUnknown) {
+          inner.push({ text: '<arguments from standard input>', value: '', known: false });
+          innerAt.push(lastEnd, lastEnd);
+        }
+        if (inner.length === 0) throw new TypeError('a wrapper ran no words');
+        const innerPos = innerAt[0]!;
+        const innerEnd = innerAt[innerAt.length - 1]!;
+        this.command(
+          inner,
+          innerAt,
+          frame,
+          innerVia,
+          index,
+          stdinDoc,
+          innerPos,
+          Math.max(innerEnd, innerPos),
+        );
       } else {
         const parts = words.slice(run.from, run.to);
         const source = parts.map((w) => w.value).join(' ');
-        const pos = parts[0]!.pos;
-        const end = parts[parts.length - 1]!.end;
+        if (parts.length === 0) throw new TypeError('a wrapper ran no words');
+        const partsPos = at[2 * run.from]!;
+        const partsEnd = at[2 * (run.from + parts.length) - 1]!;
         if (frame.depth >= MAX_NESTING) {
-          this.fail('limit', `scripts nested deeper than ${MAX_NESTING}`, frame, pos, end);
+          this.fail('limit', `scripts nested deeper than ${MAX_NESTING}`, frame, partsPos, partsEnd);
           continue;
         }
         const inner: Frame = {
           source,
-          outer: frame.outer ?? { start: pos, end },
+          outer: frame.outer ?? { start: partsPos, end: partsEnd },
           depth: frame.depth + 1,
           via: innerVia,
           parent: index,
@@ -586,7 +677,7 @@ class Walker implements PartVisitor {
 
   // ---- redirections ----
 
-  redirections(list: readonly U.Redirection[], frame: Frame, name: Located | undefined): void {
+  redirections(list: readonly U.Redirection[], frame: Frame, name: ShellWord | undefined): void {
     for (const r of list) {
       if (r.descriptor?.type === 'FileDescriptorVariable')
         this.fail(
@@ -633,11 +724,10 @@ class Walker implements PartVisitor {
       const network =
         !output && accepted && r.operator !== '<<<' && (unknown || NETWORK_PATH.test(target.value));
       if (network) accepted = false;
-      const { pos: _p, end: _e, ...targetWord } = target;
       this.redirects.push({
         operator: r.operator,
         ...(fd === undefined ? {} : { fd }),
-        target: targetWord,
+        target,
         output,
         accepted,
         span: this.span(frame, r.pos, r.end),

@@ -5,6 +5,7 @@
 export { extractCommands, MAX_NESTING, MAX_SCRIPT_LENGTH } from './extract.js';
 export {
   matchCommand,
+  matchWords,
   parseCommandPattern,
   commandPatternSpecificity,
   type CommandPattern,

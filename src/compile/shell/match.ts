@@ -13,7 +13,15 @@ import type { ShellWord, SimpleCommand } from './types.js';
 
 /** One word of a pattern. */
 type PatternWord =
-  { readonly kind: 'any' } | { readonly kind: 'word'; readonly text: string; readonly re?: RegExp };
+  | { readonly kind: 'any' }
+  | {
+      readonly kind: 'word';
+      readonly text: string;
+      /** For a word with a `*`: what it matches. */
+      readonly re?: RegExp;
+      /** For a word whose only `*`s end it: the text before them, matched as a prefix (the same as `re`, faster). */
+      readonly prefix?: string;
+    };
 
 /** A parsed command pattern. */
 export interface CommandPattern {
@@ -21,6 +29,11 @@ export interface CommandPattern {
   readonly words: readonly PatternWord[];
   /** Count of literal characters: the more, the more specific. */
   readonly specificity: number;
+  /**
+   * How many words are matched one for one before any `**`: all of them when the pattern has no `**`, all but the
+   * last when its only `**` is the last word; -1 for any other shape (matched by the general DP).
+   */
+  readonly fixed?: number;
 }
 
 /** How to match. */
@@ -42,10 +55,28 @@ export function parseCommandPattern(source: string): CommandPattern {
     .filter((w) => w !== '')
     .map((text): PatternWord => {
       if (text === '**') return { kind: 'any' };
-      if (!text.includes('*')) return { kind: 'word', text };
-      return { kind: 'word', text, re: new RegExp(`^${text.split(/\*+/).map(escape).join('.*')}$`, 's') };
+      // Every word with the same keys in the same order, so the matcher's reads of them stay monomorphic.
+      if (!text.includes('*')) return { kind: 'word', text, re: undefined, prefix: undefined };
+      const pieces = text.split(/\*+/);
+      const re = new RegExp(`^${pieces.map(escape).join('.*')}$`, 's');
+      const prefix = pieces.length === 2 && pieces[1] === '' ? pieces[0]! : undefined;
+      return { kind: 'word', text, re, prefix };
     });
-  return { source, words, specificity: commandPatternSpecificity(words) };
+  return { source, words, specificity: commandPatternSpecificity(words), fixed: fixedPrefix(words) };
+}
+
+/** See {@link CommandPattern.fixed}. */
+function fixedPrefix(pws: readonly PatternWord[]): number {
+  let anyAt = -1;
+  let anyCount = 0;
+  for (let i = 0; i < pws.length; i++) {
+    if (pws[i]!.kind === 'any') {
+      anyAt = i;
+      anyCount++;
+    }
+  }
+  if (anyCount === 0) return pws.length;
+  return anyCount === 1 && anyAt === pws.length - 1 ? pws.length - 1 : -1;
 }
 
 /**
@@ -61,6 +92,7 @@ export function commandPatternSpecificity(pattern: CommandPattern | readonly Pat
 }
 
 function wordMatches(p: PatternWord & { kind: 'word' }, value: string): boolean {
+  if (p.prefix !== undefined) return value.startsWith(p.prefix);
   return p.re ? p.re.test(value) : p.text === value;
 }
 
@@ -68,8 +100,11 @@ function nameMatches(p: PatternWord, word: ShellWord, forAllow: boolean): boolea
   if (p.kind === 'any') return !forAllow || word.known;
   if (!word.known) return !forAllow;
   const value = word.value;
+  // The usual case (candidates are picked by name): the literal name itself, a match for allow, deny and ask alike.
+  if (p.re === undefined && p.text === value) return true;
+  // `indexOf` first: most names have no `/`, and `lastIndexOf` is a slow runtime call in V8.
+  if (value.indexOf('/') < 0) return wordMatches(p, value);
   const slash = value.lastIndexOf('/');
-  if (slash < 0) return wordMatches(p, value);
   // A path is allowed only by its exact self; deny and ask also see its basename.
   if (forAllow) return p.text === value;
   return wordMatches(p, value) || wordMatches(p, value.slice(slash + 1));
@@ -100,28 +135,28 @@ export function matchCommand(
   options: MatchOptions,
 ): boolean {
   const p = typeof pattern === 'string' ? parseCommandPattern(pattern) : pattern;
-  const words =
-    'words' in command && !Array.isArray(command)
-      ? (command as SimpleCommand).words
-      : (command as readonly ShellWord[]);
-  const forAllow = options.forAllow;
+  const words = Array.isArray(command) ? (command as readonly ShellWord[]) : (command as SimpleCommand).words;
+  return matchWords(p, words, options.forAllow);
+}
+
+/**
+ * {@link matchCommand} on a parsed pattern and a command's words.
+ * @param p the parsed pattern
+ * @param words the command's words, the name first
+ * @param forAllow see {@link MatchOptions}
+ * @returns whether the pattern matches
+ */
+export function matchWords(p: CommandPattern, words: readonly ShellWord[], forAllow: boolean): boolean {
   const pws = p.words;
   const P = pws.length;
   const W = words.length;
   if (P === 0 || W === 0) return P === 0 && W === 0;
   // The common shapes without the DP: no `**` (word for word), and one `**` at the end (a prefix, then any rest).
-  let anyAt = -1;
-  let anyCount = 0;
-  for (let i = 0; i < P; i++) {
-    if (pws[i]!.kind === 'any') {
-      anyAt = i;
-      anyCount++;
-    }
-  }
-  if (anyCount === 0 || (anyCount === 1 && anyAt === P - 1)) {
-    const fixed = anyCount === 0 ? P : P - 1;
-    if (anyCount === 0 ? W !== P : W < fixed) return false;
+  const fixed = p.fixed ?? fixedPrefix(pws);
+  if (fixed >= 0) {
+    if (fixed === P ? W !== P : W < fixed) return false;
     for (let j = 0; j < fixed; j++) if (!wordAt(pws[j]!, words[j]!, j, forAllow)) return false;
+    if (fixed === P) return true;
     const any = pws[P - 1]!;
     for (let j = fixed; j < W; j++) if (!wordAt(any, words[j]!, j, forAllow)) return false;
     return true;

@@ -155,11 +155,12 @@ export function splitShortOptions(words: readonly ShellWord[]): readonly ShellWo
   let out: ShellWord[] | undefined;
   for (let i = 0; i < words.length; i++) {
     const w = words[i]!;
-    if (i > 0 && w.known && w.value.length > 2 && w.value[0] === '-' && w.value[1] !== '-') {
+    const v = w.value;
+    // 45 is `-` (char codes: indexing a string makes a string of each character).
+    if (i > 0 && w.known && v.length > 2 && v.charCodeAt(0) === 45 && v.charCodeAt(1) !== 45) {
       // The first bundle: copy the words before it, then split from here on.
       out ??= words.slice(0, i);
-      for (const letter of w.value.slice(1))
-        out.push({ text: `-${letter}`, value: `-${letter}`, known: true });
+      for (const letter of v.slice(1)) out.push({ text: `-${letter}`, value: `-${letter}`, known: true });
     } else out?.push(w);
   }
   // Nothing to split: the words themselves (a bundle always adds a word, so callers compare lengths).

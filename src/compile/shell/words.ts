@@ -54,9 +54,38 @@ function partKnown(part: U.WordPart | U.DoubleQuotedChild): boolean {
  * a history expansion or a comment. A word of these alone is its own value, known, with nothing nested in it.
  */
 const PLAIN_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./,:=+%@^-';
-/** `PLAIN[c]` is 1 for a plain character code below 128 (a table: this runs for every word the analyser reads). */
+/**
+ * `PLAIN[c]` is {@link PLAIN_WORD} for a plain character code below 128, {@link GLOB_WORD} for `*` and `?`, 0 for
+ * any other (a table: this runs for every word the analyser reads).
+ */
 const PLAIN = new Uint8Array(128);
 for (let i = 0; i < PLAIN_CHARS.length; i++) PLAIN[PLAIN_CHARS.charCodeAt(i)] = 1;
+PLAIN['*'.charCodeAt(0)] = 2;
+PLAIN['?'.charCodeAt(0)] = 2;
+
+/** {@link wordShape}: a word of {@link PLAIN_CHARS} alone. */
+export const PLAIN_WORD = 1;
+/** {@link wordShape}: a word of {@link PLAIN_CHARS} and at least one `*` or `?`, a pathname pattern. */
+export const GLOB_WORD = 2;
+
+/**
+ * The shape of a word's text, for the shortcuts that skip the parser's lazy parts (a re-lex of the word):
+ * {@link PLAIN_WORD}: its value is its text, known, nothing nested in it; {@link GLOB_WORD}: its value is its text,
+ * not known (bash expands it to file names), nothing nested in it; 0: anything else (read its parts).
+ * @returns the shape
+ */
+export function wordShape(text: string): number {
+  const n = text.length;
+  if (n === 0) return 0;
+  let shape = PLAIN_WORD;
+  for (let i = 0; i < n; i++) {
+    const c = text.charCodeAt(i);
+    const k = c < 128 ? PLAIN[c]! : 0;
+    if (k === 0) return 0;
+    shape |= k;
+  }
+  return shape === PLAIN_WORD ? PLAIN_WORD : GLOB_WORD;
+}
 
 /**
  * Whether a word's text is plain (see {@link PLAIN_CHARS}): then its value is its text, it is known, and it has no
@@ -64,13 +93,7 @@ for (let i = 0; i < PLAIN_CHARS.length; i++) PLAIN[PLAIN_CHARS.charCodeAt(i)] = 
  * @returns true for a plain word
  */
 export function isPlainWord(text: string): boolean {
-  const n = text.length;
-  if (n === 0) return false;
-  for (let i = 0; i < n; i++) {
-    const c = text.charCodeAt(i);
-    if (c >= 128 || PLAIN[c] === 0) return false;
-  }
-  return true;
+  return wordShape(text) === PLAIN_WORD;
 }
 
 /**
@@ -80,7 +103,8 @@ export function isPlainWord(text: string): boolean {
  */
 export function toShellWord(word: U.Word): ShellWord {
   const text = word.text;
-  if (isPlainWord(text)) return { text, value: text, known: true };
+  const shape = wordShape(text);
+  if (shape !== 0) return { text, value: text, known: shape === PLAIN_WORD };
   const parts = word.parts;
   const known = parts === undefined ? literalKnown(word.text) : parts.every(partKnown);
   return { text, value: word.value, known };

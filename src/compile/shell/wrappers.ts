@@ -596,6 +596,12 @@ export function readWrapper(name: string, words: readonly ShellWord[]): WrapperR
   return wrapper?.(words, name);
 }
 
+/**
+ * Every name {@link readWrapper} reads (the wrappers and the unmodelled runners): for any other name it answers
+ * `undefined`, whatever the words.
+ */
+export const WRAPPER_NAMES: ReadonlySet<string> = new Set([...UNMODELLED_RUNNERS, ...WRAPPERS.keys()]);
+
 export { isFailure };
 
 /** Interpreters that run code read from standard input: a here-document or here-string fed to one is unanalysable. */
@@ -603,5 +609,67 @@ export function isInterpreter(name: string): boolean {
   return INTERPRETER.test(name);
 }
 
-const INTERPRETER =
-  /^(?:sh|bash|dash|zsh|ksh|mksh|fish|csh|tcsh|python[0-9.]*|pypy[0-9.]*|node|nodejs|deno|bun|perl[0-9.]*|ruby[0-9.]*|irb|php[0-9.]*|lua[0-9.]*|luajit|tclsh[0-9.]*|wish|R|Rscript|julia|awk|gawk|mawk|nawk|busybox|osascript|pwsh|powershell|jshell|groovy|scala|guile|racket|ghci|erl|elixir|iex|swift|sqlite3|psql|mysql|expect)$/;
+/** Interpreters, by name; those in {@link VERSIONED_INTERPRETERS} also with a version after it (`python3.12`). */
+export const INTERPRETER_NAMES: readonly string[] = [
+  'sh',
+  'bash',
+  'dash',
+  'zsh',
+  'ksh',
+  'mksh',
+  'fish',
+  'csh',
+  'tcsh',
+  'python',
+  'pypy',
+  'node',
+  'nodejs',
+  'deno',
+  'bun',
+  'perl',
+  'ruby',
+  'irb',
+  'php',
+  'lua',
+  'luajit',
+  'tclsh',
+  'wish',
+  'R',
+  'Rscript',
+  'julia',
+  'awk',
+  'gawk',
+  'mawk',
+  'nawk',
+  'busybox',
+  'osascript',
+  'pwsh',
+  'powershell',
+  'jshell',
+  'groovy',
+  'scala',
+  'guile',
+  'racket',
+  'ghci',
+  'erl',
+  'elixir',
+  'iex',
+  'swift',
+  'sqlite3',
+  'psql',
+  'mysql',
+  'expect',
+];
+const VERSIONED_INTERPRETERS: ReadonlySet<string> = new Set([
+  'python',
+  'pypy',
+  'perl',
+  'ruby',
+  'php',
+  'lua',
+  'tclsh',
+]);
+
+const INTERPRETER = new RegExp(
+  `^(?:${INTERPRETER_NAMES.map((n) => (VERSIONED_INTERPRETERS.has(n) ? `${n}[0-9.]*` : n)).join('|')})$`,
+);
