@@ -101,39 +101,46 @@ export function containListeners(ctx: Context): ContainedListeners {
       warn(root, `a ${name} listener was registered before the host started; it is never called`);
   lists = own;
   byRoot.set(root, own);
-  root.on('internal/listener', function (this: Context, name: string, listener: unknown, options: unknown) {
-    const list = own.get(name);
-    if (!list || typeof listener !== 'function') return undefined;
-    // cordis passes the options object here (its typings say a boolean).
-    const object =
-      typeof options === 'object' && options !== null ? (options as Record<string, unknown>) : null;
-    const prepend = object ? Boolean(object.prepend) : Boolean(options);
-    const callback = listener as Listener;
-    const when = object?.after;
-    if (when !== undefined && (typeof when !== 'function' || !own.after.has(name)))
-      throw new TypeError(
-        own.after.has(name)
-          ? `ctx.on(${JSON.stringify(name)}): the \`after\` option must be a function`
-          : `ctx.on(${JSON.stringify(name)}): the \`after\` option is for ${AFTER_EVENT} only`,
+  root.on(
+    'internal/listener',
+    function (this: Context, name: string, listener: unknown, options: unknown) {
+      const list = own.get(name);
+      if (!list || typeof listener !== 'function') return undefined;
+      // cordis passes the options object here (its typings say a boolean).
+      const object =
+        typeof options === 'object' && options !== null ? (options as Record<string, unknown>) : null;
+      const prepend = object ? Boolean(object.prepend) : Boolean(options);
+      const callback = listener as Listener;
+      const when = object?.after;
+      if (when !== undefined && (typeof when !== 'function' || !own.after.has(name)))
+        throw new TypeError(
+          own.after.has(name)
+            ? `ctx.on(${JSON.stringify(name)}): the \`after\` option must be a function`
+            : `ctx.on(${JSON.stringify(name)}): the \`after\` option is for ${AFTER_EVENT} only`,
+        );
+      // Kept in one list or the other for as long as the plugin lives; disposal removes it from where it is.
+      const target: unknown[] = when === undefined ? list : own.after.get(name)!;
+      const entry: unknown =
+        when === undefined
+          ? callback
+          : ({ when: when as AfterListener['when'], callback } satisfies AfterListener);
+      return this.effect(
+        () => {
+          if (prepend) target.unshift(entry);
+          else target.push(entry);
+          return () => {
+            const at = target.indexOf(entry);
+            if (at !== -1) target.splice(at, 1);
+          };
+        },
+        `ctx.on(${JSON.stringify(name)})`,
       );
-    // Kept in one list or the other for as long as the plugin lives; disposal removes it from where it is.
-    const target: unknown[] = when === undefined ? list : own.after.get(name)!;
-    const entry: unknown =
-      when === undefined
-        ? callback
-        : ({ when: when as AfterListener['when'], callback } satisfies AfterListener);
-    return this.effect(
-      () => {
-        if (prepend) target.unshift(entry);
-        else target.push(entry);
-        return () => {
-          const at = target.indexOf(entry);
-          if (at !== -1) target.splice(at, 1);
-        };
-      },
-      `ctx.on(${JSON.stringify(name)})`,
-    );
-  });
+      // Global: cordis asks this hook with the registering context as `this`, and would otherwise skip it for a
+      // context with a filter (`ctx.extend({ [Context.filter]: … })`), whose listener then went to cordis's own list,
+      // never called (a pre-execute listener dropped lets through what it meant to narrow).
+    },
+    { global: true },
+  );
   return lists;
 }
 
