@@ -193,16 +193,16 @@ export class ToolsService extends Service implements ToolRegistry {
         verdict = checked(guard(exec));
       } catch (failure) {
         warn(this.ctx, `a tools guard failed; denying \`${exec.name}\``, failure);
-        return {
+        return Object.freeze({
           kind: 'deny',
           reason: `the check of \`${exec.name}\` failed, so the call is denied: ${describeError(failure)}`,
-        };
+        });
       }
       if (!verdict)
-        return {
+        return Object.freeze({
           kind: 'deny',
           reason: `the check of \`${exec.name}\` gave no verdict, so the call is denied`,
-        };
+        });
       ceiling = narrowest(ceiling, verdict);
       if (ceiling.kind === 'deny') return ceiling;
     }
@@ -216,16 +216,16 @@ export class ToolsService extends Service implements ToolRegistry {
       inner = checked(await ownedWaterfall(this.lists, 'tools/pre-execute', [exec], async () => ALLOW));
     } catch (failure) {
       warn(this.ctx, `a tools/pre-execute listener failed; denying \`${exec.name}\``, failure);
-      return {
+      return Object.freeze({
         kind: 'deny',
         reason: `the pre-execute check of \`${exec.name}\` failed, so the call is denied: ${describeError(failure)}`,
-      };
+      });
     }
     if (!inner)
-      return {
+      return Object.freeze({
         kind: 'deny',
         reason: `the pre-execute check of \`${exec.name}\` gave no verdict, so the call is denied`,
-      };
+      });
     return narrowest(ceiling, inner);
   }
 
@@ -456,7 +456,7 @@ export function denialText(
   }
 }
 
-const ALLOW: PreExecuteResult = { kind: 'allow' };
+const ALLOW: PreExecuteResult = Object.freeze({ kind: 'allow' });
 const RANK = { allow: 0, ask: 1, deny: 2 } as const;
 
 /**
@@ -497,13 +497,17 @@ function check(value: unknown): PreExecuteResult | null {
   const userReason = typeof verdict?.userReason === 'string' ? { userReason: verdict.userReason } : {};
   const rule = ruleOf(verdict?.rule);
   const labelled = rule ? { rule } : {};
+  // Frozen: one result may be handed out for every call of a memoised guard verdict (and to every
+  // `tools/verdict` observer), so no one holding it can turn a deny into an allow for the calls after.
   switch (verdict?.kind) {
     case 'allow':
       return ALLOW;
     case 'ask':
-      return reason !== undefined ? { kind: 'ask', reason, ...labelled } : { kind: 'ask', ...labelled };
+      return Object.freeze(
+        reason !== undefined ? { kind: 'ask', reason, ...labelled } : { kind: 'ask', ...labelled },
+      );
     case 'deny':
-      return { kind: 'deny', reason: reason ?? '', ...userReason, ...labelled };
+      return Object.freeze({ kind: 'deny', reason: reason ?? '', ...userReason, ...labelled });
     default:
       return null;
   }

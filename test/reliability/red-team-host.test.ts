@@ -145,7 +145,7 @@ describe('red team: the header fast path', () => {
 });
 
 describe('red team: the verdict a tools/verdict observer is handed', () => {
-  it.fails('an observer that writes to the verdict cannot turn the gate’s deny into a run, now or later', async () => {
+  it('an observer that writes to the verdict cannot turn the gate’s deny into a run, now or later', async () => {
     const { ctx } = await setup({ config: { modes: MODES } });
     const agent = await agentIn(ctx, 'review');
     const runs = { count: 0 };
