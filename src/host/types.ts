@@ -398,7 +398,10 @@ export interface ToolRegistry {
 export interface ToolView {
   /** What this view's answer depends on for one assembly: a mode, a session… */
   key(context: AssembleContext): unknown;
-  /** Whether the model sees `tool` under `key`: a pure function of the two. */
+  /**
+   * Whether the model sees `tool` under `key`: a function of the two and of the registered tools (it is asked
+   * again after any registration or removal). `tool` is the schema as the header sends it (deep-frozen JSON).
+   */
   keep(tool: ToolSchema, key: unknown): boolean;
 }
 

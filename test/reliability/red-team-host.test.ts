@@ -61,7 +61,7 @@ type AssembleListener = (
 ) => Promise<Assembly>;
 
 describe('red team: the tool view', () => {
-  it.fails('a listener that pins a sealed tool list cannot keep showing a tool re-registered with denying annotations', async () => {
+  it('a listener that pins a sealed tool list cannot keep showing a tool re-registered with denying annotations', async () => {
     const { ctx } = await setup({ config: { modes: MODES } });
     const agent = await agentIn(ctx, 'review');
     const dispose = ctx.tools.register(probe('probe', true));
@@ -79,7 +79,7 @@ describe('red team: the tool view', () => {
     expect(await shown(ctx, agent)).not.toContain('probe');
   });
 
-  it.fails('a tool list with its own `filter` cannot skip the view', async () => {
+  it('a tool list with its own `filter` cannot skip the view', async () => {
     const { ctx } = await setup({ config: { modes: MODES } });
     const agent = await agentIn(ctx, 'review');
     expect(await shown(ctx, agent)).not.toContain('write');
@@ -92,7 +92,7 @@ describe('red team: the tool view', () => {
     expect(await shown(ctx, agent)).not.toContain('write');
   });
 
-  it.fails('a schema whose name changes after the view read it cannot reach the header', async () => {
+  it('a schema whose name changes after the view read it cannot reach the header', async () => {
     const { ctx } = await setup({ config: { modes: MODES } });
     const agent = await agentIn(ctx, 'review');
     ctx.on('system-prompt/assemble', (async (_a, _c, next) => {
@@ -111,7 +111,7 @@ describe('red team: the tool view', () => {
     expect(await shown(ctx, agent)).not.toContain('write');
   });
 
-  it.fails('a tool list that is not an array shows the model nothing when a view is registered', async () => {
+  it('a tool list that is not an array shows the model nothing when a view is registered', async () => {
     const { ctx } = await setup({ config: { modes: MODES } });
     const agent = await agentIn(ctx, 'review');
     const write = ctx.tools.schemas().find((tool) => tool.name === 'write')!;
@@ -126,7 +126,7 @@ describe('red team: the tool view', () => {
 });
 
 describe('red team: the header fast path', () => {
-  it.fails('a step whose tools are junk does not make a later step send the junk header again', async () => {
+  it('a step whose tools are junk does not make a later step send the junk header again', async () => {
     const { ctx } = await setup({ plugin: false });
     const good = ctx.tools.schemas();
     let junk = false;
