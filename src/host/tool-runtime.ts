@@ -7,8 +7,9 @@
  *
  * Order: name, then verdict, then arguments, then the question, then the run. A call is judged before its
  * arguments are validated, so a denied call never shows the model the tool's schema errors (guards and
- * `tools/pre-execute` listeners therefore see unvalidated arguments). An allowed call is validated before it
- * runs, and an `ask` before it is asked, so the user is never asked about a call that could not run. An `ask`
+ * `tools/pre-execute` listeners therefore see unvalidated arguments; they, the approval request and the tool
+ * all get one frozen snapshot of the call, its arguments deep-frozen JSON, so what was judged is what runs). An
+ * allowed call is validated before it runs, and an `ask` before it is asked, so the user is never asked about a call that could not run. An `ask`
  * appends `approval/asked` before asking and `approval/decided` when answered, when the call has an agent whose
  * session has an open turn; for a tool that presents its call as markdown (a plan) the decision records that
  * markdown's SHA-256 and whether the approver revised the arguments (an approval may carry a revision, checked
@@ -275,18 +276,25 @@ export class ToolsService extends Service implements ToolRegistry {
     this.schemaList = null;
   }
 
-  /** Validates, judges and runs one call. Never rejects. */
-  async execute(exec: ToolExec): Promise<ToolResult> {
-    const entry = this.registry.get(exec.name);
+  /**
+   * Validates, judges and runs one call. Never rejects. The call is taken as a frozen snapshot with its arguments
+   * as sealed JSON (deep-frozen), and only the snapshot is judged, shown, asked about and run: a listener or
+   * observer handed the call cannot change, after the guards judged it, what runs or the workspace it runs in.
+   */
+  async execute(given: ToolExec): Promise<ToolResult> {
+    const entry = this.registry.get(given.name);
     if (!entry) {
-      const names = this.visibleNames(exec);
+      const names = this.visibleNames(given);
       // A hallucinated name is quoted at most 200 characters long: the model may send megabytes.
-      const name = String(exec.name);
+      const name = String(given.name);
       const shown = name.length > 200 ? `${name.slice(0, 200)}…` : name;
       return error(
         `unknown tool \`${shown}\`; available tools: ${names.length ? names.join(', ') : '(none)'}`,
       );
     }
+    const exec = snapshot(given);
+    if (exec === null) return error(`the arguments of \`${given.name}\` are not JSON`);
+    const workspace = exec.agent?.workspace ?? this.workspace;
     // Judged before validation: a call the verdict denies never shows the model the tool's schema errors.
     const verdict = this.judgeSync(exec) ?? (await this.judge(exec));
     containedEmit(this.ctx, 'tools/verdict', [exec, verdict], this.lists);
@@ -318,7 +326,6 @@ export class ToolsService extends Service implements ToolRegistry {
       edited = asked.edited;
     }
     if (exec.signal?.aborted) return error(`\`${exec.name}\` was cancelled before it ran`);
-    const workspace = exec.agent?.workspace ?? this.workspace;
     try {
       const result = await entry.tool.execute(args as never, {
         callId: exec.callId,
@@ -425,6 +432,27 @@ export class ToolsService extends Service implements ToolRegistry {
     });
     return { outcome, args, edited };
   }
+}
+
+/**
+ * A frozen copy of a call, its arguments sealed JSON (the model's are JSON already); null when they have no JSON
+ * form (a BigInt, a cycle), which no model sends.
+ */
+function snapshot(exec: ToolExec): ToolExec | null {
+  let args: unknown;
+  try {
+    args = sealedJson(exec.arguments);
+  } catch {
+    return null;
+  }
+  const { callId, name, agent, signal } = exec;
+  return Object.freeze({
+    callId,
+    name,
+    arguments: args,
+    ...(agent !== undefined ? { agent } : {}),
+    ...(signal !== undefined ? { signal } : {}),
+  });
 }
 
 /** The markdown a tool presents its call as (the plan of `exit_plan_mode`), or undefined (none, or it throws). */

@@ -175,7 +175,7 @@ describe('red team: the call a listener is handed', () => {
     agent,
   });
 
-  it.fails('a tools/pre-execute listener cannot change the arguments the gate judged before the tool runs', async () => {
+  it('a tools/pre-execute listener cannot change the arguments the gate judged before the tool runs', async () => {
     const { ctx, workspace } = await setup({ config: { modes: MODES } });
     const agent = await agentIn(ctx, 'guarded');
     ctx.on('tools/pre-execute', async (exec: ToolExec, next: () => Promise<PreExecuteResult>) => {
@@ -188,7 +188,7 @@ describe('red team: the call a listener is handed', () => {
     expect(existsSync(join(workspace, 'src/evil.ts'))).toBe(false);
   });
 
-  it.fails('a tools/verdict observer cannot change the arguments the gate judged before the tool runs', async () => {
+  it('a tools/verdict observer cannot change the arguments the gate judged before the tool runs', async () => {
     const { ctx, workspace } = await setup({ config: { modes: MODES } });
     const agent = await agentIn(ctx, 'guarded');
     ctx.on('tools/verdict', (exec: ToolExec) => {
@@ -202,7 +202,7 @@ describe('red team: the call a listener is handed', () => {
     expect(existsSync(join(workspace, 'src/evil.ts'))).toBe(false);
   });
 
-  it.fails('a tools/pre-execute listener cannot move the workspace the tool runs in', async () => {
+  it('a tools/pre-execute listener cannot move the workspace the tool runs in', async () => {
     const { ctx, workspace } = await setup({ config: { modes: MODES } });
     const agent = await agentIn(ctx, 'guarded');
     const elsewhere = join(workspace, 'src');
