@@ -79,12 +79,15 @@ export class JournalSession implements Session {
     }
     // INVARIANT: keys in this order; journal-file.ts recognises a torn first line by its `{"seq":1,"type":` start.
     // The signature ties `data` to `type`; the compiler cannot follow that through a generic `K`.
+    // Frozen: every `session/event` listener is handed this object, and folds read the log it joins (a listener
+    // that replaced `data` or `type` would make memory disagree with the journal).
     const event = {
       seq: this.#events.length + 1,
       type,
       data,
       time: isoNow(),
     } as SessionEvent<K>;
+    Object.freeze(event);
     // Written before it is acknowledged: a failed write leaves the log unchanged and rejects the append. An
     // in-memory session has no line to write.
     if (this.#writer) this.#writer.write(JSON.stringify(event) + '\n');
