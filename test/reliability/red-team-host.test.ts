@@ -20,7 +20,10 @@ import type {
   ToolExec,
   ToolSchema,
 } from '../../src/host/index.js';
-import { agentOf, setup } from '../engine/setup.js';
+import { applyHost } from '../../src/host/host.js';
+import { ToolsService } from '../../src/host/tool-runtime.js';
+import { createModePlugin, ModePlugin, resolveModeConfig } from '../../src/engine/index.js';
+import { agentOf, setup, tempDir } from '../engine/setup.js';
 
 /** `review` shows and allows read-only tools only; `guarded` lets `write` touch `notes/**` only. */
 const MODES = {
@@ -47,6 +50,11 @@ function probe(name: string, readOnly: boolean, runs: { count: number } = { coun
       return { content: 'ran' };
     },
   };
+}
+
+/** Waits (a macrotask at a time, at most about a second) until `done()` holds. */
+async function until(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 100 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
 /** The tool names the model is shown for an agent's next request. */
@@ -259,4 +267,89 @@ describe('red team: the events a session/event listener is handed', () => {
     expect(ctx.modes.get(agent).current).toBe('review');
     expect((await ctx.tools.judge({ callId: 'c', name: 'write', arguments: {}, agent })).kind).toBe('deny');
   });
+});
+
+describe('red team: the verdict memo', () => {
+  it('a tools service reloaded under the engine leaves no verdict of the old registry behind', async () => {
+    const ctx = new Context();
+    const workspace = tempDir();
+    const fibers = await applyHost(ctx, { workspace });
+    await ctx.plugin(ModePlugin, { modes: MODES });
+    const agent = await agentIn(ctx, 'review');
+    ctx.tools.register(probe('probe', true));
+    expect((await ctx.tools.judge({ callId: 'c', name: 'probe', arguments: {}, agent })).kind).toBe('allow');
+    // The host's tools service goes away and comes back (a reload): the engine, which injects it, restarts.
+    const index = fibers.findIndex((fiber) => fiber.runtime?.callback === ToolsService);
+    expect(index).toBeGreaterThanOrEqual(0);
+    await fibers[index]!.dispose();
+    await ctx.plugin(ToolsService, { workspace });
+    // Its dependents (the built-in tools, the engine) come back with it.
+    await until(() => ctx.get('modes') !== undefined);
+    expect(ctx.tools.get('write')).toBeDefined();
+    // The same name, now writing, on the new registry (whose revision counter starts over at the same numbers).
+    ctx.tools.register(probe('probe', false));
+    expect(ctx.get('modes')).toBeDefined();
+    expect((await ctx.tools.judge({ callId: 'c', name: 'probe', arguments: {}, agent })).kind).toBe('deny');
+    expect((await ctx.tools.judge({ callId: 'c', name: 'write', arguments: {}, agent })).kind).toBe('deny');
+  });
+
+  // Open, low: the memo holds for a registry revision, and an edit of a registered tool's annotations in place is
+  // no registry change. Any plugin can `ctx.tools.get(name)` another's tool and write to it: the gate then answers
+  // from the annotations it memoised (here: allow), while the view asks them afresh (here: hidden), so the model is
+  // not shown a tool the gate lets run. The engine trusts annotations as hints anyway (a plugin can register a tool
+  // with any), so this widens nothing a plugin could not do by registering; a fix is to seal annotations at
+  // registration (a frozen copy the registry hands out), which changes what `ctx.tools.get()` returns.
+  it.fails('annotations changed in place after registration: the gate and the view still agree', async () => {
+    const { ctx } = await setup({ config: { modes: MODES } });
+    const agent = await agentIn(ctx, 'review');
+    const tool = probe('probe', true);
+    ctx.tools.register(tool);
+    const call = { callId: 'c', name: 'probe', arguments: {}, agent };
+    expect((await ctx.tools.judge(call)).kind).toBe('allow');
+    // Anyone may `ctx.tools.get()` the tool object and write to its annotations: no registry change is seen.
+    (ctx.tools.get('probe')!.annotations as { readOnlyHint?: boolean }).readOnlyHint = false;
+    (ctx.tools.get('probe')!.annotations as { destructiveHint?: boolean }).destructiveHint = true;
+    const visible = (await shown(ctx, agent)).includes('probe');
+    const allowed = (await ctx.tools.judge(call)).kind !== 'deny';
+    expect(allowed).toBe(visible);
+  });
+});
+
+describe('red team: the engine restarted under a running session', () => {
+  /** The host and an engine (from `plugin`), a session landed in review, then the tools service reloaded. */
+  async function reloaded(plugin: (ctx: Context) => Promise<unknown>) {
+    const ctx = new Context();
+    const workspace = tempDir();
+    const fibers = await applyHost(ctx, { workspace });
+    await plugin(ctx);
+    const agent = await agentIn(ctx, 'review');
+    const write = { callId: 'c', name: 'write', arguments: { path: 'a.txt', content: 'x' }, agent };
+    expect((await ctx.tools.judge(write)).kind).toBe('deny');
+    const index = fibers.findIndex((fiber) => fiber.runtime?.callback === ToolsService);
+    await fibers[index]!.dispose();
+    await ctx.plugin(ToolsService, { workspace });
+    return { ctx, agent, write };
+  }
+
+  it('with resolved modes (the CLI’s plugin), the gate is back as soon as the tools are', async () => {
+    const resolved = await resolveModeConfig({ modes: MODES });
+    const { ctx, write } = await reloaded((c) => c.plugin(createModePlugin(resolved.value!)));
+    expect(ctx.tools.get('write')).toBeDefined();
+    expect((await ctx.tools.judge(write)).kind).toBe('deny');
+  });
+
+  // Open, medium (library users of `ModePlugin` with a config): cordis restarts the engine when its injected
+  // `tools` service comes back, and `apply` resolves the configuration again, asynchronously (policy files are
+  // read from disk). The built-in tools are registered again at once; until the engine's guard is, every call of
+  // a session landed in a restricted mode is judged by no gate at all, so `write` runs in review mode. The
+  // CLI resolves once and starts synchronously (the test above). A fix: resolve once per plugin config and start
+  // synchronously on a restart, or have the host deny calls while a guard-providing plugin is restarting.
+  it.fails(
+    'with a config to resolve (ModePlugin), no call runs unguarded while the engine restarts',
+    async () => {
+      const { ctx, write } = await reloaded((c) => c.plugin(ModePlugin, { modes: MODES }));
+      expect(ctx.tools.get('write')).toBeDefined();
+      expect((await ctx.tools.judge(write)).kind).toBe('deny');
+    },
+  );
 });
