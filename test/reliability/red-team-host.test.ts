@@ -338,18 +338,14 @@ describe('red team: the engine restarted under a running session', () => {
     expect((await ctx.tools.judge(write)).kind).toBe('deny');
   });
 
-  // Open, medium (library users of `ModePlugin` with a config): cordis restarts the engine when its injected
-  // `tools` service comes back, and `apply` resolves the configuration again, asynchronously (policy files are
-  // read from disk). The built-in tools are registered again at once; until the engine's guard is, every call of
-  // a session landed in a restricted mode is judged by no gate at all, so `write` runs in review mode. The
-  // CLI resolves once and starts synchronously (the test above). A fix: resolve once per plugin config and start
-  // synchronously on a restart, or have the host deny calls while a guard-providing plugin is restarting.
-  it.fails(
-    'with a config to resolve (ModePlugin), no call runs unguarded while the engine restarts',
-    async () => {
-      const { ctx, write } = await reloaded((c) => c.plugin(ModePlugin, { modes: MODES }));
-      expect(ctx.tools.get('write')).toBeDefined();
-      expect((await ctx.tools.judge(write)).kind).toBe('deny');
-    },
-  );
+  // Was open, medium (library users of `ModePlugin` with a config): cordis restarts the engine when its injected
+  // `tools` service comes back, and `apply` resolved the configuration again, asynchronously (policy files are
+  // read from disk). The built-in tools are registered again at once; until the engine's guard was, every call of
+  // a session landed in a restricted mode was judged by no gate at all (`write` ran in review mode), and by none
+  // ever had the files become invalid. Fixed: a restart reuses what its config object resolved to.
+  it('with a config to resolve (ModePlugin), no call runs unguarded while the engine restarts', async () => {
+    const { ctx, write } = await reloaded((c) => c.plugin(ModePlugin, { modes: MODES }));
+    expect(ctx.tools.get('write')).toBeDefined();
+    expect((await ctx.tools.judge(write)).kind).toBe('deny');
+  });
 });
