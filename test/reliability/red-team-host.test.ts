@@ -7,7 +7,7 @@
  * whose fix is not small stays as `it.fails(...)`, its comment naming the harm. Attacks that held are plain tests
  * too, so they keep holding.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Context } from 'cordis';
 import { describe, expect, it } from 'vitest';
@@ -317,7 +317,7 @@ describe('red team: the verdict memo', () => {
 
 describe('red team: the engine restarted under a running session', () => {
   /** The host and an engine (from `plugin`), a session landed in review, then the tools service reloaded. */
-  async function reloaded(plugin: (ctx: Context) => Promise<unknown>) {
+  async function reloaded(plugin: (ctx: Context) => Promise<unknown>, meanwhile = (): void => {}) {
     const ctx = new Context();
     const workspace = tempDir();
     const fibers = await applyHost(ctx, { workspace });
@@ -327,6 +327,7 @@ describe('red team: the engine restarted under a running session', () => {
     expect((await ctx.tools.judge(write)).kind).toBe('deny');
     const index = fibers.findIndex((fiber) => fiber.runtime?.callback === ToolsService);
     await fibers[index]!.dispose();
+    meanwhile();
     await ctx.plugin(ToolsService, { workspace });
     return { ctx, agent, write };
   }
@@ -346,6 +347,21 @@ describe('red team: the engine restarted under a running session', () => {
   it('with a config to resolve (ModePlugin), no call runs unguarded while the engine restarts', async () => {
     const { ctx, write } = await reloaded((c) => c.plugin(ModePlugin, { modes: MODES }));
     expect(ctx.tools.get('write')).toBeDefined();
+    expect((await ctx.tools.judge(write)).kind).toBe('deny');
+  });
+
+  it('a policy file broken on disk before the restart leaves the restarted engine judging as before', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'review.yaml');
+    writeFileSync(file, 'mode: review\ntools:\n  read: allow\ndefault: deny\n');
+    const config = { policies: [file] };
+    const { ctx, write } = await reloaded(
+      async (c) => {
+        await c.plugin(ModePlugin, config);
+      },
+      () => writeFileSync(file, 'mode: review\ntools: [not, a, map\n'),
+    );
+    expect(ctx.get('modes')).toBeDefined();
     expect((await ctx.tools.judge(write)).kind).toBe('deny');
   });
 });
