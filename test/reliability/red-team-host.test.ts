@@ -22,6 +22,7 @@ import type {
 } from '../../src/host/index.js';
 import { applyHost } from '../../src/host/host.js';
 import { ToolsService } from '../../src/host/tool-runtime.js';
+import { containListeners, ownedWaterfall } from '../../src/host/contain.js';
 import { createModePlugin, ModePlugin, resolveModeConfig } from '../../src/engine/index.js';
 import { agentOf, setup, tempDir } from '../engine/setup.js';
 
@@ -363,5 +364,120 @@ describe('red team: the engine restarted under a running session', () => {
     );
     expect(ctx.get('modes')).toBeDefined();
     expect((await ctx.tools.judge(write)).kind).toBe('deny');
+  });
+});
+
+describe('red team: owned waterfalls against cordis, listener by listener', () => {
+  /** What one listener does when called. */
+  type Action =
+    | 'around'
+    | 'answer'
+    | 'register-during'
+    | 'dispose-self'
+    | 'dispose-next'
+    | 'next-twice'
+    | 'throw-before'
+    | 'throw-after'
+    | 'junk';
+  const ACTIONS: Action[] = [
+    'around',
+    'answer',
+    'register-during',
+    'dispose-self',
+    'dispose-next',
+    'next-twice',
+    'throw-before',
+    'throw-after',
+    'junk',
+  ];
+  type Outcome = { trace: string[]; results: unknown[] };
+
+  /** Registers the program's listeners on `ctx` and dispatches three times through `dispatch`. */
+  async function play(
+    ctx: Context,
+    program: { action: Action; prepend: boolean; once: boolean }[],
+    dispatch: (inner: () => Promise<PreExecuteResult>) => Promise<PreExecuteResult>,
+  ): Promise<Outcome> {
+    const trace: string[] = [];
+    const disposers: (() => void)[] = [];
+    program.forEach(({ action, prepend, once }, index) => {
+      const label = `L${index}`;
+      const listener = async (_exec: ToolExec, next: () => Promise<PreExecuteResult>) => {
+        trace.push(`${label}>`);
+        switch (action) {
+          case 'answer':
+            return { kind: 'ask', reason: label } as PreExecuteResult;
+          case 'register-during':
+            disposers.push(
+              ctx.on('tools/pre-execute', async (_e: ToolExec, n: () => Promise<PreExecuteResult>) => {
+                trace.push(`${label}+late`);
+                return n();
+              }),
+            );
+            break;
+          case 'dispose-self':
+            disposers[index]!();
+            break;
+          case 'dispose-next':
+            disposers[index + 1]?.();
+            break;
+          case 'next-twice':
+            await next();
+            return next();
+          case 'throw-before':
+            throw new Error(`${label} threw`);
+          case 'junk':
+            await next();
+            return 42 as unknown as PreExecuteResult;
+          default:
+        }
+        const result = await next();
+        trace.push(`<${label}`);
+        if (action === 'throw-after') throw new Error(`${label} threw after`);
+        return result;
+      };
+      disposers[index] = (once ? ctx.once : ctx.on).call(ctx, 'tools/pre-execute', listener, { prepend });
+    });
+    const results: unknown[] = [];
+    for (let round = 0; round < 3; round++) {
+      trace.push(`round ${round}`);
+      try {
+        results.push(await dispatch(async () => ({ kind: 'allow' })));
+      } catch (error) {
+        results.push(`threw: ${(error as Error).message}`);
+      }
+    }
+    return { trace, results };
+  }
+
+  it('call, skip, order and fail exactly as cordis does, over 200 random listener programs', async () => {
+    let seed = 0x5eed;
+    const random = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+    const exec: ToolExec = { callId: 'c', name: 'anything', arguments: {} };
+    const seen = new Set<string>();
+    for (let run = 0; run < 200; run++) {
+      const size = 1 + Math.floor(random() * 5);
+      const program = Array.from({ length: size }, () => ({
+        action: ACTIONS[Math.floor(random() * ACTIONS.length)]!,
+        prepend: random() < 0.4,
+        once: random() < 0.2,
+      }));
+      const bare = new Context();
+      const reference = await play(bare, program, (inner) =>
+        bare.waterfall('tools/pre-execute', exec, inner),
+      );
+      const ctx = new Context();
+      await applyHost(ctx, { workspace: tempDir('dsh-red-owned-'), builtinTools: false });
+      const lists = containListeners(ctx);
+      const ours = await play(ctx, program, (inner) =>
+        ownedWaterfall(lists, 'tools/pre-execute', [exec], inner),
+      );
+      expect(ours, JSON.stringify(program)).toEqual(reference);
+      const text = JSON.stringify(reference);
+      for (const mark of ['threw', '+late', 'multiple times', '"ask"', '42'])
+        if (text.includes(mark)) seen.add(mark);
+    }
+    // Not vacuous: the programs threw, registered late, called next() twice, answered and returned junk.
+    expect([...seen].sort()).toEqual(['"ask"', '+late', '42', 'multiple times', 'threw']);
   });
 });
