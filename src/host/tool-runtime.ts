@@ -13,7 +13,8 @@
  * appends `approval/asked` before asking and `approval/decided` when answered, when the call has an agent whose
  * session has an open turn; for a tool that presents its call as markdown (a plan) the decision records that
  * markdown's SHA-256 and whether the approver revised the arguments (an approval may carry a revision, checked
- * against the tool's schema like the call; the tool then runs with it. A rejection may carry one too: it is
+ * against the tool's schema like the call and judged again, a denied one answering `unavailable`; the tool then
+ * runs with it. A rejection may carry one too: it is
  * recorded and handed to the tool's `onDenied`, and nothing runs). The deciding rule of a `deny` or `ask` verdict (`rule`) goes into `approval/asked`,
  * the approval request, and the result's `data.rule`, with a deny's `userReason` as `data.userReason` (the model sees
  * only `content`).
@@ -361,10 +362,16 @@ export class ToolsService extends Service implements ToolRegistry {
     return header ? header.tools.map((tool) => tool.name) : this.names();
   }
 
+  /** The verdict for `exec` with the approver's revised arguments (sealed JSON), as for any call. */
+  private async judgeRevision(exec: ToolExec, revised: unknown): Promise<PreExecuteResult> {
+    const call: ToolExec = Object.freeze({ ...exec, arguments: revised });
+    return this.judgeSync(call) ?? (await this.judge(call));
+  }
+
   /**
    * Asks about a call and records the question and the answer. An approval that revises the arguments is
-   * checked against the tool's schema: a revision that fails it is a malformed answer, recorded and returned as
-   * `unavailable` (the tool does not run). A rejection's revision that passes the schema is kept in the outcome;
+   * checked against the tool's schema, then judged again as a call: a revision that fails the schema, or that the
+   * guards or listeners deny, is answered `unavailable`, recorded so (the tool does not run). A rejection's revision that passes the schema is kept in the outcome;
    * one that fails it is dropped.
    * @returns the outcome, the arguments the tool runs (or is denied) with, and whether they are the approver's
    *   revision
@@ -398,9 +405,20 @@ export class ToolsService extends Service implements ToolRegistry {
     let args = exec.arguments;
     let edited = false;
     if (outcome.outcome === 'allowed-once' && outcome.arguments !== undefined) {
-      if (entry.validate(outcome.arguments)) {
-        args = outcome.arguments;
-        edited = JSON.stringify(args) !== JSON.stringify(exec.arguments);
+      const revised = entry.validate(outcome.arguments) ? sealedJson(outcome.arguments) : undefined;
+      const changed = revised !== undefined && JSON.stringify(revised) !== JSON.stringify(exec.arguments);
+      // A revision is another call: judged again, so an approval of one call cannot run one the guards or
+      // listeners deny (the approver was asked about the call as judged; only `ask` is answered by approving).
+      const again = changed ? await this.judgeRevision(exec, revised) : undefined;
+      if (again?.kind === 'deny') {
+        warn(
+          this.ctx,
+          `the approval of \`${exec.name}\` revised its arguments to a call that is denied (${again.reason}); answering unavailable`,
+        );
+        outcome = { outcome: 'unavailable' };
+      } else if (revised !== undefined) {
+        args = revised;
+        edited = changed;
       } else {
         warn(
           this.ctx,

@@ -481,3 +481,31 @@ describe('red team: owned waterfalls against cordis, listener by listener', () =
     expect([...seen].sort()).toEqual(['"ask"', '+late', '42', 'multiple times', 'threw']);
   });
 });
+
+describe('red team: an approval that revises the call', () => {
+  const VETTED = {
+    vetted: { tools: { write: { decision: 'deny', paths: { 'notes/**': 'ask' } } }, default: 'deny' },
+  } as const;
+
+  it('cannot turn an asked call into one the mode denies', async () => {
+    const { ctx, workspace } = await setup({ config: { modes: VETTED } });
+    const agent = await agentIn(ctx, 'vetted');
+    const asked: unknown[] = [];
+    ctx.on('approval/request', async (request: { arguments: unknown }) => {
+      asked.push(request.arguments);
+      // An answerer (an editor's permission dialog, a plugin) that "fixes" the path while approving.
+      return { outcome: 'allowed-once', arguments: { path: 'src/evil.ts', content: 'x' } };
+    });
+    const write = (path: string): ToolExec => ({
+      callId: 'c1',
+      name: 'write',
+      arguments: { path, content: 'x' },
+      agent,
+    });
+    expect((await ctx.tools.judge(write('src/evil.ts'))).kind).toBe('deny');
+    const result = await ctx.tools.execute(write('notes/a.md'));
+    expect(asked).toEqual([{ path: 'notes/a.md', content: 'x' }]);
+    expect(existsSync(join(workspace, 'src/evil.ts'))).toBe(false);
+    expect(result.isError).toBe(true);
+  });
+});
