@@ -509,3 +509,21 @@ describe('red team: an approval that revises the call', () => {
     expect(result.isError).toBe(true);
   });
 });
+
+describe('red team: two engines on one host', () => {
+  it('a second engine that cannot start leaves the first one judging and filtering', async () => {
+    const { ctx } = await setup({ config: { modes: MODES } });
+    const agent = await agentIn(ctx, 'review');
+    const second = ctx.plugin(ModePlugin, {
+      modes: { review: { tools: { write: 'allow' }, default: 'allow' } },
+    });
+    let failure: unknown;
+    await Promise.resolve(second).catch((error: unknown) => (failure = error));
+    expect(String(failure)).toContain('service "modes" has been registered');
+    const write = { callId: 'c', name: 'write', arguments: { path: 'a', content: 'x' }, agent };
+    expect((await ctx.tools.judge(write)).kind).toBe('deny');
+    expect(await shown(ctx, agent)).not.toContain('write');
+    expect(ctx.modes.get(agent).current).toBe('review');
+    expect(ctx.tools.get('exit_plan_mode')).toBeDefined();
+  });
+});
