@@ -105,7 +105,10 @@ export function containListeners(ctx: Context): ContainedListeners {
     'internal/listener',
     function (this: Context, name: string, listener: unknown, options: unknown) {
       const list = own.get(name);
-      if (!list || typeof listener !== 'function') return undefined;
+      if (!list) return undefined;
+      // Left to cordis, it would be kept where the host never looks (cordis would throw on dispatching it).
+      if (typeof listener !== 'function')
+        throw new TypeError(`ctx.on(${JSON.stringify(name)}): the listener must be a function`);
       // cordis passes the options object here (its typings say a boolean).
       const object =
         typeof options === 'object' && options !== null ? (options as Record<string, unknown>) : null;

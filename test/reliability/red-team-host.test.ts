@@ -527,3 +527,13 @@ describe('red team: two engines on one host', () => {
     expect(ctx.tools.get('exit_plan_mode')).toBeDefined();
   });
 });
+
+describe('red team: a listener that is not a function', () => {
+  it('is refused when registered, not kept where no one calls it', async () => {
+    const { ctx } = await setup({ plugin: false });
+    // cordis would keep it and throw on dispatch (a deny, for pre-execute); the host must not just ignore it.
+    const handler = { handleEvent: async () => ({ kind: 'deny', reason: 'no' }) };
+    expect(() => ctx.on('tools/pre-execute', handler as never)).toThrow('the listener must be a function');
+    expect(await ctx.tools.judge({ callId: 'c', name: 'x', arguments: {} })).toEqual({ kind: 'allow' });
+  });
+});
