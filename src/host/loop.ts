@@ -151,13 +151,16 @@ export class LoopAgent implements Agent {
       }
       // Frozen, arguments as sealed JSON: each is logged (and handed to every session/event listener) and then
       // run, so no listener can make what runs differ from what the log says the model asked for.
-      const calls: ToolCallRequest[] = response.toolCalls.map((call, index) =>
-        Object.freeze({
-          callId: `call_${turn}_${step}_${index + 1}`,
-          name: call.name,
-          arguments: sealedArguments(call.arguments),
-        }),
-      );
+      // The list too: it is the logged message's `toolCalls`, and the calls run are the ones in it.
+      const calls: ToolCallRequest[] = Object.freeze(
+        response.toolCalls.map((call, index) =>
+          Object.freeze({
+            callId: `call_${turn}_${step}_${index + 1}`,
+            name: call.name,
+            arguments: sealedArguments(call.arguments),
+          }),
+        ),
+      ) as ToolCallRequest[];
       await session.append('assistant/message', {
         text: response.text,
         toolCalls: calls,
