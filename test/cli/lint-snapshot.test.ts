@@ -301,6 +301,16 @@ describe('the built-in snapshot, on the built package', { timeout: 120_000 }, ()
       expect(output(run(pkg, ['lint', 'policies/plan.yaml']))).toMatchObject({ code: 0, stdout: '' });
     });
 
+    it('a plan.yaml that is gone is an error, never answered from the snapshot', () => {
+      const pkg = freshPackage();
+      rmSync(join(pkg, 'policies/plan.yaml'));
+      for (const args of [['lint'], ['check', 'plan', 'write']]) {
+        const r = run(pkg, args);
+        expect(r.code, r.stdout).not.toBe(0);
+        expect(`${r.stdout}${r.stderr}`).toContain('plan.yaml');
+      }
+    });
+
     it('a snapshot with a valid hash is read only from beside the module, never from the project', () => {
       const pkg = freshPackage();
       const raw = readFileSync(snapshotOf(pkg), 'utf8');
