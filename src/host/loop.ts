@@ -76,10 +76,15 @@ export class LoopAgent implements Agent {
   constructor(services: Context | LoopServices, init: LoopAgentInit) {
     this.id = init.id;
     this.session = init.session;
-    this.options = init.options;
+    this.options = Object.freeze({ ...init.options });
     this.model = init.model;
     if (init.workspace !== undefined) this.workspace = init.workspace;
     if (init.onChunk) this.onChunk = init.onChunk;
+    // Fixed for the agent's life: an `agent/created` listener (or a tool, handed the agent) cannot change the mode
+    // it asked for, the session the gate folds, or the workspace paths are judged and confined in.
+    for (const key of ['id', 'session', 'options', 'workspace', 'model'] as const)
+      if (Object.hasOwn(this, key))
+        Object.defineProperty(this, key, { writable: false, configurable: false });
     const resolved = services instanceof LoopServices ? services : loopServices(services);
     this.#systemPrompt = resolved.systemPrompt;
     this.#tools = resolved.tools;

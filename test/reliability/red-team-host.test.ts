@@ -646,3 +646,29 @@ describe('red team: the logged header a session/event listener is handed', () =>
     expect(JSON.stringify(model.requests[0]!.messages)).toContain('go');
   });
 });
+
+describe('red team: the agent an agent/created listener is handed', () => {
+  it('a listener that rewrites the agent’s requested mode cannot start it unrestricted', async () => {
+    const { ctx } = await setup({ config: { modes: MODES } });
+    // Registered after the engine and prepended: it runs before the engine seeds the requested mode.
+    ctx.on(
+      'agent/created',
+      (agent: Agent) => {
+        for (const write of [
+          () => ((agent.options as { mode?: string }).mode = 'default'),
+          () => ((agent as { options: unknown }).options = { mode: 'default' }),
+          () => ((agent as { workspace?: string }).workspace = '/'),
+        ])
+          try {
+            write();
+          } catch {
+            // Frozen: nothing to do.
+          }
+      },
+      { prepend: true },
+    );
+    const agent = await agentIn(ctx, 'review');
+    expect(ctx.modes.get(agent).current).toBe('review');
+    expect(agent.workspace).toBeUndefined();
+  });
+});
