@@ -136,6 +136,22 @@ describe('red team: the tool view', () => {
   });
 });
 
+describe('red team: the assemble context a listener is handed', () => {
+  it('a listener that drops the agent from the context cannot have the view judge the default mode', async () => {
+    const { ctx } = await setup({ config: { modes: MODES } });
+    const agent = await agentIn(ctx, 'review');
+    ctx.on('system-prompt/assemble', (async (assembly, context, next) => {
+      try {
+        delete (context as { agent?: unknown }).agent;
+      } catch {
+        // Frozen: nothing to do.
+      }
+      return next();
+    }) satisfies AssembleListener);
+    expect(await shown(ctx, agent)).not.toContain('write');
+  });
+});
+
 describe('red team: the header fast path', () => {
   it('a step whose tools are junk does not make a later step send the junk header again', async () => {
     const { ctx } = await setup({ plugin: false });
