@@ -392,15 +392,18 @@ export class ToolsService extends Service implements ToolRegistry {
     });
     const approval = this.ctx.get('approval');
     let outcome: ApprovalOutcome = approval
-      ? await approval.request({
-          agent: exec.agent,
-          toolName: exec.name,
-          callId: exec.callId,
-          reason,
-          ...(rule ? { rule } : {}),
-          arguments: exec.arguments,
-          signal: exec.signal,
-        })
+      ? // Frozen: an outer approval/request listener cannot rewrite what an inner answerer shows the user.
+        await approval.request(
+          Object.freeze({
+            agent: exec.agent,
+            toolName: exec.name,
+            callId: exec.callId,
+            reason,
+            ...(rule ? { rule } : {}),
+            arguments: exec.arguments,
+            signal: exec.signal,
+          }),
+        )
       : { outcome: 'unavailable' };
     let args = exec.arguments;
     let edited = false;
