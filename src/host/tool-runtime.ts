@@ -119,6 +119,7 @@ export class ToolsService extends Service implements ToolRegistry {
     return this.ctx.effect(
       () => {
         if (this.registry.has(tool.name)) throw new Error(`tool \`${tool.name}\` is already registered`);
+        fixAnnotations(tool);
         // The schema as sent, normalised once and deep-frozen: no listener can change the registry through it,
         // and the header assembly need not normalise it again.
         const schema = sealedJson({
@@ -474,6 +475,20 @@ function snapshot(exec: ToolExec): ToolExec | null {
     ...(agent !== undefined ? { agent } : {}),
     ...(signal !== undefined ? { signal } : {}),
   });
+}
+
+/**
+ * Fixes a registered tool's annotations: frozen, and the property made read-only (when it is the tool's own data
+ * property). They are the mode engine's hints, and a verdict memoised from them holds until the registry changes:
+ * anyone can `get()` a tool, and an edit in place would leave the gate and the tool view judging by different
+ * ones. Register the tool again to change them.
+ */
+function fixAnnotations(tool: Tool<never>): void {
+  const own = Object.getOwnPropertyDescriptor(tool, 'annotations');
+  if (own === undefined || !('value' in own)) return;
+  if (typeof own.value === 'object' && own.value !== null) Object.freeze(own.value);
+  if (own.writable === true || own.configurable === true)
+    Object.defineProperty(tool, 'annotations', { writable: false, configurable: false });
 }
 
 /** The markdown a tool presents its call as (the plan of `exit_plan_mode`), or undefined (none, or it throws). */

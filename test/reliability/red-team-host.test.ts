@@ -312,13 +312,11 @@ describe('red team: the verdict memo', () => {
     expect((await ctx.tools.judge({ callId: 'c', name: 'write', arguments: {}, agent })).kind).toBe('deny');
   });
 
-  // Open, low: the memo holds for a registry revision, and an edit of a registered tool's annotations in place is
-  // no registry change. Any plugin can `ctx.tools.get(name)` another's tool and write to it: the gate then answers
-  // from the annotations it memoised (here: allow), while the view asks them afresh (here: hidden), so the model is
-  // not shown a tool the gate lets run. The engine trusts annotations as hints anyway (a plugin can register a tool
-  // with any), so this widens nothing a plugin could not do by registering; a fix is to seal annotations at
-  // registration (a frozen copy the registry hands out), which changes what `ctx.tools.get()` returns.
-  it.fails('annotations changed in place after registration: the gate and the view still agree', async () => {
+  // Was open, low: the memo holds for a registry revision, and an edit of a registered tool's annotations in place
+  // is no registry change. Any plugin can `ctx.tools.get(name)` another's tool and write to it: the gate then
+  // answered from the annotations it memoised (allow) while the view asked them afresh (hidden). Fixed: the
+  // registry fixes a tool's annotations at registration (frozen, read-only); registering again changes them.
+  it('annotations changed in place after registration: the gate and the view still agree', async () => {
     const { ctx } = await setup({ config: { modes: MODES } });
     const agent = await agentIn(ctx, 'review');
     const tool = probe('probe', true);
@@ -326,8 +324,16 @@ describe('red team: the verdict memo', () => {
     const call = { callId: 'c', name: 'probe', arguments: {}, agent };
     expect((await ctx.tools.judge(call)).kind).toBe('allow');
     // Anyone may `ctx.tools.get()` the tool object and write to its annotations: no registry change is seen.
-    (ctx.tools.get('probe')!.annotations as { readOnlyHint?: boolean }).readOnlyHint = false;
-    (ctx.tools.get('probe')!.annotations as { destructiveHint?: boolean }).destructiveHint = true;
+    const registered = ctx.tools.get('probe')!;
+    for (const write of [
+      () => ((registered.annotations as { readOnlyHint?: boolean }).readOnlyHint = false),
+      () => ((registered as { annotations?: object }).annotations = { destructiveHint: true }),
+    ])
+      try {
+        write();
+      } catch {
+        // Fixed at registration: nothing to do.
+      }
     const visible = (await shown(ctx, agent)).includes('probe');
     const allowed = (await ctx.tools.judge(call)).kind !== 'deny';
     expect(allowed).toBe(visible);
