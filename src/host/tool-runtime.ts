@@ -100,7 +100,8 @@ export class ToolsService extends Service implements ToolRegistry {
   }
 
   /**
-   * Registers a tool for as long as the calling plugin lives.
+   * Registers a tool for as long as the calling plugin lives. Its `annotations` are fixed from then on (frozen, the
+   * property read-only): register it again to change them.
    * @returns a disposer that unregisters it
    * @throws on a duplicate name or a parameters schema ajv cannot compile
    */

@@ -228,6 +228,7 @@ export interface Tool<A = unknown> {
   name: string;
   description: string;
   parameters: JsonSchema;
+  /** MCP's hints (the mode engine's input); fixed when the tool is registered: frozen and read-only. */
   annotations?: ToolAnnotations;
   execute(args: A, context: ToolContext): Promise<ToolResult> | ToolResult;
   /** How a UI presents a call of this tool (a card); absent means a generic card titled by the tool name. */
