@@ -66,6 +66,8 @@ export class SystemPromptService extends Service implements PromptSections {
    * paid every step otherwise.
    */
   private toolsSeen: ToolsSeen | null | undefined;
+  /** Counts provisions and removals of the `tools` service (a number: identities read through a service proxy vary). */
+  private toolsEpoch = 0;
 
   constructor(ctx: Context) {
     super(ctx, 'systemPrompt');
@@ -73,7 +75,10 @@ export class SystemPromptService extends Service implements PromptSections {
     this.listened = listening(this.lists, 'system-prompt/assemble');
     // cordis announces every provision and removal of a service to the contexts that see it.
     ctx.on('internal/service', (name: string) => {
-      if (name === 'tools') this.toolsSeen = undefined;
+      if (name === 'tools') {
+        this.toolsSeen = undefined;
+        this.toolsEpoch++;
+      }
     });
   }
 
@@ -124,7 +129,7 @@ export class SystemPromptService extends Service implements PromptSections {
     if (typeof view?.key !== 'function' || typeof view.keep !== 'function')
       throw new Error('a tool view needs `key` and `keep` functions');
     return this.ctx.effect(() => {
-      const state: ViewState = { view, input: null, key: undefined, version: -1, kept: [] };
+      const state: ViewState = { view, input: null, key: undefined, epoch: -1, version: -1, kept: [] };
       this.views = [...this.views, state];
       return () => {
         this.views = this.views.filter((entry) => entry !== state);
@@ -190,7 +195,9 @@ export class SystemPromptService extends Service implements PromptSections {
     }
     // A view may depend on the registered tools (the mode engine's reads their annotations): any registration or
     // removal asks it again, even about a list it has seen (a listener may hand over a list it kept).
+    // The registry's epoch too: a reloaded tools service counts its versions from the start again.
     const version = this.registry()?.version ?? -1;
+    const epoch = this.toolsEpoch;
     // A list once found sealed stays sealed (frozen, of deep-frozen schemas): the registry's is checked once.
     let tools: readonly ToolSchema[] = assembly.tools;
     if (tools !== this.sealedInput) {
@@ -200,11 +207,13 @@ export class SystemPromptService extends Service implements PromptSections {
     for (const state of this.views) {
       try {
         const key = state.view.key(context);
-        if (state.input !== tools || !Object.is(state.key, key) || state.version !== version) {
+        const stale = state.epoch !== epoch || state.version !== version;
+        if (stale || state.input !== tools || !Object.is(state.key, key)) {
           const kept: ToolSchema[] = [];
           for (let i = 0; i < tools.length; i++) if (state.view.keep(tools[i]!, key)) kept.push(tools[i]!);
           state.input = tools;
           state.key = key;
+          state.epoch = epoch;
           state.version = version;
           state.kept = Object.freeze(kept);
         }
@@ -283,7 +292,8 @@ interface ViewState {
   /** The sealed tool list the view last filtered (null: none). */
   input: readonly ToolSchema[] | null;
   key: unknown;
-  /** The registry version it was filtered at. */
+  /** The registry (its epoch, and its version) it was filtered at. */
+  epoch: number;
   version: number;
   kept: readonly ToolSchema[];
 }

@@ -724,3 +724,33 @@ describe('red team: the agent an agent/created listener is handed', () => {
     expect(agent.workspace).toBeUndefined();
   });
 });
+
+describe('red team: a tool view across a tools service reload', () => {
+  it('a view that reads the registry is asked again even when the new registry reaches the old version', async () => {
+    const ctx = new Context();
+    const workspace = tempDir();
+    const fibers = await applyHost(ctx, { workspace, builtinTools: false });
+    // A view that hides tools whose annotations say they write (it reads the registry, as the engine's does).
+    ctx.systemPrompt.view({
+      key: () => 'k',
+      keep: (schema) => ctx.get('tools')?.get(schema.name)?.annotations?.readOnlyHint === true,
+    });
+    ctx.tools.register(probe('probe', true));
+    const pinned = ctx.tools.schemas();
+    ctx.on('system-prompt/assemble', (async (_a, _c, next) => ({
+      ...(await next()),
+      tools: pinned as ToolSchema[],
+    })) satisfies AssembleListener);
+    const names = async () => (await ctx.systemPrompt.assemble({})).header.tools.map((tool) => tool.name);
+    expect(await names()).toEqual(['probe']);
+    const old = ctx.tools.version;
+    const index = fibers.findIndex((fiber) => fiber.runtime?.callback === ToolsService);
+    await fibers[index]!.dispose();
+    await ctx.plugin(ToolsService, { workspace });
+    // The new registry counts from 0: padded so that it stands at the old version once probe is back, writing.
+    for (let i = 0; ctx.tools.version < old - 1; i++) ctx.tools.register(probe(`pad${i}`, true));
+    ctx.tools.register(probe('probe', false));
+    expect(ctx.tools.version).toBe(old);
+    expect(await names()).toEqual([]);
+  });
+});
