@@ -150,10 +150,10 @@ export class SystemPromptService extends Service implements PromptSections {
    * Runs the assemble waterfall for `context` and renders the request header.
    * @returns the header to send (and log) and the final assembly
    */
-  async assemble(given: AssembleContext = {}): Promise<{ header: RequestHeader; assembly: Assembly }> {
+  async assemble(context: AssembleContext = {}): Promise<{ header: RequestHeader; assembly: Assembly }> {
     // One frozen context for the sections, the listeners and the views: a listener cannot drop or swap the agent
     // the views then judge by (the mode engine's view would show a restricted agent the default mode's tools).
-    const context: AssembleContext = Object.isFrozen(given) ? given : Object.freeze({ ...given });
+    if (!Object.isFrozen(context)) context = Object.freeze({ ...context });
     // The base assembly is both the waterfall's argument and what the innermost step returns, so a listener may
     // change it before or after awaiting next().
     const schemas = this.registry()?.schemas() ?? NO_TOOLS;

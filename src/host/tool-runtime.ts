@@ -284,19 +284,20 @@ export class ToolsService extends Service implements ToolRegistry {
    * as sealed JSON (deep-frozen), and only the snapshot is judged, shown, asked about and run: a listener or
    * observer handed the call cannot change, after the guards judged it, what runs or the workspace it runs in.
    */
-  async execute(given: ToolExec): Promise<ToolResult> {
-    const entry = this.registry.get(given.name);
+  async execute(exec: ToolExec): Promise<ToolResult> {
+    const entry = this.registry.get(exec.name);
     if (!entry) {
-      const names = this.visibleNames(given);
+      const names = this.visibleNames(exec);
       // A hallucinated name is quoted at most 200 characters long: the model may send megabytes.
-      const name = String(given.name);
+      const name = String(exec.name);
       const shown = name.length > 200 ? `${name.slice(0, 200)}…` : name;
       return error(
         `unknown tool \`${shown}\`; available tools: ${names.length ? names.join(', ') : '(none)'}`,
       );
     }
-    const exec = snapshot(given);
-    if (exec === null) return error(`the arguments of \`${given.name}\` are not JSON`);
+    const frozen = snapshot(exec);
+    if (frozen === null) return error(`the arguments of \`${exec.name}\` are not JSON`);
+    exec = frozen;
     const workspace = exec.agent?.workspace ?? this.workspace;
     // Judged before validation: a call the verdict denies never shows the model the tool's schema errors.
     const verdict = this.judgeSync(exec) ?? (await this.judge(exec));
