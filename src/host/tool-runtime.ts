@@ -81,7 +81,8 @@ export class ToolsService extends Service implements ToolRegistry {
   >();
   /** The schema list as sent, built once per registry change (null: stale). */
   private schemaList: readonly ToolSchema[] | null = null;
-  private changes = 0;
+  /** Registry changes so far, in an object of its own so that `revision()` can hand out a plain read of it. */
+  private readonly count = { changes: 0 };
   private readonly ajv = new Ajv({ allErrors: true, strict: false });
   /** Replaced, never changed in place, so a judge can iterate it without a copy. */
   private guards: readonly Authorizer[] = [];
@@ -263,7 +264,7 @@ export class ToolsService extends Service implements ToolRegistry {
 
   /** Counts registry changes (a registration or removal); the schema list is rebuilt after each. */
   get version(): number {
-    return this.changes;
+    return this.count.changes;
   }
 
   /**
@@ -271,11 +272,14 @@ export class ToolsService extends Service implements ToolRegistry {
    * {@link lookup}: while it answers the same number, no tool was registered or removed.
    */
   revision(): () => number {
-    return () => this.changes;
+    // Read once here: `this` may be the cordis service proxy (`ctx.tools.revision()`), and a closure over it would
+    // pay the proxy's traps on every call (microseconds per judged call, where a table hit costs nanoseconds).
+    const count = this.count;
+    return () => count.changes;
   }
 
   private changed(): void {
-    this.changes++;
+    this.count.changes++;
     this.schemaList = null;
   }
 
