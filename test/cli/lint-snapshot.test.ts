@@ -301,6 +301,18 @@ describe('the built-in snapshot, on the built package', { timeout: 120_000 }, ()
       expect(output(run(pkg, ['lint', 'policies/plan.yaml']))).toMatchObject({ code: 0, stdout: '' });
     });
 
+    it('--no-builtin with the plan named as a path, and the plan through a symlink, print what they print without it', () => {
+      const pkg = freshPackage();
+      symlinkSync(join(pkg, 'policies/plan.yaml'), join(pkg, 'linked-plan.yaml'));
+      const commands = [
+        ['lint', '--no-builtin', 'policies/plan.yaml', '--format', 'json'],
+        ['lint', 'linked-plan.yaml', '--format', 'json'],
+        ['lint', '--no-builtin', 'linked-plan.yaml', '--format', 'json'],
+      ];
+      const { hit, miss } = withAndWithout(pkg, commands);
+      expect(hit.map(output)).toEqual(miss.map(output));
+    });
+
     it('a plan.yaml that is gone is an error, never answered from the snapshot', () => {
       const pkg = freshPackage();
       rmSync(join(pkg, 'policies/plan.yaml'));
