@@ -312,6 +312,22 @@ describe('red team: the verdict memo', () => {
     expect((await ctx.tools.judge({ callId: 'c', name: 'write', arguments: {}, agent })).kind).toBe('deny');
   });
 
+  it('a tool that arrives after its name was judged (an MCP server listing late) is judged with its own hints', async () => {
+    const { ctx } = await setup({ config: { modes: MODES } });
+    const agent = await agentIn(ctx, 'review');
+    const call = { callId: 'c', name: 'mcp__late__look', arguments: {}, agent };
+    // Unknown: MCP's default hints (not read-only), denied and memoised.
+    expect((await ctx.tools.judge(call)).kind).toBe('deny');
+    expect((await ctx.tools.judge(call)).kind).toBe('deny');
+    const dispose = ctx.tools.register(probe('mcp__late__look', true));
+    expect((await ctx.tools.judge(call)).kind).toBe('allow');
+    // Other registrations in between, then it goes away: unknown again.
+    ctx.tools.register(probe('mcp__late__other', false));
+    dispose();
+    expect((await ctx.tools.judge(call)).kind).toBe('deny');
+    expect(await shown(ctx, agent)).not.toContain('mcp__late__other');
+  });
+
   // Was open, low: the memo holds for a registry revision, and an edit of a registered tool's annotations in place
   // is no registry change. Any plugin can `ctx.tools.get(name)` another's tool and write to it: the gate then
   // answered from the annotations it memoised (allow) while the view asked them afresh (hidden). Fixed: the
