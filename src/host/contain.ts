@@ -138,10 +138,10 @@ export function containListeners(ctx: Context): ContainedListeners {
         },
         `ctx.on(${JSON.stringify(name)})`,
       );
-      // Global: cordis asks this hook with the registering context as `this`, and would otherwise skip it for a
-      // context with a filter (`ctx.extend({ [Context.filter]: … })`), whose listener then went to cordis's own list,
-      // never called (a pre-execute listener dropped lets through what it meant to narrow).
     },
+    // Global: cordis asks this hook with the registering context as `this`, and would otherwise skip it for a
+    // context with a filter (`ctx.extend({ [Context.filter]: … })`), whose listener then went to cordis's own list,
+    // never called (a pre-execute listener dropped lets through what it meant to narrow).
     { global: true },
   );
   return lists;
