@@ -8,7 +8,8 @@
  * way). {@link containListeners} answers for the contained events on a context's root, once: from then on
  * `ctx.on('session/event', …)` stores the listener here, as an effect of the registering plugin's fiber (so
  * disposing the plugin removes it, and `fiber.getEffects()` lists it as `ctx.on("session/event")`), and
- * `prepend` puts it first, exactly as cordis would. Every host service installs it when it starts; a listener
+ * `prepend` puts it first, exactly as cordis would (from a context with a filter too: the hook is global); a
+ * listener that is not a function is refused there. Every host service installs it when it starts; a listener
  * registered before the first one started went to cordis's own list and is never called, so apply the host
  * before the plugins that listen to these events (a deployment installs it on its fresh context).
  *
