@@ -4,7 +4,7 @@
  * then registers anything, so an invalid configuration rejects the `ctx.plugin()` fiber with a
  * {@link ModeConfigError} listing every finding as file:line:column, and the plugin never runs half-configured.
  * A restart of the fiber (cordis re-applies it when `tools` or `systemPrompt` comes back) reuses what its config
- * object resolved to and starts synchronously, so no call of a running session is judged without the gate.
+ * resolved to and starts synchronously, so no call of a running session is judged without the gate.
  * A deployment resolves its modes before anything starts and applies {@link createModePlugin} with them.
  *
  * Every registration is an effect of the plugin's fiber: disposing it removes the `ctx.modes` service, the
@@ -70,23 +70,20 @@ export class ModeConfigError extends Error {
  * @throws {@link ModeConfigError} when the configuration has errors
  */
 export async function apply(ctx: Context, config?: ModeConfig): Promise<void> {
-  // A restart of the same fiber (cordis re-applies it when an injected service comes back) keeps its config
-  // object: it starts at once with what that config resolved to. Resolving again would leave the host's tools,
-  // which come back in the same tick, running with no gate until the files were read (and with none at all had
-  // they become invalid meanwhile).
-  const known = typeof config === 'object' && config !== null ? resolvedFor.get(config) : undefined;
-  if (known !== undefined) return start(ctx, known);
+  // A restart of the same fiber with the same config (cordis re-applies it when an injected service comes back)
+  // starts at once with what that config resolved to. Resolving again would leave the host's tools, which come
+  // back in the same tick, running with no gate until the files were read (and with none at all had they become
+  // invalid meanwhile). A new `ctx.plugin()` is a new fiber, and a config update a new config: both resolve anew.
+  const known = resolvedFor.get(ctx.fiber);
+  if (known !== undefined && known.config === config) return start(ctx, known.modes);
   const result = await resolveModeConfig(config);
   if (!result.value) throw new ModeConfigError(result.diagnostics);
-  if (typeof config === 'object' && config !== null) resolvedFor.set(config, result.value);
+  resolvedFor.set(ctx.fiber, { config, modes: result.value });
   start(ctx, result.value);
 }
 
-/**
- * The modes each config object resolved to (weak: it goes with the config). A config update hands cordis a new
- * object, which is resolved afresh; resolved modes are never changed, so an instance may share them.
- */
-const resolvedFor = new WeakMap<object, ResolvedModes>();
+/** What each fiber's config resolved to (weak: it goes with the fiber). Resolved modes are never changed. */
+const resolvedFor = new WeakMap<object, { config: unknown; modes: ResolvedModes }>();
 
 /**
  * The plugin for modes resolved already (the deployment loader resolves a cordis.yml once, with its positions);

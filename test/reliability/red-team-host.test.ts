@@ -391,6 +391,21 @@ describe('red team: the engine restarted under a running session', () => {
     expect((await ctx.tools.judge(write)).kind).toBe('deny');
   });
 
+  it('a new application of the plugin with the same config object reads the policy files again', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'review.yaml');
+    writeFileSync(file, 'mode: review\ntools:\n  write: deny\ndefault: deny\n');
+    const config = { policies: [file] };
+    const { ctx, fiber } = await setup({ config });
+    const agent = await agentIn(ctx, 'review');
+    const write = { callId: 'c', name: 'write', arguments: { path: 'a', content: 'x' }, agent };
+    expect((await ctx.tools.judge(write)).kind).toBe('deny');
+    await fiber!.dispose();
+    writeFileSync(file, 'mode: review\ntools:\n  write: allow\ndefault: deny\n');
+    await ctx.plugin(ModePlugin, config);
+    expect((await ctx.tools.judge(write)).kind).toBe('allow');
+  });
+
   it('a policy file broken on disk before the restart leaves the restarted engine judging as before', async () => {
     const dir = tempDir();
     const file = join(dir, 'review.yaml');
