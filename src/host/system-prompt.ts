@@ -66,7 +66,7 @@ export class SystemPromptService extends Service implements PromptSections {
    * paid every step otherwise.
    */
   private toolsSeen: ToolsSeen | null | undefined;
-  /** Counts provisions and removals of the `tools` service (a number: identities read through a service proxy vary). */
+  /** Counts provisions and removals of the `tools` service (a number: identities read through a proxy vary). */
   private toolsEpoch = 0;
 
   constructor(ctx: Context) {

@@ -9,15 +9,15 @@
  * arguments are validated, so a denied call never shows the model the tool's schema errors (guards and
  * `tools/pre-execute` listeners therefore see unvalidated arguments; they, the approval request and the tool
  * all get one frozen snapshot of the call, its arguments deep-frozen JSON, so what was judged is what runs). An
- * allowed call is validated before it runs, and an `ask` before it is asked, so the user is never asked about a call that could not run. An `ask`
- * appends `approval/asked` before asking and `approval/decided` when answered, when the call has an agent whose
- * session has an open turn; for a tool that presents its call as markdown (a plan) the decision records that
- * markdown's SHA-256 and whether the approver revised the arguments (an approval may carry a revision, checked
- * against the tool's schema like the call and judged again, a denied one answering `unavailable`; the tool then
- * runs with it. A rejection may carry one too: it is
- * recorded and handed to the tool's `onDenied`, and nothing runs). The deciding rule of a `deny` or `ask` verdict (`rule`) goes into `approval/asked`,
- * the approval request, and the result's `data.rule`, with a deny's `userReason` as `data.userReason` (the model sees
- * only `content`).
+ * allowed call is validated before it runs, and an `ask` before it is asked, so the user is never asked about a
+ * call that could not run. An `ask` appends `approval/asked` before asking and `approval/decided` when answered,
+ * when the call has an agent whose session has an open turn; for a tool that presents its call as markdown (a
+ * plan) the decision records that markdown's SHA-256 and whether the approver revised the arguments (an approval
+ * may carry a revision, checked against the tool's schema like the call and judged again, a denied one answering
+ * `unavailable`; the tool then runs with it. A rejection may carry one too: it is recorded and handed to the
+ * tool's `onDenied`, and nothing runs). The deciding rule of a `deny` or `ask` verdict (`rule`) goes into
+ * `approval/asked`, the approval request, and the result's `data.rule`, with a deny's `userReason` as
+ * `data.userReason` (the model sees only `content`).
  *
  * The verdict (`judge()`) combines two seams. The guards (`guard()`: synchronous authorisers, the mode engine's
  * gate) set a ceiling; the `tools/pre-execute` waterfall can only narrow it: the most restrictive of all wins
@@ -378,8 +378,8 @@ export class ToolsService extends Service implements ToolRegistry {
   /**
    * Asks about a call and records the question and the answer. An approval that revises the arguments is
    * checked against the tool's schema, then judged again as a call: a revision that fails the schema, or that the
-   * guards or listeners deny, is answered `unavailable`, recorded so (the tool does not run). A rejection's revision that passes the schema is kept in the outcome;
-   * one that fails it is dropped.
+   * guards or listeners deny, is answered `unavailable`, recorded so (the tool does not run). A rejection's
+   * revision that passes the schema is kept in the outcome; one that fails it is dropped.
    * @returns the outcome, the arguments the tool runs (or is denied) with, and whether they are the approver's
    *   revision
    */
@@ -423,7 +423,8 @@ export class ToolsService extends Service implements ToolRegistry {
       if (again?.kind === 'deny') {
         warn(
           this.ctx,
-          `the approval of \`${exec.name}\` revised its arguments to a call that is denied (${again.reason}); answering unavailable`,
+          `the approval of \`${exec.name}\` revised its arguments to a call that is denied ` +
+            `(${again.reason}); answering unavailable`,
         );
         outcome = { outcome: 'unavailable' };
       } else if (revised !== undefined) {
