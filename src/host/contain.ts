@@ -228,7 +228,9 @@ export function describeError(error: unknown): string {
 
 /**
  * Runs a `(…args, next) => Promise<void>` waterfall in which every listener is contained: a listener that throws
- * before calling `next` has the rest of the chain run for it; one that throws after is only logged. Resolves
+ * before calling `next` has the rest of the chain run for it; one that throws after is only logged. `next()` runs
+ * the rest once: calling it again (or after the host called it for a listener that returned) gives the same
+ * promise. Resolves
  * after the innermost step and every listener have settled. Never rejects (unless `inner` does, with no
  * listener registered). `lists` may be passed pre-resolved: reaching the root costs about a microsecond.
  */
@@ -251,11 +253,9 @@ export async function containedWaterfall(
       return;
     }
     let called: Promise<void> | undefined;
-    const next = (): Promise<void> => {
-      if (called) throw new Error('next() called multiple times');
-      called = dispatch(index + 1);
-      return called;
-    };
+    // Runs the rest once; a second call (a listener's own, after the host called it for the listener) gets the
+    // same promise instead of a throw, which from a listener's timer would be an uncaught exception.
+    const next = (): Promise<void> => (called ??= dispatch(index + 1));
     try {
       await chain[index]!(...args, next);
     } catch (error) {

@@ -785,3 +785,31 @@ describe('red team: a tool view across a tools service reload', () => {
     expect(await names()).toEqual([]);
   });
 });
+
+describe('red team: a contained listener that calls next() late', () => {
+  it('gets no throw from a next() the host already called for it (one in a timer would crash the process)', async () => {
+    const { ctx } = await setup({ plugin: false });
+    const thrown: unknown[] = [];
+    const late: Promise<void>[] = [];
+    ctx.on('session/event', (_s: unknown, _e: unknown, next: () => Promise<void>) => {
+      // Returns at once (so the host calls next() for it), then calls next() from a timer.
+      late.push(
+        new Promise<void>((resolve) =>
+          setTimeout(() => {
+            try {
+              void next();
+            } catch (error) {
+              thrown.push(error);
+            }
+            resolve();
+          }, 0),
+        ),
+      );
+    });
+    const session = ctx.sessions.create({ inMemory: true });
+    await session.append('turn/start', { turn: 1 });
+    await Promise.all(late);
+    expect(thrown).toEqual([]);
+    expect(session.events.map((event) => event.type)).toEqual(['turn/start']);
+  });
+});
