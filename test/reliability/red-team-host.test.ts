@@ -791,7 +791,7 @@ describe('red team: a contained listener that calls next() late', () => {
     const { ctx } = await setup({ plugin: false });
     const thrown: unknown[] = [];
     const late: Promise<void>[] = [];
-    ctx.on('session/event', (_s: unknown, _e: unknown, next: () => Promise<void>) => {
+    ctx.on('session/event', async (_s: unknown, _e: unknown, next: () => Promise<void>) => {
       // Returns at once (so the host calls next() for it), then calls next() from a timer.
       late.push(
         new Promise<void>((resolve) =>
