@@ -813,3 +813,57 @@ describe('red team: a contained listener that calls next() late', () => {
     expect(session.events.map((event) => event.type)).toEqual(['turn/start']);
   });
 });
+
+describe('red team: headers replayed from the journal under a hostile assemble listener', () => {
+  it('are the headers sent, byte for byte, whatever the listener hands over step by step (40 random runs)', async () => {
+    let seed = 0xbeef;
+    const random = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+    const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
+    let requests = 0;
+    for (let run = 0; run < 40; run++) {
+      const { ctx } = await setup({ plugin: false });
+      const registry = ctx.tools.schemas();
+      const pinned = registry.slice(0, 3);
+      // What the listener does at each step: the registry's list as is, a pinned sealed list, a reordered or
+      // filtered copy, a description edited, a duplicate name, a fresh unsealed copy, junk.
+      const moves: ((tools: ToolSchema[]) => unknown)[] = [
+        (tools) => tools,
+        () => registry,
+        () => pinned,
+        (tools) => [...tools].reverse(),
+        (tools) => tools.filter(() => random() < 0.6),
+        (tools) => tools.map((tool, i) => (i === 0 ? { ...tool, description: `edited ${run}` } : tool)),
+        (tools) => [...tools, tools[0]],
+        (tools) => JSON.parse(JSON.stringify(tools)) as unknown,
+        () => 'junk',
+      ];
+      const steps = 2 + Math.floor(random() * 5);
+      const program = Array.from({ length: steps }, () => pick(moves));
+      let step = 0;
+      ctx.on('system-prompt/assemble', (async (_a, _c, next) => {
+        const assembly = await next();
+        const move = program[Math.min(step++, program.length - 1)]!;
+        return { ...assembly, tools: move(assembly.tools) as ToolSchema[] };
+      }) satisfies AssembleListener);
+      const session = ctx.sessions.create({});
+      const script = [
+        ...Array.from({ length: steps - 1 }, () => ({ tool_calls: [{ name: 'list', arguments: {} }] })),
+        { text: 'done' },
+      ];
+      const { agent, model } = agentOf(ctx, script, {}, session);
+      await agent.prompt('go');
+      const file = session.file!;
+      session.close();
+      const { readJournal } = await import('../../src/host/journal-file.js');
+      const { replayHeaders } = await import('../../src/host/headers.js');
+      const sent = model.requests.map((request) => JSON.stringify(request.header));
+      expect(sent.length, `run ${run}`).toBe(steps);
+      requests += sent.length;
+      expect(
+        replayHeaders(readJournal(file).events).map((header) => JSON.stringify(header)),
+        `run ${run}`,
+      ).toEqual(sent);
+    }
+    expect(requests).toBeGreaterThan(80);
+  });
+});
