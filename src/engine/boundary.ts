@@ -64,7 +64,8 @@ export function createBoundaryListener(
     landing.add(session);
     try {
       try {
-        await session.append('mode/set', { mode: intent.mode });
+        // Frozen: a `session/event` listener is handed it, and the gate judges by what it says.
+        await session.append('mode/set', Object.freeze({ mode: intent.mode }));
       } catch (error) {
         if (!warned.has(intent)) {
           warned.add(intent);

@@ -3,6 +3,8 @@
  * configuration first (files load asynchronously, and cordis 4's `Config` step must be synchronous), and only
  * then registers anything, so an invalid configuration rejects the `ctx.plugin()` fiber with a
  * {@link ModeConfigError} listing every finding as file:line:column, and the plugin never runs half-configured.
+ * A restart of the fiber (cordis re-applies it when `tools` or `systemPrompt` comes back) reuses what its config
+ * resolved to and starts synchronously, so no call of a running session is judged without the gate.
  * A deployment resolves its modes before anything starts and applies {@link createModePlugin} with them.
  *
  * Every registration is an effect of the plugin's fiber: disposing it removes the `ctx.modes` service, the
@@ -68,10 +70,20 @@ export class ModeConfigError extends Error {
  * @throws {@link ModeConfigError} when the configuration has errors
  */
 export async function apply(ctx: Context, config?: ModeConfig): Promise<void> {
+  // A restart of the same fiber with the same config (cordis re-applies it when an injected service comes back)
+  // starts at once with what that config resolved to. Resolving again would leave the host's tools, which come
+  // back in the same tick, running with no gate until the files were read (and with none at all had they become
+  // invalid meanwhile). A new `ctx.plugin()` is a new fiber, and a config update a new config: both resolve anew.
+  const known = resolvedFor.get(ctx.fiber);
+  if (known !== undefined && known.config === config) return start(ctx, known.modes);
   const result = await resolveModeConfig(config);
   if (!result.value) throw new ModeConfigError(result.diagnostics);
+  resolvedFor.set(ctx.fiber, { config, modes: result.value });
   start(ctx, result.value);
 }
+
+/** What each fiber's config resolved to (weak: it goes with the fiber). Resolved modes are never changed. */
+const resolvedFor = new WeakMap<object, { config: unknown; modes: ResolvedModes }>();
 
 /**
  * The plugin for modes resolved already (the deployment loader resolves a cordis.yml once, with its positions);

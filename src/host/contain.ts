@@ -8,7 +8,8 @@
  * way). {@link containListeners} answers for the contained events on a context's root, once: from then on
  * `ctx.on('session/event', …)` stores the listener here, as an effect of the registering plugin's fiber (so
  * disposing the plugin removes it, and `fiber.getEffects()` lists it as `ctx.on("session/event")`), and
- * `prepend` puts it first, exactly as cordis would. Every host service installs it when it starts; a listener
+ * `prepend` puts it first, exactly as cordis would (from a context with a filter too: the hook is global); a
+ * listener that is not a function is refused there. Every host service installs it when it starts; a listener
  * registered before the first one started went to cordis's own list and is never called, so apply the host
  * before the plugins that listen to these events (a deployment installs it on its fresh context).
  *
@@ -101,39 +102,49 @@ export function containListeners(ctx: Context): ContainedListeners {
       warn(root, `a ${name} listener was registered before the host started; it is never called`);
   lists = own;
   byRoot.set(root, own);
-  root.on('internal/listener', function (this: Context, name: string, listener: unknown, options: unknown) {
-    const list = own.get(name);
-    if (!list || typeof listener !== 'function') return undefined;
-    // cordis passes the options object here (its typings say a boolean).
-    const object =
-      typeof options === 'object' && options !== null ? (options as Record<string, unknown>) : null;
-    const prepend = object ? Boolean(object.prepend) : Boolean(options);
-    const callback = listener as Listener;
-    const when = object?.after;
-    if (when !== undefined && (typeof when !== 'function' || !own.after.has(name)))
-      throw new TypeError(
-        own.after.has(name)
-          ? `ctx.on(${JSON.stringify(name)}): the \`after\` option must be a function`
-          : `ctx.on(${JSON.stringify(name)}): the \`after\` option is for ${AFTER_EVENT} only`,
+  root.on(
+    'internal/listener',
+    function (this: Context, name: string, listener: unknown, options: unknown) {
+      const list = own.get(name);
+      if (!list) return undefined;
+      // Left to cordis, it would be kept where the host never looks (cordis would throw on dispatching it).
+      if (typeof listener !== 'function')
+        throw new TypeError(`ctx.on(${JSON.stringify(name)}): the listener must be a function`);
+      // cordis passes the options object here (its typings say a boolean).
+      const object =
+        typeof options === 'object' && options !== null ? (options as Record<string, unknown>) : null;
+      const prepend = object ? Boolean(object.prepend) : Boolean(options);
+      const callback = listener as Listener;
+      const when = object?.after;
+      if (when !== undefined && (typeof when !== 'function' || !own.after.has(name)))
+        throw new TypeError(
+          own.after.has(name)
+            ? `ctx.on(${JSON.stringify(name)}): the \`after\` option must be a function`
+            : `ctx.on(${JSON.stringify(name)}): the \`after\` option is for ${AFTER_EVENT} only`,
+        );
+      // Kept in one list or the other for as long as the plugin lives; disposal removes it from where it is.
+      const target: unknown[] = when === undefined ? list : own.after.get(name)!;
+      const entry: unknown =
+        when === undefined
+          ? callback
+          : ({ when: when as AfterListener['when'], callback } satisfies AfterListener);
+      return this.effect(
+        () => {
+          if (prepend) target.unshift(entry);
+          else target.push(entry);
+          return () => {
+            const at = target.indexOf(entry);
+            if (at !== -1) target.splice(at, 1);
+          };
+        },
+        `ctx.on(${JSON.stringify(name)})`,
       );
-    // Kept in one list or the other for as long as the plugin lives; disposal removes it from where it is.
-    const target: unknown[] = when === undefined ? list : own.after.get(name)!;
-    const entry: unknown =
-      when === undefined
-        ? callback
-        : ({ when: when as AfterListener['when'], callback } satisfies AfterListener);
-    return this.effect(
-      () => {
-        if (prepend) target.unshift(entry);
-        else target.push(entry);
-        return () => {
-          const at = target.indexOf(entry);
-          if (at !== -1) target.splice(at, 1);
-        };
-      },
-      `ctx.on(${JSON.stringify(name)})`,
-    );
-  });
+    },
+    // Global: cordis asks this hook with the registering context as `this`, and would otherwise skip it for a
+    // context with a filter (`ctx.extend({ [Context.filter]: … })`), whose listener then went to cordis's own list,
+    // never called (a pre-execute listener dropped lets through what it meant to narrow).
+    { global: true },
+  );
   return lists;
 }
 
@@ -217,7 +228,9 @@ export function describeError(error: unknown): string {
 
 /**
  * Runs a `(…args, next) => Promise<void>` waterfall in which every listener is contained: a listener that throws
- * before calling `next` has the rest of the chain run for it; one that throws after is only logged. Resolves
+ * before calling `next` has the rest of the chain run for it; one that throws after is only logged. `next()` runs
+ * the rest once: calling it again (or after the host called it for a listener that returned) gives the same
+ * promise. Resolves
  * after the innermost step and every listener have settled. Never rejects (unless `inner` does, with no
  * listener registered). `lists` may be passed pre-resolved: reaching the root costs about a microsecond.
  */
@@ -240,11 +253,9 @@ export async function containedWaterfall(
       return;
     }
     let called: Promise<void> | undefined;
-    const next = (): Promise<void> => {
-      if (called) throw new Error('next() called multiple times');
-      called = dispatch(index + 1);
-      return called;
-    };
+    // Runs the rest once; a second call (a listener's own, after the host called it for the listener) gets the
+    // same promise instead of a throw, which from a listener's timer would be an uncaught exception.
+    const next = (): Promise<void> => (called ??= dispatch(index + 1));
     try {
       await chain[index]!(...args, next);
     } catch (error) {

@@ -11,6 +11,7 @@
  */
 import { symbols, type Context } from 'cordis';
 import { describeError } from './contain.js';
+import { sealedJson } from './frozen-json.js';
 import { applyDelta, planHeaderLog } from './headers.js';
 import { TranscriptBuilder } from './transcript.js';
 import type {
@@ -75,10 +76,15 @@ export class LoopAgent implements Agent {
   constructor(services: Context | LoopServices, init: LoopAgentInit) {
     this.id = init.id;
     this.session = init.session;
-    this.options = init.options;
+    this.options = Object.freeze({ ...init.options });
     this.model = init.model;
     if (init.workspace !== undefined) this.workspace = init.workspace;
     if (init.onChunk) this.onChunk = init.onChunk;
+    // Fixed for the agent's life: an `agent/created` listener (or a tool, handed the agent) cannot change the mode
+    // it asked for, the session the gate folds, or the workspace paths are judged and confined in.
+    for (const key of ['id', 'session', 'options', 'workspace', 'model'] as const)
+      if (Object.hasOwn(this, key))
+        Object.defineProperty(this, key, { writable: false, configurable: false });
     const resolved = services instanceof LoopServices ? services : loopServices(services);
     this.#systemPrompt = resolved.systemPrompt;
     this.#tools = resolved.tools;
@@ -148,11 +154,18 @@ export class LoopAgent implements Agent {
         if (signal?.aborted) return { end: 'cancelled' };
         return { end: 'error', error: `model ${this.model.name}: ${describeError(failure)}` };
       }
-      const calls: ToolCallRequest[] = response.toolCalls.map((call, index) => ({
-        callId: `call_${turn}_${step}_${index + 1}`,
-        name: call.name,
-        arguments: call.arguments,
-      }));
+      // Frozen, arguments as sealed JSON: each is logged (and handed to every session/event listener) and then
+      // run, so no listener can make what runs differ from what the log says the model asked for.
+      // The list too: it is the logged message's `toolCalls`, and the calls run are the ones in it.
+      const calls: ToolCallRequest[] = Object.freeze(
+        response.toolCalls.map((call, index) =>
+          Object.freeze({
+            callId: `call_${turn}_${step}_${index + 1}`,
+            name: call.name,
+            arguments: sealedArguments(call.arguments),
+          }),
+        ),
+      ) as ToolCallRequest[];
       await session.append('assistant/message', {
         text: response.text,
         toolCalls: calls,
@@ -252,4 +265,13 @@ export function loopServices(ctx: Context): LoopServices {
 /** The service behind a cordis service proxy (the hot path calls it directly; its own `ctx` stays its own). */
 function original<T extends object>(service: T): T {
   return ((service as Record<symbol, unknown>)[symbols.original] as T | undefined) ?? service;
+}
+
+/** A model's call arguments as sealed JSON; as they are when they have no JSON form (the runtime refuses them). */
+function sealedArguments(args: unknown): unknown {
+  try {
+    return sealedJson(args);
+  } catch {
+    return args;
+  }
 }

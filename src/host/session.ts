@@ -79,12 +79,17 @@ export class JournalSession implements Session {
     }
     // INVARIANT: keys in this order; journal-file.ts recognises a torn first line by its `{"seq":1,"type":` start.
     // The signature ties `data` to `type`; the compiler cannot follow that through a generic `K`.
+    // Frozen, its data deeply: every `session/event` listener is handed this object, and the folds (the mode,
+    // the logged header, the transcript) read the log it joins. A listener that changed it would make memory
+    // disagree with the journal: a header replayed from the file that was never sent, a mode the file never set.
+    freezeData(data);
     const event = {
       seq: this.#events.length + 1,
       type,
       data,
       time: isoNow(),
     } as SessionEvent<K>;
+    Object.freeze(event);
     // Written before it is acknowledged: a failed write leaves the log unchanged and rejects the append. An
     // in-memory session has no line to write.
     if (this.#writer) this.#writer.write(JSON.stringify(event) + '\n');
@@ -143,4 +148,16 @@ export function openTurn(events: readonly SessionEvent[]): number | null {
     if (event.type === 'turn/start') return event.data.turn;
   }
   return null;
+}
+
+/**
+ * Deep-freezes an event's data in place: plain objects and arrays (a frozen one is taken as frozen throughout,
+ * as the host's sealed headers and arguments are; anything else is left as it is).
+ */
+function freezeData(value: unknown): void {
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  if (!Array.isArray(value) && prototype !== Object.prototype && prototype !== null) return;
+  Object.freeze(value);
+  for (const child of Object.values(value)) freezeData(child);
 }

@@ -10,6 +10,10 @@
  * may filter, reorder or replace entries, never edit one in place). A schema already normalised is not
  * normalised again, and a header whose system text and tools equal the previous one's (element by element) is
  * that same header object, so the loop's header diff compares by identity.
+ *
+ * Tool views (`view()`) run after the whole waterfall, on the tools in their sealed JSON form (the bytes the header
+ * sends, each read once), so no listener can show the model a schema a view did not keep; a view's answer is
+ * cached per (sealed input list, key, registry version).
  * @module
  */
 import { Service, symbols, type Context } from 'cordis';
@@ -48,6 +52,8 @@ export class SystemPromptService extends Service implements PromptSections {
   private last: RequestHeader | null = null;
   /** The tool list `last` was normalised from, when that list was sealed (so unchanged since). */
   private lastInput: readonly unknown[] | null = null;
+  /** The last tool list the views found sealed as handed over (so not copied). */
+  private sealedInput: readonly unknown[] | null = null;
   /** The registered views, each with the list it last filtered, under which key, and what it kept. */
   private views: readonly ViewState[] = [];
 
@@ -59,7 +65,9 @@ export class SystemPromptService extends Service implements PromptSections {
    * service (undefined: stale; null: none): `ctx.get()` and a call through the service proxy cost microseconds,
    * paid every step otherwise.
    */
-  private toolsSeen: { schemas(): readonly ToolSchema[] } | null | undefined;
+  private toolsSeen: ToolsSeen | null | undefined;
+  /** Counts provisions and removals of the `tools` service (a number: identities read through a proxy vary). */
+  private toolsEpoch = 0;
 
   constructor(ctx: Context) {
     super(ctx, 'systemPrompt');
@@ -67,11 +75,14 @@ export class SystemPromptService extends Service implements PromptSections {
     this.listened = listening(this.lists, 'system-prompt/assemble');
     // cordis announces every provision and removal of a service to the contexts that see it.
     ctx.on('internal/service', (name: string) => {
-      if (name === 'tools') this.toolsSeen = undefined;
+      if (name === 'tools') {
+        this.toolsSeen = undefined;
+        this.toolsEpoch++;
+      }
     });
   }
 
-  private registry(): { schemas(): readonly ToolSchema[] } | null {
+  private registry(): ToolsSeen | null {
     if (this.toolsSeen === undefined) {
       const tools = this.ctx.get('tools') ?? null;
       this.toolsSeen =
@@ -118,7 +129,7 @@ export class SystemPromptService extends Service implements PromptSections {
     if (typeof view?.key !== 'function' || typeof view.keep !== 'function')
       throw new Error('a tool view needs `key` and `keep` functions');
     return this.ctx.effect(() => {
-      const state: ViewState = { view, input: null, key: undefined, kept: [] };
+      const state: ViewState = { view, input: null, key: undefined, epoch: -1, version: -1, kept: [] };
       this.views = [...this.views, state];
       return () => {
         this.views = this.views.filter((entry) => entry !== state);
@@ -140,6 +151,9 @@ export class SystemPromptService extends Service implements PromptSections {
    * @returns the header to send (and log) and the final assembly
    */
   async assemble(context: AssembleContext = {}): Promise<{ header: RequestHeader; assembly: Assembly }> {
+    // One frozen context for the sections, the listeners and the views: a listener cannot drop or swap the agent
+    // the views then judge by (the mode engine's view would show a restricted agent the default mode's tools).
+    if (!Object.isFrozen(context)) context = Object.freeze({ ...context });
     // The base assembly is both the waterfall's argument and what the innermost step returns, so a listener may
     // change it before or after awaiting next().
     const schemas = this.registry()?.schemas() ?? NO_TOOLS;
@@ -168,19 +182,40 @@ export class SystemPromptService extends Service implements PromptSections {
     return { header, assembly };
   }
 
-  /** The settled assembly with every view applied in turn; each view's answer is reused while its input holds. */
+  /**
+   * The settled assembly with every view applied in turn; each view's answer is reused while its input, its key
+   * and the tool registry hold. A view judges the schemas in the form the header sends (sealed JSON, read once),
+   * so nothing a listener handed over can look one way to the view and another in the header; a tool list that is
+   * not an array shows nothing (no view could filter it).
+   */
   private viewed(assembly: Assembly, context: AssembleContext): Assembly {
-    if (!Array.isArray(assembly.tools)) return assembly;
+    if (!Array.isArray(assembly.tools)) {
+      warn(this.ctx, 'the assembled tools are not a list; no tool is shown this request');
+      return { ...assembly, tools: NO_TOOLS as ToolSchema[] };
+    }
+    // A view may depend on the registered tools (the mode engine's reads their annotations): any registration or
+    // removal asks it again, even about a list it has seen (a listener may hand over a list it kept).
+    // The registry's epoch too: a reloaded tools service counts its versions from the start again.
+    const version = this.registry()?.version ?? -1;
+    const epoch = this.toolsEpoch;
+    // A list once found sealed stays sealed (frozen, of deep-frozen schemas): the registry's is checked once.
     let tools: readonly ToolSchema[] = assembly.tools;
+    if (tools !== this.sealedInput) {
+      tools = sealedList(tools);
+      if (tools === assembly.tools) this.sealedInput = tools;
+    }
     for (const state of this.views) {
       try {
         const key = state.view.key(context);
-        if (state.input !== tools || !Object.is(state.key, key)) {
-          const kept = Object.freeze(tools.filter((tool) => state.view.keep(tool, key)));
-          // Only a deep-frozen input can be trusted to be unchanged the next time it is seen.
-          state.input = isSealedList(tools) ? tools : null;
+        const stale = state.epoch !== epoch || state.version !== version;
+        if (stale || state.input !== tools || !Object.is(state.key, key)) {
+          const kept: ToolSchema[] = [];
+          for (let i = 0; i < tools.length; i++) if (state.view.keep(tools[i]!, key)) kept.push(tools[i]!);
+          state.input = tools;
           state.key = key;
-          state.kept = kept;
+          state.epoch = epoch;
+          state.version = version;
+          state.kept = Object.freeze(kept);
         }
         tools = state.kept;
       } catch (error) {
@@ -198,7 +233,11 @@ export class SystemPromptService extends Service implements PromptSections {
    * its own normal form; a sealed schema is too.
    */
   private normalised(system: string, tools: unknown): RequestHeader {
-    if (!Array.isArray(tools)) return sealedJson({ system, tools } as RequestHeader);
+    if (!Array.isArray(tools)) {
+      // This header is not built from a list: a later step must not take it for the one `lastInput` gave.
+      this.lastInput = null;
+      return sealedJson({ system, tools } as RequestHeader);
+    }
     const last = this.last;
     if (last !== null && tools === this.lastInput && last.system === system) return last;
     const previous = last?.tools;
@@ -223,16 +262,39 @@ export class SystemPromptService extends Service implements PromptSections {
 
 const NO_TOOLS: readonly ToolSchema[] = Object.freeze([]);
 
-/** A frozen list of deep-frozen JSON: unchangeable, so one seen again by identity is the same list. */
-function isSealedList(list: readonly unknown[]): boolean {
-  return Object.isFrozen(list) && list.every(isSealedJson);
+/**
+ * `list` as a frozen list of sealed JSON (what the header would send, each element read once): the list itself
+ * when it is one already (unchangeable, so one seen again by identity is the same list), else a copy. Read by
+ * index, never through the list's own methods (a listener's array may override `filter` or `every`). An element
+ * with no JSON form is null, as in the header.
+ */
+function sealedList(list: readonly unknown[]): readonly ToolSchema[] {
+  const length = list.length;
+  if (Object.isFrozen(list)) {
+    let sealed = true;
+    for (let i = 0; i < length && sealed; i++) sealed = isSealedJson(list[i]);
+    if (sealed) return list as readonly ToolSchema[];
+  }
+  const copy = new Array<ToolSchema>(length);
+  for (let i = 0; i < length; i++) copy[i] = (sealedJson(list[i]) ?? null) as ToolSchema;
+  return Object.freeze(copy);
+}
+
+/** What the assembly reads of the tool registry. */
+interface ToolsSeen {
+  schemas(): readonly ToolSchema[];
+  /** Counts registrations and removals. */
+  readonly version: number;
 }
 
 interface ViewState {
   readonly view: ToolView;
-  /** The tool list the view last filtered (null: none, or one that was not sealed). */
+  /** The sealed tool list the view last filtered (null: none). */
   input: readonly ToolSchema[] | null;
   key: unknown;
+  /** The registry (its epoch, and its version) it was filtered at. */
+  epoch: number;
+  version: number;
   kept: readonly ToolSchema[];
 }
 

@@ -7,15 +7,17 @@
  *
  * Order: name, then verdict, then arguments, then the question, then the run. A call is judged before its
  * arguments are validated, so a denied call never shows the model the tool's schema errors (guards and
- * `tools/pre-execute` listeners therefore see unvalidated arguments). An allowed call is validated before it
- * runs, and an `ask` before it is asked, so the user is never asked about a call that could not run. An `ask`
- * appends `approval/asked` before asking and `approval/decided` when answered, when the call has an agent whose
- * session has an open turn; for a tool that presents its call as markdown (a plan) the decision records that
- * markdown's SHA-256 and whether the approver revised the arguments (an approval may carry a revision, checked
- * against the tool's schema like the call; the tool then runs with it. A rejection may carry one too: it is
- * recorded and handed to the tool's `onDenied`, and nothing runs). The deciding rule of a `deny` or `ask` verdict (`rule`) goes into `approval/asked`,
- * the approval request, and the result's `data.rule`, with a deny's `userReason` as `data.userReason` (the model sees
- * only `content`).
+ * `tools/pre-execute` listeners therefore see unvalidated arguments; they, the approval request and the tool
+ * all get one frozen snapshot of the call, its arguments deep-frozen JSON, so what was judged is what runs). An
+ * allowed call is validated before it runs, and an `ask` before it is asked, so the user is never asked about a
+ * call that could not run. An `ask` appends `approval/asked` before asking and `approval/decided` when answered,
+ * when the call has an agent whose session has an open turn; for a tool that presents its call as markdown (a
+ * plan) the decision records that markdown's SHA-256 and whether the approver revised the arguments (an approval
+ * may carry a revision, checked against the tool's schema like the call and judged again, a denied one answering
+ * `unavailable`; the tool then runs with it. A rejection may carry one too: it is recorded and handed to the
+ * tool's `onDenied`, and nothing runs). The deciding rule of a `deny` or `ask` verdict (`rule`) goes into
+ * `approval/asked`, the approval request, and the result's `data.rule`, with a deny's `userReason` as
+ * `data.userReason` (the model sees only `content`).
  *
  * The verdict (`judge()`) combines two seams. The guards (`guard()`: synchronous authorisers, the mode engine's
  * gate) set a ceiling; the `tools/pre-execute` waterfall can only narrow it: the most restrictive of all wins
@@ -79,7 +81,8 @@ export class ToolsService extends Service implements ToolRegistry {
   >();
   /** The schema list as sent, built once per registry change (null: stale). */
   private schemaList: readonly ToolSchema[] | null = null;
-  private changes = 0;
+  /** Registry changes so far, in an object of its own so that `revision()` can hand out a plain read of it. */
+  private readonly count = { changes: 0 };
   private readonly ajv = new Ajv({ allErrors: true, strict: false });
   /** Replaced, never changed in place, so a judge can iterate it without a copy. */
   private guards: readonly Authorizer[] = [];
@@ -98,7 +101,8 @@ export class ToolsService extends Service implements ToolRegistry {
   }
 
   /**
-   * Registers a tool for as long as the calling plugin lives.
+   * Registers a tool for as long as the calling plugin lives. Its `annotations` are fixed from then on (frozen, the
+   * property read-only): register it again to change them.
    * @returns a disposer that unregisters it
    * @throws on a duplicate name or a parameters schema ajv cannot compile
    */
@@ -117,6 +121,7 @@ export class ToolsService extends Service implements ToolRegistry {
     return this.ctx.effect(
       () => {
         if (this.registry.has(tool.name)) throw new Error(`tool \`${tool.name}\` is already registered`);
+        fixAnnotations(tool);
         // The schema as sent, normalised once and deep-frozen: no listener can change the registry through it,
         // and the header assembly need not normalise it again.
         const schema = sealedJson({
@@ -193,16 +198,16 @@ export class ToolsService extends Service implements ToolRegistry {
         verdict = checked(guard(exec));
       } catch (failure) {
         warn(this.ctx, `a tools guard failed; denying \`${exec.name}\``, failure);
-        return {
+        return Object.freeze({
           kind: 'deny',
           reason: `the check of \`${exec.name}\` failed, so the call is denied: ${describeError(failure)}`,
-        };
+        });
       }
       if (!verdict)
-        return {
+        return Object.freeze({
           kind: 'deny',
           reason: `the check of \`${exec.name}\` gave no verdict, so the call is denied`,
-        };
+        });
       ceiling = narrowest(ceiling, verdict);
       if (ceiling.kind === 'deny') return ceiling;
     }
@@ -216,16 +221,16 @@ export class ToolsService extends Service implements ToolRegistry {
       inner = checked(await ownedWaterfall(this.lists, 'tools/pre-execute', [exec], async () => ALLOW));
     } catch (failure) {
       warn(this.ctx, `a tools/pre-execute listener failed; denying \`${exec.name}\``, failure);
-      return {
+      return Object.freeze({
         kind: 'deny',
         reason: `the pre-execute check of \`${exec.name}\` failed, so the call is denied: ${describeError(failure)}`,
-      };
+      });
     }
     if (!inner)
-      return {
+      return Object.freeze({
         kind: 'deny',
         reason: `the pre-execute check of \`${exec.name}\` gave no verdict, so the call is denied`,
-      };
+      });
     return narrowest(ceiling, inner);
   }
 
@@ -259,7 +264,7 @@ export class ToolsService extends Service implements ToolRegistry {
 
   /** Counts registry changes (a registration or removal); the schema list is rebuilt after each. */
   get version(): number {
-    return this.changes;
+    return this.count.changes;
   }
 
   /**
@@ -267,15 +272,22 @@ export class ToolsService extends Service implements ToolRegistry {
    * {@link lookup}: while it answers the same number, no tool was registered or removed.
    */
   revision(): () => number {
-    return () => this.changes;
+    // Read once here: `this` may be the cordis service proxy (`ctx.tools.revision()`), and a closure over it would
+    // pay the proxy's traps on every call (microseconds per judged call, where a table hit costs nanoseconds).
+    const count = this.count;
+    return () => count.changes;
   }
 
   private changed(): void {
-    this.changes++;
+    this.count.changes++;
     this.schemaList = null;
   }
 
-  /** Validates, judges and runs one call. Never rejects. */
+  /**
+   * Validates, judges and runs one call. Never rejects. The call is taken as a frozen snapshot with its arguments
+   * as sealed JSON (deep-frozen), and only the snapshot is judged, shown, asked about and run: a listener or
+   * observer handed the call cannot change, after the guards judged it, what runs or the workspace it runs in.
+   */
   async execute(exec: ToolExec): Promise<ToolResult> {
     const entry = this.registry.get(exec.name);
     if (!entry) {
@@ -287,6 +299,10 @@ export class ToolsService extends Service implements ToolRegistry {
         `unknown tool \`${shown}\`; available tools: ${names.length ? names.join(', ') : '(none)'}`,
       );
     }
+    const frozen = snapshot(exec);
+    if (frozen === null) return error(`the arguments of \`${exec.name}\` are not JSON`);
+    exec = frozen;
+    const workspace = exec.agent?.workspace ?? this.workspace;
     // Judged before validation: a call the verdict denies never shows the model the tool's schema errors.
     const verdict = this.judgeSync(exec) ?? (await this.judge(exec));
     containedEmit(this.ctx, 'tools/verdict', [exec, verdict], this.lists);
@@ -318,7 +334,6 @@ export class ToolsService extends Service implements ToolRegistry {
       edited = asked.edited;
     }
     if (exec.signal?.aborted) return error(`\`${exec.name}\` was cancelled before it ran`);
-    const workspace = exec.agent?.workspace ?? this.workspace;
     try {
       const result = await entry.tool.execute(args as never, {
         callId: exec.callId,
@@ -354,11 +369,17 @@ export class ToolsService extends Service implements ToolRegistry {
     return header ? header.tools.map((tool) => tool.name) : this.names();
   }
 
+  /** The verdict for `exec` with the approver's revised arguments (sealed JSON), as for any call. */
+  private async judgeRevision(exec: ToolExec, revised: unknown): Promise<PreExecuteResult> {
+    const call: ToolExec = Object.freeze({ ...exec, arguments: revised });
+    return this.judgeSync(call) ?? (await this.judge(call));
+  }
+
   /**
    * Asks about a call and records the question and the answer. An approval that revises the arguments is
-   * checked against the tool's schema: a revision that fails it is a malformed answer, recorded and returned as
-   * `unavailable` (the tool does not run). A rejection's revision that passes the schema is kept in the outcome;
-   * one that fails it is dropped.
+   * checked against the tool's schema, then judged again as a call: a revision that fails the schema, or that the
+   * guards or listeners deny, is answered `unavailable`, recorded so (the tool does not run). A rejection's
+   * revision that passes the schema is kept in the outcome; one that fails it is dropped.
    * @returns the outcome, the arguments the tool runs (or is denied) with, and whether they are the approver's
    *   revision
    */
@@ -378,22 +399,37 @@ export class ToolsService extends Service implements ToolRegistry {
     });
     const approval = this.ctx.get('approval');
     let outcome: ApprovalOutcome = approval
-      ? await approval.request({
-          agent: exec.agent,
-          toolName: exec.name,
-          callId: exec.callId,
-          reason,
-          ...(rule ? { rule } : {}),
-          arguments: exec.arguments,
-          signal: exec.signal,
-        })
+      ? // Frozen: an outer approval/request listener cannot rewrite what an inner answerer shows the user.
+        await approval.request(
+          Object.freeze({
+            agent: exec.agent,
+            toolName: exec.name,
+            callId: exec.callId,
+            reason,
+            ...(rule ? { rule } : {}),
+            arguments: exec.arguments,
+            signal: exec.signal,
+          }),
+        )
       : { outcome: 'unavailable' };
     let args = exec.arguments;
     let edited = false;
     if (outcome.outcome === 'allowed-once' && outcome.arguments !== undefined) {
-      if (entry.validate(outcome.arguments)) {
-        args = outcome.arguments;
-        edited = JSON.stringify(args) !== JSON.stringify(exec.arguments);
+      const revised = entry.validate(outcome.arguments) ? sealedJson(outcome.arguments) : undefined;
+      const changed = revised !== undefined && JSON.stringify(revised) !== JSON.stringify(exec.arguments);
+      // A revision is another call: judged again, so an approval of one call cannot run one the guards or
+      // listeners deny (the approver was asked about the call as judged; only `ask` is answered by approving).
+      const again = changed ? await this.judgeRevision(exec, revised) : undefined;
+      if (again?.kind === 'deny') {
+        warn(
+          this.ctx,
+          `the approval of \`${exec.name}\` revised its arguments to a call that is denied ` +
+            `(${again.reason}); answering unavailable`,
+        );
+        outcome = { outcome: 'unavailable' };
+      } else if (revised !== undefined) {
+        args = revised;
+        edited = changed;
       } else {
         warn(
           this.ctx,
@@ -427,6 +463,41 @@ export class ToolsService extends Service implements ToolRegistry {
   }
 }
 
+/**
+ * A frozen copy of a call, its arguments sealed JSON (the model's are JSON already); null when they have no JSON
+ * form (a BigInt, a cycle), which no model sends.
+ */
+function snapshot(exec: ToolExec): ToolExec | null {
+  let args: unknown;
+  try {
+    args = sealedJson(exec.arguments);
+  } catch {
+    return null;
+  }
+  const { callId, name, agent, signal } = exec;
+  return Object.freeze({
+    callId,
+    name,
+    arguments: args,
+    ...(agent !== undefined ? { agent } : {}),
+    ...(signal !== undefined ? { signal } : {}),
+  });
+}
+
+/**
+ * Fixes a registered tool's annotations: frozen, and the property made read-only (when it is the tool's own data
+ * property). They are the mode engine's hints, and a verdict memoised from them holds until the registry changes:
+ * anyone can `get()` a tool, and an edit in place would leave the gate and the tool view judging by different
+ * ones. Register the tool again to change them.
+ */
+function fixAnnotations(tool: Tool<never>): void {
+  const own = Object.getOwnPropertyDescriptor(tool, 'annotations');
+  if (own === undefined || !('value' in own)) return;
+  if (typeof own.value === 'object' && own.value !== null) Object.freeze(own.value);
+  if (own.writable === true || own.configurable === true)
+    Object.defineProperty(tool, 'annotations', { writable: false, configurable: false });
+}
+
 /** The markdown a tool presents its call as (the plan of `exit_plan_mode`), or undefined (none, or it throws). */
 function presentedMarkdown(tool: Tool<never>, args: unknown): string | undefined {
   try {
@@ -456,7 +527,7 @@ export function denialText(
   }
 }
 
-const ALLOW: PreExecuteResult = { kind: 'allow' };
+const ALLOW: PreExecuteResult = Object.freeze({ kind: 'allow' });
 const RANK = { allow: 0, ask: 1, deny: 2 } as const;
 
 /**
@@ -497,13 +568,17 @@ function check(value: unknown): PreExecuteResult | null {
   const userReason = typeof verdict?.userReason === 'string' ? { userReason: verdict.userReason } : {};
   const rule = ruleOf(verdict?.rule);
   const labelled = rule ? { rule } : {};
+  // Frozen: one result may be handed out for every call of a memoised guard verdict (and to every
+  // `tools/verdict` observer), so no one holding it can turn a deny into an allow for the calls after.
   switch (verdict?.kind) {
     case 'allow':
       return ALLOW;
     case 'ask':
-      return reason !== undefined ? { kind: 'ask', reason, ...labelled } : { kind: 'ask', ...labelled };
+      return Object.freeze(
+        reason !== undefined ? { kind: 'ask', reason, ...labelled } : { kind: 'ask', ...labelled },
+      );
     case 'deny':
-      return { kind: 'deny', reason: reason ?? '', ...userReason, ...labelled };
+      return Object.freeze({ kind: 'deny', reason: reason ?? '', ...userReason, ...labelled });
     default:
       return null;
   }

@@ -228,6 +228,7 @@ export interface Tool<A = unknown> {
   name: string;
   description: string;
   parameters: JsonSchema;
+  /** MCP's hints (the mode engine's input); fixed when the tool is registered: frozen and read-only. */
   annotations?: ToolAnnotations;
   execute(args: A, context: ToolContext): Promise<ToolResult> | ToolResult;
   /** How a UI presents a call of this tool (a card); absent means a generic card titled by the tool name. */
@@ -398,7 +399,10 @@ export interface ToolRegistry {
 export interface ToolView {
   /** What this view's answer depends on for one assembly: a mode, a session… */
   key(context: AssembleContext): unknown;
-  /** Whether the model sees `tool` under `key`: a pure function of the two. */
+  /**
+   * Whether the model sees `tool` under `key`: a function of the two and of the registered tools (it is asked
+   * again after any registration or removal). `tool` is the schema as the header sends it (deep-frozen JSON).
+   */
   keep(tool: ToolSchema, key: unknown): boolean;
 }
 

@@ -11,7 +11,16 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSnapshot } from '../../src/compile/builtin-snapshot.js';
@@ -58,6 +67,10 @@ function freshPackage(): string {
 }
 
 const snapshotOf = (pkg: string): string => join(pkg, 'dist/compile/builtin-snapshot.json');
+
+/** The format a snapshot file's header names. */
+const readSnapshotFormat = (raw: string): unknown =>
+  (JSON.parse(raw.slice(0, raw.indexOf('\n'))) as { format: unknown }).format;
 
 interface Run {
   code: number | null;
@@ -255,6 +268,85 @@ describe('the built-in snapshot, on the built package', { timeout: 120_000 }, ()
       const { hit, miss } = withAndWithout(pkg, commands);
       expect(hit.map(output)).toEqual(miss.map(output));
       expect(hit[0]!.code).toBe(0);
+    });
+  });
+
+  // Red team: ways to make a command decide from something other than the plan.yaml on disk.
+  describe('red team: only the plan on disk decides', () => {
+    it('CRLF line ends (a text the snapshot does not hold) change no output', () => {
+      const pkg = freshPackage();
+      editPlan(pkg, (t) => t.replace(/\n/g, '\r\n'));
+      const commands = [
+        ['lint', 'policies/plan.yaml', '--format', 'json'],
+        ['check', 'plan', 'write'],
+      ];
+      const { hit, miss } = withAndWithout(pkg, commands);
+      expect(hit.map(output)).toEqual(miss.map(output));
+      expect(hit.every(parsed)).toBe(true);
+    });
+
+    it('a plan.yaml that is a symlink to an edited copy is read through the link', () => {
+      const pkg = freshPackage();
+      const plan = join(pkg, 'policies/plan.yaml');
+      const edited = join(pkg, 'edited-plan.yaml');
+      writeFileSync(
+        edited,
+        readFileSync(plan, 'utf8')
+          .replace(/^ {2}web_fetch: allow$/m, '  web_fetch: deny')
+          .replace('{ tool: web_fetch, expect: allow }', '{ tool: web_fetch, expect: deny }'),
+      );
+      rmSync(plan);
+      symlinkSync(edited, plan);
+      expect(run(pkg, ['check', 'plan', 'web_fetch']).stdout).toContain('tool `web_fetch`: deny');
+      expect(output(run(pkg, ['lint', 'policies/plan.yaml']))).toMatchObject({ code: 0, stdout: '' });
+    });
+
+    it('--no-builtin with the plan named as a path, and the plan through a symlink, print what they print without it', () => {
+      const pkg = freshPackage();
+      symlinkSync(join(pkg, 'policies/plan.yaml'), join(pkg, 'linked-plan.yaml'));
+      const commands = [
+        ['lint', '--no-builtin', 'policies/plan.yaml', '--format', 'json'],
+        ['lint', 'linked-plan.yaml', '--format', 'json'],
+        ['lint', '--no-builtin', 'linked-plan.yaml', '--format', 'json'],
+      ];
+      const { hit, miss } = withAndWithout(pkg, commands);
+      expect(hit.map(output)).toEqual(miss.map(output));
+    });
+
+    it('a plan.yaml that is gone is an error, never answered from the snapshot', () => {
+      const pkg = freshPackage();
+      rmSync(join(pkg, 'policies/plan.yaml'));
+      for (const args of [['lint'], ['check', 'plan', 'write']]) {
+        const r = run(pkg, args);
+        expect(r.code, r.stdout).not.toBe(0);
+        expect(`${r.stdout}${r.stderr}`).toContain('plan.yaml');
+      }
+    });
+
+    it('a snapshot with a valid hash is read only from beside the module, never from the project', () => {
+      const pkg = freshPackage();
+      const raw = readFileSync(snapshotOf(pkg), 'utf8');
+      // A forged snapshot of the shipped text whose document denies web_fetch, with its hash made to match:
+      // the hash is an integrity check, not a signature, so only where it is read from keeps it honest.
+      const [, text, document, tree, findings] = raw.split('\n');
+      const forgedDocument = document!.replace('"web_fetch":"allow"', '"web_fetch":"deny"');
+      expect(forgedDocument).not.toBe(document);
+      const rest = [text, forgedDocument, tree, findings].join('\n');
+      const sha = createHash('sha256').update(rest).digest('hex');
+      const forged = `${JSON.stringify({ format: readSnapshotFormat(raw), sha256: sha })}\n${rest}`;
+      expect(readSnapshot(forged)?.document(null)).toBeDefined();
+      const project = mkdtempSync(join(pkg, 'project-'));
+      // (Not in the project's policies/: a JSON file there is read as a policy.)
+      for (const place of ['', 'dist/compile', '.dsh', 'node_modules/dsh-mode/dist/compile']) {
+        mkdirSync(join(project, place), { recursive: true });
+        writeFileSync(join(project, place, 'builtin-snapshot.json'), forged);
+      }
+      const r = run(pkg, ['check', 'plan', 'web_fetch'], project);
+      expect(r.stdout, r.stderr).toContain('tool `web_fetch`: allow');
+      expect(parsed(r)).toBe(false);
+      // Beside the module it is as trusted as the code: there it would answer (the reason the file is dist's).
+      writeFileSync(snapshotOf(pkg), forged);
+      expect(run(pkg, ['check', 'plan', 'web_fetch'], project).stdout).toContain('tool `web_fetch`: deny');
     });
   });
 
