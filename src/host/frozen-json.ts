@@ -20,11 +20,30 @@ export function sealedJson<T>(value: T): T {
   return text === undefined ? (undefined as T) : seal(JSON.parse(text) as T);
 }
 
-/** Deep-freezes a value fresh from `JSON.parse` and records it as sealed. */
+/**
+ * Deep-freezes a value fresh from `JSON.parse` and records it as sealed. Only the root is recorded (a `WeakSet`
+ * entry costs more than freezing a small object, and only roots are asked about): a nested value is frozen too,
+ * and {@link sealedJson} of it alone normalises it once more, which is still correct.
+ */
 export function seal<T>(value: T): T {
   if (typeof value !== 'object' || value === null || sealed.has(value)) return value;
-  for (const child of Object.values(value)) seal(child);
-  Object.freeze(value);
+  freezeParsed(value);
   sealed.add(value);
   return value;
+}
+
+/** Deep-freezes what `JSON.parse` made: arrays and plain objects with own data properties only. */
+function freezeParsed(value: object): void {
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const child: unknown = value[i];
+      if (typeof child === 'object' && child !== null) freezeParsed(child);
+    }
+  } else {
+    for (const key in value) {
+      const child: unknown = (value as Record<string, unknown>)[key];
+      if (typeof child === 'object' && child !== null) freezeParsed(child);
+    }
+  }
+  Object.freeze(value);
 }

@@ -46,11 +46,14 @@ export interface LoopAgentInit {
 
 /** An agent running the reference loop. */
 export class LoopAgent implements Agent {
-  readonly id: string;
-  readonly session: Session;
-  readonly options: AgentOptions;
-  readonly workspace?: string;
-  readonly model: Model;
+  // Fixed for the agent's life (getters over private fields, and no property can be added to shadow them): an
+  // `agent/created` listener, or a tool handed the agent, cannot change the mode it asked for, the session the
+  // gate folds, or the workspace paths are judged and confined in.
+  readonly #id: string;
+  readonly #session: Session;
+  readonly #options: AgentOptions;
+  readonly #workspace: string | undefined;
+  readonly #model: Model;
   onChunk?: (chunk: ModelChunk) => void;
   /** Whether this agent has logged a header yet (its first one is always full). */
   #headerLogged = false;
@@ -74,20 +77,37 @@ export class LoopAgent implements Agent {
    * @param services the host's services (`loopServices(ctx)`), or the context to resolve them from
    */
   constructor(services: Context | LoopServices, init: LoopAgentInit) {
-    this.id = init.id;
-    this.session = init.session;
-    this.options = Object.freeze({ ...init.options });
-    this.model = init.model;
-    if (init.workspace !== undefined) this.workspace = init.workspace;
+    this.#id = init.id;
+    this.#session = init.session;
+    this.#options = Object.freeze({ ...init.options });
+    this.#model = init.model;
+    this.#workspace = init.workspace;
     if (init.onChunk) this.onChunk = init.onChunk;
-    // Fixed for the agent's life: an `agent/created` listener (or a tool, handed the agent) cannot change the mode
-    // it asked for, the session the gate folds, or the workspace paths are judged and confined in.
-    for (const key of ['id', 'session', 'options', 'workspace', 'model'] as const)
-      if (Object.hasOwn(this, key))
-        Object.defineProperty(this, key, { writable: false, configurable: false });
     const resolved = services instanceof LoopServices ? services : loopServices(services);
     this.#systemPrompt = resolved.systemPrompt;
     this.#tools = resolved.tools;
+    Object.preventExtensions(this);
+  }
+
+  get id(): string {
+    return this.#id;
+  }
+
+  get session(): Session {
+    return this.#session;
+  }
+
+  /** The options it was created with (a frozen copy). */
+  get options(): AgentOptions {
+    return this.#options;
+  }
+
+  get workspace(): string | undefined {
+    return this.#workspace;
+  }
+
+  get model(): Model {
+    return this.#model;
   }
 
   /** True while a turn runs. */

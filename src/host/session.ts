@@ -156,8 +156,14 @@ export function openTurn(events: readonly SessionEvent[]): number | null {
  */
 function freezeData(value: unknown): void {
   if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return;
+  if (Array.isArray(value)) {
+    Object.freeze(value);
+    for (let i = 0; i < value.length; i++) freezeData(value[i]);
+    return;
+  }
   const prototype: unknown = Object.getPrototypeOf(value);
-  if (!Array.isArray(value) && prototype !== Object.prototype && prototype !== null) return;
+  if (prototype !== Object.prototype && prototype !== null) return;
   Object.freeze(value);
-  for (const child of Object.values(value)) freezeData(child);
+  // `for…in` allocates no array (this runs on every append); a plain object inherits no enumerable key.
+  for (const key in value) freezeData((value as Record<string, unknown>)[key]);
 }
