@@ -89,6 +89,15 @@ export function hintsKey(hints: Hints): number {
   );
 }
 
+/** Each hint's bit in {@link hintsKey}. */
+const HINT_BITS: Readonly<Record<HintName, number>> = {
+  readOnly: 1,
+  destructive: 2,
+  idempotent: 4,
+  openWorld: 8,
+};
+const NO_HINTS: Hints = Object.freeze({});
+
 /**
  * Compiles one document: parses its selectors, splits exact names from globs and orders globs by specificity.
  * Invalid selectors are recorded in `selectorErrors` and keep what they can still match.
@@ -320,6 +329,26 @@ export function resolveInDocument(
   return result(entry);
 }
 
+/**
+ * The decision alone of {@link resolveInDocument}: the same entry picked, the same envelope for argument rules,
+ * but no result object and no rule reference (locating a rule in its file costs more than resolving it), for
+ * lint's probes, which compare decisions only.
+ * @param hints the tool's hints; MCP defaults apply to absent ones
+ * @returns the document's decision, or undefined when the document abstains
+ */
+export function decisionInDocument(
+  doc: CompiledDocument,
+  name: string,
+  hints?: Hints | EffectiveHints,
+  options: ResolveOptions = {},
+): Decision | undefined {
+  const entry = pickInDocument(doc, name, hints, options);
+  if (entry === undefined) return undefined;
+  if (entry.kind === 'tool' && entry.arguments !== undefined)
+    return envelopeDecision(doc, entry, name, hints, options);
+  return entry.decision;
+}
+
 function envelope(
   doc: CompiledDocument,
   rule: CompiledRule,
@@ -327,11 +356,25 @@ function envelope(
   hints: Hints | EffectiveHints | undefined,
   options: ResolveOptions,
 ): DecideResult | undefined {
+  const open = envelopeDecision(doc, rule, name, hints, options);
+  if (open === undefined) return undefined;
+  return rule.reason === undefined
+    ? { decision: open, rule: rule.ref }
+    : { decision: open, reason: rule.reason, rule: rule.ref };
+}
+
+/** The least restrictive of an argument rule's patterns and its base (or, without a base, the rest's decision). */
+function envelopeDecision(
+  doc: CompiledDocument,
+  rule: CompiledRule,
+  name: string,
+  hints: Hints | EffectiveHints | undefined,
+  options: ResolveOptions,
+): Decision | undefined {
   const skip = options.skip;
   let open: Decision | undefined = rule.base;
   if (open === undefined) {
-    const rest = resolveInDocument(doc, name, hints, { skip: (e) => e === rule || skip?.(e) === true });
-    open = rest?.decision;
+    open = decisionInDocument(doc, name, hints, { skip: (e) => e === rule || skip?.(e) === true });
   }
   for (const table of rule.arguments ?? []) {
     for (const p of table.patterns) {
@@ -340,10 +383,7 @@ function envelope(
       if (open === undefined || RESTRICTIVENESS[p.decision] < RESTRICTIVENESS[open]) open = p.decision;
     }
   }
-  if (open === undefined) return undefined;
-  return rule.reason === undefined
-    ? { decision: open, rule: rule.ref }
-    : { decision: open, reason: rule.reason, rule: rule.ref };
+  return open;
 }
 
 /**
@@ -357,10 +397,22 @@ export function pickInDocument(
   hints?: Hints | EffectiveHints,
   options: ResolveOptions = {},
 ): CompiledEntry | undefined {
-  const skip = options.skip;
+  return pickToolInDocument(doc, name, options.skip) ?? pickFallbackInDocument(doc, hints, options.skip);
+}
+
+/**
+ * The `tools` rule that decides a name within one document, which does not depend on hints: the exact name, else
+ * the most specific matching glob.
+ * @returns the rule, or undefined when no selector matches (the document's fallback decides)
+ */
+export function pickToolInDocument(
+  doc: CompiledDocument,
+  name: string,
+  skip?: ResolveOptions['skip'],
+): CompiledRule | undefined {
   const exact = doc.exact.get(name);
   if (exact) {
-    const winner = pick(skip ? exact.filter((r) => !skip(r)) : exact);
+    const winner = pick(exact, skip);
     if (winner) return winner;
   }
   // Only globs whose literal prefix starts the name can match: one map lookup per distinct prefix length.
@@ -374,14 +426,30 @@ export function pickInDocument(
       best = rule;
     }
   }
-  if (best) return best;
-  const h = effectiveHints(hints);
-  let effect: CompiledEffect | undefined;
-  for (const e of doc.effects) {
-    if (!h[e.hint] || skip?.(e)) continue;
-    if (!effect || compareRestrictiveness(e.decision, effect.decision) > 0) effect = e;
+  return best;
+}
+
+/**
+ * What decides, within one document, a name no selector matches: the most restrictive `effects` entry whose
+ * hint is true, else `default`.
+ * @param hints the tool's hints; MCP defaults apply to absent ones
+ * @returns the entry, or undefined when the document abstains
+ */
+export function pickFallbackInDocument(
+  doc: CompiledDocument,
+  hints?: Hints | EffectiveHints,
+  skip?: ResolveOptions['skip'],
+): CompiledEffect | CompiledDefault | undefined {
+  if (doc.effects.length > 0) {
+    // The hints as bits, without allocating the effective hints (this runs for every name no selector matches).
+    const key = hintsKey(hints ?? NO_HINTS);
+    let effect: CompiledEffect | undefined;
+    for (const e of doc.effects) {
+      if ((key & HINT_BITS[e.hint]) === 0 || skip?.(e)) continue;
+      if (!effect || compareRestrictiveness(e.decision, effect.decision) > 0) effect = e;
+    }
+    if (effect) return effect;
   }
-  if (effect) return effect;
   if (doc.default && !skip?.(doc.default)) return doc.default;
   return undefined;
 }
@@ -393,10 +461,12 @@ function outranks(a: CompiledRule, b: CompiledRule): boolean {
   return r !== 0 ? r > 0 : a.order < b.order;
 }
 
-/** The most restrictive entry; the first in the list among equals. */
-function pick<T extends { decision: Decision }>(list: readonly T[]): T | undefined {
+/** The most restrictive entry not skipped; the first in the list among equals. */
+function pick<T extends CompiledEntry>(list: readonly T[], skip?: (entry: T) => boolean): T | undefined {
   let best: T | undefined;
-  for (const x of list) if (!best || compareRestrictiveness(x.decision, best.decision) > 0) best = x;
+  for (const x of list) {
+    if ((!best || compareRestrictiveness(x.decision, best.decision) > 0) && skip?.(x) !== true) best = x;
+  }
   return best;
 }
 

@@ -20,8 +20,10 @@
 import { decideCall, documentHasArguments } from './call.js';
 import { composePolicy, DEFAULT_DENY_RULE } from './compile.js';
 import {
+  decisionInDocument,
   effectiveHints,
   HINT_NAMES,
+  hintsKey,
   resolveInDocument,
   RESTRICTIVENESS,
   type ResolveOptions,
@@ -58,6 +60,9 @@ export interface OwnSkip {
   skip: NonNullable<ResolveOptions['skip']>;
 }
 
+/** `DECISIONS[ORDER[d]] === d`. */
+const DECISIONS: readonly Decision[] = ['deny', 'ask', 'allow'];
+const NO_HINTS_KEY = hintsKey({});
 const DEFAULT_DENY: DecideResult = Object.freeze({ decision: 'deny', rule: DEFAULT_DENY_RULE });
 /** Decisions by index, most restrictive first: `ORDER[decision]` is its index in fallback lists. */
 const ORDER: Readonly<Record<Decision, number>> = {
@@ -84,10 +89,21 @@ export class ModeCompositions {
   /** `starts[end]`: where the composition of documents `[0, end)` starts (its last `override`, else 0). */
   readonly #starts: number[] = [0];
   #exact: Map<string, number[]> | undefined;
-  #globs: Map<string, GlobBucket> | undefined;
-  #prefixLengths: number[] = [];
+  /** The distinct literal prefixes of the mode's globs, sorted; per prefix its bucket and its parent (see below). */
+  #prefixes: string[] = [];
+  #buckets: GlobBucket[] = [];
+  #prefixParent: number[] = [];
+  /** Per position: the exact names of that document that an earlier document also has (undefined: none). */
+  readonly #shared: (Set<string> | undefined)[] = [];
   /** Per hint key: each document's fallback result, and per decision the ascending positions giving it. */
-  readonly #fallbacks = new Map<number, { results: (DecideResult | undefined)[]; byDecision: number[][] }>();
+  readonly #fallbacks: ({ results: (DecideResult | undefined)[]; byDecision: number[][] } | undefined)[] = [];
+  /** The last `#firstCandidate` question and answer: a probe asks it once per hint set. */
+  readonly #last: { name: string | undefined; from: number; end: number; first: number } = {
+    name: undefined,
+    from: -1,
+    end: -1,
+    first: -1,
+  };
   readonly #policies = new Map<number, PrefixPolicy>();
   /** `#withArguments[end]`: how many of documents `[0, end)` have argument rules (computed on first use). */
   #withArguments: number[] | undefined;
@@ -198,6 +214,62 @@ export class ModeCompositions {
   }
 
   /**
+   * The decision alone of {@link resolveBefore}, for lint's probes. The common answers cost a few lookups and no
+   * allocation. The documents before the first one with a selector that may match `name` decide it by their
+   * fallbacks: when one of those denies, a deny is the ceiling whatever the others say; when no document has such
+   * a selector, the ceiling is the most restrictive fallback.
+   */
+  decisionBefore(position: number, name: string, hints: Hints | undefined): Decision | undefined {
+    if (this.#docs[position]!.override) return undefined;
+    const from = this.start(position);
+    if (position <= from) return undefined;
+    if (position - from === 1) return decisionInDocument(this.#docs[from]!, name, hints);
+    const byDecision = this.#fallback(hints === undefined ? NO_HINTS_KEY : hintsKey(hints)).byDecision;
+    const first = this.#firstCandidate(name, from, position);
+    const denies = byDecision[ORDER.deny]!;
+    const deny = denies[lowerBound(denies, from)];
+    if (deny !== undefined && deny < first) return 'deny';
+    if (first === position) {
+      // No candidate: the earliest `ask`, else the earliest `allow`, by fallback (`resolve` answers the same).
+      for (let k = ORDER.ask; k <= ORDER.allow; k++) {
+        const list = byDecision[k]!;
+        const at = list[lowerBound(list, from)];
+        if (at !== undefined && at < position) return DECISIONS[k];
+      }
+      return undefined;
+    }
+    return this.resolve(position, name, hints)?.decision;
+  }
+
+  /**
+   * A lower bound of the first position in `[from, end)` of a document with a selector that may match `name`
+   * (exact, or a glob by its literal prefix, unconfirmed); `end` when there is none.
+   */
+  #firstCandidate(name: string, from: number, end: number): number {
+    if (name === this.#last.name && from === this.#last.from && end === this.#last.end)
+      return this.#last.first;
+    if (this.#exact === undefined) this.#index();
+    let first = end;
+    // A name of the document at `end` is looked up in the mode's index only when an earlier document also has it
+    // (most have none in common): that document's own table is cheaper to ask than the mode's.
+    const shared = end < this.#docs.length ? this.#shared[end] : undefined;
+    if (!(end < this.#docs.length && this.#docs[end]!.exact.has(name)) || shared?.has(name) === true) {
+      const exact = this.#exact!.get(name);
+      if (exact !== undefined) first = Math.min(first, exact[lowerBound(exact, from)] ?? end);
+    }
+    for (let k = this.#longestPrefix(name); k >= 0; k = this.#prefixParent[k]!) {
+      const positions = this.#buckets[k]!.positions;
+      const at = positions[lowerBound(positions, from)];
+      if (at !== undefined && at < first) first = at;
+    }
+    const last = this.#last;
+    last.name = name;
+    last.from = from;
+    last.end = end;
+    return (last.first = first);
+  }
+
+  /**
    * A cursor over the positions in `[from, end)` of the documents with a selector that matches `name` (and
    * `extra`), ascending, each once; it returns `end` when there are no more. A merge of the exact-name list and
    * the glob buckets under the name's prefixes, which are each in load order.
@@ -208,15 +280,13 @@ export class ModeCompositions {
     const exact = this.#exact!.get(name);
     if (exact !== undefined) lists.push({ positions: exact, at: lowerBound(exact, from) });
     if (extra !== undefined) lists.push({ positions: [extra], at: 0 });
-    for (const length of this.#prefixLengths) {
-      if (length > name.length) break;
-      const bucket = this.#globs!.get(length === name.length ? name : name.slice(0, length));
-      if (bucket !== undefined)
-        lists.push({
-          positions: bucket.positions,
-          rules: bucket.rules,
-          at: lowerBound(bucket.positions, from),
-        });
+    for (let k = this.#longestPrefix(name); k >= 0; k = this.#prefixParent[k]!) {
+      const bucket = this.#buckets[k]!;
+      lists.push({
+        positions: bucket.positions,
+        rules: bucket.rules,
+        at: lowerBound(bucket.positions, from),
+      });
     }
     let last = -1;
     return () => {
@@ -241,28 +311,57 @@ export class ModeCompositions {
     };
   }
 
+  /**
+   * The index in `#prefixes` of the longest glob prefix that starts `name`, or -1; the others that start it are
+   * its `#prefixParent` chain. Sorted strings instead of a lookup per prefix length: no slice to hash per length.
+   * (The longest prefix of `name` sorts at or before `name`, and every key between the two starts with it, so it
+   * is on the parent chain of the last key at or before `name`.)
+   */
+  #longestPrefix(name: string): number {
+    const keys = this.#prefixes;
+    let lo = 0;
+    let hi = keys.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (keys[mid]! <= name) lo = mid + 1;
+      else hi = mid;
+    }
+    let k = lo - 1;
+    while (k >= 0 && !name.startsWith(keys[k]!)) k = this.#prefixParent[k]!;
+    return k;
+  }
+
   #index(): void {
     this.#exact = new Map();
-    this.#globs = new Map();
-    const lengths = new Set<number>();
+    const globs = new Map<string, GlobBucket>();
     this.#docs.forEach((doc, position) => {
+      let shared: Set<string> | undefined;
       for (const name of doc.exact.keys()) {
         const list = this.#exact!.get(name);
         if (list === undefined) this.#exact!.set(name, [position]);
-        else list.push(position);
+        else (list.push(position), (shared ??= new Set()).add(name));
       }
+      this.#shared.push(shared);
       for (const [prefix, rules] of doc.globsByPrefix) {
-        lengths.add(prefix.length);
-        const bucket = this.#globs!.get(prefix);
-        if (bucket === undefined) this.#globs!.set(prefix, { positions: [position], rules: [rules] });
+        const bucket = globs.get(prefix);
+        if (bucket === undefined) globs.set(prefix, { positions: [position], rules: [rules] });
         else (bucket.positions.push(position), bucket.rules.push(rules));
       }
     });
-    this.#prefixLengths = [...lengths].sort((a, b) => a - b);
+    this.#prefixes = [...globs.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    this.#buckets = this.#prefixes.map((p) => globs.get(p)!);
+    // Sorted, a key comes right after the keys that start it: a stack of the current chain gives each its parent.
+    const chain: number[] = [];
+    this.#prefixParent = this.#prefixes.map((key, k) => {
+      while (chain.length > 0 && !key.startsWith(this.#prefixes[chain[chain.length - 1]!]!)) chain.pop();
+      const parent = chain.length > 0 ? chain[chain.length - 1]! : -1;
+      chain.push(k);
+      return parent;
+    });
   }
 
   #fallback(key: number): { results: (DecideResult | undefined)[]; byDecision: number[][] } {
-    let entry = this.#fallbacks.get(key);
+    let entry = this.#fallbacks[key];
     if (entry !== undefined) return entry;
     const hints = Object.fromEntries(
       HINT_NAMES.map((h, bit) => [h, (key & (1 << bit)) !== 0]),
@@ -274,7 +373,7 @@ export class ModeCompositions {
       if (r !== undefined) byDecision[ORDER[r.decision]]!.push(position);
       return r === undefined ? undefined : Object.freeze(r);
     });
-    this.#fallbacks.set(key, (entry = { results, byDecision }));
+    this.#fallbacks[key] = entry = { results, byDecision };
     return entry;
   }
 }

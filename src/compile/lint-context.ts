@@ -14,6 +14,7 @@ import { composePolicy, DEFAULT_DENY_RULE } from './compile.js';
 import { compileDocument, HINT_NAMES, resolveInDocument, toolVerdict } from './document.js';
 import { affixFilter } from './glob-overlap.js';
 import { ModeCompositions } from './lint-compose.js';
+import { DocumentProbe, samePath } from './lint-probe.js';
 import { isStarOnly, type SelectorAlternative } from './glob.js';
 import { BUILTIN_PLAN_PATH } from './load.js';
 import type { ToolCatalogEntry } from './catalog.js';
@@ -103,6 +104,8 @@ export function createRuleContexts(
     return c;
   };
   return documents.map((source) => {
+    let probe: DocumentProbe | undefined;
+    let composition: ModeCompositions | undefined;
     const mode = source.document.mode;
     const modeDocuments = byMode.get(mode)!;
     const position = modeDocuments.indexOf(source);
@@ -150,6 +153,10 @@ export function createRuleContexts(
       decideBefore: (name: string, hints: Hints | undefined) =>
         compositionsOf(mode).resolveBefore(position, name, hints),
       decideInDocument,
+      decisionBefore: (name: string, hints: Hints | undefined) =>
+        (composition ??= compositionsOf(mode)).decisionBefore(position, name, hints),
+      decisionInDocument: (name: string, hints: Hints | undefined, without?: JsonPath) =>
+        (probe ??= new DocumentProbe(compiled(source))).decision(name, hints, without),
       decideAlone: (name: string, hints?: Hints): DecideResult =>
         (alone ??= composePolicy(mode, [compiled(source)])).decide(name, hints),
       argumentRules: () => argumentRulesOf(compiled(source)),
@@ -187,10 +194,6 @@ function argumentRulesOf(doc: CompiledDocument): ArgumentRule[] {
     out.push(rule);
   }
   return out;
-}
-
-function samePath(a: JsonPath, b: JsonPath): boolean {
-  return a.length === b.length && a.every((seg, i) => seg === b[i]);
 }
 
 /**
