@@ -59,7 +59,7 @@ export default defineRule({
     docs: {
       failing: 'mode: review\ntools:\n  read:\n    paths:\n      "../secrets/**": deny\n',
       passing: 'mode: review\ntools:\n  read:\n    paths:\n      "/home/me/secrets/**": deny\n',
-      fix: 'Write command patterns as the words of one simple command, and path patterns as normalised workspace-relative globs (absolute ones only to deny or ask outside the workspace). Remove a pattern that another of its table always beats, or make it more specific than that one.',
+      fix: 'Write command patterns as the words of one simple command, and path patterns as normalised workspace-relative globs (absolute ones only to deny or ask outside the workspace). Remove a pattern that another of its table always beats, or make it more specific than that one. Limits (missed findings, never a wider decision): a pattern covered only by several others together is not reported, and a path pattern with a character class or an extglob never counts as covering another.',
     },
   },
   check(context, report) {
