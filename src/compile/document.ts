@@ -8,7 +8,7 @@
  * @module
  */
 import { compileArgumentTables, type Table } from './argument-tables.js';
-import { parseSelector } from './glob.js';
+import { isPlainSelector, parseSelector } from './glob.js';
 import type {
   CompiledDefault,
   CompiledDocument,
@@ -129,6 +129,32 @@ function compileFresh(source: SourceDocument): CompiledDocument {
   for (const selector of Object.keys(tools)) {
     const value = tools[selector]!;
     const path: JsonPath = ['tools', selector];
+    if (typeof value === 'string' && isPlainSelector(selector)) {
+      // The common rule, `name: decision`: one exact entry, without the parsed selector and verdict objects that
+      // the general path allocates (a big policy has tens of thousands of these).
+      const rule = new ToolEntry(
+        source,
+        selector,
+        selector,
+        value,
+        undefined,
+        selector.length,
+        false,
+        '', // what `parseSelector` gives a plain name
+        order,
+        path,
+        (n) => n === selector,
+        value,
+        NO_TABLES,
+        selector,
+      );
+      rules.push(rule);
+      const list = exact.get(selector);
+      if (list) list.push(rule);
+      else exact.set(selector, [rule]);
+      order++;
+      continue;
+    }
     const parsed = parseSelector(selector);
     if (parsed.error) selectorErrors.push({ selector, path, error: parsed.error });
     const { decision, reason, base } = toolVerdict(value);
@@ -149,6 +175,7 @@ function compileFresh(source: SourceDocument): CompiledDocument {
         alt.match,
         base,
         tables,
+        alt.name,
       );
       rules.push(rule);
       if (alt.name === undefined) continue;
@@ -250,6 +277,8 @@ class Entry {
   }
 }
 
+const NO_TABLES: readonly Table[] = Object.freeze([]);
+
 class ToolEntry extends Entry implements CompiledRule {
   readonly kind = 'tool' as const;
   readonly reason?: string;
@@ -267,6 +296,7 @@ class ToolEntry extends Entry implements CompiledRule {
     readonly match: (name: string) => boolean,
     base: Decision | undefined,
     tables: readonly Table[],
+    readonly name: string | undefined,
   ) {
     super(source, selector, path);
     if (reason !== undefined) this.reason = reason;

@@ -63,6 +63,15 @@ const SLASH = '\uffff';
 const ANCHOR = '\ufffe';
 
 /**
+ * Whether a selector is a plain tool name: no glob syntax, no braces, no escapes, and within the length limit.
+ * {@link parseSelector} gives it one exact alternative whose name, pattern and prefix are the selector itself.
+ * @returns true for a plain name
+ */
+export function isPlainSelector(selector: string): boolean {
+  return selector.length > 0 && selector.length <= MAX_SELECTOR_LENGTH && !SPECIAL.test(selector);
+}
+
+/**
  * Parses one selector as written under `tools:`.
  * @returns its alternatives (possibly empty) and an error message when the syntax is invalid
  */

@@ -214,56 +214,76 @@ function pathOfRule(source: LintDocument, ref: RuleRef): JsonPath | undefined {
   });
 }
 
-/** The `tools` rules of a compiled document, grouped back by selector (the compiler parsed them already). */
+/**
+ * The `tools` rules of a compiled document, grouped back by selector (the compiler parsed them already). An
+ * alternative is the compiled rule itself, unless it is a glob that takes the affix filter.
+ */
 function readSelectors(doc: CompiledDocument): SelectorRule[] {
-  const names = new Map<CompiledRule, string>();
-  for (const [name, list] of doc.exact) for (const r of list) names.set(r, name);
-  const errors = new Map(doc.selectorErrors.map((e) => [e.selector, e.error]));
-  const bySelector = new Map<string, SelectorRule>();
-  for (const selector of Object.keys(doc.source.document.tools ?? {})) {
-    const value = doc.source.document.tools![selector]!;
+  const errors =
+    doc.selectorErrors.length === 0
+      ? undefined
+      : new Map(doc.selectorErrors.map((e) => [e.selector, e.error]));
+  const tools = doc.source.document.tools ?? {};
+  const compiledRules = doc.rules;
+  const out: SelectorRule[] = [];
+  // The compiler emits each selector's alternatives together, in `tools` key order (`order` counts selectors).
+  let next = 0;
+  let order = 0;
+  for (const selector of Object.keys(tools)) {
+    const value = tools[selector]!;
+    const alternatives: SelectorAlternative[] = [];
+    for (; next < compiledRules.length && compiledRules[next]!.order === order; next++)
+      alternatives.push(alternativeOf(compiledRules[next]!));
+    order++;
     const rule: SelectorRule = {
       selector,
-      decision: toolVerdict(value).decision,
+      decision: typeof value === 'string' ? value : toolVerdict(value).decision,
       path: ['tools', selector],
-      alternatives: [],
+      alternatives,
     };
-    if (typeof value !== 'string' && value.reason !== undefined) rule.reason = value.reason;
-    if (typeof value !== 'string' && (value.commands !== undefined || value.paths !== undefined)) {
-      rule.byArguments = true;
+    if (typeof value !== 'string') {
+      if (value.reason !== undefined) rule.reason = value.reason;
+      if (value.commands !== undefined || value.paths !== undefined) rule.byArguments = true;
     }
-    const error = errors.get(selector);
+    const error = errors?.get(selector);
     if (error !== undefined) rule.error = error;
-    bySelector.set(selector, rule);
+    out.push(rule);
   }
-  for (const r of doc.rules) {
-    const name = names.get(r);
-    // The affix filter skips most matcher calls when lint probes many names against many globs.
-    // (A pattern of literals and `*` checks its affixes itself.)
-    const could = r.isGlob && !isStarOnly(r.pattern) ? affixFilter(r.pattern) : undefined;
-    const alternative: SelectorAlternative = {
-      pattern: r.pattern,
-      specificity: r.specificity,
-      isGlob: r.isGlob,
-      prefix: r.prefix,
-      match: could ? (n) => could(n) && r.match(n) : r.match,
-    };
-    if (name !== undefined) alternative.name = name;
-    (bySelector.get(r.selector)!.alternatives as SelectorAlternative[]).push(alternative);
-  }
-  return [...bySelector.values()];
+  return out;
+}
+
+/** A compiled rule as a selector alternative. */
+function alternativeOf(r: CompiledRule): SelectorAlternative {
+  // The affix filter skips most matcher calls when lint probes many names against many globs.
+  // (A pattern of literals and `*` checks its affixes itself.)
+  if (!r.isGlob || isStarOnly(r.pattern)) return r;
+  const could = affixFilter(r.pattern);
+  return {
+    pattern: r.pattern,
+    specificity: r.specificity,
+    isGlob: r.isGlob,
+    prefix: r.prefix,
+    match: could ? (n) => could(n) && r.match(n) : r.match,
+  };
 }
 
 /** The alternatives of a document's selectors by literal prefix (exact names by the name itself). */
 function indexSelectors(rules: readonly SelectorRule[]): SelectorIndex {
-  const exact: [string, IndexedAlternative][] = [];
-  const globs: [string, IndexedAlternative][] = [];
+  const exactKeys: string[] = [];
+  const exact: IndexedAlternative[] = [];
+  const globKeys: string[] = [];
+  const globs: IndexedAlternative[] = [];
   rules.forEach((rule, position) => {
     for (const alternative of rule.alternatives) {
       const entry: IndexedAlternative = { alternative, rule, position };
-      if (alternative.name !== undefined) exact.push([alternative.name, entry]);
-      else globs.push([alternative.prefix ?? '', entry]);
+      if (alternative.name !== undefined) {
+        exactKeys.push(alternative.name);
+        exact.push(entry);
+      } else {
+        globKeys.push(alternative.prefix ?? '');
+        globs.push(entry);
+      }
     }
   });
-  return { exact: new PrefixIndex(exact), globs: new PrefixIndex(globs) };
+  return { exact: new PrefixIndex(exactKeys, exact), globs: new PrefixIndex(globKeys, globs) };
 }

@@ -3,48 +3,77 @@
  * "which globs can share a name with this one?"). A name a glob matches starts with the glob's literal prefix, and
  * two globs can share a name only when one's literal prefix starts with the other's, so both questions become a
  * range of a sorted array plus a few map lookups instead of a scan of every selector.
+ *
+ * Sorted on the first question, not when built: lint builds one index per document and asks most documents
+ * nothing (a document without globs never asks).
  * @module
  */
 
 /** An immutable index of values by string key, built once. */
 export class PrefixIndex<T> {
-  readonly #keys: string[];
-  readonly #values: T[];
-  readonly #byKey = new Map<string, T[]>();
-  readonly #lengths: number[];
+  #keys: readonly string[];
+  #values: readonly T[];
+  #sorted = false;
+  #byKey: Map<string, T[]> | undefined;
+  #lengths: number[] | undefined;
 
-  /** @param entries `[key, value]` pairs; values with equal keys keep their given order */
-  constructor(entries: readonly (readonly [string, T])[]) {
-    const sorted = entries
-      .map((e, i) => [e, i] as const)
-      .sort(([a, i], [b, j]) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : i - j));
-    this.#keys = sorted.map(([e]) => e[0]);
-    this.#values = sorted.map(([e]) => e[1]);
-    for (const [[key, value]] of sorted) {
-      const list = this.#byKey.get(key);
-      if (list) list.push(value);
-      else this.#byKey.set(key, [value]);
-    }
-    this.#lengths = [...new Set(this.#keys.map((k) => k.length))].sort((a, b) => a - b);
+  /**
+   * @param keys one key per value
+   * @param values the values; values with equal keys keep their given order (neither array is modified)
+   */
+  constructor(keys: readonly string[], values: readonly T[]) {
+    this.#keys = keys;
+    this.#values = values;
+  }
+
+  /** Sorts by key, stably, on first use. */
+  #sort(): void {
+    if (this.#sorted) return;
+    this.#sorted = true;
+    const keys = this.#keys;
+    let ascending = true;
+    for (let i = 1; i < keys.length && ascending; i++) ascending = keys[i - 1]! <= keys[i]!;
+    if (ascending) return;
+    const order = keys.map((_, i) => i);
+    order.sort((i, j) => {
+      const a = keys[i]!;
+      const b = keys[j]!;
+      return a < b ? -1 : a > b ? 1 : i - j;
+    });
+    const values = this.#values;
+    this.#keys = order.map((i) => keys[i]!);
+    this.#values = order.map((i) => values[i]!);
   }
 
   /** The values whose key starts with `prefix` (the empty prefix: all of them), in key order. */
   startingWith(prefix: string): T[] {
+    this.#sort();
+    const keys = this.#keys;
     let lo = 0;
-    let hi = this.#keys.length;
+    let hi = keys.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (this.#keys[mid]! < prefix) lo = mid + 1;
+      if (keys[mid]! < prefix) lo = mid + 1;
       else hi = mid;
     }
     const out: T[] = [];
-    for (let i = lo; i < this.#keys.length && this.#keys[i]!.startsWith(prefix); i++)
-      out.push(this.#values[i]!);
+    for (let i = lo; i < keys.length && keys[i]!.startsWith(prefix); i++) out.push(this.#values[i]!);
     return out;
   }
 
   /** The values whose key is a proper prefix of `text` (shorter than it). */
   properPrefixesOf(text: string): T[] {
+    if (this.#byKey === undefined || this.#lengths === undefined) {
+      this.#sort();
+      const byKey = new Map<string, T[]>();
+      this.#keys.forEach((key, i) => {
+        const list = byKey.get(key);
+        if (list) list.push(this.#values[i]!);
+        else byKey.set(key, [this.#values[i]!]);
+      });
+      this.#byKey = byKey;
+      this.#lengths = [...new Set(this.#keys.map((k) => k.length))].sort((a, b) => a - b);
+    }
     const out: T[] = [];
     for (const length of this.#lengths) {
       if (length >= text.length) break;
@@ -56,6 +85,10 @@ export class PrefixIndex<T> {
 
   /** The values whose key starts with `prefix` or is a proper prefix of it: those that can share a name with it. */
   compatibleWith(prefix: string): T[] {
-    return [...this.properPrefixesOf(prefix), ...this.startingWith(prefix)];
+    const shorter = this.properPrefixesOf(prefix);
+    const longer = this.startingWith(prefix);
+    if (shorter.length === 0) return longer;
+    for (const v of longer) shorter.push(v);
+    return shorter;
   }
 }

@@ -215,6 +215,8 @@ export interface CompiledRule {
   readonly arguments?: readonly ArgumentTable[];
   readonly specificity: number;
   readonly isGlob: boolean;
+  /** The exact tool name when `isGlob` is false (the pattern unescaped); undefined for a glob. */
+  readonly name?: string | undefined;
   /** The literal text every matching name starts with. */
   readonly prefix: string;
   /** Position among the document's `tools` entries (document order). */

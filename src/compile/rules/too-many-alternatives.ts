@@ -26,7 +26,8 @@ export default defineRule({
   },
   check(context, report) {
     for (const rule of context.selectors()) {
-      if (expandBraces(rule.selector) !== undefined) continue;
+      // Without braces there is one alternative: only selectors with braces are expanded again.
+      if (!rule.selector.includes('{') || expandBraces(rule.selector) !== undefined) continue;
       report({
         messageId: 'tooMany',
         data: { selector: rule.selector, max: MAX_BRACE_ALTERNATIVES },
