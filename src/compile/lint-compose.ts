@@ -22,6 +22,7 @@ import { composePolicy, DEFAULT_DENY_RULE } from './compile.js';
 import {
   decisionInDocument,
   effectiveHints,
+  pickFallbackInDocument,
   HINT_NAMES,
   hintsKey,
   resolveInDocument,
@@ -30,6 +31,8 @@ import {
 } from './document.js';
 import type {
   CallDecision,
+  CompiledDefault,
+  CompiledEffect,
   CallInput,
   CompiledDocument,
   CompiledPolicy,
@@ -88,7 +91,8 @@ export class ModeCompositions {
   readonly #docs: readonly CompiledDocument[];
   /** `starts[end]`: where the composition of documents `[0, end)` starts (its last `override`, else 0). */
   readonly #starts: number[] = [0];
-  #exact: Map<string, number[]> | undefined;
+  /** Per exact name, the positions of the documents that have it: a number when only one does (most names). */
+  #exact: Map<string, number | number[]> | undefined;
   /** The distinct literal prefixes of the mode's globs, sorted; per prefix its bucket and its parent (see below). */
   #prefixes: string[] = [];
   #buckets: GlobBucket[] = [];
@@ -96,7 +100,7 @@ export class ModeCompositions {
   /** Per position: the exact names of that document that an earlier document also has (undefined: none). */
   readonly #shared: (Set<string> | undefined)[] = [];
   /** Per hint key: each document's fallback result, and per decision the ascending positions giving it. */
-  readonly #fallbacks: ({ results: (DecideResult | undefined)[]; byDecision: number[][] } | undefined)[] = [];
+  readonly #fallbacks: (Fallbacks | undefined)[] = [];
   /** The last `#firstCandidate` question and answer: a probe asks it once per hint set. */
   readonly #last: { name: string | undefined; from: number; end: number; first: number } = {
     name: undefined,
@@ -177,7 +181,7 @@ export class ModeCompositions {
       for (; di < denies.length && denies[di]! < c; di++) {
         const d = denies[di]!;
         while (mi < matched.length && matched[mi]! < d) mi++;
-        if (matched[mi] !== d) return fallback.results[d];
+        if (matched[mi] !== d) return fallback.result(d);
       }
       if (c >= end) break;
       matched.push(c);
@@ -198,7 +202,7 @@ export class ModeCompositions {
       }
       const implicit = i < positions.length && positions[i]! < end ? positions[i]! : undefined;
       const at = explicitAt[k];
-      if (implicit !== undefined && (at === undefined || implicit < at)) return fallback.results[implicit];
+      if (implicit !== undefined && (at === undefined || implicit < at)) return fallback.result(implicit);
       if (at !== undefined) return explicit[k];
     }
     return undefined;
@@ -255,7 +259,9 @@ export class ModeCompositions {
     const shared = end < this.#docs.length ? this.#shared[end] : undefined;
     if (!(end < this.#docs.length && this.#docs[end]!.exact.has(name)) || shared?.has(name) === true) {
       const exact = this.#exact!.get(name);
-      if (exact !== undefined) first = Math.min(first, exact[lowerBound(exact, from)] ?? end);
+      if (typeof exact === 'number') {
+        if (exact >= from && exact < first) first = exact;
+      } else if (exact !== undefined) first = Math.min(first, exact[lowerBound(exact, from)] ?? end);
     }
     for (let k = this.#longestPrefix(name); k >= 0; k = this.#prefixParent[k]!) {
       const positions = this.#buckets[k]!.positions;
@@ -278,7 +284,8 @@ export class ModeCompositions {
     if (this.#exact === undefined) this.#index();
     const lists: Cursor[] = [];
     const exact = this.#exact!.get(name);
-    if (exact !== undefined) lists.push({ positions: exact, at: lowerBound(exact, from) });
+    if (typeof exact === 'number') lists.push({ positions: [exact], at: exact >= from ? 0 : 1 });
+    else if (exact !== undefined) lists.push({ positions: exact, at: lowerBound(exact, from) });
     if (extra !== undefined) lists.push({ positions: [extra], at: 0 });
     for (let k = this.#longestPrefix(name); k >= 0; k = this.#prefixParent[k]!) {
       const bucket = this.#buckets[k]!;
@@ -332,14 +339,19 @@ export class ModeCompositions {
   }
 
   #index(): void {
-    this.#exact = new Map();
+    const exact = new Map<string, number | number[]>();
+    this.#exact = exact;
     const globs = new Map<string, GlobBucket>();
     this.#docs.forEach((doc, position) => {
       let shared: Set<string> | undefined;
       for (const name of doc.exact.keys()) {
-        const list = this.#exact!.get(name);
-        if (list === undefined) this.#exact!.set(name, [position]);
-        else (list.push(position), (shared ??= new Set()).add(name));
+        const known = exact.get(name);
+        if (known === undefined) exact.set(name, position);
+        else {
+          if (typeof known === 'number') exact.set(name, [known, position]);
+          else known.push(position);
+          (shared ??= new Set()).add(name);
+        }
       }
       this.#shared.push(shared);
       for (const [prefix, rules] of doc.globsByPrefix) {
@@ -360,21 +372,48 @@ export class ModeCompositions {
     });
   }
 
-  #fallback(key: number): { results: (DecideResult | undefined)[]; byDecision: number[][] } {
+  #fallback(key: number): Fallbacks {
     let entry = this.#fallbacks[key];
     if (entry !== undefined) return entry;
     const hints = Object.fromEntries(
       HINT_NAMES.map((h, bit) => [h, (key & (1 << bit)) !== 0]),
     ) as EffectiveHints;
     const byDecision: number[][] = [[], [], []];
-    // Skipping every `tools` entry leaves exactly what decides a name that no selector matches.
-    const results = this.#docs.map((doc, position) => {
-      const r = resolveInDocument(doc, '', hints, { skip: (e) => e.kind === 'tool' });
-      if (r !== undefined) byDecision[ORDER[r.decision]]!.push(position);
-      return r === undefined ? undefined : Object.freeze(r);
+    // What decides a name that no selector matches: the entry alone, its result (and so its location in the
+    // file) built only when `resolve` returns it; `decisionBefore` needs the decisions only.
+    const entries = this.#docs.map((doc, position) => {
+      const e = pickFallbackInDocument(doc, hints);
+      if (e !== undefined) byDecision[ORDER[e.decision]]!.push(position);
+      return e;
     });
-    this.#fallbacks[key] = entry = { results, byDecision };
+    this.#fallbacks[key] = entry = new Fallbacks(entries, byDecision);
     return entry;
+  }
+}
+
+/** Per document of a mode, what decides a name no selector matches, for one set of effective hints. */
+class Fallbacks {
+  readonly #entries: readonly (CompiledEffect | CompiledDefault | undefined)[];
+  readonly #results: (DecideResult | undefined)[] = [];
+  /** Per decision (`ORDER`), the ascending positions whose fallback gives it. */
+  readonly byDecision: readonly number[][];
+
+  constructor(entries: readonly (CompiledEffect | CompiledDefault | undefined)[], byDecision: number[][]) {
+    this.#entries = entries;
+    this.byDecision = byDecision;
+  }
+
+  /** What `resolveInDocument` answers at `position` for a name no selector matches (frozen, built once). */
+  result(position: number): DecideResult | undefined {
+    const known = this.#results[position];
+    if (known !== undefined) return known;
+    const e = this.#entries[position];
+    if (e === undefined) return undefined;
+    const r: DecideResult =
+      e.kind === 'effect' && e.reason !== undefined
+        ? { decision: e.decision, reason: e.reason, rule: e.ref }
+        : { decision: e.decision, rule: e.ref };
+    return (this.#results[position] = Object.freeze(r));
   }
 }
 

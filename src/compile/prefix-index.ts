@@ -13,7 +13,6 @@
 export class PrefixIndex<T> {
   #keys: readonly string[];
   #values: readonly T[];
-  #sorted = false;
   #byKey: Map<string, T[]> | undefined;
   #lengths: number[] | undefined;
 
@@ -26,23 +25,30 @@ export class PrefixIndex<T> {
     this.#values = values;
   }
 
-  /** Sorts by key, stably, on first use. */
+  /** Sorts by key, stably, on first use; groups the values by key on the way. */
   #sort(): void {
-    if (this.#sorted) return;
-    this.#sorted = true;
+    if (this.#byKey !== undefined) return;
+    const byKey = new Map<string, T[]>();
     const keys = this.#keys;
-    let ascending = true;
-    for (let i = 1; i < keys.length && ascending; i++) ascending = keys[i - 1]! <= keys[i]!;
-    if (ascending) return;
-    const order = keys.map((_, i) => i);
-    order.sort((i, j) => {
-      const a = keys[i]!;
-      const b = keys[j]!;
-      return a < b ? -1 : a > b ? 1 : i - j;
-    });
     const values = this.#values;
-    this.#keys = order.map((i) => keys[i]!);
-    this.#values = order.map((i) => values[i]!);
+    for (let i = 0; i < keys.length; i++) {
+      const list = byKey.get(keys[i]!);
+      if (list) list.push(values[i]!);
+      else byKey.set(keys[i]!, [values[i]!]);
+    }
+    this.#byKey = byKey;
+    // The distinct keys in the engine's own string order (UTF-16 code units, as `<` compares), each key's values
+    // in their given order: a stable sort without a comparator call per comparison.
+    const sortedKeys: string[] = [];
+    const sortedValues: T[] = [];
+    for (const key of [...byKey.keys()].sort()) {
+      for (const value of byKey.get(key)!) {
+        sortedKeys.push(key);
+        sortedValues.push(value);
+      }
+    }
+    this.#keys = sortedKeys;
+    this.#values = sortedValues;
   }
 
   /** The values whose key starts with `prefix` (the empty prefix: all of them), in key order. */
@@ -63,21 +69,12 @@ export class PrefixIndex<T> {
 
   /** The values whose key is a proper prefix of `text` (shorter than it). */
   properPrefixesOf(text: string): T[] {
-    if (this.#byKey === undefined || this.#lengths === undefined) {
-      this.#sort();
-      const byKey = new Map<string, T[]>();
-      this.#keys.forEach((key, i) => {
-        const list = byKey.get(key);
-        if (list) list.push(this.#values[i]!);
-        else byKey.set(key, [this.#values[i]!]);
-      });
-      this.#byKey = byKey;
-      this.#lengths = [...new Set(this.#keys.map((k) => k.length))].sort((a, b) => a - b);
-    }
+    this.#sort();
+    this.#lengths ??= [...new Set(this.#keys.map((k) => k.length))].sort((a, b) => a - b);
     const out: T[] = [];
     for (const length of this.#lengths) {
       if (length >= text.length) break;
-      const list = this.#byKey.get(text.slice(0, length));
+      const list = this.#byKey!.get(text.slice(0, length));
       if (list) out.push(...list);
     }
     return out;

@@ -13,7 +13,7 @@
  */
 import { mostRestrictive } from '../document.js';
 import { exampleNames, findCommonName } from '../glob-overlap.js';
-import { UNMATCHED_PROBE, type SelectorRule } from '../lint-context.js';
+import { UNMATCHED_PROBE, type SelectorAlternative, type SelectorRule } from '../lint-context.js';
 import type { Decision, JsonPath } from '../types.js';
 import { defineRule, type RuleContext } from './define.js';
 
@@ -44,8 +44,11 @@ export default defineRule({
     const rules = context.selectors();
     for (const rule of rules) {
       if (rule.error !== undefined) continue;
-      const repeated = rule.alternatives.find((alt) => seen.has(alt.pattern));
-      for (const alt of rule.alternatives) if (!seen.has(alt.pattern)) seen.set(alt.pattern, rule.selector);
+      let repeated: SelectorAlternative | undefined;
+      for (const alt of rule.alternatives) {
+        if (!seen.has(alt.pattern)) seen.set(alt.pattern, rule.selector);
+        else repeated ??= alt;
+      }
       if (repeated !== undefined) {
         report({
           messageId: 'duplicate',
@@ -81,7 +84,10 @@ export default defineRule({
  * it wins: its skeletons, the exact names of other selectors it matches, and a name it shares with each glob that
  * could take over without it (equal or lower specificity: a more specific glob wins those names anyway).
  */
-function probesFor(context: RuleContext, rule: SelectorRule): string[] {
+function probesFor(context: RuleContext, rule: SelectorRule): readonly string[] {
+  const only = rule.alternatives.length === 1 ? rule.alternatives[0]! : undefined;
+  // One exact name (most rules): that name.
+  if (only?.name !== undefined) return [only.name];
   const names = new Set<string>();
   const index = context.selectorIndex();
   for (const alt of rule.alternatives) {

@@ -1,0 +1,53 @@
+/**
+ * `PrefixIndex` answers from keys given in any order, keeps the given order of values under equal keys, and orders
+ * keys as `<` does (UTF-16 code units), whichever question it is asked first.
+ */
+import { describe, expect, it } from 'vitest';
+import { PrefixIndex } from '../../src/compile/prefix-index.js';
+
+const KEYS = ['mcp__b', 'mcp__', 'a', 'mcp__a', 'mcp__', 'Z', 'mcp', '\u00e9', 'mcp__a'];
+const VALUES = KEYS.map((k, i) => `${k}#${i}`);
+
+/** The reference: every value whose key satisfies `keep`, by key (`<`), then by given position. */
+function reference(keep: (key: string) => boolean): string[] {
+  return KEYS.map((key, i) => ({ key, i }))
+    .filter(({ key }) => keep(key))
+    .sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : x.i - y.i))
+    .map(({ i }) => VALUES[i]!);
+}
+
+describe('PrefixIndex', () => {
+  it('lists the values whose key starts with a prefix, in key order, equal keys in given order', () => {
+    for (const prefix of ['', 'mcp', 'mcp__', 'mcp__a', 'a', 'Z', 'q', '\u00e9']) {
+      const index = new PrefixIndex(KEYS, VALUES);
+      expect(index.startingWith(prefix)).toEqual(reference((k) => k.startsWith(prefix)));
+    }
+  });
+
+  it('lists the values whose key is a proper prefix of a text, first asked or after a range', () => {
+    for (const first of ['properPrefixesOf', 'startingWith'] as const) {
+      const index = new PrefixIndex(KEYS, VALUES);
+      if (first === 'startingWith') index.startingWith('mcp');
+      const got = index.properPrefixesOf('mcp__a');
+      expect([...got].sort()).toEqual(reference((k) => k.length < 6 && 'mcp__a'.startsWith(k)).sort());
+    }
+  });
+
+  it('answers compatibleWith as the proper prefixes followed by the keys that start with it', () => {
+    const index = new PrefixIndex(KEYS, VALUES);
+    const got = index.compatibleWith('mcp__');
+    const shorter = index.properPrefixesOf('mcp__');
+    expect(got).toEqual([...shorter, ...index.startingWith('mcp__')]);
+    expect(got).toContain('mcp#6');
+    expect(got).toContain('mcp__b#0');
+    expect(got).not.toContain('a#2');
+  });
+
+  it('leaves the arrays it was given as they were', () => {
+    const keys = [...KEYS];
+    const values = [...VALUES];
+    new PrefixIndex(keys, values).startingWith('');
+    expect(keys).toEqual(KEYS);
+    expect(values).toEqual(VALUES);
+  });
+});
