@@ -49,7 +49,12 @@ export const RESTRICTIVENESS: Readonly<Record<Decision, number>> = Object.freeze
  * @returns a comparison number
  */
 export function compareRestrictiveness(a: Decision, b: Decision): number {
-  return RESTRICTIVENESS[a] - RESTRICTIVENESS[b];
+  return rank(a) - rank(b);
+}
+
+/** `RESTRICTIVENESS[d]` by comparisons: a keyed read of a record costs more on the resolution path. */
+function rank(d: Decision): number {
+  return d === 'deny' ? 2 : d === 'ask' ? 1 : 0;
 }
 
 /**
@@ -57,7 +62,7 @@ export function compareRestrictiveness(a: Decision, b: Decision): number {
  * @returns `a` or `b`
  */
 export function mostRestrictive(a: Decision, b: Decision): Decision {
-  return RESTRICTIVENESS[b] > RESTRICTIVENESS[a] ? b : a;
+  return rank(b) > rank(a) ? b : a;
 }
 
 /**

@@ -97,6 +97,8 @@ export class ModeCompositions {
   #prefixes: string[] = [];
   #buckets: GlobBucket[] = [];
   #prefixParent: number[] = [];
+  /** The first UTF-16 code units of the non-empty prefixes: most names start with none of them. */
+  #prefixFirst = new Set<number>();
   /** Per position: the exact names of that document that an earlier document also has (undefined: none). */
   readonly #shared: (Set<string> | undefined)[] = [];
   /** Per hint key: each document's fallback result, and per decision the ascending positions giving it. */
@@ -326,6 +328,8 @@ export class ModeCompositions {
    */
   #longestPrefix(name: string): number {
     const keys = this.#prefixes;
+    // No non-empty prefix starts with this name's first character: only '' can start it (sorted first).
+    if (name.length === 0 || !this.#prefixFirst.has(name.charCodeAt(0))) return keys[0] === '' ? 0 : -1;
     let lo = 0;
     let hi = keys.length;
     while (lo < hi) {
@@ -360,8 +364,10 @@ export class ModeCompositions {
         else (bucket.positions.push(position), bucket.rules.push(rules));
       }
     });
-    this.#prefixes = [...globs.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    // The default sort compares UTF-16 code units, as `<` does (and `#longestPrefix` relies on).
+    this.#prefixes = [...globs.keys()].sort();
     this.#buckets = this.#prefixes.map((p) => globs.get(p)!);
+    for (const p of this.#prefixes) if (p.length > 0) this.#prefixFirst.add(p.charCodeAt(0));
     // Sorted, a key comes right after the keys that start it: a stack of the current chain gives each its parent.
     const chain: number[] = [];
     this.#prefixParent = this.#prefixes.map((key, k) => {

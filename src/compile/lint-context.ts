@@ -232,13 +232,18 @@ function readSelectors(doc: CompiledDocument): SelectorRule[] {
   for (const selector of Object.keys(tools)) {
     const value = tools[selector]!;
     const alternatives: SelectorAlternative[] = [];
+    // The compiled rules' own `['tools', selector]`, when the selector compiled to any.
+    const path =
+      next < compiledRules.length && compiledRules[next]!.order === order
+        ? compiledRules[next]!.path
+        : undefined;
     for (; next < compiledRules.length && compiledRules[next]!.order === order; next++)
       alternatives.push(alternativeOf(compiledRules[next]!));
     order++;
     const rule: SelectorRule = {
       selector,
       decision: typeof value === 'string' ? value : toolVerdict(value).decision,
-      path: ['tools', selector],
+      path: path ?? ['tools', selector],
       alternatives,
     };
     if (typeof value !== 'string') {

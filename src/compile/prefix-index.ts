@@ -1,20 +1,26 @@
 /**
  * Values keyed by a literal prefix, for lint's pairwise questions ("which exact names can this glob match?",
  * "which globs can share a name with this one?"). A name a glob matches starts with the glob's literal prefix, and
- * two globs can share a name only when one's literal prefix starts with the other's, so both questions become a
- * range of a sorted array plus a few map lookups instead of a scan of every selector.
+ * two globs can share a name only when one's literal prefix starts with the other's, so both questions only look
+ * at the keys that begin with the same character (and the empty key), instead of every selector.
  *
- * Sorted on the first question, not when built: lint builds one index per document and asks most documents
- * nothing (a document without globs never asks).
+ * Nothing is sorted when the index is built: lint builds one index per document and asks most documents little
+ * (a document without globs asks nothing). The keys are grouped by first character on the first question, and
+ * only the keys that answer one are sorted.
  * @module
  */
 
-/** An immutable index of values by string key, built once. */
+/** An immutable index of values by string key. */
 export class PrefixIndex<T> {
-  #keys: readonly string[];
-  #values: readonly T[];
-  #byKey: Map<string, T[]> | undefined;
-  #lengths: number[] | undefined;
+  readonly #keys: readonly string[];
+  readonly #values: readonly T[];
+  /** Positions of the non-empty keys by their first UTF-16 code unit, ascending; built on the first question. */
+  #byFirst: Map<number, number[]> | undefined;
+  /** Positions of the empty keys. */
+  #empty: number[] = [];
+  /** Every position, by key then position, for the empty prefix; built when asked. */
+  #all: T[] | undefined;
+  readonly #compatible = new Map<string, T[]>();
 
   /**
    * @param keys one key per value
@@ -25,67 +31,91 @@ export class PrefixIndex<T> {
     this.#values = values;
   }
 
-  /** Sorts by key, stably, on first use; groups the values by key on the way. */
-  #sort(): void {
-    if (this.#byKey !== undefined) return;
-    const byKey = new Map<string, T[]>();
+  #groups(): Map<number, number[]> {
+    if (this.#byFirst !== undefined) return this.#byFirst;
+    const byFirst = new Map<number, number[]>();
     const keys = this.#keys;
-    const values = this.#values;
     for (let i = 0; i < keys.length; i++) {
-      const list = byKey.get(keys[i]!);
-      if (list) list.push(values[i]!);
-      else byKey.set(keys[i]!, [values[i]!]);
-    }
-    this.#byKey = byKey;
-    // The distinct keys in the engine's own string order (UTF-16 code units, as `<` compares), each key's values
-    // in their given order: a stable sort without a comparator call per comparison.
-    const sortedKeys: string[] = [];
-    const sortedValues: T[] = [];
-    for (const key of [...byKey.keys()].sort()) {
-      for (const value of byKey.get(key)!) {
-        sortedKeys.push(key);
-        sortedValues.push(value);
+      const key = keys[i]!;
+      if (key.length === 0) {
+        this.#empty.push(i);
+        continue;
       }
+      const first = key.charCodeAt(0);
+      const list = byFirst.get(first);
+      if (list) list.push(i);
+      else byFirst.set(first, [i]);
     }
-    this.#keys = sortedKeys;
-    this.#values = sortedValues;
+    return (this.#byFirst = byFirst);
+  }
+
+  /** The values at `positions`, ordered by key (as `<` compares strings), then by position. */
+  #byKey(positions: number[]): T[] {
+    const keys = this.#keys;
+    if (positions.length > 1) {
+      positions.sort((i, j) => {
+        const a = keys[i]!;
+        const b = keys[j]!;
+        return a < b ? -1 : a > b ? 1 : i - j;
+      });
+    }
+    return positions.map((i) => this.#values[i]!);
   }
 
   /** The values whose key starts with `prefix` (the empty prefix: all of them), in key order. */
   startingWith(prefix: string): T[] {
-    this.#sort();
+    if (prefix.length === 0) return [...(this.#all ??= this.#byKey(this.#keys.map((_, i) => i)))];
+    return this.#byKey(this.#starting(prefix));
+  }
+
+  /** The positions of the keys that start with a non-empty `prefix`, ascending. */
+  #starting(prefix: string): number[] {
+    const found: number[] = [];
+    const candidates = this.#groups().get(prefix.charCodeAt(0));
+    if (candidates === undefined) return found;
     const keys = this.#keys;
-    let lo = 0;
-    let hi = keys.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (keys[mid]! < prefix) lo = mid + 1;
-      else hi = mid;
-    }
-    const out: T[] = [];
-    for (let i = lo; i < keys.length && keys[i]!.startsWith(prefix); i++) out.push(this.#values[i]!);
-    return out;
+    for (const i of candidates) if (keys[i]!.startsWith(prefix)) found.push(i);
+    return found;
   }
 
-  /** The values whose key is a proper prefix of `text` (shorter than it). */
+  /** The values whose key is a proper prefix of `text` (shorter than it), shortest key first. */
   properPrefixesOf(text: string): T[] {
-    this.#sort();
-    this.#lengths ??= [...new Set(this.#keys.map((k) => k.length))].sort((a, b) => a - b);
-    const out: T[] = [];
-    for (const length of this.#lengths) {
-      if (length >= text.length) break;
-      const list = this.#byKey!.get(text.slice(0, length));
-      if (list) out.push(...list);
-    }
-    return out;
+    return this.#proper(text).map((i) => this.#values[i]!);
   }
 
-  /** The values whose key starts with `prefix` or is a proper prefix of it: those that can share a name with it. */
-  compatibleWith(prefix: string): T[] {
-    const shorter = this.properPrefixesOf(prefix);
-    const longer = this.startingWith(prefix);
-    if (shorter.length === 0) return longer;
-    for (const v of longer) shorter.push(v);
-    return shorter;
+  /** The positions of the keys that are proper prefixes of `text`, by length, then position. */
+  #proper(text: string): number[] {
+    const group = this.#groups().get(text.charCodeAt(0));
+    const found = [...this.#empty];
+    if (text.length === 0) return [];
+    if (group === undefined) return found;
+    const keys = this.#keys;
+    let sorted = true;
+    for (const i of group) {
+      const key = keys[i]!;
+      if (key.length >= text.length || !text.startsWith(key)) continue;
+      if (found.length > 0 && keys[found[found.length - 1]!]!.length > key.length) sorted = false;
+      found.push(i);
+    }
+    // Proper prefixes of one text differ in length only: by length, then by position.
+    if (!sorted) found.sort((i, j) => keys[i]!.length - keys[j]!.length || i - j);
+    return found;
+  }
+
+  /**
+   * The values whose key starts with `prefix` or is a proper prefix of it: those that can share a name with it
+   * (the proper prefixes first). Remembered per prefix: several rules ask the same (do not modify the result).
+   */
+  compatibleWith(prefix: string): readonly T[] {
+    let known = this.#compatible.get(prefix);
+    if (known === undefined) {
+      const shorter = this.#proper(prefix);
+      const longer = prefix.length === 0 ? this.#keys.map((_, i) => i) : this.#starting(prefix);
+      const values = this.#values;
+      known = shorter.map((i) => values[i]!);
+      for (const v of this.#byKey(longer)) known.push(v);
+      this.#compatible.set(prefix, known);
+    }
+    return known;
   }
 }

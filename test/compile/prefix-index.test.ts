@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { PrefixIndex } from '../../src/compile/prefix-index.js';
 
-const KEYS = ['mcp__b', 'mcp__', 'a', 'mcp__a', 'mcp__', 'Z', 'mcp', '\u00e9', 'mcp__a'];
+const KEYS = ['mcp__b', 'mcp__', 'a', 'mcp__a', '', 'mcp__', 'Z', 'mcp', '\u00e9', 'mcp__a', ''];
 const VALUES = KEYS.map((k, i) => `${k}#${i}`);
 
 /** The reference: every value whose key satisfies `keep`, by key (`<`), then by given position. */
@@ -28,8 +28,12 @@ describe('PrefixIndex', () => {
     for (const first of ['properPrefixesOf', 'startingWith'] as const) {
       const index = new PrefixIndex(KEYS, VALUES);
       if (first === 'startingWith') index.startingWith('mcp');
-      const got = index.properPrefixesOf('mcp__a');
-      expect([...got].sort()).toEqual(reference((k) => k.length < 6 && 'mcp__a'.startsWith(k)).sort());
+      const expected = KEYS.map((key, i) => ({ key, i }))
+        .filter(({ key }) => key.length < 6 && 'mcp__a'.startsWith(key))
+        .sort((x, y) => x.key.length - y.key.length || x.i - y.i)
+        .map(({ i }) => VALUES[i]!);
+      expect(index.properPrefixesOf('mcp__a')).toEqual(expected);
+      expect(expected).toEqual(['#4', '#10', 'mcp#7', 'mcp__#1', 'mcp__#5']);
     }
   });
 
@@ -38,7 +42,7 @@ describe('PrefixIndex', () => {
     const got = index.compatibleWith('mcp__');
     const shorter = index.properPrefixesOf('mcp__');
     expect(got).toEqual([...shorter, ...index.startingWith('mcp__')]);
-    expect(got).toContain('mcp#6');
+    expect(got).toContain('mcp#7');
     expect(got).toContain('mcp__b#0');
     expect(got).not.toContain('a#2');
   });
