@@ -148,7 +148,7 @@ function compileFresh(source: SourceDocument): CompiledDocument {
         '', // what `parseSelector` gives a plain name
         order,
         path,
-        (n) => n === selector,
+        undefined,
         value,
         NO_TABLES,
         selector,
@@ -177,7 +177,7 @@ function compileFresh(source: SourceDocument): CompiledDocument {
         alt.prefix ?? '',
         order,
         path,
-        alt.match,
+        alt.name === undefined ? alt.match : undefined,
         base,
         tables,
         alt.name,
@@ -284,9 +284,19 @@ class Entry {
 
 const NO_TABLES: readonly Table[] = Object.freeze([]);
 
+/** An exact rule's matcher, shared by all of them (called as `rule.match(name)`, as `CompiledRule` declares it). */
+function matchName(this: { readonly name: string | undefined }, name: string): boolean {
+  return name === this.name;
+}
+
 class ToolEntry extends Entry implements CompiledRule {
   readonly kind = 'tool' as const;
   readonly reason?: string;
+  /**
+   * A glob's own matcher; for an exact name the shared {@link matchName} (a closure per exact rule of a big policy
+   * is memory that every collection has to move).
+   */
+  readonly match: (name: string) => boolean;
   constructor(
     source: SourceDocument,
     readonly selector: string,
@@ -298,12 +308,13 @@ class ToolEntry extends Entry implements CompiledRule {
     readonly prefix: string,
     readonly order: number,
     path: JsonPath,
-    readonly match: (name: string) => boolean,
+    match: ((name: string) => boolean) | undefined,
     base: Decision | undefined,
     tables: readonly Table[],
     readonly name: string | undefined,
   ) {
     super(source, selector, path);
+    this.match = match ?? matchName;
     if (reason !== undefined) this.reason = reason;
     if (base !== undefined) this.base = base;
     if (tables.length > 0) this.arguments = tables;

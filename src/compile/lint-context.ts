@@ -231,15 +231,13 @@ function readSelectors(doc: CompiledDocument): SelectorRule[] {
   let order = 0;
   for (const selector of Object.keys(tools)) {
     const value = tools[selector]!;
-    const alternatives: SelectorAlternative[] = [];
-    // The compiled rules' own `['tools', selector]`, when the selector compiled to any.
-    const path =
-      next < compiledRules.length && compiledRules[next]!.order === order
-        ? compiledRules[next]!.path
-        : undefined;
-    for (; next < compiledRules.length && compiledRules[next]!.order === order; next++)
-      alternatives.push(alternativeOf(compiledRules[next]!));
+    const first = next;
+    while (next < compiledRules.length && compiledRules[next]!.order === order) next++;
     order++;
+    // Sized once (an array grown by `push` reserves room for many more: memory a big lint keeps to its end).
+    const alternatives: SelectorAlternative[] = compiledRules.slice(first, next).map(alternativeOf);
+    // The compiled rules' own `['tools', selector]`, when the selector compiled to any.
+    const path = next > first ? compiledRules[first]!.path : undefined;
     const rule: SelectorRule = {
       selector,
       decision: typeof value === 'string' ? value : toolVerdict(value).decision,
@@ -275,20 +273,26 @@ function alternativeOf(r: CompiledRule): SelectorAlternative {
 /** The alternatives of a document's selectors by literal prefix (exact names by the name itself). */
 function indexSelectors(rules: readonly SelectorRule[]): SelectorIndex {
   const exactKeys: string[] = [];
-  const exact: IndexedAlternative[] = [];
+  const exact: [SelectorAlternative[], number[]] = [[], []];
   const globKeys: string[] = [];
-  const globs: IndexedAlternative[] = [];
+  const globs: [SelectorAlternative[], number[]] = [[], []];
   rules.forEach((rule, position) => {
     for (const alternative of rule.alternatives) {
-      const entry: IndexedAlternative = { alternative, rule, position };
-      if (alternative.name !== undefined) {
-        exactKeys.push(alternative.name);
-        exact.push(entry);
-      } else {
-        globKeys.push(alternative.prefix ?? '');
-        globs.push(entry);
-      }
+      const side = alternative.name !== undefined ? exact : globs;
+      (alternative.name !== undefined ? exactKeys : globKeys).push(
+        alternative.name ?? alternative.prefix ?? '',
+      );
+      side[0].push(alternative);
+      side[1].push(position);
     }
   });
-  return { exact: new PrefixIndex(exactKeys, exact), globs: new PrefixIndex(globKeys, globs) };
+  // The entries are made when a question returns them: most exact names are never returned.
+  const entry =
+    ([alternatives, positions]: [SelectorAlternative[], number[]]) =>
+    (i: number): IndexedAlternative => ({
+      alternative: alternatives[i]!,
+      rule: rules[positions[i]!]!,
+      position: positions[i]!,
+    });
+  return { exact: new PrefixIndex(exactKeys, entry(exact)), globs: new PrefixIndex(globKeys, entry(globs)) };
 }

@@ -13,7 +13,8 @@
 /** An immutable index of values by string key. */
 export class PrefixIndex<T> {
   readonly #keys: readonly string[];
-  readonly #values: readonly T[];
+  /** The value at a position: given, or made when a question returns it. */
+  readonly #value: (position: number) => T;
   /** Positions of the non-empty keys by their first UTF-16 code unit, ascending; built on the first question. */
   #byFirst: Map<number, number[]> | undefined;
   /** Positions of the empty keys. */
@@ -24,11 +25,13 @@ export class PrefixIndex<T> {
 
   /**
    * @param keys one key per value
-   * @param values the values; values with equal keys keep their given order (neither array is modified)
+   * @param values the values, or a function that makes the value at a position when a question returns it (most
+   *   values of a big lint are never returned); values with equal keys keep their given order (neither array is
+   *   modified)
    */
-  constructor(keys: readonly string[], values: readonly T[]) {
+  constructor(keys: readonly string[], values: readonly T[] | ((position: number) => T)) {
     this.#keys = keys;
-    this.#values = values;
+    this.#value = typeof values === 'function' ? values : (i) => values[i]!;
   }
 
   #groups(): Map<number, number[]> {
@@ -59,7 +62,7 @@ export class PrefixIndex<T> {
         return a < b ? -1 : a > b ? 1 : i - j;
       });
     }
-    return positions.map((i) => this.#values[i]!);
+    return positions.map(this.#value);
   }
 
   /** The values whose key starts with `prefix` (the empty prefix: all of them), in key order. */
@@ -80,7 +83,7 @@ export class PrefixIndex<T> {
 
   /** The values whose key is a proper prefix of `text` (shorter than it), shortest key first. */
   properPrefixesOf(text: string): T[] {
-    return this.#proper(text).map((i) => this.#values[i]!);
+    return this.#proper(text).map(this.#value);
   }
 
   /** The positions of the keys that are proper prefixes of `text`, by length, then position. */
@@ -111,9 +114,9 @@ export class PrefixIndex<T> {
     if (known === undefined) {
       const shorter = this.#proper(prefix);
       const longer = prefix.length === 0 ? this.#keys.map((_, i) => i) : this.#starting(prefix);
-      const values = this.#values;
-      known = shorter.map((i) => values[i]!);
-      for (const v of this.#byKey(longer)) known.push(v);
+      // Concatenated, not pushed onto: the remembered arrays stay their own size.
+      known =
+        shorter.length === 0 ? this.#byKey(longer) : shorter.map(this.#value).concat(this.#byKey(longer));
       this.#compatible.set(prefix, known);
     }
     return known;

@@ -47,6 +47,17 @@ describe('PrefixIndex', () => {
     expect(got).not.toContain('a#2');
   });
 
+  it('answers the same when it makes its values from positions, making only the values it returns', () => {
+    const made: number[] = [];
+    const lazy = new PrefixIndex(KEYS, (i) => (made.push(i), VALUES[i]!));
+    const given = new PrefixIndex(KEYS, VALUES);
+    expect(lazy.startingWith('mcp__')).toEqual(given.startingWith('mcp__'));
+    expect([...made].sort((a, b) => a - b)).toEqual([0, 1, 3, 5, 9]);
+    expect(lazy.compatibleWith('mcp__a')).toEqual(given.compatibleWith('mcp__a'));
+    expect(lazy.properPrefixesOf('mcp')).toEqual(given.properPrefixesOf('mcp'));
+    expect(lazy.startingWith('')).toEqual(given.startingWith(''));
+  });
+
   it('leaves the arrays it was given as they were', () => {
     const keys = [...KEYS];
     const values = [...VALUES];
