@@ -230,16 +230,14 @@ export class ModeCompositions {
     const from = this.start(position);
     if (position <= from) return undefined;
     if (position - from === 1) return decisionInDocument(this.#docs[from]!, name, hints);
-    const byDecision = this.#fallback(hints === undefined ? NO_HINTS_KEY : hintsKey(hints)).byDecision;
+    const fallback = this.#fallback(hints === undefined ? NO_HINTS_KEY : hintsKey(hints));
     const first = this.#firstCandidate(name, from, position);
-    const denies = byDecision[ORDER.deny]!;
-    const deny = denies[lowerBound(denies, from)];
+    const deny = fallback.firstFrom(ORDER.deny, from);
     if (deny !== undefined && deny < first) return 'deny';
     if (first === position) {
       // No candidate: the earliest `ask`, else the earliest `allow`, by fallback (`resolve` answers the same).
       for (let k = ORDER.ask; k <= ORDER.allow; k++) {
-        const list = byDecision[k]!;
-        const at = list[lowerBound(list, from)];
+        const at = fallback.firstFrom(k, from);
         if (at !== undefined && at < position) return DECISIONS[k];
       }
       return undefined;
@@ -404,9 +402,23 @@ class Fallbacks {
   /** Per decision (`ORDER`), the ascending positions whose fallback gives it. */
   readonly byDecision: readonly number[][];
 
+  /** Per decision, the last `firstFrom` question and answer (a probe asks for one composition at a time). */
+  readonly #from: number[] = [-1, -1, -1];
+  readonly #first: (number | undefined)[] = [undefined, undefined, undefined];
+
   constructor(entries: readonly (CompiledEffect | CompiledDefault | undefined)[], byDecision: number[][]) {
     this.#entries = entries;
     this.byDecision = byDecision;
+  }
+
+  /** The first position at or after `from` whose fallback gives the decision `ORDER[k]`, if any. */
+  firstFrom(k: number, from: number): number | undefined {
+    if (this.#from[k] !== from) {
+      const list = this.byDecision[k]!;
+      this.#from[k] = from;
+      this.#first[k] = list[lowerBound(list, from)];
+    }
+    return this.#first[k];
   }
 
   /** What `resolveInDocument` answers at `position` for a name no selector matches (frozen, built once). */

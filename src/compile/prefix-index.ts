@@ -10,6 +10,9 @@
  * @module
  */
 
+/** Up to this many keys, `startingWith` scans them instead of grouping them first. */
+const SCAN = 128;
+
 /** An immutable index of values by string key. */
 export class PrefixIndex<T> {
   readonly #keys: readonly string[];
@@ -74,9 +77,18 @@ export class PrefixIndex<T> {
   /** The positions of the keys that start with a non-empty `prefix`, ascending. */
   #starting(prefix: string): number[] {
     const found: number[] = [];
-    const candidates = this.#groups().get(prefix.charCodeAt(0));
-    if (candidates === undefined) return found;
     const keys = this.#keys;
+    const first = prefix.charCodeAt(0);
+    if (keys.length <= SCAN && this.#byFirst === undefined) {
+      // A document's few keys: one pass costs less than grouping them.
+      for (let i = 0; i < keys.length; i++) {
+        const key = keys[i]!;
+        if (key.charCodeAt(0) === first && key.startsWith(prefix)) found.push(i);
+      }
+      return found;
+    }
+    const candidates = this.#groups().get(first);
+    if (candidates === undefined) return found;
     for (const i of candidates) if (keys[i]!.startsWith(prefix)) found.push(i);
     return found;
   }
@@ -88,17 +100,22 @@ export class PrefixIndex<T> {
 
   /** The positions of the keys that are proper prefixes of `text`, by length, then position. */
   #proper(text: string): number[] {
-    const group = this.#groups().get(text.charCodeAt(0));
-    const found = [...this.#empty];
     if (text.length === 0) return [];
-    if (group === undefined) return found;
     const keys = this.#keys;
+    const found: number[] = [];
     let sorted = true;
-    for (const i of group) {
+    const visit = (i: number) => {
       const key = keys[i]!;
-      if (key.length >= text.length || !text.startsWith(key)) continue;
+      if (key.length >= text.length || !text.startsWith(key)) return;
       if (found.length > 0 && keys[found[found.length - 1]!]!.length > key.length) sorted = false;
       found.push(i);
+    };
+    if (keys.length <= SCAN && this.#byFirst === undefined) {
+      for (let i = 0; i < keys.length; i++) visit(i);
+    } else {
+      const group = this.#groups().get(text.charCodeAt(0));
+      for (const i of this.#empty) visit(i);
+      for (const i of group ?? []) visit(i);
     }
     // Proper prefixes of one text differ in length only: by length, then by position.
     if (!sorted) found.sort((i, j) => keys[i]!.length - keys[j]!.length || i - j);

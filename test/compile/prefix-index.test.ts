@@ -58,6 +58,29 @@ describe('PrefixIndex', () => {
     expect(lazy.startingWith('')).toEqual(given.startingWith(''));
   });
 
+  it('answers the same for a document of many keys (grouped by first character) as for few', () => {
+    const keys = Array.from(
+      { length: 300 },
+      (_, i) => ['mcp__', 'mcp__gh__', 'read', 'r', ''][i % 5]! + (i % 7),
+    );
+    const values = keys.map((k, i) => `${k}#${i}`);
+    const index = new PrefixIndex(keys, values);
+    for (const prefix of ['mcp__', 'mcp__gh__3', 'r', 'read1', 'x', '']) {
+      const expected = keys
+        .map((key, i) => ({ key, i }))
+        .filter(({ key }) => key.startsWith(prefix))
+        .sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : x.i - y.i))
+        .map(({ i }) => values[i]!);
+      expect(index.startingWith(prefix)).toEqual(expected);
+      const proper = keys
+        .map((key, i) => ({ key, i }))
+        .filter(({ key }) => key.length < prefix.length && prefix.startsWith(key))
+        .sort((x, y) => x.key.length - y.key.length || x.i - y.i)
+        .map(({ i }) => values[i]!);
+      expect(index.properPrefixesOf(prefix)).toEqual(proper);
+    }
+  });
+
   it('leaves the arrays it was given as they were', () => {
     const keys = [...KEYS];
     const values = [...VALUES];
