@@ -8,7 +8,7 @@
  * @module
  */
 import { compileArgumentTables, type Table } from './argument-tables.js';
-import { isPlainSelector, parseSelector } from './glob.js';
+import { isPlainSelector, parseSelector, trailingStarMatcher, trailingStarPrefix } from './glob.js';
 import type {
   CompiledDefault,
   CompiledDocument,
@@ -160,11 +160,34 @@ function compileFresh(source: SourceDocument): CompiledDocument {
       order++;
       continue;
     }
+    const starPrefix = typeof value === 'string' ? trailingStarPrefix(selector) : undefined;
+    if (typeof value === 'string' && starPrefix !== undefined) {
+      // The common glob, `prefix*: decision`, likewise: what `parseSelector` makes of it, built directly.
+      const rule = new ToolEntry(
+        source,
+        selector,
+        selector,
+        value,
+        undefined,
+        starPrefix.length,
+        true,
+        starPrefix,
+        order,
+        path,
+        trailingStarMatcher(starPrefix),
+        value,
+        NO_TABLES,
+        undefined,
+      );
+      rules.push(rule);
+      order++;
+      continue;
+    }
     const parsed = parseSelector(selector);
     if (parsed.error) selectorErrors.push({ selector, path, error: parsed.error });
     const { decision, reason, base } = toolVerdict(value);
     // One set of tables per selector: its brace alternatives share the patterns (and their memo).
-    const tables = typeof value === 'string' ? [] : compileArgumentTables(source, selector, value);
+    const tables = typeof value === 'string' ? NO_TABLES : compileArgumentTables(source, selector, value);
     for (const alt of parsed.alternatives) {
       const rule = new ToolEntry(
         source,

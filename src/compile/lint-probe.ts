@@ -32,6 +32,9 @@ export class DocumentProbe {
   readonly #without = new ToolMemo();
   #skipPath: JsonPath | undefined;
   #skip: Skip | undefined;
+  /** The selector whose `tools` entries `#skipTool` skips. */
+  #skipSelector: string | number | undefined;
+  readonly #skipTool: Skip = (e) => e.kind === 'tool' && e.selector === this.#skipSelector;
 
   constructor(doc: CompiledDocument) {
     this.#doc = doc;
@@ -61,7 +64,11 @@ export class DocumentProbe {
   #skipOf(path: JsonPath): Skip {
     if (path !== this.#skipPath) {
       this.#skipPath = path;
-      this.#skip = skipping(path);
+      if (path.length === 2 && path[0] === 'tools') {
+        // One skip for every `tools` key, reading the current selector: no closure per rule probed.
+        this.#skipSelector = path[1];
+        this.#skip = this.#skipTool;
+      } else this.#skip = skipping(path);
       // The "without" memo belongs to the previous skip.
       this.#without.name = undefined;
     }

@@ -1,7 +1,7 @@
 /**
- * A plain `name: decision` rule compiles by a shortcut (no parsed selector): it must give the entry the general path
- * gives the same rule written as `{ decision }`, and resolve the same, for plain names and for names that only
- * look plain (escapes, braces, glob characters, over-long names take the general path).
+ * A plain `name: decision` rule, and a `prefix*: decision` glob, compile by a shortcut (no parsed selector): each
+ * must give the entry the general path gives the same rule written as `{ decision }`, and match and resolve the
+ * same, next to selectors that only look like them (escapes, braces, other glob characters take the general path).
  */
 import { describe, expect, it } from 'vitest';
 import { compileDocument, resolveInDocument } from '../../src/compile/document.js';
@@ -17,6 +17,12 @@ const SELECTORS = [
   '"a\\\\*b"',
   '"{p,q}_r"',
   '"mcp__gh__*"',
+  '"*"',
+  '"**"',
+  '"w/*"',
+  '"é*"',
+  '"mcp__*_read*"',
+  '"a?*"',
 ];
 
 function compiled(shortForm: boolean) {
@@ -73,6 +79,15 @@ describe('plain rules', () => {
       'a\\*b',
       'p_r',
       'q_r',
+      'mcp__gh__',
+      'w/',
+      'w/x',
+      'w',
+      'é',
+      'éa',
+      'mcp__x_read',
+      'ab',
+      'a',
       'mcp__gh__x',
       '',
     ];
