@@ -63,6 +63,8 @@ export interface OwnSkip {
   skip: NonNullable<ResolveOptions['skip']>;
 }
 
+/** Up to this many distinct glob prefix lengths in a mode, a name's longest prefix is found by lookups per length. */
+const FEW_LENGTHS = 8;
 /** `DECISIONS[ORDER[d]] === d`. */
 const DECISIONS: readonly Decision[] = ['deny', 'ask', 'allow'];
 const NO_HINTS_KEY = hintsKey({});
@@ -99,6 +101,9 @@ export class ModeCompositions {
   #prefixParent: number[] = [];
   /** The first UTF-16 code units of the non-empty prefixes: most names start with none of them. */
   #prefixFirst = new Set<number>();
+  /** Each prefix's index in `#prefixes`, and the distinct lengths of the non-empty ones, longest first. */
+  #prefixAt = new Map<string, number>();
+  #prefixLengths: number[] = [];
   /** Per position: the exact names of that document that an earlier document also has (undefined: none). */
   readonly #shared: (Set<string> | undefined)[] = [];
   /** Per hint key: each document's fallback result, and per decision the ascending positions giving it. */
@@ -328,6 +333,17 @@ export class ModeCompositions {
     const keys = this.#prefixes;
     // No non-empty prefix starts with this name's first character: only '' can start it (sorted first).
     if (name.length === 0 || !this.#prefixFirst.has(name.charCodeAt(0))) return keys[0] === '' ? 0 : -1;
+    const lengths = this.#prefixLengths;
+    if (lengths.length <= FEW_LENGTHS) {
+      // Few distinct prefix lengths (globs such as `mcp__server__*` share a handful): one lookup per length, the
+      // longest first, costs less than comparing strings that mostly agree for their first characters.
+      for (const length of lengths) {
+        if (length > name.length) continue;
+        const k = this.#prefixAt.get(length === name.length ? name : name.slice(0, length));
+        if (k !== undefined) return k;
+      }
+      return keys[0] === '' ? 0 : -1;
+    }
     let lo = 0;
     let hi = keys.length;
     while (lo < hi) {
@@ -366,6 +382,10 @@ export class ModeCompositions {
     this.#prefixes = [...globs.keys()].sort();
     this.#buckets = this.#prefixes.map((p) => globs.get(p)!);
     for (const p of this.#prefixes) if (p.length > 0) this.#prefixFirst.add(p.charCodeAt(0));
+    this.#prefixAt = new Map(this.#prefixes.map((p, k) => [p, k]));
+    this.#prefixLengths = [...new Set(this.#prefixes.map((p) => p.length))]
+      .filter((length) => length > 0)
+      .sort((a, b) => b - a);
     // Sorted, a key comes right after the keys that start it: a stack of the current chain gives each its parent.
     const chain: number[] = [];
     this.#prefixParent = this.#prefixes.map((key, k) => {
