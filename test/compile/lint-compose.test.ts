@@ -157,5 +157,6 @@ describe('ModeCompositions', () => {
       }),
       { numRuns: 50 },
     );
-  });
+    // Thousands of compositions and probes: room for a loaded machine (a harness limit, not a speed check).
+  }, 120_000);
 });
