@@ -5,8 +5,9 @@
  * at the keys that begin with the same character (and the empty key), instead of every selector.
  *
  * Nothing is sorted when the index is built: lint builds one index per document and asks most documents little
- * (a document without globs asks nothing). The keys are grouped by first character on the first question, and
- * only the keys that answer one are sorted.
+ * (a document without globs asks nothing). A few keys (up to 128) are scanned; more are grouped by first character
+ * on the first question that needs it. Only the keys that answer a question are sorted, and `compatibleWith`
+ * answers are remembered per prefix (two rules ask the same).
  * @module
  */
 
