@@ -56,15 +56,19 @@ export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
  */
 export function sortDiagnostics<T extends Diagnostic>(diagnostics: readonly T[]): T[] {
   // Duplicates share file, code and message: only within such a group is the full key (range and path) built, so a
-  // lint of tens of thousands of distinct findings does not serialise each one.
-  const groups = new Map<string, { first: T; keys?: Set<string> }>();
+  // lint of tens of thousands of distinct findings does not serialise each one. Groups are nested maps rather than
+  // one joined key: no string of every message to build and hash.
+  const groups = new Map<string | null, Map<string, Map<string, { first: T; keys?: Set<string> }>>>();
   const fullKey = (d: T) => JSON.stringify([d.file, d.range, d.code, d.message, d.path]);
   const out: T[] = [];
   for (const d of diagnostics) {
-    const group = `${d.file ?? '\u0000'}\u0000${d.code}\u0000${d.message}`;
-    const seen = groups.get(group);
+    let byCode = groups.get(d.file);
+    if (byCode === undefined) groups.set(d.file, (byCode = new Map()));
+    let byMessage = byCode.get(d.code);
+    if (byMessage === undefined) byCode.set(d.code, (byMessage = new Map()));
+    const seen = byMessage.get(d.message);
     if (seen === undefined) {
-      groups.set(group, { first: d });
+      byMessage.set(d.message, { first: d });
       out.push(d);
       continue;
     }
@@ -74,13 +78,28 @@ export function sortDiagnostics<T extends Diagnostic>(diagnostics: readonly T[])
     seen.keys.add(key);
     out.push(d);
   }
-  return out.sort(
-    (a, b) =>
-      cmp(a.file ?? '', b.file ?? '') ||
-      (a.range?.start.line ?? 0) - (b.range?.start.line ?? 0) ||
-      (a.range?.start.column ?? 0) - (b.range?.start.column ?? 0) ||
-      cmp(a.code, b.code),
+  // Files compared once each, as ranks, and positions read once: most comparisons are then between numbers.
+  const files = [...new Set(out.map((d) => d.file ?? ''))].sort(cmp);
+  const rankOf = new Map(files.map((f, i) => [f, i]));
+  const rank = new Float64Array(out.length);
+  const line = new Float64Array(out.length);
+  const column = new Float64Array(out.length);
+  out.forEach((d, i) => {
+    rank[i] = rankOf.get(d.file ?? '')!;
+    line[i] = d.range?.start.line ?? 0;
+    column[i] = d.range?.start.column ?? 0;
+  });
+  const order = out.map((_, i) => i);
+  // Ties keep their order (`i - j`), as the stable sort of the diagnostics themselves did.
+  order.sort(
+    (i, j) =>
+      rank[i]! - rank[j]! ||
+      line[i]! - line[j]! ||
+      column[i]! - column[j]! ||
+      cmp(out[i]!.code, out[j]!.code) ||
+      i - j,
   );
+  return order.map((i) => out[i]!);
 }
 
 function cmp(a: string, b: string): number {

@@ -8,7 +8,7 @@
  * @module
  */
 import { compileArgumentTables, type Table } from './argument-tables.js';
-import { parseSelector } from './glob.js';
+import { isPlainSelector, parseSelector, trailingStarMatcher, trailingStarPrefix } from './glob.js';
 import type {
   CompiledDefault,
   CompiledDocument,
@@ -49,7 +49,12 @@ export const RESTRICTIVENESS: Readonly<Record<Decision, number>> = Object.freeze
  * @returns a comparison number
  */
 export function compareRestrictiveness(a: Decision, b: Decision): number {
-  return RESTRICTIVENESS[a] - RESTRICTIVENESS[b];
+  return rank(a) - rank(b);
+}
+
+/** `RESTRICTIVENESS[d]` by comparisons: a keyed read of a record costs more on the resolution path. */
+function rank(d: Decision): number {
+  return d === 'deny' ? 2 : d === 'ask' ? 1 : 0;
 }
 
 /**
@@ -57,7 +62,7 @@ export function compareRestrictiveness(a: Decision, b: Decision): number {
  * @returns `a` or `b`
  */
 export function mostRestrictive(a: Decision, b: Decision): Decision {
-  return RESTRICTIVENESS[b] > RESTRICTIVENESS[a] ? b : a;
+  return rank(b) > rank(a) ? b : a;
 }
 
 /**
@@ -88,6 +93,15 @@ export function hintsKey(hints: Hints): number {
     (readOnly ? 1 : 0) | (destructive ? 2 : 0) | (hints.idempotent === true ? 4 : 0) | (openWorld ? 8 : 0)
   );
 }
+
+/** Each hint's bit in {@link hintsKey}. */
+const HINT_BITS: Readonly<Record<HintName, number>> = {
+  readOnly: 1,
+  destructive: 2,
+  idempotent: 4,
+  openWorld: 8,
+};
+const NO_HINTS: Hints = Object.freeze({});
 
 /**
  * Compiles one document: parses its selectors, splits exact names from globs and orders globs by specificity.
@@ -120,11 +134,60 @@ function compileFresh(source: SourceDocument): CompiledDocument {
   for (const selector of Object.keys(tools)) {
     const value = tools[selector]!;
     const path: JsonPath = ['tools', selector];
+    if (typeof value === 'string' && isPlainSelector(selector)) {
+      // The common rule, `name: decision`: one exact entry, without the parsed selector and verdict objects that
+      // the general path allocates (a big policy has tens of thousands of these).
+      const rule = new ToolEntry(
+        source,
+        selector,
+        selector,
+        value,
+        undefined,
+        selector.length,
+        false,
+        '', // what `parseSelector` gives a plain name
+        order,
+        path,
+        undefined,
+        value,
+        NO_TABLES,
+        selector,
+      );
+      rules.push(rule);
+      const list = exact.get(selector);
+      if (list) list.push(rule);
+      else exact.set(selector, [rule]);
+      order++;
+      continue;
+    }
+    const starPrefix = typeof value === 'string' ? trailingStarPrefix(selector) : undefined;
+    if (typeof value === 'string' && starPrefix !== undefined) {
+      // The common glob, `prefix*: decision`, likewise: what `parseSelector` makes of it, built directly.
+      const rule = new ToolEntry(
+        source,
+        selector,
+        selector,
+        value,
+        undefined,
+        starPrefix.length,
+        true,
+        starPrefix,
+        order,
+        path,
+        trailingStarMatcher(starPrefix),
+        value,
+        NO_TABLES,
+        undefined,
+      );
+      rules.push(rule);
+      order++;
+      continue;
+    }
     const parsed = parseSelector(selector);
     if (parsed.error) selectorErrors.push({ selector, path, error: parsed.error });
     const { decision, reason, base } = toolVerdict(value);
     // One set of tables per selector: its brace alternatives share the patterns (and their memo).
-    const tables = typeof value === 'string' ? [] : compileArgumentTables(source, selector, value);
+    const tables = typeof value === 'string' ? NO_TABLES : compileArgumentTables(source, selector, value);
     for (const alt of parsed.alternatives) {
       const rule = new ToolEntry(
         source,
@@ -137,9 +200,10 @@ function compileFresh(source: SourceDocument): CompiledDocument {
         alt.prefix ?? '',
         order,
         path,
-        alt.match,
+        alt.name === undefined ? alt.match : undefined,
         base,
         tables,
+        alt.name,
       );
       rules.push(rule);
       if (alt.name === undefined) continue;
@@ -241,9 +305,21 @@ class Entry {
   }
 }
 
+const NO_TABLES: readonly Table[] = Object.freeze([]);
+
+/** An exact rule's matcher, shared by all of them (called as `rule.match(name)`, as `CompiledRule` declares it). */
+function matchName(this: { readonly name: string | undefined }, name: string): boolean {
+  return name === this.name;
+}
+
 class ToolEntry extends Entry implements CompiledRule {
   readonly kind = 'tool' as const;
   readonly reason?: string;
+  /**
+   * A glob's own matcher; for an exact name the shared {@link matchName} (a closure per exact rule of a big policy
+   * is memory that every collection has to move).
+   */
+  readonly match: (name: string) => boolean;
   constructor(
     source: SourceDocument,
     readonly selector: string,
@@ -255,11 +331,13 @@ class ToolEntry extends Entry implements CompiledRule {
     readonly prefix: string,
     readonly order: number,
     path: JsonPath,
-    readonly match: (name: string) => boolean,
+    match: ((name: string) => boolean) | undefined,
     base: Decision | undefined,
     tables: readonly Table[],
+    readonly name: string | undefined,
   ) {
     super(source, selector, path);
+    this.match = match ?? matchName;
     if (reason !== undefined) this.reason = reason;
     if (base !== undefined) this.base = base;
     if (tables.length > 0) this.arguments = tables;
@@ -320,6 +398,26 @@ export function resolveInDocument(
   return result(entry);
 }
 
+/**
+ * The decision alone of {@link resolveInDocument}: the same entry picked, the same envelope for argument rules,
+ * but no result object and no rule reference (locating a rule in its file costs more than resolving it), for
+ * lint's probes, which compare decisions only.
+ * @param hints the tool's hints; MCP defaults apply to absent ones
+ * @returns the document's decision, or undefined when the document abstains
+ */
+export function decisionInDocument(
+  doc: CompiledDocument,
+  name: string,
+  hints?: Hints | EffectiveHints,
+  options: ResolveOptions = {},
+): Decision | undefined {
+  const entry = pickInDocument(doc, name, hints, options);
+  if (entry === undefined) return undefined;
+  if (entry.kind === 'tool' && entry.arguments !== undefined)
+    return envelopeDecision(doc, entry, name, hints, options);
+  return entry.decision;
+}
+
 function envelope(
   doc: CompiledDocument,
   rule: CompiledRule,
@@ -327,11 +425,25 @@ function envelope(
   hints: Hints | EffectiveHints | undefined,
   options: ResolveOptions,
 ): DecideResult | undefined {
+  const open = envelopeDecision(doc, rule, name, hints, options);
+  if (open === undefined) return undefined;
+  return rule.reason === undefined
+    ? { decision: open, rule: rule.ref }
+    : { decision: open, reason: rule.reason, rule: rule.ref };
+}
+
+/** The least restrictive of an argument rule's patterns and its base (or, without a base, the rest's decision). */
+function envelopeDecision(
+  doc: CompiledDocument,
+  rule: CompiledRule,
+  name: string,
+  hints: Hints | EffectiveHints | undefined,
+  options: ResolveOptions,
+): Decision | undefined {
   const skip = options.skip;
   let open: Decision | undefined = rule.base;
   if (open === undefined) {
-    const rest = resolveInDocument(doc, name, hints, { skip: (e) => e === rule || skip?.(e) === true });
-    open = rest?.decision;
+    open = decisionInDocument(doc, name, hints, { skip: (e) => e === rule || skip?.(e) === true });
   }
   for (const table of rule.arguments ?? []) {
     for (const p of table.patterns) {
@@ -340,10 +452,7 @@ function envelope(
       if (open === undefined || RESTRICTIVENESS[p.decision] < RESTRICTIVENESS[open]) open = p.decision;
     }
   }
-  if (open === undefined) return undefined;
-  return rule.reason === undefined
-    ? { decision: open, rule: rule.ref }
-    : { decision: open, reason: rule.reason, rule: rule.ref };
+  return open;
 }
 
 /**
@@ -357,10 +466,22 @@ export function pickInDocument(
   hints?: Hints | EffectiveHints,
   options: ResolveOptions = {},
 ): CompiledEntry | undefined {
-  const skip = options.skip;
+  return pickToolInDocument(doc, name, options.skip) ?? pickFallbackInDocument(doc, hints, options.skip);
+}
+
+/**
+ * The `tools` rule that decides a name within one document, which does not depend on hints: the exact name, else
+ * the most specific matching glob.
+ * @returns the rule, or undefined when no selector matches (the document's fallback decides)
+ */
+export function pickToolInDocument(
+  doc: CompiledDocument,
+  name: string,
+  skip?: ResolveOptions['skip'],
+): CompiledRule | undefined {
   const exact = doc.exact.get(name);
   if (exact) {
-    const winner = pick(skip ? exact.filter((r) => !skip(r)) : exact);
+    const winner = pick(exact, skip);
     if (winner) return winner;
   }
   // Only globs whose literal prefix starts the name can match: one map lookup per distinct prefix length.
@@ -374,14 +495,30 @@ export function pickInDocument(
       best = rule;
     }
   }
-  if (best) return best;
-  const h = effectiveHints(hints);
-  let effect: CompiledEffect | undefined;
-  for (const e of doc.effects) {
-    if (!h[e.hint] || skip?.(e)) continue;
-    if (!effect || compareRestrictiveness(e.decision, effect.decision) > 0) effect = e;
+  return best;
+}
+
+/**
+ * What decides, within one document, a name no selector matches: the most restrictive `effects` entry whose
+ * hint is true, else `default`.
+ * @param hints the tool's hints; MCP defaults apply to absent ones
+ * @returns the entry, or undefined when the document abstains
+ */
+export function pickFallbackInDocument(
+  doc: CompiledDocument,
+  hints?: Hints | EffectiveHints,
+  skip?: ResolveOptions['skip'],
+): CompiledEffect | CompiledDefault | undefined {
+  if (doc.effects.length > 0) {
+    // The hints as bits, without allocating the effective hints (this runs for every name no selector matches).
+    const key = hintsKey(hints ?? NO_HINTS);
+    let effect: CompiledEffect | undefined;
+    for (const e of doc.effects) {
+      if ((key & HINT_BITS[e.hint]) === 0 || skip?.(e)) continue;
+      if (!effect || compareRestrictiveness(e.decision, effect.decision) > 0) effect = e;
+    }
+    if (effect) return effect;
   }
-  if (effect) return effect;
   if (doc.default && !skip?.(doc.default)) return doc.default;
   return undefined;
 }
@@ -393,10 +530,12 @@ function outranks(a: CompiledRule, b: CompiledRule): boolean {
   return r !== 0 ? r > 0 : a.order < b.order;
 }
 
-/** The most restrictive entry; the first in the list among equals. */
-function pick<T extends { decision: Decision }>(list: readonly T[]): T | undefined {
+/** The most restrictive entry not skipped; the first in the list among equals. */
+function pick<T extends CompiledEntry>(list: readonly T[], skip?: (entry: T) => boolean): T | undefined {
   let best: T | undefined;
-  for (const x of list) if (!best || compareRestrictiveness(x.decision, best.decision) > 0) best = x;
+  for (const x of list) {
+    if ((!best || compareRestrictiveness(x.decision, best.decision) > 0) && skip?.(x) !== true) best = x;
+  }
   return best;
 }
 

@@ -63,6 +63,36 @@ const SLASH = '\uffff';
 const ANCHOR = '\ufffe';
 
 /**
+ * Whether a selector is a plain tool name: no glob syntax, no braces, no escapes, and within the length limit.
+ * {@link parseSelector} gives it one exact alternative whose name, pattern and prefix are the selector itself.
+ * @returns true for a plain name
+ */
+export function isPlainSelector(selector: string): boolean {
+  return selector.length > 0 && selector.length <= MAX_SELECTOR_LENGTH && !SPECIAL.test(selector);
+}
+
+/**
+ * The literal prefix of a selector that is that prefix and one trailing `*` (`mcp__server__*`, the common glob), or
+ * undefined for any other selector. {@link parseSelector} gives such a selector one glob alternative of that prefix,
+ * specificity the prefix's length, matching the non-empty names that start with the prefix.
+ * @returns the prefix, or undefined
+ */
+export function trailingStarPrefix(selector: string): string | undefined {
+  const last = selector.length - 1;
+  if (last < 0 || selector.length > MAX_SELECTOR_LENGTH || selector.charCodeAt(last) !== 42) return undefined;
+  const prefix = selector.slice(0, last);
+  return SPECIAL.test(prefix) || SURROGATE.test(prefix) ? undefined : prefix;
+}
+
+/**
+ * The matcher of a {@link trailingStarPrefix} glob: what the matcher of its runs `[prefix, '']` answers.
+ * @returns the matcher
+ */
+export function trailingStarMatcher(prefix: string): (name: string) => boolean {
+  return (n) => n.length > 0 && n.startsWith(prefix);
+}
+
+/**
  * Parses one selector as written under `tools:`.
  * @returns its alternatives (possibly empty) and an error message when the syntax is invalid
  */

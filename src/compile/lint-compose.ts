@@ -20,14 +20,19 @@
 import { decideCall, documentHasArguments } from './call.js';
 import { composePolicy, DEFAULT_DENY_RULE } from './compile.js';
 import {
+  decisionInDocument,
   effectiveHints,
+  pickFallbackInDocument,
   HINT_NAMES,
+  hintsKey,
   resolveInDocument,
   RESTRICTIVENESS,
   type ResolveOptions,
 } from './document.js';
 import type {
   CallDecision,
+  CompiledDefault,
+  CompiledEffect,
   CallInput,
   CompiledDocument,
   CompiledPolicy,
@@ -58,6 +63,11 @@ export interface OwnSkip {
   skip: NonNullable<ResolveOptions['skip']>;
 }
 
+/** Up to this many distinct glob prefix lengths in a mode, a name's longest prefix is found by lookups per length. */
+const FEW_LENGTHS = 8;
+/** `DECISIONS[ORDER[d]] === d`. */
+const DECISIONS: readonly Decision[] = ['deny', 'ask', 'allow'];
+const NO_HINTS_KEY = hintsKey({});
 const DEFAULT_DENY: DecideResult = Object.freeze({ decision: 'deny', rule: DEFAULT_DENY_RULE });
 /** Decisions by index, most restrictive first: `ORDER[decision]` is its index in fallback lists. */
 const ORDER: Readonly<Record<Decision, number>> = {
@@ -83,11 +93,28 @@ export class ModeCompositions {
   readonly #docs: readonly CompiledDocument[];
   /** `starts[end]`: where the composition of documents `[0, end)` starts (its last `override`, else 0). */
   readonly #starts: number[] = [0];
-  #exact: Map<string, number[]> | undefined;
-  #globs: Map<string, GlobBucket> | undefined;
+  /** Per exact name, the positions of the documents that have it: a number when only one does (most names). */
+  #exact: Map<string, number | number[]> | undefined;
+  /** The distinct literal prefixes of the mode's globs, sorted; per prefix its bucket and its parent (see below). */
+  #prefixes: string[] = [];
+  #buckets: GlobBucket[] = [];
+  #prefixParent: number[] = [];
+  /** The first UTF-16 code units of the non-empty prefixes: most names start with none of them. */
+  #prefixFirst = new Set<number>();
+  /** Each prefix's index in `#prefixes`, and the distinct lengths of the non-empty ones, longest first. */
+  #prefixAt = new Map<string, number>();
   #prefixLengths: number[] = [];
+  /** Per position: the exact names of that document that an earlier document also has (undefined: none). */
+  readonly #shared: (Set<string> | undefined)[] = [];
   /** Per hint key: each document's fallback result, and per decision the ascending positions giving it. */
-  readonly #fallbacks = new Map<number, { results: (DecideResult | undefined)[]; byDecision: number[][] }>();
+  readonly #fallbacks: (Fallbacks | undefined)[] = [];
+  /** The last `#firstCandidate` question and answer: a probe asks it once per hint set. */
+  readonly #last: { name: string | undefined; from: number; end: number; first: number } = {
+    name: undefined,
+    from: -1,
+    end: -1,
+    first: -1,
+  };
   readonly #policies = new Map<number, PrefixPolicy>();
   /** `#withArguments[end]`: how many of documents `[0, end)` have argument rules (computed on first use). */
   #withArguments: number[] | undefined;
@@ -161,7 +188,7 @@ export class ModeCompositions {
       for (; di < denies.length && denies[di]! < c; di++) {
         const d = denies[di]!;
         while (mi < matched.length && matched[mi]! < d) mi++;
-        if (matched[mi] !== d) return fallback.results[d];
+        if (matched[mi] !== d) return fallback.result(d);
       }
       if (c >= end) break;
       matched.push(c);
@@ -182,7 +209,7 @@ export class ModeCompositions {
       }
       const implicit = i < positions.length && positions[i]! < end ? positions[i]! : undefined;
       const at = explicitAt[k];
-      if (implicit !== undefined && (at === undefined || implicit < at)) return fallback.results[implicit];
+      if (implicit !== undefined && (at === undefined || implicit < at)) return fallback.result(implicit);
       if (at !== undefined) return explicit[k];
     }
     return undefined;
@@ -198,6 +225,62 @@ export class ModeCompositions {
   }
 
   /**
+   * The decision alone of {@link resolveBefore}, for lint's probes. The common answers cost a few lookups and no
+   * allocation. The documents before the first one with a selector that may match `name` decide it by their
+   * fallbacks: when one of those denies, a deny is the ceiling whatever the others say; when no document has such
+   * a selector, the ceiling is the most restrictive fallback.
+   */
+  decisionBefore(position: number, name: string, hints: Hints | undefined): Decision | undefined {
+    if (this.#docs[position]!.override) return undefined;
+    const from = this.start(position);
+    if (position <= from) return undefined;
+    if (position - from === 1) return decisionInDocument(this.#docs[from]!, name, hints);
+    const fallback = this.#fallback(hints === undefined ? NO_HINTS_KEY : hintsKey(hints));
+    const first = this.#firstCandidate(name, from, position);
+    const deny = fallback.firstFrom(ORDER.deny, from);
+    if (deny !== undefined && deny < first) return 'deny';
+    if (first === position) {
+      // No candidate: the earliest `ask`, else the earliest `allow`, by fallback (`resolve` answers the same).
+      for (let k = ORDER.ask; k <= ORDER.allow; k++) {
+        const at = fallback.firstFrom(k, from);
+        if (at !== undefined && at < position) return DECISIONS[k];
+      }
+      return undefined;
+    }
+    return this.resolve(position, name, hints)?.decision;
+  }
+
+  /**
+   * A lower bound of the first position in `[from, end)` of a document with a selector that may match `name`
+   * (exact, or a glob by its literal prefix, unconfirmed); `end` when there is none.
+   */
+  #firstCandidate(name: string, from: number, end: number): number {
+    if (name === this.#last.name && from === this.#last.from && end === this.#last.end)
+      return this.#last.first;
+    if (this.#exact === undefined) this.#index();
+    let first = end;
+    // A name of the document at `end` is looked up in the mode's index only when an earlier document also has it
+    // (most have none in common): that document's own table is cheaper to ask than the mode's.
+    const shared = end < this.#docs.length ? this.#shared[end] : undefined;
+    if (!(end < this.#docs.length && this.#docs[end]!.exact.has(name)) || shared?.has(name) === true) {
+      const exact = this.#exact!.get(name);
+      if (typeof exact === 'number') {
+        if (exact >= from && exact < first) first = exact;
+      } else if (exact !== undefined) first = Math.min(first, exact[lowerBound(exact, from)] ?? end);
+    }
+    for (let k = this.#longestPrefix(name); k >= 0; k = this.#prefixParent[k]!) {
+      const positions = this.#buckets[k]!.positions;
+      const at = positions[lowerBound(positions, from)];
+      if (at !== undefined && at < first) first = at;
+    }
+    const last = this.#last;
+    last.name = name;
+    last.from = from;
+    last.end = end;
+    return (last.first = first);
+  }
+
+  /**
    * A cursor over the positions in `[from, end)` of the documents with a selector that matches `name` (and
    * `extra`), ascending, each once; it returns `end` when there are no more. A merge of the exact-name list and
    * the glob buckets under the name's prefixes, which are each in load order.
@@ -206,17 +289,16 @@ export class ModeCompositions {
     if (this.#exact === undefined) this.#index();
     const lists: Cursor[] = [];
     const exact = this.#exact!.get(name);
-    if (exact !== undefined) lists.push({ positions: exact, at: lowerBound(exact, from) });
+    if (typeof exact === 'number') lists.push({ positions: [exact], at: exact >= from ? 0 : 1 });
+    else if (exact !== undefined) lists.push({ positions: exact, at: lowerBound(exact, from) });
     if (extra !== undefined) lists.push({ positions: [extra], at: 0 });
-    for (const length of this.#prefixLengths) {
-      if (length > name.length) break;
-      const bucket = this.#globs!.get(length === name.length ? name : name.slice(0, length));
-      if (bucket !== undefined)
-        lists.push({
-          positions: bucket.positions,
-          rules: bucket.rules,
-          at: lowerBound(bucket.positions, from),
-        });
+    for (let k = this.#longestPrefix(name); k >= 0; k = this.#prefixParent[k]!) {
+      const bucket = this.#buckets[k]!;
+      lists.push({
+        positions: bucket.positions,
+        rules: bucket.rules,
+        at: lowerBound(bucket.positions, from),
+      });
     }
     let last = -1;
     return () => {
@@ -241,41 +323,135 @@ export class ModeCompositions {
     };
   }
 
-  #index(): void {
-    this.#exact = new Map();
-    this.#globs = new Map();
-    const lengths = new Set<number>();
-    this.#docs.forEach((doc, position) => {
-      for (const name of doc.exact.keys()) {
-        const list = this.#exact!.get(name);
-        if (list === undefined) this.#exact!.set(name, [position]);
-        else list.push(position);
+  /**
+   * The index in `#prefixes` of the longest glob prefix that starts `name`, or -1; the others that start it are
+   * its `#prefixParent` chain. Sorted strings instead of a lookup per prefix length: no slice to hash per length.
+   * (The longest prefix of `name` sorts at or before `name`, and every key between the two starts with it, so it
+   * is on the parent chain of the last key at or before `name`.)
+   */
+  #longestPrefix(name: string): number {
+    const keys = this.#prefixes;
+    // No non-empty prefix starts with this name's first character: only '' can start it (sorted first).
+    if (name.length === 0 || !this.#prefixFirst.has(name.charCodeAt(0))) return keys[0] === '' ? 0 : -1;
+    const lengths = this.#prefixLengths;
+    if (lengths.length <= FEW_LENGTHS) {
+      // Few distinct prefix lengths (globs such as `mcp__server__*` share a handful): one lookup per length, the
+      // longest first, costs less than comparing strings that mostly agree for their first characters.
+      for (const length of lengths) {
+        if (length > name.length) continue;
+        const k = this.#prefixAt.get(length === name.length ? name : name.slice(0, length));
+        if (k !== undefined) return k;
       }
+      return keys[0] === '' ? 0 : -1;
+    }
+    let lo = 0;
+    let hi = keys.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (keys[mid]! <= name) lo = mid + 1;
+      else hi = mid;
+    }
+    let k = lo - 1;
+    while (k >= 0 && !name.startsWith(keys[k]!)) k = this.#prefixParent[k]!;
+    return k;
+  }
+
+  #index(): void {
+    const exact = new Map<string, number | number[]>();
+    this.#exact = exact;
+    const globs = new Map<string, GlobBucket>();
+    this.#docs.forEach((doc, position) => {
+      let shared: Set<string> | undefined;
+      for (const name of doc.exact.keys()) {
+        const known = exact.get(name);
+        if (known === undefined) exact.set(name, position);
+        else {
+          if (typeof known === 'number') exact.set(name, [known, position]);
+          else known.push(position);
+          (shared ??= new Set()).add(name);
+        }
+      }
+      this.#shared.push(shared);
       for (const [prefix, rules] of doc.globsByPrefix) {
-        lengths.add(prefix.length);
-        const bucket = this.#globs!.get(prefix);
-        if (bucket === undefined) this.#globs!.set(prefix, { positions: [position], rules: [rules] });
+        const bucket = globs.get(prefix);
+        if (bucket === undefined) globs.set(prefix, { positions: [position], rules: [rules] });
         else (bucket.positions.push(position), bucket.rules.push(rules));
       }
     });
-    this.#prefixLengths = [...lengths].sort((a, b) => a - b);
+    // The default sort compares UTF-16 code units, as `<` does (and `#longestPrefix` relies on).
+    this.#prefixes = [...globs.keys()].sort();
+    this.#buckets = this.#prefixes.map((p) => globs.get(p)!);
+    for (const p of this.#prefixes) if (p.length > 0) this.#prefixFirst.add(p.charCodeAt(0));
+    this.#prefixAt = new Map(this.#prefixes.map((p, k) => [p, k]));
+    this.#prefixLengths = [...new Set(this.#prefixes.map((p) => p.length))]
+      .filter((length) => length > 0)
+      .sort((a, b) => b - a);
+    // Sorted, a key comes right after the keys that start it: a stack of the current chain gives each its parent.
+    const chain: number[] = [];
+    this.#prefixParent = this.#prefixes.map((key, k) => {
+      while (chain.length > 0 && !key.startsWith(this.#prefixes[chain[chain.length - 1]!]!)) chain.pop();
+      const parent = chain.length > 0 ? chain[chain.length - 1]! : -1;
+      chain.push(k);
+      return parent;
+    });
   }
 
-  #fallback(key: number): { results: (DecideResult | undefined)[]; byDecision: number[][] } {
-    let entry = this.#fallbacks.get(key);
+  #fallback(key: number): Fallbacks {
+    let entry = this.#fallbacks[key];
     if (entry !== undefined) return entry;
     const hints = Object.fromEntries(
       HINT_NAMES.map((h, bit) => [h, (key & (1 << bit)) !== 0]),
     ) as EffectiveHints;
     const byDecision: number[][] = [[], [], []];
-    // Skipping every `tools` entry leaves exactly what decides a name that no selector matches.
-    const results = this.#docs.map((doc, position) => {
-      const r = resolveInDocument(doc, '', hints, { skip: (e) => e.kind === 'tool' });
-      if (r !== undefined) byDecision[ORDER[r.decision]]!.push(position);
-      return r === undefined ? undefined : Object.freeze(r);
+    // What decides a name that no selector matches: the entry alone, its result (and so its location in the
+    // file) built only when `resolve` returns it; `decisionBefore` needs the decisions only.
+    const entries = this.#docs.map((doc, position) => {
+      const e = pickFallbackInDocument(doc, hints);
+      if (e !== undefined) byDecision[ORDER[e.decision]]!.push(position);
+      return e;
     });
-    this.#fallbacks.set(key, (entry = { results, byDecision }));
+    this.#fallbacks[key] = entry = new Fallbacks(entries, byDecision);
     return entry;
+  }
+}
+
+/** Per document of a mode, what decides a name no selector matches, for one set of effective hints. */
+class Fallbacks {
+  readonly #entries: readonly (CompiledEffect | CompiledDefault | undefined)[];
+  readonly #results: (DecideResult | undefined)[] = [];
+  /** Per decision (`ORDER`), the ascending positions whose fallback gives it. */
+  readonly byDecision: readonly number[][];
+
+  /** Per decision, the last `firstFrom` question and answer (a probe asks for one composition at a time). */
+  readonly #from: number[] = [-1, -1, -1];
+  readonly #first: (number | undefined)[] = [undefined, undefined, undefined];
+
+  constructor(entries: readonly (CompiledEffect | CompiledDefault | undefined)[], byDecision: number[][]) {
+    this.#entries = entries;
+    this.byDecision = byDecision;
+  }
+
+  /** The first position at or after `from` whose fallback gives the decision `ORDER[k]`, if any. */
+  firstFrom(k: number, from: number): number | undefined {
+    if (this.#from[k] !== from) {
+      const list = this.byDecision[k]!;
+      this.#from[k] = from;
+      this.#first[k] = list[lowerBound(list, from)];
+    }
+    return this.#first[k];
+  }
+
+  /** What `resolveInDocument` answers at `position` for a name no selector matches (frozen, built once). */
+  result(position: number): DecideResult | undefined {
+    const known = this.#results[position];
+    if (known !== undefined) return known;
+    const e = this.#entries[position];
+    if (e === undefined) return undefined;
+    const r: DecideResult =
+      e.kind === 'effect' && e.reason !== undefined
+        ? { decision: e.decision, reason: e.reason, rule: e.ref }
+        : { decision: e.decision, rule: e.ref };
+    return (this.#results[position] = Object.freeze(r));
   }
 }
 

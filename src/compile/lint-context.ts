@@ -14,6 +14,7 @@ import { composePolicy, DEFAULT_DENY_RULE } from './compile.js';
 import { compileDocument, HINT_NAMES, resolveInDocument, toolVerdict } from './document.js';
 import { affixFilter } from './glob-overlap.js';
 import { ModeCompositions } from './lint-compose.js';
+import { DocumentProbe, samePath } from './lint-probe.js';
 import { isStarOnly, type SelectorAlternative } from './glob.js';
 import { BUILTIN_PLAN_PATH } from './load.js';
 import type { ToolCatalogEntry } from './catalog.js';
@@ -103,6 +104,8 @@ export function createRuleContexts(
     return c;
   };
   return documents.map((source) => {
+    let probe: DocumentProbe | undefined;
+    let composition: ModeCompositions | undefined;
     const mode = source.document.mode;
     const modeDocuments = byMode.get(mode)!;
     const position = modeDocuments.indexOf(source);
@@ -150,6 +153,10 @@ export function createRuleContexts(
       decideBefore: (name: string, hints: Hints | undefined) =>
         compositionsOf(mode).resolveBefore(position, name, hints),
       decideInDocument,
+      decisionBefore: (name: string, hints: Hints | undefined) =>
+        (composition ??= compositionsOf(mode)).decisionBefore(position, name, hints),
+      decisionInDocument: (name: string, hints: Hints | undefined, without?: JsonPath) =>
+        (probe ??= new DocumentProbe(compiled(source))).decision(name, hints, without),
       decideAlone: (name: string, hints?: Hints): DecideResult =>
         (alone ??= composePolicy(mode, [compiled(source)])).decide(name, hints),
       argumentRules: () => argumentRulesOf(compiled(source)),
@@ -189,10 +196,6 @@ function argumentRulesOf(doc: CompiledDocument): ArgumentRule[] {
   return out;
 }
 
-function samePath(a: JsonPath, b: JsonPath): boolean {
-  return a.length === b.length && a.every((seg, i) => seg === b[i]);
-}
-
 /**
  * The JSON path, in `source`, of the rule a decision names; undefined when the rule is from another document or
  * no document decided.
@@ -211,56 +214,85 @@ function pathOfRule(source: LintDocument, ref: RuleRef): JsonPath | undefined {
   });
 }
 
-/** The `tools` rules of a compiled document, grouped back by selector (the compiler parsed them already). */
+/**
+ * The `tools` rules of a compiled document, grouped back by selector (the compiler parsed them already). An
+ * alternative is the compiled rule itself, unless it is a glob that takes the affix filter.
+ */
 function readSelectors(doc: CompiledDocument): SelectorRule[] {
-  const names = new Map<CompiledRule, string>();
-  for (const [name, list] of doc.exact) for (const r of list) names.set(r, name);
-  const errors = new Map(doc.selectorErrors.map((e) => [e.selector, e.error]));
-  const bySelector = new Map<string, SelectorRule>();
-  for (const selector of Object.keys(doc.source.document.tools ?? {})) {
-    const value = doc.source.document.tools![selector]!;
+  const errors =
+    doc.selectorErrors.length === 0
+      ? undefined
+      : new Map(doc.selectorErrors.map((e) => [e.selector, e.error]));
+  const tools = doc.source.document.tools ?? {};
+  const compiledRules = doc.rules;
+  const out: SelectorRule[] = [];
+  // The compiler emits each selector's alternatives together, in `tools` key order (`order` counts selectors).
+  let next = 0;
+  let order = 0;
+  for (const selector of Object.keys(tools)) {
+    const value = tools[selector]!;
+    const first = next;
+    while (next < compiledRules.length && compiledRules[next]!.order === order) next++;
+    order++;
+    // Sized once (an array grown by `push` reserves room for many more: memory a big lint keeps to its end).
+    const alternatives: SelectorAlternative[] = compiledRules.slice(first, next).map(alternativeOf);
+    // The compiled rules' own `['tools', selector]`, when the selector compiled to any.
+    const path = next > first ? compiledRules[first]!.path : undefined;
     const rule: SelectorRule = {
       selector,
-      decision: toolVerdict(value).decision,
-      path: ['tools', selector],
-      alternatives: [],
+      decision: typeof value === 'string' ? value : toolVerdict(value).decision,
+      path: path ?? ['tools', selector],
+      alternatives,
     };
-    if (typeof value !== 'string' && value.reason !== undefined) rule.reason = value.reason;
-    if (typeof value !== 'string' && (value.commands !== undefined || value.paths !== undefined)) {
-      rule.byArguments = true;
+    if (typeof value !== 'string') {
+      if (value.reason !== undefined) rule.reason = value.reason;
+      if (value.commands !== undefined || value.paths !== undefined) rule.byArguments = true;
     }
-    const error = errors.get(selector);
+    const error = errors?.get(selector);
     if (error !== undefined) rule.error = error;
-    bySelector.set(selector, rule);
+    out.push(rule);
   }
-  for (const r of doc.rules) {
-    const name = names.get(r);
-    // The affix filter skips most matcher calls when lint probes many names against many globs.
-    // (A pattern of literals and `*` checks its affixes itself.)
-    const could = r.isGlob && !isStarOnly(r.pattern) ? affixFilter(r.pattern) : undefined;
-    const alternative: SelectorAlternative = {
-      pattern: r.pattern,
-      specificity: r.specificity,
-      isGlob: r.isGlob,
-      prefix: r.prefix,
-      match: could ? (n) => could(n) && r.match(n) : r.match,
-    };
-    if (name !== undefined) alternative.name = name;
-    (bySelector.get(r.selector)!.alternatives as SelectorAlternative[]).push(alternative);
-  }
-  return [...bySelector.values()];
+  return out;
+}
+
+/** A compiled rule as a selector alternative. */
+function alternativeOf(r: CompiledRule): SelectorAlternative {
+  // The affix filter skips most matcher calls when lint probes many names against many globs.
+  // (A pattern of literals and `*` checks its affixes itself.)
+  if (!r.isGlob || isStarOnly(r.pattern)) return r;
+  const could = affixFilter(r.pattern);
+  return {
+    pattern: r.pattern,
+    specificity: r.specificity,
+    isGlob: r.isGlob,
+    prefix: r.prefix,
+    match: could ? (n) => could(n) && r.match(n) : r.match,
+  };
 }
 
 /** The alternatives of a document's selectors by literal prefix (exact names by the name itself). */
 function indexSelectors(rules: readonly SelectorRule[]): SelectorIndex {
-  const exact: [string, IndexedAlternative][] = [];
-  const globs: [string, IndexedAlternative][] = [];
+  const exactKeys: string[] = [];
+  const exact: [SelectorAlternative[], number[]] = [[], []];
+  const globKeys: string[] = [];
+  const globs: [SelectorAlternative[], number[]] = [[], []];
   rules.forEach((rule, position) => {
     for (const alternative of rule.alternatives) {
-      const entry: IndexedAlternative = { alternative, rule, position };
-      if (alternative.name !== undefined) exact.push([alternative.name, entry]);
-      else globs.push([alternative.prefix ?? '', entry]);
+      const side = alternative.name !== undefined ? exact : globs;
+      (alternative.name !== undefined ? exactKeys : globKeys).push(
+        alternative.name ?? alternative.prefix ?? '',
+      );
+      side[0].push(alternative);
+      side[1].push(position);
     }
   });
-  return { exact: new PrefixIndex(exact), globs: new PrefixIndex(globs) };
+  // The entries are made when a question returns them: most exact names are never returned.
+  const entry =
+    ([alternatives, positions]: [SelectorAlternative[], number[]]) =>
+    (i: number): IndexedAlternative => ({
+      alternative: alternatives[i]!,
+      rule: rules[positions[i]!]!,
+      position: positions[i]!,
+    });
+  return { exact: new PrefixIndex(exactKeys, entry(exact)), globs: new PrefixIndex(globKeys, entry(globs)) };
 }

@@ -85,12 +85,15 @@ export function lintPolicies(load: LintInput, options: LintOptions = {}): Diagno
  */
 export function interpolate(text: string, data: Readonly<Record<string, string | number>>): string {
   const parts = templateParts(text);
-  let out = parts[0]!;
+  if (parts.length === 1) return parts[0]!;
+  // Joined once, not concatenated piece by piece: a lint keeps tens of thousands of messages, and each `+=` would
+  // leave a chain of string cells behind every one of them until it is flattened.
+  const pieces: string[] = [parts[0]!];
   for (let i = 1; i < parts.length; i += 3) {
     const name = parts[i + 1]!;
-    out += (Object.hasOwn(data, name) ? String(data[name]) : parts[i]!) + parts[i + 2]!;
+    pieces.push(Object.hasOwn(data, name) ? String(data[name]) : parts[i]!, parts[i + 2]!);
   }
-  return out;
+  return pieces.join('');
 }
 
 const SLOT = /\{\{\s*([\w-]+)\s*\}\}/g;

@@ -215,12 +215,15 @@ export interface CompiledRule {
   readonly arguments?: readonly ArgumentTable[];
   readonly specificity: number;
   readonly isGlob: boolean;
+  /** The exact tool name when `isGlob` is false (the pattern unescaped); undefined for a glob. */
+  readonly name?: string | undefined;
   /** The literal text every matching name starts with. */
   readonly prefix: string;
   /** Position among the document's `tools` entries (document order). */
   readonly order: number;
   /** `['tools', selector]`. */
   readonly path: JsonPath;
+  /** Whether this alternative matches a tool name. Call it as a method: an exact rule's matcher reads `name`. */
   match(name: string): boolean;
   /** The rule reference reported by `decide` (computed on first use). */
   readonly ref: RuleRef;

@@ -1,6 +1,7 @@
 // `ModeCompositions` (lint's indexed compositions) against the compiler, with fast-check: for every prefix of a
 // generated mode, every name and hint set, the indexed answer equals `composePolicy` over the same documents
-// (decision, reason and rule), and "without one entry" equals the straightforward ceiling with that entry skipped.
+// (decision, reason and rule), and "without one entry" equals the straightforward ceiling with that entry skipped;
+// the decision-only probes (`decisionBefore`, `DocumentProbe`) answer the same decisions.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -17,6 +18,7 @@ import { composePolicy } from '../../src/compile/compile.js';
 import { compareRestrictiveness, compileDocument, resolveInDocument } from '../../src/compile/document.js';
 import { policyValidator } from '../../src/compile/validate.js';
 import { ModeCompositions } from '../../src/compile/lint-compose.js';
+import { DocumentProbe } from '../../src/compile/lint-probe.js';
 
 const NAMES = ['a', 'b', 'ab', 'ba', 'abc', 'x', '', '__proto__', 'wébfetch', 'a/b', 'a.b', 'zz'];
 const SELECTORS = [
@@ -122,6 +124,7 @@ describe('ModeCompositions', () => {
         const docs = compiled(documents);
         const modes = new ModeCompositions('m', docs);
         for (let position = 0; position < docs.length; position++) {
+          const probe = new DocumentProbe(docs[position]!);
           const prefix = docs.slice(startOf(docs, position + 1), position + 1);
           const before = prefix.slice(0, -1);
           for (const without of [...entriesOf(docs[position]!), ['default'], ['tools', 'nope']]) {
@@ -139,6 +142,14 @@ describe('ModeCompositions', () => {
                   earlier ?? { decision: 'deny', rule: DEFAULT_DENY_RULE },
                 );
                 if (before.length === 0) expect(got).toBeUndefined();
+                // The decision-only answers (lint's probes), through their memos: the same decisions.
+                expect(modes.decisionBefore(position, name, hints)).toBe(got?.decision);
+                expect(probe.decision(name, hints, without)).toBe(
+                  resolveInDocument(docs[position]!, name, hints, { skip })?.decision,
+                );
+                expect(probe.decision(name, hints)).toBe(
+                  resolveInDocument(docs[position]!, name, hints)?.decision,
+                );
               }
             }
           }
@@ -146,5 +157,6 @@ describe('ModeCompositions', () => {
       }),
       { numRuns: 50 },
     );
-  });
+    // Thousands of compositions and probes: room for a loaded machine (a harness limit, not a speed check).
+  }, 120_000);
 });

@@ -37,12 +37,13 @@ export default defineRule({
     for (let j = 1; j < rules.length; j++) {
       const later = rules[j]!;
       // The earlier selectors with a glob that can share a name with one of this one's (by literal prefix).
-      const candidates = new Set<number>();
+      let candidates: Set<number> | undefined;
       for (const alt of later.alternatives) {
         if (!alt.isGlob) continue;
         for (const { position } of globs.compatibleWith(alt.prefix ?? ''))
-          if (position < j) candidates.add(position);
+          if (position < j) (candidates ??= new Set()).add(position);
       }
+      if (candidates === undefined) continue;
       for (const i of [...candidates].sort((x, y) => x - y)) {
         const earlier = rules[i]!;
         if (earlier.decision === later.decision) continue;

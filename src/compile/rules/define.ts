@@ -138,6 +138,13 @@ export interface RuleContext {
   decideBefore(name: string, hints: Hints | undefined): DecideResult | undefined;
   /** This document's own decision (undefined when it abstains), optionally with one entry removed. */
   decideInDocument(name: string, hints: Hints | undefined, without?: JsonPath): DecideResult | undefined;
+  /**
+   * The decision alone of `decideBefore`: no rule located, no result built, and in the common case (an earlier
+   * document denies by its `effects` or `default`) a few lookups. For probes that compare decisions.
+   */
+  decisionBefore(name: string, hints: Hints | undefined): Decision | undefined;
+  /** The decision alone of `decideInDocument`, likewise. */
+  decisionInDocument(name: string, hints: Hints | undefined, without?: JsonPath): Decision | undefined;
   /** The decision of this document alone (its mode compiled from it only). */
   decideAlone(name: string, hints?: Hints): DecideResult;
   /** The rules of this document with `commands:` or `paths:`, in document order (one per selector). */

@@ -13,8 +13,8 @@
  */
 import { mostRestrictive } from '../document.js';
 import { exampleNames, findCommonName } from '../glob-overlap.js';
-import { UNMATCHED_PROBE, type SelectorRule } from '../lint-context.js';
-import type { DecideResult, Decision, JsonPath } from '../types.js';
+import { UNMATCHED_PROBE, type SelectorAlternative, type SelectorRule } from '../lint-context.js';
+import type { Decision, JsonPath } from '../types.js';
 import { defineRule, type RuleContext } from './define.js';
 
 export default defineRule({
@@ -44,8 +44,11 @@ export default defineRule({
     const rules = context.selectors();
     for (const rule of rules) {
       if (rule.error !== undefined) continue;
-      const repeated = rule.alternatives.find((alt) => seen.has(alt.pattern));
-      for (const alt of rule.alternatives) if (!seen.has(alt.pattern)) seen.set(alt.pattern, rule.selector);
+      let repeated: SelectorAlternative | undefined;
+      for (const alt of rule.alternatives) {
+        if (!seen.has(alt.pattern)) seen.set(alt.pattern, rule.selector);
+        else repeated ??= alt;
+      }
       if (repeated !== undefined) {
         report({
           messageId: 'duplicate',
@@ -81,7 +84,10 @@ export default defineRule({
  * it wins: its skeletons, the exact names of other selectors it matches, and a name it shares with each glob that
  * could take over without it (equal or lower specificity: a more specific glob wins those names anyway).
  */
-function probesFor(context: RuleContext, rule: SelectorRule): string[] {
+function probesFor(context: RuleContext, rule: SelectorRule): readonly string[] {
+  const only = rule.alternatives.length === 1 ? rule.alternatives[0]! : undefined;
+  // One exact name (most rules): that name.
+  if (only?.name !== undefined) return [only.name];
   const names = new Set<string>();
   const index = context.selectorIndex();
   for (const alt of rule.alternatives) {
@@ -109,12 +115,12 @@ function changesNothing(context: RuleContext, names: readonly string[], without:
   for (const name of names) {
     for (const hints of context.hintProbes()) {
       // Fast path: the document decides the same either way, so the composition cannot differ.
-      const own = context.decideInDocument(name, hints);
-      const ownWithout = context.decideInDocument(name, hints, without);
-      if (own !== undefined && ownWithout !== undefined && own.decision === ownWithout.decision) continue;
+      const own = context.decisionInDocument(name, hints);
+      const ownWithout = context.decisionInDocument(name, hints, without);
+      if (own !== undefined && own === ownWithout) continue;
       // This document is the last of its composition: the mode up to it is the ceiling of the documents before
       // it and its own decision, so one look at the earlier documents answers both "with" and "without".
-      const before = context.decideBefore(name, hints);
+      const before = context.decisionBefore(name, hints);
       if (ceiling(before, own) !== ceiling(before, ownWithout)) return false;
     }
   }
@@ -122,8 +128,8 @@ function changesNothing(context: RuleContext, names: readonly string[], without:
 }
 
 /** The decision of a composition from the earlier documents' and the last document's (deny when neither decides). */
-function ceiling(before: DecideResult | undefined, last: DecideResult | undefined): Decision {
-  if (before === undefined) return last?.decision ?? 'deny';
-  if (last === undefined) return before.decision;
-  return mostRestrictive(before.decision, last.decision);
+function ceiling(before: Decision | undefined, last: Decision | undefined): Decision {
+  if (before === undefined) return last ?? 'deny';
+  if (last === undefined) return before;
+  return mostRestrictive(before, last);
 }

@@ -1,0 +1,101 @@
+/**
+ * A plain `name: decision` rule, and a `prefix*: decision` glob, compile by a shortcut (no parsed selector): each
+ * must give the entry the general path gives the same rule written as `{ decision }`, and match and resolve the
+ * same, next to selectors that only look like them (escapes, braces, other glob characters take the general path).
+ */
+import { describe, expect, it } from 'vitest';
+import { compileDocument, resolveInDocument } from '../../src/compile/document.js';
+import { loadPolicyText } from '../../src/compile/load.js';
+import type { CompiledRule } from '../../src/compile/types.js';
+
+const SELECTORS = [
+  'read',
+  'web.fetch',
+  'a-b_c',
+  'x/y',
+  '"quoted name"',
+  '"a\\\\*b"',
+  '"{p,q}_r"',
+  '"mcp__gh__*"',
+  '"*"',
+  '"**"',
+  '"w/*"',
+  '"é*"',
+  '"mcp__*_read*"',
+  '"a?*"',
+];
+
+function compiled(shortForm: boolean) {
+  const lines = ['mode: review', 'tools:'];
+  SELECTORS.forEach((s, i) => {
+    const decision = ['allow', 'ask', 'deny'][i % 3];
+    lines.push(shortForm ? `  ${s}: ${decision}` : `  ${s}: { decision: ${decision} }`);
+  });
+  lines.push('default: deny');
+  const { documents, diagnostics } = loadPolicyText(lines.join('\n'), 'plain.yaml');
+  expect(diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  return compileDocument(documents[0]!);
+}
+
+function fields(r: CompiledRule) {
+  const {
+    selector,
+    pattern,
+    decision,
+    reason,
+    base,
+    arguments: args,
+    specificity,
+    isGlob,
+    name,
+    prefix,
+    order,
+    path,
+  } = r;
+  return { selector, pattern, decision, reason, base, args, specificity, isGlob, name, prefix, order, path };
+}
+
+describe('plain rules', () => {
+  it('compile to the entries the general path gives', () => {
+    const short = compiled(true);
+    const long = compiled(false);
+    expect(short.rules.map(fields)).toEqual(long.rules.map(fields));
+    expect([...short.exact.keys()]).toEqual([...long.exact.keys()]);
+    expect([...short.globsByPrefix.keys()]).toEqual([...long.globsByPrefix.keys()]);
+    expect(short.rules.find((r) => r.selector === 'read')?.name).toBe('read');
+    expect(short.rules.find((r) => r.selector === 'a\\*b')?.name).toBe('a*b');
+  });
+
+  it('match and resolve the same names', () => {
+    const short = compiled(true);
+    const long = compiled(false);
+    const names = [
+      'read',
+      'reads',
+      'web.fetch',
+      'x/y',
+      'quoted name',
+      'a*b',
+      'a\\*b',
+      'p_r',
+      'q_r',
+      'mcp__gh__',
+      'w/',
+      'w/x',
+      'w',
+      'é',
+      'éa',
+      'mcp__x_read',
+      'ab',
+      'a',
+      'mcp__gh__x',
+      '',
+    ];
+    for (const name of names) {
+      expect(short.rules.map((r) => r.match(name))).toEqual(long.rules.map((r) => r.match(name)));
+      expect(resolveInDocument(short, name)?.decision).toBe(resolveInDocument(long, name)?.decision);
+    }
+    expect(resolveInDocument(short, 'read')?.decision).toBe('allow');
+    expect(resolveInDocument(short, 'reads')?.decision).toBe('deny');
+  });
+});
