@@ -1,8 +1,6 @@
 // The benchmark method, shared by every bench/*.mjs: each contender runs in its own loop, the contenders run
 // interleaved in many blocks (A B A B …) so drift in the machine's speed hits all alike, every contender is warmed
-// first, and each figure is a median with its spread. Where the process may collect garbage on demand (run.mjs
-// starts every bench file with `--expose-gc`), each block starts from a collected heap, untimed: one contender's
-// garbage is then never collected on another's time, and each pays for the garbage it makes in its own block. A ratio is taken per block (contender / baseline of the same
+// first, and each figure is a median with its spread. A ratio is taken per block (contender / baseline of the same
 // block), so its spread shows how far the machine moved between blocks.
 
 /** Nanoseconds now. */
@@ -46,7 +44,6 @@ export async function interleave(contenders, { blocks = 15, blockMs = 40, ops, w
       b % 2 === 0 ? contenders.map((_, i) => i) : contenders.map((_, i) => contenders.length - 1 - i);
     for (const i of order) {
       const k = count(contenders[i]);
-      collect();
       const start = now();
       await contenders[i].run(k);
       ns[i].push((now() - start) / k);
@@ -54,9 +51,6 @@ export async function interleave(contenders, { blocks = 15, blockMs = 40, ops, w
   }
   return Object.fromEntries(contenders.map((c, i) => [c.name, ns[i]]));
 }
-
-/** A full collection when the process allows one (`--expose-gc`), else nothing. */
-const collect = typeof globalThis.gc === 'function' ? () => globalThis.gc() : () => {};
 
 /**
  * One result line: the contender's median, the baseline's median, the median of the per-block ratios and their

@@ -172,7 +172,7 @@ for (const file of files) {
   // Each file in a fresh process: one file's heap (a 100k-event session, a grown fold) must not slow the next's GC.
   const child = spawnSync(
     process.execPath,
-    ['--expose-gc', fileURLToPath(import.meta.url), '--child', file, ...(quick ? ['--quick'] : [])],
+    [fileURLToPath(import.meta.url), '--child', file, ...(quick ? ['--quick'] : [])],
     {
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'inherit'],
