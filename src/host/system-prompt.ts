@@ -153,7 +153,9 @@ export class SystemPromptService extends Service implements PromptSections {
   async assemble(context: AssembleContext = {}): Promise<{ header: RequestHeader; assembly: Assembly }> {
     // One frozen context for the sections, the listeners and the views: a listener cannot drop or swap the agent
     // the views then judge by (the mode engine's view would show a restricted agent the default mode's tools).
-    if (!Object.isFrozen(context)) context = Object.freeze({ ...context });
+    // (A caller that hands in a frozen one, as the loop does once per agent, is not copied; assign, not spread:
+    // freezing a spread copy takes V8's slow path.)
+    if (!Object.isFrozen(context)) context = Object.freeze(Object.assign({}, context));
     // The base assembly is both the waterfall's argument and what the innermost step returns, so a listener may
     // change it before or after awaiting next().
     const schemas = this.registry()?.schemas() ?? NO_TOOLS;

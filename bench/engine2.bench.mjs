@@ -1,0 +1,72 @@
+// The mode engine: what the plugin costs per step (default and plan mode) against the same step without it, and
+// the mode fold per read on a 100,000-event session (the incremental cursor against a full refold).
+// Imports dist/: `npm run build` first (`npm run bench` does).
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ModeFoldCache } from '../dist/engine/index.js';
+import { consume, interleave, ratioResult } from './lib.mjs';
+import { deployment, stepper } from './steps.mjs';
+
+const BENCH = 'engine';
+
+export default async function run({ quick }) {
+  const blocks = quick ? 3 : Number(process.env.BLOCKS ?? 15);
+  const blockMs = quick ? 5 : Number(process.env.BLOCKMS ?? 60);
+  const workspace = mkdtempSync(join(tmpdir(), 'dsh-bench-engine-'));
+  const out = [];
+  try {
+    const bare = await deployment(workspace, false);
+    const moded = await deployment(workspace, true);
+    const steps = await interleave(
+      [stepper('none', bare), stepper('default', moded), stepper('plan', moded, 'plan')],
+      { blocks, blockMs },
+    );
+    const us = { unit: 'µs', scale: 1e-3 };
+    out.push(
+      ratioResult(BENCH, 'plugin-overhead-default', steps.default, steps.none, {
+        ...us,
+        goal: { ratio: 1.02 },
+      }),
+      ratioResult(BENCH, 'plugin-overhead-plan', steps.plan, steps.none, us),
+    );
+
+    // The fold on a 100,000-event session: a mode/set near the start, request headers throughout.
+    const events = [];
+    for (let i = 0; i < (quick ? 5_000 : 100_000); i++) {
+      const type = i === 1 ? 'mode/set' : i % 50 === 0 ? 'request/header-delta' : 'user/message';
+      events.push({ seq: i + 1, type, data: type === 'mode/set' ? { mode: 'plan' } : {}, time: '' });
+    }
+    const session = { events };
+    // The refold reads a copy that does not grow with the incremental contender's events.
+    const fixed = { events: events.slice() };
+    const cache = new ModeFoldCache();
+    cache.read(session);
+    const tick = { seq: 0, type: 'user/message', data: {}, time: '' };
+    const fold = await interleave(
+      [
+        {
+          name: 'incremental',
+          run(n) {
+            for (let i = 0; i < n; i++) {
+              events.push(tick);
+              consume(cache.read(session));
+            }
+          },
+        },
+        {
+          name: 'refold',
+          scale: 1e-4,
+          run(n) {
+            for (let i = 0; i < n; i++) consume(new ModeFoldCache().read(fixed));
+          },
+        },
+      ],
+      { blocks, blockMs: quick ? 2 : 10 },
+    );
+    out.push(ratioResult(BENCH, 'fold-read-100k-vs-refold', fold.incremental, fold.refold));
+  } finally {
+    rmSync(workspace, { recursive: true, force: true });
+  }
+  return out;
+}
