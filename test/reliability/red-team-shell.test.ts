@@ -1,0 +1,107 @@
+/**
+ * Red team of the shell analyser's and the call memo's fast paths (the speed push after e8ead58): each test is an
+ * attack. Where it shows a hole, the script really runs a program under /bin/bash in a temp folder, and the decision
+ * (through `decideCall`, with the gate's real workspace check) must not allow it. Attacks that held stay as tests,
+ * so a later shortcut that opens them fails here.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  compilePolicies,
+  fsPathResolver,
+  fsProgramCheck,
+  loadPolicySources,
+  type CompiledPolicy,
+} from '../../src/compile/index.js';
+import { shellEnvironment } from '../../src/host/tools/bash.js';
+import { policy } from '../compile/helpers.js';
+
+const loaded = await loadPolicySources([]);
+const plan: CompiledPolicy = compilePolicies(loaded.documents).get('plan')!;
+
+let dir: string;
+/** Runs a script as the host's bash tool does: `--norc --noprofile`, stdin closed, the tool's environment. */
+const bash = (command: string, cwd = dir) =>
+  spawnSync('/bin/bash', ['--norc', '--noprofile', '-c', command], {
+    cwd,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+    timeout: 20_000,
+    env: { ...shellEnvironment(process.env), HOME: dir, GIT_CONFIG_NOSYSTEM: '1' },
+  });
+const git = (cwd: string, command: string) => {
+  const run = bash(`git -c user.name=t -c user.email=t@t ${command}`, cwd);
+  expect(run.status, run.stderr).toBe(0);
+  return run.stdout;
+};
+/** A clean repository with one commit at `at`. */
+const repository = (at: string) => {
+  mkdirSync(at, { recursive: true });
+  writeFileSync(join(at, 'a'), 'a\n');
+  git(at, 'init -q . && git add a && git -c user.name=t -c user.email=t@t commit -qm one');
+};
+/** Makes `at`'s repository run `touch <marker>` on `git status` (its fsmonitor hook). */
+const hostile = (at: string, marker: string) =>
+  git(at, `config core.fsmonitor 'touch ${join(dir, marker)}; false'`);
+const ran = (marker: string) => existsSync(join(dir, marker));
+/** The gate's decision: the real workspace check and path resolver over `workspace`. */
+const gate = (p: CompiledPolicy, command: string, workspace = dir) =>
+  p.decideCall!(
+    { name: 'bash', arguments: { command } },
+    { checkProgram: fsProgramCheck(workspace), resolvePath: fsPathResolver(workspace) },
+  );
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'dsh-red-shell-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('the call memo keeps a text from its second call: the workspace is asked on every call', () => {
+  it('a hostile .git/config that appears after the text is memoised withholds the third call', () => {
+    repository(dir);
+    const command = 'git status --short';
+    expect(gate(plan, command).decision).toBe('allow');
+    expect(gate(plan, command).decision).toBe('allow'); // memoised from here on
+    hostile(dir, 'late');
+    bash(command);
+    expect(ran('late')).toBe(true);
+    const third = gate(plan, command);
+    expect(third.decision).toBe('deny');
+    expect(third.note).toContain('`core.fsmonitor`');
+    // Cleaned again, the memoised allow comes back.
+    git(dir, 'config --unset core.fsmonitor');
+    expect(gate(plan, command).decision).toBe('allow');
+  });
+
+  it('two workspaces with the same text, interleaved, each get their own answer', () => {
+    const clean = join(dir, 'clean');
+    const evil = join(dir, 'evil');
+    repository(clean);
+    repository(evil);
+    hostile(evil, 'evil-ran');
+    const command = 'ls && git log -1 --oneline';
+    for (let round = 0; round < 4; round++) {
+      expect(gate(plan, command, clean).decision, `round ${round}`).toBe('allow');
+      expect(gate(plan, command, evil).decision, `round ${round}`).toBe('deny');
+    }
+  });
+
+  it('a decision memoised in one mode is not another mode’s, nor another policy’s with the same text', () => {
+    const text = [
+      'mode: a\ntools:\n  bash:\n    decision: deny\n    commands: { "ls **": allow }\n',
+      'mode: b\ntools:\n  bash:\n    decision: deny\n    commands: { "ls **": deny, "cat **": allow }\n',
+    ];
+    const a = policy('a', ...text);
+    const b = policy('b', ...text);
+    const call = { name: 'bash', arguments: { command: 'ls -la' } };
+    for (let i = 0; i < 3; i++) {
+      expect(a.decideCall!(call).decision).toBe('allow');
+      expect(b.decideCall!(call).decision).toBe('deny');
+    }
+    const other = policy('a', 'mode: a\ntools:\n  bash: { decision: deny, commands: { "ls -l": allow } }\n');
+    for (let i = 0; i < 3; i++) expect(other.decideCall!(call).decision).toBe('deny');
+  });
+});
