@@ -105,3 +105,74 @@ describe('the call memo keeps a text from its second call: the workspace is aske
     for (let i = 0; i < 3; i++) expect(other.decideCall!(call).decision).toBe('deny');
   });
 });
+
+describe('git run in another folder than the workspace the check looked at', () => {
+  // The workspace check asks the workspace's repository. A script that moves first (`cd`, `pushd`, `env -C`,
+  // `sudo -D`, `find -execdir`, git's own `-C`) runs git in a repository nobody checked: a nested one that a
+  // download, an archive or a test fixture brought along. A policy that allows `cd` (agents cd all the time) and a
+  // git read let it run the nested repository's fsmonitor. Fixed: such a script's git is never allowed.
+  const dev = policy(
+    'dev',
+    'mode: dev\ntools:\n  bash:\n    decision: deny\n    commands:\n' +
+      '      "cd **": allow\n      "pushd **": allow\n      "popd": allow\n      "env **": allow\n' +
+      '      "sudo **": allow\n      "find **": allow\n      "ls **": allow\n      "git status **": allow\n' +
+      '      "git -C ** status **": allow\n      "git --git-dir* ** status **": allow\n',
+  );
+  const nested = () => {
+    repository(dir);
+    repository(join(dir, 'nested'));
+    hostile(join(dir, 'nested'), 'nested-ran');
+  };
+
+  it.each([
+    'cd nested && git status --short',
+    'cd nested; git status',
+    '(cd nested && git status)',
+    'ls && { cd nested; ls; } && git status',
+    'pushd nested >/dev/null && git status',
+    'env -C nested git status',
+    'env -iC nested git status',
+    'env --chdir=nested git status',
+    'env -u X --chdir nested git status',
+    'find nested -maxdepth 1 -name a -execdir git status \\;',
+    'git -C nested status',
+    'git --git-dir=nested/.git --work-tree=nested status',
+  ])('%j runs the nested repository’s fsmonitor, and is not allowed', (command) => {
+    nested();
+    // The workspace's own repository is clean: the check passes it, and a plain read is allowed.
+    expect(gate(dev, 'git status --short && ls').decision).toBe('allow');
+    bash(command);
+    expect(ran('nested-ran'), command).toBe(true);
+    const verdict = gate(dev, command);
+    expect(verdict.decision).toBe('deny');
+    expect(verdict.unanalysable).toBe(true);
+    expect(verdict.note).toContain('another folder than the workspace');
+  });
+
+  it('`sudo -D`, `sudo --chroot` and `popd` move too (judged as text: no sudo here)', () => {
+    nested();
+    for (const command of [
+      'sudo -D nested git status',
+      'sudo -u root --chdir=nested git status',
+      'sudo -R / git status',
+      'pushd nested; popd; git status',
+    ])
+      expect(gate(dev, command).decision, command).toBe('deny');
+  });
+
+  it('what does not move keeps its allow: other commands after a cd, options that only look alike', () => {
+    nested();
+    for (const command of [
+      'cd nested && ls',
+      'git status && ls',
+      'env -u C git status',
+      'env -i git status',
+      'sudo -u D git status',
+      'find . -name a -print && git status',
+    ])
+      expect(gate(dev, command).decision, command).toBe('allow');
+    // Plan: `git log -C` is copy detection (an option of log, after the subcommand), not git's `-C`.
+    repository(join(dir, 'p'));
+    expect(gate(plan, 'git log -C -1 --oneline', join(dir, 'p')).decision).toBe('allow');
+  });
+});
