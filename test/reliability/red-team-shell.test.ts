@@ -176,3 +176,41 @@ describe('git run in another folder than the workspace the check looked at', () 
     expect(gate(plan, 'git log -C -1 --oneline', join(dir, 'p')).decision).toBe('allow');
   });
 });
+
+describe('builtins that run or assign through their options', () => {
+  const jobsy = policy(
+    'jobsy',
+    'mode: jobsy\ntools:\n  bash:\n    decision: deny\n    commands:\n' +
+      '      "jobs **": allow\n      "wait **": allow\n      "ls **": allow\n      "builtin **": allow\n' +
+      '      "command **": allow\n',
+  );
+  const decide = (command: string) => jobsy.decideCall!({ name: 'bash', arguments: { command } });
+
+  it.each([
+    'jobs -x touch pwned',
+    'jobs -x -- touch pwned',
+    'builtin jobs -x touch pwned',
+    'command jobs -x touch pwned',
+  ])('%j runs `touch` (bash’s `jobs -x` runs a command), and is not allowed', (command) => {
+    bash(command);
+    expect(ran('pwned'), command).toBe(true);
+    const verdict = decide(command);
+    expect(verdict.decision).toBe('deny');
+    expect(verdict.subject).toBe('touch pwned');
+  });
+
+  it('`jobs` without `-x` runs nothing and stays allowed; a jobspec word is not known', () => {
+    expect(decide('jobs -l').decision).toBe('allow');
+    expect(decide('jobs').decision).toBe('allow');
+    expect(decide('jobs -x ls %1').decision).toBe('deny');
+  });
+
+  it('`wait -p NAME` assigns (it clobbers PATH), and is not allowed', () => {
+    const run = bash('true & wait -n -p PATH; ls');
+    expect(run.stderr).toContain('ls: command not found');
+    for (const command of ['true & wait -n -p PATH; ls', 'wait -np PATH', 'wait -p PATH'])
+      expect(decide(command).decision, command).toBe('deny');
+    expect(decide('wait -n').decision).toBe('allow');
+    expect(decide('wait').decision).toBe('allow');
+  });
+});

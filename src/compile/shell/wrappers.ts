@@ -157,6 +157,24 @@ function command(words: readonly ShellWord[], name: string): WrapperResult {
   return rest(words, parsed.next);
 }
 
+/**
+ * `jobs -x COMMAND [ARG…]` runs COMMAND with each jobspec (`%1`) among its words replaced by a process group ID;
+ * `jobs` without `-x` runs nothing.
+ */
+function jobs(words: readonly ShellWord[], name: string): WrapperResult {
+  const parsed = readOptions(
+    words,
+    1,
+    { short: { l: NONE, n: NONE, p: NONE, r: NONE, s: NONE, x: NONE }, long: {} },
+    name,
+  );
+  if ('message' in parsed) return parsed;
+  if (!parsed.options.some((o) => o.name === 'x')) return [];
+  return parsed.next < words.length
+    ? [{ kind: 'argv', from: parsed.next, to: words.length, placeholder: '%' }]
+    : [];
+}
+
 const SHELL_LETTERS = new Set('abefhkmnptuvxBCEHPT');
 const SHELL_LONG = new Set([
   'norc',
@@ -533,6 +551,7 @@ const WRAPPERS: ReadonlyMap<string, Wrapper> = new Map<string, Wrapper>([
   ['zsh', otherShell],
   ['ksh', otherShell],
   ['eval', evalWords],
+  ['jobs', jobs],
   ['watch', watch],
   [
     'setsid',
