@@ -214,3 +214,24 @@ describe('builtins that run or assign through their options', () => {
     expect(decide('wait').decision).toBe('allow');
   });
 });
+
+describe('git after a write in the same script (open)', () => {
+  // The workspace check runs before the script: a script that first writes the repository's configuration with an
+  // allowed program (`cp`, `tee`, `sed -i`, …) and then runs git gets the check's answer for the configuration as
+  // it was. Plan allows no program that writes, so only a policy that allows a writer and git is open. No small fix
+  // (which programs write is not known to the analyser): pinned, it starts failing once closed.
+  const dev = policy(
+    'dev',
+    'mode: dev\ntools:\n  bash:\n    decision: deny\n    commands:\n      "cp **": allow\n      "git status **": allow\n',
+  );
+
+  it.fails('`cp evil .git/config && git status` runs the copied fsmonitor, and is not allowed', () => {
+    repository(dir);
+    writeFileSync(join(dir, 'evil'), `[core]\n\tfsmonitor = "touch ${join(dir, 'copied-ran')}; false"\n`);
+    const command = 'cp evil .git/config && git status --short';
+    const verdict = gate(dev, command);
+    bash(command);
+    expect(ran('copied-ran')).toBe(true);
+    expect(verdict.decision).not.toBe('allow');
+  });
+});
