@@ -235,3 +235,26 @@ describe('git after a write in the same script (open)', () => {
     expect(verdict.decision).not.toBe('allow');
   });
 });
+
+describe('plan: git branch formats that run gpg (git 2.42 and later)', () => {
+  // `git branch --format` and `--sort` take ref-filter atoms; from git 2.42 `%(signature…)` verifies each branch
+  // tip's signature with gpg, as `%G` does in `git log --format` (which plan denies). This machine's git (2.39)
+  // predates the atom, so the test judges the text.
+  const decide = (command: string) => plan.decideCall!({ name: 'bash', arguments: { command } }).decision;
+
+  it.each([
+    "git branch --list --format='%(signature)'",
+    'git branch --list "--format=%(signature:grade)"',
+    "git branch --list -v --format='%(refname) %(*signature:signer)'",
+    'git branch --list --sort=signature:key',
+    'git branch --list --sort signature',
+    "git branch --list 'feat/*' --sort=-signature:trustlevel",
+  ])('%j is denied', (command) => {
+    expect(decide(command)).toBe('deny');
+  });
+
+  it('other formats and sort keys stay allowed', () => {
+    expect(decide("git branch --list --format='%(refname:short) %(objectname)'")).toBe('allow');
+    expect(decide('git branch --list --sort=-committerdate')).toBe('allow');
+  });
+});
