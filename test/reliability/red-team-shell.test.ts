@@ -17,6 +17,7 @@ import {
   type CompiledPolicy,
 } from '../../src/compile/index.js';
 import { shellEnvironment } from '../../src/host/tools/bash.js';
+import { extractCommands } from '../../src/compile/shell/index.js';
 import { policy } from '../compile/helpers.js';
 
 const loaded = await loadPolicySources([]);
@@ -256,5 +257,45 @@ describe('plan: git branch formats that run gpg (git 2.42 and later)', () => {
   it('other formats and sort keys stay allowed', () => {
     expect(decide("git branch --list --format='%(refname:short) %(objectname)'")).toBe('allow');
     expect(decide('git branch --list --sort=-committerdate')).toBe('allow');
+  });
+});
+
+describe('names the fast path must still check, however they are written (held)', () => {
+  // `needsNameChecks` skips the checks for names no check reacts to, by a filter on the name's first and last
+  // characters: a name written with quotes, escapes or a path is checked by its value, and a versioned interpreter
+  // (ending in a digit or `.`) always is.
+  it.each([
+    ["'e'nv rm x", 'rm x'],
+    ['\\env rm x', 'rm x'],
+    ['"env" rm x', 'rm x'],
+    ["/usr/bin/e'n'v rm x", 'rm x'],
+    ["'jobs' -x rm x", 'rm x'],
+    ['\\builtin \\command r\\m x', 'r\\m x'],
+    ["x'args' rm < a", 'rm'],
+    ['"ti"me\\out 5 rm x', 'rm x'],
+    ['e"val" "rm x"', 'rm x'],
+    ["s'h' -c 'rm x'", 'rm x'],
+  ])('%j: the wrapped command is judged (%j)', (command, subject) => {
+    const verdict = plan.decideCall!({ name: 'bash', arguments: { command } });
+    expect(verdict.decision).toBe('deny');
+    // The wrapper is a command of its own (first, and denied too); the one it runs is listed after it.
+    expect(verdict.commands?.map((c) => c.text)).toContain(subject);
+  });
+
+  it.each([
+    ['\\declare x=1; ls', 'assignment'],
+    ["'s'et -x; ls", 'shell-state'],
+    ['"."  a', 'shell-state'],
+    ['sou\\rce a', 'shell-state'],
+    ["ena'ble' -f x.so x", 'shell-state'],
+    ['python3.12 <<< x', 'heredoc-interpreter'],
+    ['perl5.36 <<E\nx\nE', 'heredoc-interpreter'],
+    ['ls | /usr/bin/pypy3 -', 'heredoc-interpreter'],
+    ["wa'it' -p PATH", 'assignment'],
+    ["'a'lias ls=rm", 'definition'],
+  ])('%j is unanalysable (%s)', (command, kind) => {
+    const verdict = plan.decideCall!({ name: 'bash', arguments: { command } });
+    expect(verdict.decision).toBe('deny');
+    expect(extractCommands(command).unanalysable.map((r) => r.kind)).toContain(kind);
   });
 });
