@@ -5,6 +5,7 @@
  * so a later shortcut that opens them fails here.
  */
 import { spawnSync } from 'node:child_process';
+import fc from 'fast-check';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -297,5 +298,88 @@ describe('names the fast path must still check, however they are written (held)'
     const verdict = plan.decideCall!({ name: 'bash', arguments: { command } });
     expect(verdict.decision).toBe('deny');
     expect(extractCommands(command).unanalysable.map((r) => r.kind)).toContain(kind);
+  });
+});
+
+describe('the call memo against a fresh decision (property)', () => {
+  // Generated policies and scripts, each script decided several times in one compiled policy (noted, then
+  // memoised, then answered from the memo) with a workspace check that withholds git on some calls and not on
+  // others: every answer must be the one a freshly compiled policy gives on its first call, with the same check.
+  const patternWord = fc.constantFrom(
+    'git',
+    'ls',
+    'log',
+    'status',
+    'rm',
+    '-a',
+    '-l',
+    '*',
+    'g*',
+    '**',
+    'cd',
+    'x',
+  );
+  const commandWord = fc.constantFrom(
+    'git',
+    'ls',
+    'log',
+    'status',
+    'rm',
+    '-a',
+    '-la',
+    'x',
+    '$X',
+    'cd',
+    '"g"it',
+  );
+  const decision = fc.constantFrom('allow', 'ask', 'deny');
+  const document = fc.record({
+    base: fc.option(decision, { nil: undefined }),
+    commands: fc.dictionary(
+      fc.array(patternWord, { minLength: 1, maxLength: 3 }).map((w) => w.join(' ')),
+      decision,
+      { maxKeys: 6 },
+    ),
+  });
+  const script = fc
+    .array(fc.array(commandWord, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 3 })
+    .chain((cs) => fc.constantFrom('; ', ' | ', ' && ').map((j) => cs.map((c) => c.join(' ')).join(j)));
+  const compile = (d: { base?: string; commands: Record<string, string> }) => {
+    const rule = { ...(d.base === undefined ? {} : { decision: d.base }), commands: d.commands };
+    const source = { file: 'g.yaml', document: { mode: 'g', tools: { bash: rule }, default: 'deny' } };
+    return compilePolicies([{ ...source, locate: () => undefined } as never]).get('g')!;
+  };
+
+  it('every call answers as a fresh policy does, whatever the check says this time', () => {
+    fc.assert(
+      fc.property(
+        document,
+        fc.array(script, { minLength: 1, maxLength: 4 }),
+        fc.array(fc.boolean(), { minLength: 12, maxLength: 12 }),
+        (d, scripts, withhold) => {
+          const kept = compile(d);
+          let n = 0;
+          for (let round = 0; round < 3; round++)
+            for (const command of scripts) {
+              const bad = withhold[n++ % withhold.length]!;
+              const options = { checkProgram: (p: string) => (bad && p === 'git' ? 'hostile' : undefined) };
+              const call = { name: 'bash', arguments: { command } };
+              const got = kept.decideCall!(call, options);
+              const fresh = compile(d).decideCall!(call, options);
+              // A memoised deny may name another of the script's denied commands than a fresh one (it was decided
+              // without the check: a deny needs none); an allow or ask is the same answer, subject and all.
+              const subject = (v: typeof got) => (v.decision === 'deny' ? undefined : v.subject);
+              expect([command, round, bad, got.decision, subject(got)]).toEqual([
+                command,
+                round,
+                bad,
+                fresh.decision,
+                subject(fresh),
+              ]);
+            }
+        },
+      ),
+      { numRuns: 400 },
+    );
   });
 });
