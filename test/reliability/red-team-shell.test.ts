@@ -6,7 +6,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import fc from 'fast-check';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -89,6 +89,25 @@ describe('the call memo keeps a text from its second call: the workspace is aske
       expect(gate(plan, command, clean).decision, `round ${round}`).toBe('allow');
       expect(gate(plan, command, evil).decision, `round ${round}`).toBe('deny');
     }
+  });
+
+  it('a path decision is not memoised: a symlink that appears after two calls is followed on the third', () => {
+    const notes = policy(
+      'n',
+      'mode: n\ntools:\n  read:\n    decision: deny\n    paths: { "notes/**": allow }\n',
+    );
+    mkdirSync(join(dir, 'notes'));
+    writeFileSync(join(dir, 'notes/a.md'), 'a\n');
+    writeFileSync(join(dir, 'secret'), 's\n');
+    const read = () =>
+      notes.decideCall!(
+        { name: 'read', arguments: { path: 'notes/b.md' } },
+        { resolvePath: fsPathResolver(dir), checkProgram: fsProgramCheck(dir) },
+      ).decision;
+    expect(read()).toBe('allow');
+    expect(read()).toBe('allow');
+    symlinkSync(join(dir, 'secret'), join(dir, 'notes/b.md'));
+    expect(read()).toBe('deny');
   });
 
   it('a decision memoised in one mode is not another mode’s, nor another policy’s with the same text', () => {
