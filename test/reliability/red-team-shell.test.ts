@@ -313,6 +313,12 @@ describe('names the fast path must still check, however they are written (held)'
     ['ls | /usr/bin/pypy3 -', 'heredoc-interpreter'],
     ["wa'it' -p PATH", 'assignment'],
     ["'a'lias ls=rm", 'definition'],
+    // Every interpreter takes a version suffix, as the docs say (only python, pypy, perl, ruby, php, lua and tclsh
+    // did): a here-document fed to `node20` or `bash5` is code they run.
+    ['node20 <<< \'require("fs").rmSync("x")\'', 'heredoc-interpreter'],
+    ['bash5 <<E\nrm x\nE', 'heredoc-interpreter'],
+    ['ls | nodejs18', 'heredoc-interpreter'],
+    ['cat a | /usr/local/bin/gawk5.1', 'heredoc-interpreter'],
   ])('%j is unanalysable (%s)', (command, kind) => {
     const verdict = plan.decideCall!({ name: 'bash', arguments: { command } });
     expect(verdict.decision).toBe('deny');

@@ -628,7 +628,7 @@ export function isInterpreter(name: string): boolean {
   return INTERPRETER.test(name);
 }
 
-/** Interpreters, by name; those in {@link VERSIONED_INTERPRETERS} also with a version after it (`python3.12`). */
+/** Interpreters, by name; each also with a version after it (`python3.12`, `node20`). */
 export const INTERPRETER_NAMES: readonly string[] = [
   'sh',
   'bash',
@@ -679,16 +679,6 @@ export const INTERPRETER_NAMES: readonly string[] = [
   'mysql',
   'expect',
 ];
-const VERSIONED_INTERPRETERS: ReadonlySet<string> = new Set([
-  'python',
-  'pypy',
-  'perl',
-  'ruby',
-  'php',
-  'lua',
-  'tclsh',
-]);
-
-const INTERPRETER = new RegExp(
-  `^(?:${INTERPRETER_NAMES.map((n) => (VERSIONED_INTERPRETERS.has(n) ? `${n}[0-9.]*` : n)).join('|')})$`,
-);
+// Every interpreter also with a version after its name (`python3.12`, `node20`, `bash5`), as the docs say: a name
+// ending in a digit or `.` always gets the name checks (`needsNameChecks`).
+const INTERPRETER = new RegExp(`^(?:${INTERPRETER_NAMES.join('|')})[0-9.]*$`);
