@@ -7,12 +7,14 @@
  */
 import {
   extractCommands,
+  folderMove,
   matchCommand,
   matchWords,
   parseCommandPattern,
   splitShortOptions,
   type CommandPattern,
   type ShellWord,
+  type SimpleCommand,
 } from './shell/index.js';
 import type { ArgumentPattern, Decision, SubjectVerdict } from './types.js';
 
@@ -69,6 +71,8 @@ export function judgeScript(
   const out: SubjectVerdict[] = [];
   const commands = analysis.commands;
   const byName = commands.length === 0 ? undefined : indexOf(patterns);
+  // How the script moves to another folder (see `firstMove`), asked only once a configured program is allowed.
+  let moved: string | null | undefined = null;
   for (let c = 0; c < commands.length; c++) {
     const command = commands[c]!;
     // A known name has a `path` exactly when it has a `/` (the analyser's record), so no second search for one.
@@ -76,6 +80,12 @@ export function judgeScript(
     // Made with its program in one go: a spread copy of the verdict is far slower than the verdict.
     const configured =
       index >= 0 && patterns[index]!.decision !== 'deny' && isConfiguredProgram(command.name);
+    if (configured && (moved === null ? (moved = firstMove(commands)) : moved) !== undefined) {
+      // The workspace check reads the workspace's repository; after a move the program may read another.
+      const note = `\`${command.name}\` may run in another folder than the workspace (${moved}), whose configuration the workspace check does not read`;
+      out.push(callbacks.unanalysable(command.text, note));
+      continue;
+    }
     out.push(callbacks.verdict(command.text, index, configured ? command.name : undefined));
   }
   for (const reason of analysis.unanalysable) {
@@ -84,6 +94,15 @@ export function judgeScript(
   }
   if (out.length === 0) out.push(callbacks.verdict(script, -1));
   return out;
+}
+
+/** The first command of a script that makes a program run in another folder (see {@link folderMove}), or undefined. */
+function firstMove(commands: readonly SimpleCommand[]): string | undefined {
+  for (let c = 0; c < commands.length; c++) {
+    const move = folderMove(commands[c]!);
+    if (move !== undefined) return move;
+  }
+  return undefined;
 }
 
 /**

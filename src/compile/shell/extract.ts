@@ -595,7 +595,9 @@ class Walker implements PartVisitor {
       );
     else if (
       ASSIGNING.has(name) ||
-      (name === 'printf' && words.some((w, i) => i > 0 && w.value.startsWith('-v')))
+      (name === 'printf' && words.some((w, i) => i > 0 && w.value.startsWith('-v'))) ||
+      // `wait -p NAME` assigns the job's process ID to NAME (`wait -n -p PATH` clobbers PATH).
+      (name === 'wait' && words.some((w, i) => i > 0 && (!w.known || /^-[^-]*p/.test(w.value))))
     )
       this.fail('assignment', `\`${name}\` assigns a variable`, frame, pos, end);
     // `test -v 'a[$(cmd)]'` evaluates the subscript, and with it the substitution.

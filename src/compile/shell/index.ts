@@ -11,5 +11,6 @@ export {
   type CommandPattern,
   type MatchOptions,
 } from './match.js';
+export { folderMove } from './folders.js';
 export { splitShortOptions } from './options.js';
 export type * from './types.js';

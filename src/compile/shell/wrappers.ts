@@ -157,6 +157,24 @@ function command(words: readonly ShellWord[], name: string): WrapperResult {
   return rest(words, parsed.next);
 }
 
+/**
+ * `jobs -x COMMAND [ARG…]` runs COMMAND with each jobspec (`%1`) among its words replaced by a process group ID;
+ * `jobs` without `-x` runs nothing.
+ */
+function jobs(words: readonly ShellWord[], name: string): WrapperResult {
+  const parsed = readOptions(
+    words,
+    1,
+    { short: { l: NONE, n: NONE, p: NONE, r: NONE, s: NONE, x: NONE }, long: {} },
+    name,
+  );
+  if ('message' in parsed) return parsed;
+  if (!parsed.options.some((o) => o.name === 'x')) return [];
+  return parsed.next < words.length
+    ? [{ kind: 'argv', from: parsed.next, to: words.length, placeholder: '%' }]
+    : [];
+}
+
 const SHELL_LETTERS = new Set('abefhkmnptuvxBCEHPT');
 const SHELL_LONG = new Set([
   'norc',
@@ -533,6 +551,7 @@ const WRAPPERS: ReadonlyMap<string, Wrapper> = new Map<string, Wrapper>([
   ['zsh', otherShell],
   ['ksh', otherShell],
   ['eval', evalWords],
+  ['jobs', jobs],
   ['watch', watch],
   [
     'setsid',
@@ -609,7 +628,7 @@ export function isInterpreter(name: string): boolean {
   return INTERPRETER.test(name);
 }
 
-/** Interpreters, by name; those in {@link VERSIONED_INTERPRETERS} also with a version after it (`python3.12`). */
+/** Interpreters, by name; each also with a version after it (`python3.12`, `node20`). */
 export const INTERPRETER_NAMES: readonly string[] = [
   'sh',
   'bash',
@@ -660,16 +679,6 @@ export const INTERPRETER_NAMES: readonly string[] = [
   'mysql',
   'expect',
 ];
-const VERSIONED_INTERPRETERS: ReadonlySet<string> = new Set([
-  'python',
-  'pypy',
-  'perl',
-  'ruby',
-  'php',
-  'lua',
-  'tclsh',
-]);
-
-const INTERPRETER = new RegExp(
-  `^(?:${INTERPRETER_NAMES.map((n) => (VERSIONED_INTERPRETERS.has(n) ? `${n}[0-9.]*` : n)).join('|')})$`,
-);
+// Every interpreter also with a version after its name (`python3.12`, `node20`, `bash5`), as the docs say: a name
+// ending in a digit or `.` always gets the name checks (`needsNameChecks`).
+const INTERPRETER = new RegExp(`^(?:${INTERPRETER_NAMES.join('|')})[0-9.]*$`);
