@@ -161,21 +161,22 @@ export class SystemPromptService extends Service implements PromptSections {
     const schemas = this.registry()?.schemas() ?? NO_TOOLS;
     const listened = this.listened();
     // Listeners get a fresh array of the registry's frozen schemas; without any, the frozen list itself is used.
-    const base: Assembly = {
-      sections: this.inOrder()
-        .map((section) => ({ name: section.name, order: section.order, text: renderText(section, context) }))
-        .filter((section) => section.text !== ''),
-      tools: (listened ? [...schemas] : schemas) as ToolSchema[],
-    };
+    const sections: Assembly['sections'] = [];
+    for (const section of this.inOrder()) {
+      const text = renderText(section, context);
+      if (text !== '') sections.push({ name: section.name, order: section.order, text });
+    }
+    const base: Assembly = { sections, tools: (listened ? [...schemas] : schemas) as ToolSchema[] };
     const inner = async (): Promise<Assembly> => base;
     // No listener: the waterfall would return the base itself, so it is not dispatched.
     const settled = listened
       ? await ownedWaterfall(this.lists, 'system-prompt/assemble', [base, context], inner)
       : base;
-    const assembly = this.views.length === 0 ? settled : this.viewed(settled, context);
+    // Without listeners the base is this call's own object until it is returned: the views' list goes into it.
+    const assembly = this.views.length === 0 ? settled : this.viewed(settled, context, !listened);
     // A listener may have reordered or added sections; most steps they are still in order, and no sort is paid.
-    const sections = isSorted(assembly.sections) ? assembly.sections : sortSections(assembly.sections);
-    const system = sections
+    const sorted = isSorted(assembly.sections) ? assembly.sections : sortSections(assembly.sections);
+    const system = sorted
       .map((section) => section.text)
       .filter((text) => text !== '')
       .join('\n\n');
@@ -190,7 +191,7 @@ export class SystemPromptService extends Service implements PromptSections {
    * so nothing a listener handed over can look one way to the view and another in the header; a tool list that is
    * not an array shows nothing (no view could filter it).
    */
-  private viewed(assembly: Assembly, context: AssembleContext): Assembly {
+  private viewed(assembly: Assembly, context: AssembleContext, owned: boolean): Assembly {
     if (!Array.isArray(assembly.tools)) {
       warn(this.ctx, 'the assembled tools are not a list; no tool is shown this request');
       return { ...assembly, tools: NO_TOOLS as ToolSchema[] };
@@ -226,7 +227,10 @@ export class SystemPromptService extends Service implements PromptSections {
         tools = NO_TOOLS;
       }
     }
-    return tools === assembly.tools ? assembly : { ...assembly, tools: tools as ToolSchema[] };
+    if (tools === assembly.tools) return assembly;
+    if (!owned) return { ...assembly, tools: tools as ToolSchema[] };
+    assembly.tools = tools as ToolSchema[];
+    return assembly;
   }
 
   /**
