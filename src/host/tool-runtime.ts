@@ -192,10 +192,11 @@ export class ToolsService extends Service implements ToolRegistry {
   /** The most restrictive of the guards' verdicts; a throwing guard or a malformed verdict denies. */
   private ceiling(exec: ToolExec): PreExecuteResult {
     let ceiling: PreExecuteResult = ALLOW;
-    for (const guard of this.guards) {
+    const guards = this.guards;
+    for (let i = 0; i < guards.length; i++) {
       let verdict: PreExecuteResult | null;
       try {
-        verdict = checked(guard(exec));
+        verdict = checked(guards[i]!(exec));
       } catch (failure) {
         warn(this.ctx, `a tools guard failed; denying \`${exec.name}\``, failure);
         return Object.freeze({
@@ -208,6 +209,7 @@ export class ToolsService extends Service implements ToolRegistry {
           kind: 'deny',
           reason: `the check of \`${exec.name}\` gave no verdict, so the call is denied`,
         });
+      if (verdict === ALLOW) continue;
       ceiling = narrowest(ceiling, verdict);
       if (ceiling.kind === 'deny') return ceiling;
     }
