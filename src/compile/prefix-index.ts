@@ -5,8 +5,8 @@
  * at the keys that begin with the same character (and the empty key), instead of every selector.
  *
  * Nothing is sorted when the index is built: lint builds one index per document and asks most documents little
- * (a document without globs asks nothing). A few keys (up to 128) are scanned; more are grouped by first character
- * on the first question that needs it. Only the keys that answer a question are sorted, and `compatibleWith`
+ * (a document without globs asks nothing). A few keys (up to 128) are scanned for the first question; more keys,
+ * or a second question, group them by first character (a document of 25 globs asks its exact names 25 times). Only the keys that answer a question are sorted, and `compatibleWith`
  * answers are remembered per prefix (two rules ask the same).
  * @module
  */
@@ -26,6 +26,8 @@ export class PrefixIndex<T> {
   /** Every position, by key then position, for the empty prefix; built when asked. */
   #all: T[] | undefined;
   readonly #compatible = new Map<string, T[]>();
+  /** Whether a question was asked: a second one groups the keys instead of scanning them again. */
+  #asked = false;
 
   /**
    * @param keys one key per value
@@ -56,6 +58,13 @@ export class PrefixIndex<T> {
     return (this.#byFirst = byFirst);
   }
 
+  /** Whether this question scans the keys: the first one, when they are few and not grouped yet. */
+  #scan(): boolean {
+    const first = !this.#asked;
+    this.#asked = true;
+    return first && this.#keys.length <= SCAN && this.#byFirst === undefined;
+  }
+
   /** The values at `positions`, ordered by key (as `<` compares strings), then by position. */
   #byKey(positions: number[]): T[] {
     const keys = this.#keys;
@@ -80,8 +89,8 @@ export class PrefixIndex<T> {
     const found: number[] = [];
     const keys = this.#keys;
     const first = prefix.charCodeAt(0);
-    if (keys.length <= SCAN && this.#byFirst === undefined) {
-      // A document's few keys: one pass costs less than grouping them.
+    if (this.#scan()) {
+      // A document's few keys, asked once: one pass costs less than grouping them.
       for (let i = 0; i < keys.length; i++) {
         const key = keys[i]!;
         if (key.charCodeAt(0) === first && key.startsWith(prefix)) found.push(i);
@@ -111,7 +120,7 @@ export class PrefixIndex<T> {
       if (found.length > 0 && keys[found[found.length - 1]!]!.length > key.length) sorted = false;
       found.push(i);
     };
-    if (keys.length <= SCAN && this.#byFirst === undefined) {
+    if (this.#scan()) {
       for (let i = 0; i < keys.length; i++) visit(i);
     } else {
       const group = this.#groups().get(text.charCodeAt(0));

@@ -81,6 +81,16 @@ describe('PrefixIndex', () => {
     }
   });
 
+  it('answers a run of questions on one small index as on fresh ones (the first scans, later ones group)', () => {
+    const prefixes = ['mcp__', 'a', '', 'mcp', 'q', 'mcp__a', '\u00e9', 'mcp__b', 'Z', 'mcp__'];
+    const index = new PrefixIndex(KEYS, VALUES);
+    for (const prefix of prefixes) {
+      expect(index.startingWith(prefix)).toEqual(reference((k) => k.startsWith(prefix)));
+      expect(index.properPrefixesOf(prefix)).toEqual(new PrefixIndex(KEYS, VALUES).properPrefixesOf(prefix));
+      expect(index.compatibleWith(prefix)).toEqual(new PrefixIndex(KEYS, VALUES).compatibleWith(prefix));
+    }
+  });
+
   it('leaves the arrays it was given as they were', () => {
     const keys = [...KEYS];
     const values = [...VALUES];
