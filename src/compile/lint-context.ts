@@ -245,12 +245,10 @@ function readSelectors(doc: CompiledDocument): SelectorRule[] {
     order++;
     // Sized once (an array grown by `push` reserves room for many more: memory a big lint keeps to its end).
     const alternatives: SelectorAlternative[] = compiledRules.slice(first, next).map(alternativeOf);
-    // The compiled rules' own `['tools', selector]`, when the selector compiled to any.
-    const path = next > first ? compiledRules[first]!.path : undefined;
     const rule: SelectorRule = {
       selector,
       decision: typeof value === 'string' ? value : toolVerdict(value).decision,
-      path: path ?? ['tools', selector],
+      path: ['tools', selector],
       alternatives,
     };
     if (typeof value !== 'string') {
