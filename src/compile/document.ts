@@ -8,7 +8,7 @@
  * @module
  */
 import { compileArgumentTables, type Table } from './argument-tables.js';
-import { isPlainSelector, parseSelector, trailingStarPrefix } from './glob.js';
+import { isPlainSelector, parseSelector, plainBraceNames, trailingStarPrefix } from './glob.js';
 import type {
   CompiledDefault,
   CompiledDocument,
@@ -169,6 +169,28 @@ function compileFresh(source: SourceDocument): CompiledDocument {
         undefined,
       );
       rules.push(rule);
+      order++;
+      continue;
+    }
+    const braced = typeof value === 'string' ? plainBraceNames(selector) : undefined;
+    if (typeof value === 'string' && braced !== undefined) {
+      // `{read,write}_file: decision`: the exact names, as the general path below would make them.
+      for (const name of braced) {
+        const rule = new ToolEntry(
+          source,
+          selector,
+          name,
+          value,
+          name.length,
+          name,
+          order,
+          name,
+          matchName,
+          undefined,
+        );
+        rules.push(rule);
+        addExact(exact, name, rule);
+      }
       order++;
       continue;
     }

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { compileDocument, resolveInDocument } from '../../src/compile/document.js';
+import { parseSelector, plainBraceNames } from '../../src/compile/glob.js';
 import { loadPolicyText } from '../../src/compile/load.js';
 import type { CompiledRule } from '../../src/compile/types.js';
 
@@ -174,5 +175,74 @@ describe('compiled entries', () => {
     expect(resolveInDocument(doc, 'y', undefined, { skip: (e) => e.path[1] === '{x,y}' })?.decision).toBe(
       'ask',
     );
+  });
+});
+
+describe('plain brace selectors', () => {
+  const SELECTORS = [
+    '{a,b}',
+    '{read,write}_file',
+    'mcp__{gh,gl}__list',
+    '{a,a,b}',
+    'x{p,q,p}y',
+    '{a}',
+    '{,a}',
+    '{a,}b',
+    'a,{b,c}',
+    '{a,b},c',
+    '{a,{b,c}}',
+    '{a,b}{c,d}',
+    '{a*,b}',
+    '{a,b?}',
+    '{a,\\\\b}',
+    '{[ab],c}',
+    '{a,b',
+    'a,b}',
+    `{${Array.from({ length: 64 }, (_, i) => `n${i}`).join(',')}}`,
+    `{${Array.from({ length: 65 }, (_, i) => `n${i}`).join(',')}}`,
+    '{é,\u{1F600}}_x',
+  ];
+
+  it('take the shortcut only where the general path gives exact names, and give the same names', () => {
+    for (const selector of SELECTORS) {
+      const parsed = parseSelector(selector);
+      const names = plainBraceNames(selector);
+      if (names === undefined) continue;
+      expect(parsed.error, selector).toBeUndefined();
+      expect(parsed.alternatives.map((a) => [a.pattern, a.name, a.prefix, a.specificity, a.isGlob])).toEqual(
+        names.map((n) => [n, n, n, n.length, false]),
+      );
+    }
+    const taken = SELECTORS.filter((s) => plainBraceNames(s) !== undefined);
+    expect(taken).toEqual([
+      '{a,b}',
+      '{read,write}_file',
+      'mcp__{gh,gl}__list',
+      '{a,a,b}',
+      'x{p,q,p}y',
+      SELECTORS[18],
+      '{é,\u{1F600}}_x',
+    ]);
+  });
+
+  it('compile to the entries the general path gives (written as `{ decision }`)', () => {
+    const text = (short: boolean) =>
+      [
+        'mode: review',
+        'tools:',
+        ...SELECTORS.map((s, i) => {
+          const decision = ['allow', 'ask', 'deny'][i % 3];
+          return `  ${JSON.stringify(s)}: ${short ? decision : `{ decision: ${decision} }`}`;
+        }),
+      ].join('\n');
+    const [short, long] = [true, false].map((s) =>
+      compileDocument(loadPolicyText(text(s), 'b.yaml').documents[0]!),
+    );
+    expect(short!.rules.map(fields)).toEqual(long!.rules.map(fields));
+    expect([...short!.exact.keys()]).toEqual([...long!.exact.keys()]);
+    expect(short!.selectorErrors).toEqual(long!.selectorErrors);
+    for (const name of ['a', 'b', 'read_file', 'mcp__gl__list', 'xqy', 'n63', 'n64', 'é_x', 'c']) {
+      expect(resolveInDocument(short!, name)?.decision, name).toBe(resolveInDocument(long!, name)?.decision);
+    }
   });
 });
