@@ -6,12 +6,13 @@
  *
  * Nothing is sorted when the index is built: lint builds one index per document and asks most documents little
  * (a document without globs asks nothing). The first question scans the keys when they are few (up to 128): one
- * pass costs less than sorting them, and many indexes are asked once. Otherwise, and from the second question on,
- * the keys are sorted once (as `<` compares strings, equal keys by position): the keys that start with a prefix
- * are then one run of that order, found by binary search, and the keys that are proper prefixes of a text are a
- * chain of "longest shorter key that starts it" links (a document of 25 globs asks its 100 exact names 25 times,
- * and its 25 glob prefixes, all starting `mcp__`, as often). `compatibleWith` answers are remembered per prefix
- * (two rules ask the same).
+ * pass costs less than anything built, and many indexes are asked once. Otherwise, and from the second question
+ * on, the keys are grouped by first character (most prefixes then find no group: `mcp__` among names that start
+ * `tool_`), and a group that a question reaches is sorted once (as `<` compares strings, equal keys by position):
+ * the keys that start with a prefix are one run of it, found by binary search, and the keys that are proper
+ * prefixes of a text a chain of "longest shorter key that starts it" links (a document of 25 globs asks its 25
+ * glob prefixes, all starting `mcp__`, 25 times). `compatibleWith` answers are remembered per prefix (two rules
+ * ask the same).
  * @module
  */
 
@@ -33,8 +34,12 @@ export class PrefixIndex<T> {
   readonly #keys: readonly string[];
   /** The value at a position: given, or made when a question returns it. */
   readonly #value: (position: number) => T;
-  /** Built on the first question that does not scan. */
-  #sorted: Sorted | undefined;
+  /** Positions of the non-empty keys by first UTF-16 code unit, and of the empty keys; built when not scanning. */
+  #byFirst: Map<number, number[]> | undefined;
+  #empty: number[] = [];
+  /** Groups sorted when a question reaches them, by first code unit; every key, for the empty prefix. */
+  readonly #sorted = new Map<number, Sorted>();
+  #all: Sorted | undefined;
   readonly #compatible = new Map<string, T[]>();
   /** Whether a question was asked: a second one sorts the keys instead of scanning them again. */
   #asked = false;
@@ -54,13 +59,41 @@ export class PrefixIndex<T> {
   #scan(): boolean {
     const first = !this.#asked;
     this.#asked = true;
-    return first && this.#keys.length <= SCAN && this.#sorted === undefined;
+    return first && this.#keys.length <= SCAN && this.#byFirst === undefined;
   }
 
-  #order(): Sorted {
-    if (this.#sorted !== undefined) return this.#sorted;
+  #groups(): Map<number, number[]> {
+    if (this.#byFirst !== undefined) return this.#byFirst;
+    const byFirst = new Map<number, number[]>();
+    const keys = this.#keys;
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      if (key.length === 0) {
+        this.#empty.push(i);
+        continue;
+      }
+      const first = key.charCodeAt(0);
+      const list = byFirst.get(first);
+      if (list) list.push(i);
+      else byFirst.set(first, [i]);
+    }
+    return (this.#byFirst = byFirst);
+  }
+
+  /** The sorted group of the non-empty keys that start with the code unit `first`, if there are any. */
+  #group(first: number): Sorted | undefined {
+    let sorted = this.#sorted.get(first);
+    if (sorted === undefined) {
+      const positions = this.#groups().get(first);
+      if (positions === undefined) return undefined;
+      this.#sorted.set(first, (sorted = this.#sort(positions)));
+    }
+    return sorted;
+  }
+
+  /** `order` (positions, modified) sorted by key, then position, as distinct keys with their positions and parents. */
+  #sort(order: number[]): Sorted {
     const given = this.#keys;
-    const order = given.map((_, i) => i);
     order.sort((i, j) => {
       const a = given[i]!;
       const b = given[j]!;
@@ -82,7 +115,7 @@ export class PrefixIndex<T> {
       chain.push(k);
       return p;
     });
-    return (this.#sorted = { keys, positions, parent });
+    return { keys, positions, parent };
   }
 
   /** The values whose key starts with `prefix` (the empty prefix: all of them), in key order. */
@@ -106,7 +139,12 @@ export class PrefixIndex<T> {
       }
       return found;
     }
-    const { keys, positions } = this.#order();
+    const sorted =
+      prefix.length === 0
+        ? (this.#all ??= this.#sort(this.#keys.map((_, i) => i)))
+        : this.#group(prefix.charCodeAt(0));
+    if (sorted === undefined) return found;
+    const { keys, positions } = sorted;
     for (let k = lowerBound(keys, prefix); k < keys.length && keys[k]!.startsWith(prefix); k++) {
       for (const i of positions[k]!) found.push(i);
     }
@@ -135,7 +173,12 @@ export class PrefixIndex<T> {
       if (!sorted) found.sort((i, j) => keys[i]!.length - keys[j]!.length || i - j);
       return found;
     }
-    const { keys, positions, parent } = this.#order();
+    // The empty keys first (the shortest), then the others that start `text`: all in the group of its first unit.
+    this.#groups();
+    for (const i of this.#empty) found.push(i);
+    const sorted = this.#group(text.charCodeAt(0));
+    if (sorted === undefined) return found;
+    const { keys, positions, parent } = sorted;
     // The last key before `text` in order: the longest key that starts `text` is on its parent chain (every key
     // between the two starts with it).
     let k = lowerBound(keys, text) - 1;
