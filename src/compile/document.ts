@@ -8,7 +8,7 @@
  * @module
  */
 import { compileArgumentTables, type Table } from './argument-tables.js';
-import { isPlainSelector, parseSelector, trailingStarMatcher, trailingStarPrefix } from './glob.js';
+import { isPlainSelector, parseSelector, plainBraceNames, trailingStarPrefix } from './glob.js';
 import type {
   CompiledDefault,
   CompiledDocument,
@@ -127,13 +127,12 @@ const compiledDocuments = new WeakMap<
 function compileFresh(source: SourceDocument): CompiledDocument {
   const doc = source.document;
   const rules: CompiledRule[] = [];
-  const exact = new Map<string, CompiledRule[]>();
+  const exact = new Map<string, CompiledRule | CompiledRule[]>();
   const selectorErrors: { selector: string; path: JsonPath; error: string }[] = [];
   const tools = doc.tools ?? {};
   let order = 0;
   for (const selector of Object.keys(tools)) {
     const value = tools[selector]!;
-    const path: JsonPath = ['tools', selector];
     if (typeof value === 'string' && isPlainSelector(selector)) {
       // The common rule, `name: decision`: one exact entry, without the parsed selector and verdict objects that
       // the general path allocates (a big policy has tens of thousands of these).
@@ -142,21 +141,15 @@ function compileFresh(source: SourceDocument): CompiledDocument {
         selector,
         selector,
         value,
-        undefined,
         selector.length,
-        false,
         '', // what `parseSelector` gives a plain name
         order,
-        path,
-        undefined,
-        value,
-        NO_TABLES,
         selector,
+        matchName,
+        undefined,
       );
       rules.push(rule);
-      const list = exact.get(selector);
-      if (list) list.push(rule);
-      else exact.set(selector, [rule]);
+      addExact(exact, selector, rule);
       order++;
       continue;
     }
@@ -168,48 +161,64 @@ function compileFresh(source: SourceDocument): CompiledDocument {
         selector,
         selector,
         value,
-        undefined,
         starPrefix.length,
-        true,
         starPrefix,
         order,
-        path,
-        trailingStarMatcher(starPrefix),
-        value,
-        NO_TABLES,
+        undefined,
+        matchPrefix,
         undefined,
       );
       rules.push(rule);
       order++;
       continue;
     }
+    const braced = typeof value === 'string' ? plainBraceNames(selector) : undefined;
+    if (typeof value === 'string' && braced !== undefined) {
+      // `{read,write}_file: decision`: the exact names, as the general path below would make them.
+      for (const name of braced) {
+        const rule = new ToolEntry(
+          source,
+          selector,
+          name,
+          value,
+          name.length,
+          name,
+          order,
+          name,
+          matchName,
+          undefined,
+        );
+        rules.push(rule);
+        addExact(exact, name, rule);
+      }
+      order++;
+      continue;
+    }
     const parsed = parseSelector(selector);
-    if (parsed.error) selectorErrors.push({ selector, path, error: parsed.error });
+    if (parsed.error) selectorErrors.push({ selector, path: ['tools', selector], error: parsed.error });
     const { decision, reason, base } = toolVerdict(value);
     // One set of tables per selector: its brace alternatives share the patterns (and their memo).
     const tables = typeof value === 'string' ? NO_TABLES : compileArgumentTables(source, selector, value);
+    // The base is the decision when written (`toolVerdict`): only whether there is one is kept.
+    const extra: ToolExtra | undefined =
+      reason === undefined && tables.length === 0 && base !== undefined
+        ? undefined
+        : { reason, arguments: tables.length > 0 ? tables : undefined, hasBase: base !== undefined };
     for (const alt of parsed.alternatives) {
       const rule = new ToolEntry(
         source,
         selector,
         alt.pattern,
         decision,
-        reason,
         alt.specificity,
-        alt.isGlob,
         alt.prefix ?? '',
         order,
-        path,
-        alt.name === undefined ? alt.match : undefined,
-        base,
-        tables,
         alt.name,
+        alt.name === undefined ? alt.match : matchName,
+        extra,
       );
       rules.push(rule);
-      if (alt.name === undefined) continue;
-      const list = exact.get(alt.name);
-      if (list) list.push(rule);
-      else exact.set(alt.name, [rule]);
+      if (alt.name !== undefined) addExact(exact, alt.name, rule);
     }
     order++;
   }
@@ -275,27 +284,40 @@ function verdict(value: RuleValue): { decision: Decision; reason?: string } {
     : { decision: value.decision, reason: value.reason };
 }
 
+/** Adds a rule under its exact name: the rule alone (most names), or a list when the name has several. */
+function addExact(exact: Map<string, CompiledRule | CompiledRule[]>, name: string, rule: CompiledRule): void {
+  const known = exact.get(name);
+  if (known === undefined) exact.set(name, rule);
+  else if (Array.isArray(known)) known.push(rule);
+  else exact.set(name, [known as CompiledRule, rule]);
+}
+
 /**
  * An entry whose `ref` is located on first use: compiling stays cheap for big policies, and a class keeps the
- * objects in fast (non-dictionary) shape.
+ * objects in fast (non-dictionary) shape. Entries are small: a compiled policy keeps one per rule for as long as
+ * it lives (100,000 of them for 1,000 documents of 100 rules), and every young-generation collection that finds
+ * them alive copies them. So what can be derived is a getter: the `path` is made when asked (a fresh array each
+ * time: compare paths by value), the kind is on the prototype.
  */
-class Entry {
+abstract class Entry {
   #ref: RuleRef | undefined;
   readonly #source: SourceDocument;
-  readonly #selector: string;
-  readonly path: JsonPath;
 
-  constructor(source: SourceDocument, selector: string, path: JsonPath) {
+  constructor(source: SourceDocument) {
     this.#source = source;
-    this.#selector = selector;
-    this.path = path;
   }
+
+  /** The JSON path of the entry in its document. */
+  abstract get path(): JsonPath;
+  /** The selector its `ref` names. */
+  protected abstract get refSelector(): string;
 
   get ref(): RuleRef {
     if (!this.#ref) {
-      const range = this.#source.keyRange?.(this.path) ?? this.#source.locate(this.path);
+      const path = this.path;
+      const range = this.#source.keyRange?.(path) ?? this.#source.locate(path);
       this.#ref = Object.freeze({
-        selector: this.#selector,
+        selector: this.refSelector,
         file: this.#source.file,
         line: range?.start.line ?? null,
         column: range?.start.column ?? null,
@@ -312,12 +334,24 @@ function matchName(this: { readonly name: string | undefined }, name: string): b
   return name === this.name;
 }
 
+/** A `prefix*` glob's matcher, shared likewise: what `trailingStarMatcher(prefix)` answers. */
+function matchPrefix(this: { readonly prefix: string }, name: string): boolean {
+  return name.length > 0 && name.startsWith(this.prefix);
+}
+
+/** What few rules have: a reason, argument tables, or no base (a rule has one unless its patterns decide alone). */
+interface ToolExtra {
+  readonly reason: string | undefined;
+  readonly arguments: readonly Table[] | undefined;
+  readonly hasBase: boolean;
+}
+
 class ToolEntry extends Entry implements CompiledRule {
-  readonly kind = 'tool' as const;
-  readonly reason?: string;
+  declare readonly kind: 'tool';
+  readonly #extra: ToolExtra | undefined;
   /**
-   * A glob's own matcher; for an exact name the shared {@link matchName} (a closure per exact rule of a big policy
-   * is memory that every collection has to move).
+   * A glob's own matcher, or a shared one read through `this` ({@link matchName}, {@link matchPrefix}): a closure
+   * per rule of a big policy is memory that every collection has to move.
    */
   readonly match: (name: string) => boolean;
   constructor(
@@ -325,29 +359,47 @@ class ToolEntry extends Entry implements CompiledRule {
     readonly selector: string,
     readonly pattern: string,
     readonly decision: Decision,
-    reason: string | undefined,
     readonly specificity: number,
-    readonly isGlob: boolean,
     readonly prefix: string,
     readonly order: number,
-    path: JsonPath,
-    match: ((name: string) => boolean) | undefined,
-    base: Decision | undefined,
-    tables: readonly Table[],
     readonly name: string | undefined,
+    match: (name: string) => boolean,
+    extra: ToolExtra | undefined,
   ) {
-    super(source, selector, path);
-    this.match = match ?? matchName;
-    if (reason !== undefined) this.reason = reason;
-    if (base !== undefined) this.base = base;
-    if (tables.length > 0) this.arguments = tables;
+    super(source);
+    this.match = match;
+    this.#extra = extra;
   }
-  readonly base?: Decision;
-  readonly arguments?: readonly Table[];
+
+  get isGlob(): boolean {
+    return this.name === undefined;
+  }
+
+  get path(): JsonPath {
+    return ['tools', this.selector];
+  }
+
+  protected get refSelector(): string {
+    return this.selector;
+  }
+
+  get reason(): string | undefined {
+    return this.#extra?.reason;
+  }
+
+  /** The decision when the rule has a base (a written decision, or a string rule). */
+  get base(): Decision | undefined {
+    return this.#extra === undefined || this.#extra.hasBase ? this.decision : undefined;
+  }
+
+  get arguments(): readonly Table[] | undefined {
+    return this.#extra?.arguments;
+  }
 }
+Object.defineProperty(ToolEntry.prototype, 'kind', { value: 'tool' });
 
 class EffectEntry extends Entry implements CompiledEffect {
-  readonly kind = 'effect' as const;
+  declare readonly kind: 'effect';
   readonly reason?: string;
   constructor(
     source: SourceDocument,
@@ -355,20 +407,38 @@ class EffectEntry extends Entry implements CompiledEffect {
     readonly decision: Decision,
     reason: string | undefined,
   ) {
-    super(source, `effects.${hint}`, ['effects', hint]);
+    super(source);
     if (reason !== undefined) this.reason = reason;
   }
+
+  get path(): JsonPath {
+    return ['effects', this.hint];
+  }
+
+  protected get refSelector(): string {
+    return `effects.${this.hint}`;
+  }
 }
+Object.defineProperty(EffectEntry.prototype, 'kind', { value: 'effect' });
 
 class DefaultEntry extends Entry implements CompiledDefault {
-  readonly kind = 'default' as const;
+  declare readonly kind: 'default';
   constructor(
     source: SourceDocument,
     readonly decision: Decision,
   ) {
-    super(source, 'default', ['default']);
+    super(source);
+  }
+
+  get path(): JsonPath {
+    return ['default'];
+  }
+
+  protected get refSelector(): string {
+    return 'default';
   }
 }
+Object.defineProperty(DefaultEntry.prototype, 'kind', { value: 'default' });
 
 /** Options of {@link resolveInDocument}. */
 export interface ResolveOptions {
@@ -480,8 +550,12 @@ export function pickToolInDocument(
   skip?: ResolveOptions['skip'],
 ): CompiledRule | undefined {
   const exact = doc.exact.get(name);
-  if (exact) {
-    const winner = pick(exact, skip);
+  if (exact !== undefined) {
+    const winner = Array.isArray(exact)
+      ? pick(exact as readonly CompiledRule[], skip)
+      : skip?.(exact as CompiledRule) === true
+        ? undefined
+        : (exact as CompiledRule);
     if (winner) return winner;
   }
   // Only globs whose literal prefix starts the name can match: one map lookup per distinct prefix length.

@@ -140,7 +140,19 @@ function tokensOf(pattern: string): Token[] | undefined {
  */
 export function exampleNames(pattern: string): string[] {
   if (STAR_ONLY.test(pattern)) {
-    return [...new Set([pattern.replace(/\*+/g, ''), pattern.replace(/\*+/g, 'x')])];
+    // Lint asks this of every glob: one pass, no regular expression (what replacing `\*+` by '' and by 'x' gives).
+    let bare = '';
+    let filled = '';
+    let from = 0;
+    for (let i = pattern.indexOf('*'); i !== -1; i = pattern.indexOf('*', from)) {
+      const run = pattern.slice(from, i);
+      bare += run;
+      filled += run + 'x';
+      from = i + 1;
+      while (pattern.charCodeAt(from) === 42) from++;
+    }
+    const tail = pattern.slice(from);
+    return from === 0 ? [pattern] : [bare + tail, filled + tail];
   }
   const tokens = tokensOf(pattern);
   if (tokens === undefined) return [pattern.replace(/[*?]/g, '')];

@@ -92,6 +92,33 @@ export function trailingStarMatcher(prefix: string): (name: string) => boolean {
   return (n) => n.length > 0 && n.startsWith(prefix);
 }
 
+/** Plain text, one `{...}` group of plain text, plain text; nothing else that glob syntax reads. */
+const ONE_PLAIN_GROUP = /^([^*?[\]{}\\,]*)\{([^*?[\]{}\\]*)\}([^*?[\]{}\\,]*)$/;
+
+/**
+ * The names of a selector that is plain text around one brace group of plain names (`{read,write}_file`), in
+ * written order without repeats: the exact names {@link parseSelector} expands it into, each its own pattern, name
+ * and prefix, with its length as specificity. Undefined for any other selector (no group, nesting, escapes, glob
+ * characters, an empty or a single alternative, more than {@link MAX_BRACE_ALTERNATIVES}), which `parseSelector`
+ * reads. The compiler takes this path first: brace expansion allocates for every step of its general search.
+ * @returns the names, or undefined
+ */
+export function plainBraceNames(selector: string): string[] | undefined {
+  if (selector.length > MAX_SELECTOR_LENGTH) return undefined;
+  const m = ONE_PLAIN_GROUP.exec(selector);
+  if (m === null) return undefined;
+  const [, head, group, tail] = m as unknown as [string, string, string, string];
+  const parts = group.split(',');
+  if (parts.length < 2 || parts.length > MAX_BRACE_ALTERNATIVES) return undefined;
+  const names: string[] = [];
+  for (const part of parts) {
+    if (part.length === 0) return undefined;
+    const name = head + part + tail;
+    if (!names.includes(name)) names.push(name);
+  }
+  return names;
+}
+
 /**
  * Parses one selector as written under `tools:`.
  * @returns its alternatives (possibly empty) and an error message when the syntax is invalid

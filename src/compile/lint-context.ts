@@ -71,6 +71,23 @@ export function createRuleContexts(
   documents: readonly LintDocument[],
   catalog: readonly ToolCatalogEntry[] | undefined,
 ): RuleContext[] {
+  return [...ruleContexts(documents, catalog)];
+}
+
+/**
+ * The contexts of {@link createRuleContexts}, made one at a time. What a context computes about its own document
+ * (its selectors, their index, its probes) lives in the context, not in the run's shared caches: a runner that
+ * drops each context once its rules have run lets that memory go while the lint goes on, instead of keeping every
+ * document's until the end (a lint of 1,000 documents kept 100,000 selector rules alive, and every young-generation
+ * collection copied them). The mode's compositions are shared by the run.
+ * @param documents every loaded document, in load order
+ * @param catalog the tool catalog, if any
+ * @returns one context per document, in the same order
+ */
+export function* ruleContexts(
+  documents: readonly LintDocument[],
+  catalog: readonly ToolCatalogEntry[] | undefined,
+): Generator<RuleContext, void, undefined> {
   const byMode = new Map<string, LintDocument[]>();
   for (const d of documents) {
     const list = byMode.get(d.document.mode) ?? [];
@@ -83,18 +100,6 @@ export function createRuleContexts(
     if (c === undefined) compiledDocs.set(doc, (c = compileDocument(doc)));
     return c;
   };
-  const parsedSelectors = new Map<LintDocument, SelectorRule[]>();
-  const selectorsOf = (doc: LintDocument): SelectorRule[] => {
-    let list = parsedSelectors.get(doc);
-    if (list === undefined) parsedSelectors.set(doc, (list = readSelectors(compiled(doc))));
-    return list;
-  };
-  const indexes = new Map<LintDocument, SelectorIndex>();
-  const indexOf = (doc: LintDocument): SelectorIndex => {
-    let index = indexes.get(doc);
-    if (index === undefined) indexes.set(doc, (index = indexSelectors(selectorsOf(doc))));
-    return index;
-  };
   const probesByMode = new Map<string, Hints[]>();
   const compositions = new Map<string, ModeCompositions>();
   const compositionsOf = (mode: string): ModeCompositions => {
@@ -103,12 +108,15 @@ export function createRuleContexts(
       compositions.set(mode, (c = new ModeCompositions(mode, byMode.get(mode)!.map(compiled))));
     return c;
   };
-  return documents.map((source) => {
+  for (const source of documents) {
     let probe: DocumentProbe | undefined;
     let composition: ModeCompositions | undefined;
+    let selectors: SelectorRule[] | undefined;
+    let index: SelectorIndex | undefined;
     const mode = source.document.mode;
     const modeDocuments = byMode.get(mode)!;
     const position = modeDocuments.indexOf(source);
+    const own = (): SelectorRule[] => (selectors ??= readSelectors(compiled(source)));
     let alone: CompiledPolicy | undefined;
     let before: CompiledPolicy | null | undefined;
     const earlier = (): CompiledPolicy | null => {
@@ -137,16 +145,17 @@ export function createRuleContexts(
         }
       );
     };
-    return {
+    yield {
       source,
       documents,
       modeDocuments,
       isLastOfMode: position === modeDocuments.length - 1,
       isBuiltin: source.file === BUILTIN_PLAN_PATH,
       catalog,
-      selectors: () => selectorsOf(source),
-      selectorIndex: () => indexOf(source),
-      selectorsOf,
+      selectors: own,
+      selectorIndex: () => (index ??= indexSelectors(own())),
+      // Another document's selectors are read afresh: only mode-level rules ask, once per document of the mode.
+      selectorsOf: (doc: LintDocument) => (doc === source ? own() : readSelectors(compiled(doc))),
       composedUpTo,
       composedMode,
       decideUpTo,
@@ -173,7 +182,7 @@ export function createRuleContexts(
         return probes;
       },
     } satisfies RuleContext;
-  });
+  }
 }
 
 /** The rules with argument tables of a compiled document, one per selector (brace alternatives share tables). */
@@ -236,12 +245,10 @@ function readSelectors(doc: CompiledDocument): SelectorRule[] {
     order++;
     // Sized once (an array grown by `push` reserves room for many more: memory a big lint keeps to its end).
     const alternatives: SelectorAlternative[] = compiledRules.slice(first, next).map(alternativeOf);
-    // The compiled rules' own `['tools', selector]`, when the selector compiled to any.
-    const path = next > first ? compiledRules[first]!.path : undefined;
     const rule: SelectorRule = {
       selector,
       decision: typeof value === 'string' ? value : toolVerdict(value).decision,
-      path: path ?? ['tools', selector],
+      path: ['tools', selector],
       alternatives,
     };
     if (typeof value !== 'string') {

@@ -11,7 +11,7 @@
  * @module
  */
 import { sortDiagnostics } from './diagnostics.js';
-import { createRuleContexts } from './lint-context.js';
+import { ruleContexts } from './lint-context.js';
 import type { LoadResult } from './load.js';
 import type { ToolCatalogEntry } from './catalog.js';
 import { rules } from './rules/index.js';
@@ -41,8 +41,8 @@ export interface LintOptions {
 export function lintPolicies(load: LintInput, options: LintOptions = {}): Diagnostic[] {
   const out: Diagnostic[] = [...load.diagnostics];
   const selected = options.rules ?? Object.values(rules);
-  const contexts = createRuleContexts(load.documents, options.catalog);
-  for (const context of contexts) {
+  // One context at a time: what a context computes about its document is garbage once its rules have run.
+  for (const context of ruleContexts(load.documents, options.catalog)) {
     const { file, locate, keyRange } = context.source;
     for (const rule of selected) {
       try {

@@ -258,8 +258,8 @@ export interface CompiledDocument {
   readonly override: boolean;
   /** Every `tools` alternative, in document order. */
   readonly rules: readonly CompiledRule[];
-  /** Plain-name alternatives by name. */
-  readonly exact: ReadonlyMap<string, readonly CompiledRule[]>;
+  /** Plain-name alternatives by name: the rule itself when the name has one (most), else the list, in order. */
+  readonly exact: ReadonlyMap<string, CompiledRule | readonly CompiledRule[]>;
   /** Glob alternatives, most specific first, then in document order. */
   readonly globs: readonly CompiledRule[];
   /** Glob alternatives by their literal prefix: a name can only match those under one of its own prefixes. */

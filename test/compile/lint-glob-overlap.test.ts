@@ -53,6 +53,13 @@ describe('exampleNames', () => {
     expect(exampleNames('mcp__*')).toEqual(['mcp__', 'mcp__x']);
     expect(exampleNames('a\\*b')).toEqual(['a*b']);
   });
+
+  it('spells a pattern of literals and stars as removing, then filling, each run of stars', () => {
+    for (const pattern of ['*', '**', 'a', 'mcp__*', '*_read', 'a**b*c', '*a*', 'x***', '***y**z']) {
+      const skeletons = [pattern.replace(/\*+/g, ''), pattern.replace(/\*+/g, 'x')];
+      expect(exampleNames(pattern)).toEqual([...new Set(skeletons)]);
+    }
+  });
 });
 
 function allStrings(alphabet: string, max: number): string[] {

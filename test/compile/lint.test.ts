@@ -106,6 +106,38 @@ describe('interpolate', () => {
 });
 
 describe('createRuleContexts', () => {
+  it("keeps each document's selectors in its own context, and another document's read afresh are the same", async () => {
+    const { createRuleContexts } = await import('../../src/compile/lint-context.js');
+    const texts = [
+      'mode: m\ntools:\n  "a*": allow\n  "{b,c}": ask\n',
+      'mode: m\ntools:\n  "a*": deny\n  d: allow\n  "[x": deny\n',
+    ];
+    const docs = texts.flatMap((t, i) => loadPolicyText(t, `${i}.yaml`).documents);
+    const [first, second] = createRuleContexts(docs, undefined);
+    // Asked twice, a context's own selectors are the same list (cached); another document's are equal.
+    expect(first!.selectors()).toBe(first!.selectors());
+    expect(first!.selectorsOf(docs[0]!)).toBe(first!.selectors());
+    expect(first!.selectorsOf(docs[1]!)).toEqual(second!.selectors());
+    expect(second!.selectors().map((r) => [r.selector, r.decision, r.error !== undefined])).toEqual([
+      ['a*', 'deny', false],
+      ['d', 'allow', false],
+      ['[x', 'deny', true],
+    ]);
+    // The index is over the context's own selectors.
+    expect(
+      second!
+        .selectorIndex()
+        .exact.startingWith('')
+        .map((e) => e.alternative.name),
+    ).toEqual(['[x', 'd']);
+    expect(
+      first!
+        .selectorIndex()
+        .exact.startingWith('')
+        .map((e) => e.rule),
+    ).toEqual([first!.selectors()[1], first!.selectors()[1]]);
+  });
+
   it("decideUpTo() agrees with the compiler's composition, and removing a key is the same as not writing it", async () => {
     const { createRuleContexts } = await import('../../src/compile/lint-context.js');
     const texts = [

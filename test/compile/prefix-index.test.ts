@@ -81,6 +81,51 @@ describe('PrefixIndex', () => {
     }
   });
 
+  it('answers a run of questions on one small index as on fresh ones (the first scans, later ones group)', () => {
+    const prefixes = ['mcp__', 'a', '', 'mcp', 'q', 'mcp__a', '\u00e9', 'mcp__b', 'Z', 'mcp__'];
+    const index = new PrefixIndex(KEYS, VALUES);
+    for (const prefix of prefixes) {
+      expect(index.startingWith(prefix)).toEqual(reference((k) => k.startsWith(prefix)));
+      expect(index.properPrefixesOf(prefix)).toEqual(new PrefixIndex(KEYS, VALUES).properPrefixesOf(prefix));
+      expect(index.compatibleWith(prefix)).toEqual(new PrefixIndex(KEYS, VALUES).compatibleWith(prefix));
+    }
+  });
+
+  it('answers every question as the reference does, in any order, for keys sharing long prefixes', () => {
+    // A small alphabet makes many keys prefixes of others, equal keys, and the empty key.
+    let seed = 7;
+    const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+    const word = () => Array.from({ length: random(5) }, () => 'ab_'[random(3)]).join('');
+    for (const size of [3, 40, 200]) {
+      const keys = Array.from({ length: size }, word);
+      const values = keys.map((k, i) => `${k}#${i}`);
+      const byKey = (keep: (key: string) => boolean) =>
+        keys
+          .map((key, i) => ({ key, i }))
+          .filter(({ key }) => keep(key))
+          .sort((x, y) => (x.key < y.key ? -1 : x.key > y.key ? 1 : x.i - y.i))
+          .map(({ i }) => values[i]!);
+      const byLength = (text: string) =>
+        keys
+          .map((key, i) => ({ key, i }))
+          .filter(({ key }) => key.length < text.length && text.startsWith(key))
+          .sort((x, y) => x.key.length - y.key.length || x.i - y.i)
+          .map(({ i }) => values[i]!);
+      const index = new PrefixIndex(keys, values);
+      for (let q = 0; q < 60; q++) {
+        const text = word();
+        const kind = random(3);
+        if (kind === 0) expect(index.startingWith(text), text).toEqual(byKey((k) => k.startsWith(text)));
+        else if (kind === 1) expect(index.properPrefixesOf(text), text).toEqual(byLength(text));
+        else
+          expect(index.compatibleWith(text), text).toEqual([
+            ...byLength(text),
+            ...byKey((k) => k.startsWith(text)),
+          ]);
+      }
+    }
+  });
+
   it('leaves the arrays it was given as they were', () => {
     const keys = [...KEYS];
     const values = [...VALUES];

@@ -99,7 +99,10 @@ export interface RuleReport<M extends string = string> {
   path: JsonPath;
 }
 
-/** Everything a rule may look at while it checks one document. Values are computed lazily and cached per lint run. */
+/**
+ * Everything a rule may look at while it checks one document. Values are computed lazily and cached: what concerns
+ * this document for as long as the context lives, compositions of its mode for the lint run.
+ */
 export interface RuleContext {
   /** The document under check, with its file and position lookup. */
   readonly source: LintDocument;
@@ -117,7 +120,7 @@ export interface RuleContext {
   selectors(): readonly SelectorRule[];
   /** This document's selector alternatives indexed by literal prefix, built once per document. */
   selectorIndex(): SelectorIndex;
-  /** The same for another loaded document (for mode-level rules). */
+  /** The same for another loaded document (for mode-level rules; read afresh on each call, not kept). */
   selectorsOf(document: LintDocument): readonly SelectorRule[];
   /** The mode composed from its documents up to and including this one, in load order. */
   composedUpTo(): CompiledPolicy;

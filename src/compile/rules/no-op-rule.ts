@@ -13,8 +13,13 @@
  */
 import { mostRestrictive } from '../document.js';
 import { exampleNames, findCommonName } from '../glob-overlap.js';
-import { UNMATCHED_PROBE, type SelectorAlternative, type SelectorRule } from '../lint-context.js';
-import type { Decision, JsonPath } from '../types.js';
+import {
+  UNMATCHED_PROBE,
+  type SelectorAlternative,
+  type SelectorIndex,
+  type SelectorRule,
+} from '../lint-context.js';
+import type { Decision, Hints, JsonPath } from '../types.js';
 import { defineRule, type RuleContext } from './define.js';
 
 export default defineRule({
@@ -42,6 +47,7 @@ export default defineRule({
     const mode = context.source.document.mode;
     const seen = new Map<string, string>();
     const rules = context.selectors();
+    const hintSets = context.hintProbes();
     for (const rule of rules) {
       if (rule.error !== undefined) continue;
       let repeated: SelectorAlternative | undefined;
@@ -59,7 +65,7 @@ export default defineRule({
       }
       // Argument patterns change decisions per call: probing names cannot tell that they change nothing.
       if (rule.reason !== undefined || rule.byArguments) continue;
-      if (changesNothing(context, probesFor(context, rule), rule.path)) {
+      if (changesNothing(context, hintSets, probesFor(context, rule), rule.path)) {
         report({
           messageId: 'noEffect',
           data: { selector: rule.selector, decision: rule.decision, mode },
@@ -71,7 +77,7 @@ export default defineRule({
       if (value === undefined || (typeof value !== 'string' && value.reason !== undefined)) continue;
       const names = [UNMATCHED_PROBE, ...(context.catalog ?? []).map((t) => t.name)];
       const path: JsonPath = ['effects', key];
-      if (changesNothing(context, names, path)) {
+      if (changesNothing(context, hintSets, names, path)) {
         const decision = typeof value === 'string' ? value : value.decision;
         report({ messageId: 'noEffect', data: { selector: `effects.${key}`, decision, mode }, path });
       }
@@ -85,35 +91,53 @@ export default defineRule({
  * could take over without it (equal or lower specificity: a more specific glob wins those names anyway).
  */
 function probesFor(context: RuleContext, rule: SelectorRule): readonly string[] {
-  const only = rule.alternatives.length === 1 ? rule.alternatives[0]! : undefined;
+  const alternatives = rule.alternatives;
+  const only = alternatives.length === 1 ? alternatives[0]! : undefined;
   // One exact name (most rules): that name.
   if (only?.name !== undefined) return [only.name];
-  const names = new Set<string>();
-  const index = context.selectorIndex();
-  for (const alt of rule.alternatives) {
+  // A name probed twice gives the same answer twice: duplicates cost time, never a different finding, so a few
+  // names are kept in an array (no set per rule) and a set is made only when they are many.
+  const names: string[] = [];
+  let seen: Set<string> | undefined;
+  const add = (n: string) => {
+    if (seen !== undefined) {
+      if (!seen.has(n)) (seen.add(n), names.push(n));
+    } else if (!names.includes(n)) {
+      names.push(n);
+      if (names.length > 16) seen = new Set(names);
+    }
+  };
+  let index: SelectorIndex | undefined;
+  for (const alt of alternatives) {
     if (alt.name !== undefined) {
-      names.add(alt.name);
+      add(alt.name);
       continue;
     }
-    for (const n of exampleNames(alt.pattern)) if (alt.match(n)) names.add(n);
+    for (const n of exampleNames(alt.pattern)) if (alt.match(n)) add(n);
     // Only names and globs whose literal prefix fits this glob's can be matched by it or share a name with it.
     const prefix = alt.prefix ?? '';
+    index ??= context.selectorIndex();
     for (const { alternative: o, rule: other } of index.exact.startingWith(prefix)) {
-      if (other !== rule && alt.match(o.name!)) names.add(o.name!);
+      if (other !== rule && alt.match(o.name!)) add(o.name!);
     }
     for (const { alternative: o, rule: other } of index.globs.compatibleWith(prefix)) {
       if (other === rule || o.specificity > alt.specificity) continue;
       const shared = findCommonName(alt, o);
-      if (shared !== undefined) names.add(shared);
+      if (shared !== undefined) add(shared);
     }
-    for (const tool of context.catalog ?? []) if (alt.match(tool.name)) names.add(tool.name);
+    for (const tool of context.catalog ?? []) if (alt.match(tool.name)) add(tool.name);
   }
-  return [...names];
+  return names;
 }
 
-function changesNothing(context: RuleContext, names: readonly string[], without: JsonPath): boolean {
+function changesNothing(
+  context: RuleContext,
+  hintSets: readonly Hints[],
+  names: readonly string[],
+  without: JsonPath,
+): boolean {
   for (const name of names) {
-    for (const hints of context.hintProbes()) {
+    for (const hints of hintSets) {
       // Fast path: the document decides the same either way, so the composition cannot differ.
       const own = context.decisionInDocument(name, hints);
       const ownWithout = context.decisionInDocument(name, hints, without);
