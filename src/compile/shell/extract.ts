@@ -14,6 +14,7 @@ import { parse } from 'unbash';
 import type * as U from 'unbash';
 import { readWrapper, isInterpreter, isFailure, INTERPRETER_NAMES, WRAPPER_NAMES } from './wrappers.js';
 import { PLAIN_WORD, toShellWord, walkWordParts, wordShape, type PartVisitor } from './words.js';
+import { scanPlainScript } from './plain.js';
 import type {
   ScriptAnalysis,
   ShellRedirect,
@@ -470,6 +471,24 @@ class Walker implements PartVisitor {
 
   // ---- simple commands ----
 
+  /** The commands of a plain script (see `plain.ts`), as {@link simple} would record them from the parser's. */
+  plain(scan: { commands: number[][]; piped: boolean[] }, frame: Frame): void {
+    const source = frame.source;
+    const { commands, piped } = scan;
+    for (let c = 0; c < commands.length; c++) {
+      const at = commands[c]!;
+      const words = new Array<ShellWord>(at.length >> 1);
+      for (let k = 0; k < words.length; k++) {
+        const text = source.slice(at[2 * k]!, at[2 * k + 1]!);
+        words[k] = { text, value: text, known: wordShape(text) === PLAIN_WORD };
+      }
+      const pipe = piped[c]!;
+      if (pipe) this.pipedStdin++;
+      this.command(words, at, frame, frame.via, frame.parent, false, at[0]!, at[at.length - 1]!);
+      if (pipe) this.pipedStdin--;
+    }
+  }
+
   simple(cmd: U.Command, frame: Frame): void {
     // Made only for a command that has redirections (most have none).
     let redirects: U.Redirection[] | undefined;
@@ -778,9 +797,25 @@ function arithmeticForHeader(text: string): string {
  * @returns every simple command, every redirection, and the reasons it cannot be fully explained
  */
 export function extractCommands(script: string): ScriptAnalysis {
+  return analyse(script, true);
+}
+
+/**
+ * {@link extractCommands} with every script read by the parser, plain ones too: the reference the property tests
+ * hold the plain-script shortcut to.
+ * @returns what {@link extractCommands} returns
+ */
+export function extractCommandsByParser(script: string): ScriptAnalysis {
+  return analyse(script, false);
+}
+
+function analyse(script: string, shortcut: boolean): ScriptAnalysis {
   const walker = new Walker(script);
   const frame: Frame = { source: script, depth: 0, via: [] };
-  if (script.length > MAX_SCRIPT_LENGTH) {
+  // A plain script's commands are its runs of words: read without the parser (its lazy word objects included).
+  const plain = shortcut && script.length <= MAX_SCRIPT_LENGTH ? scanPlainScript(script) : undefined;
+  if (plain !== undefined) walker.plain(plain, frame);
+  else if (script.length > MAX_SCRIPT_LENGTH) {
     walker.fail('limit', `a script longer than ${MAX_SCRIPT_LENGTH} characters`, frame, 0, script.length);
   } else {
     let parsed: U.ParsedScript | undefined;
