@@ -60,6 +60,25 @@ describe('invariant 1: the active mode is a pure fold of the session log', () =>
     expect(cache.mode(b)).toBe('default');
   });
 
+  it('reads alternating between sessions keep each its own fold (the last-read shortcut never mixes them)', () => {
+    const cache = new ModeFoldCache();
+    const a = { events: [ev('mode/set', { mode: 'plan' })] };
+    const b = { events: [ev('turn/start')] };
+    for (let round = 0; round < 3; round++) {
+      expect(cache.mode(a)).toBe('plan');
+      expect(cache.mode(a)).toBe('plan');
+      expect(cache.mode(b)).toBe('default');
+    }
+    b.events.push(ev('mode/set', { mode: 'review' }));
+    expect(cache.mode(a)).toBe('plan');
+    expect(cache.mode(b)).toBe('review');
+    a.events.push(ev('mode/set', { mode: 'default' }));
+    expect(cache.mode(b)).toBe('review');
+    expect(cache.mode(a)).toBe('default');
+    expect(cache.read(a).cursor).toBe(2);
+    expect(cache.read(b).cursor).toBe(2);
+  });
+
   it('a malformed mode/set (a hand-edited or corrupted log) folds to a mode no config defines, so it fails closed', async () => {
     for (const data of [null, {}, { mode: 3 }, 'plan']) expect(modeOfSet(data)).toBe(MALFORMED_MODE);
     expect(modeOfSet({ mode: 'plan' })).toBe('plan');
