@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseJournal, type Session, type SessionEvent } from '../../src/host/index.js';
+import { newId, parseJournal, type Session, type SessionEvent } from '../../src/host/index.js';
 import { setup } from './setup.js';
 
 async function oneTurn(session: Session, text: string, turn = 1): Promise<void> {
@@ -15,6 +15,18 @@ async function oneTurn(session: Session, text: string, turn = 1): Promise<void> 
   await session.append('user/message', { text });
   await session.append('turn/end', { turn, reason: 'done' });
 }
+
+describe('newId()', () => {
+  it('is the time to the second, then six random hex digits; ids made in the same second differ', () => {
+    const at = new Date('2026-11-30T06:45:01.234Z');
+    const ids = Array.from({ length: 2000 }, () => newId(at));
+    for (const id of ids) expect(id).toMatch(/^20261130-064501-[0-9a-f]{6}$/);
+    // 2,000 draws from 16.7 million: a repeat is a one-in-eight-thousand event, not a property of the code.
+    expect(new Set(ids).size).toBeGreaterThan(1990);
+    // Every digit position varies (the UUID's version digit, always 4, is not among them).
+    for (let k = 16; k < 22; k++) expect(new Set(ids.map((id) => id[k])).size).toBeGreaterThan(8);
+  });
+});
 
 describe('ctx.sessions.create()', () => {
   it('writes one JSON line per event under .dsh/sessions/<id>.jsonl, seq from 1', async () => {
