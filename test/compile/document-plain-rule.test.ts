@@ -3,6 +3,7 @@
  * must give the entry the general path gives the same rule written as `{ decision }`, and match and resolve the
  * same, next to selectors that only look like them (escapes, braces, other glob characters take the general path).
  */
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileDocument, resolveInDocument } from '../../src/compile/document.js';
 import { parseSelector, plainBraceNames } from '../../src/compile/glob.js';
@@ -244,5 +245,39 @@ describe('plain brace selectors', () => {
     for (const name of ['a', 'b', 'read_file', 'mcp__gl__list', 'xqy', 'n63', 'n64', 'é_x', 'c']) {
       expect(resolveInDocument(short!, name)?.decision, name).toBe(resolveInDocument(long!, name)?.decision);
     }
+  });
+
+  it('on any selector of brace, glob and other characters, the shortcut gives what the general path gives', () => {
+    let taken = 0;
+    // Mostly name characters, with every character glob syntax reads now and then.
+    const alphabet = fc.oneof(
+      { arbitrary: fc.constantFrom(...'ab_.-/ é'.split('')), weight: 8 },
+      { arbitrary: fc.constantFrom(...'{},*?[]\\!()|@+'.split('')), weight: 1 },
+    );
+    fc.assert(
+      fc.property(
+        fc.array(alphabet, { maxLength: 14 }),
+        fc.array(alphabet, { maxLength: 3 }),
+        (chars, more) => {
+          // Half the cases are shaped like a group (`head{x,y}tail`, any characters in the parts), so many take the
+          // shortcut and many just miss it.
+          const word = () => chars.splice(0, 1 + (chars.length % 3)).join('');
+          const selector =
+            more.length % 2 === 0
+              ? chars.join('')
+              : `${word()}{${[word(), word(), ...more].join(',')}}${chars.join('')}`;
+          taken += plainBraceNames(selector) === undefined ? 0 : 1;
+          const names = plainBraceNames(selector);
+          if (names === undefined) return;
+          const parsed = parseSelector(selector);
+          expect(parsed.error, selector).toBeUndefined();
+          expect(
+            parsed.alternatives.map((a) => [a.pattern, a.name, a.prefix, a.specificity, a.isGlob]),
+          ).toEqual(names.map((n) => [n, n, n, n.length, false]));
+        },
+      ),
+      { numRuns: 20_000, seed: 20261203 },
+    );
+    expect(taken).toBeGreaterThan(1000);
   });
 });
