@@ -490,6 +490,25 @@ describe('plain shortcut red team: real bash runs nothing the analysis does not 
       .filter((s) => scanPlainScript(s) !== undefined);
     fc.assert(fc.property(script, explained), { numRuns: 300 });
   });
+
+  // The host runs `bash --norc --noprofile -c SCRIPT`: a script starting with `-` or `+` is read by bash as more
+  // options, not as a script, so bash runs nothing; the analysis still lists the words as a command, and plan denies.
+  it.each(['-x ls', '-c rm', '+O rm', '-- rm', '- rm', '-i', '-rf x'])('a leading `-` or `+`: %j', (s) => {
+    expect(scanPlainScript(s)).toBeDefined();
+    sameReading(s);
+    writeFileSync(log, '');
+    const run = spawnSync('/bin/bash', ['--norc', '--noprofile', '-c', s], {
+      cwd: work,
+      env: { PATH: bin, HOME: root, LANG: 'C' },
+      input: '',
+      timeout: 10_000,
+      encoding: 'utf8',
+    });
+    expect(run.status).not.toBe(0);
+    expect(readFileSync(log, 'utf8')).toBe('');
+    expect(extractCommands(s).commands.map((c) => c.name)[0]).toBe(s.split(' ')[0]);
+    expect(decide(s)).toBe('deny');
+  });
 });
 
 describe('plain shortcut red team: plan decides a plain script as it does through the parser', () => {
