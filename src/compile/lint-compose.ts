@@ -108,7 +108,10 @@ export class ModeCompositions {
   #prefixParent: number[] = [];
   /** The first UTF-16 code units of the non-empty prefixes: most names start with none of them. */
   #prefixFirst = new Set<number>();
-  /** Each prefix's index in `#prefixes`, and the distinct lengths of the non-empty ones, longest first. */
+  /**
+   * Each prefix's index in `#prefixes` (filled only when `#prefixByHash` cannot be used), and the distinct lengths
+   * of the non-empty ones, longest first.
+   */
   #prefixAt = new Map<string, number>();
   #prefixLengths: number[] = [];
   /**
@@ -429,22 +432,24 @@ export class ModeCompositions {
     this.#prefixes = [...globs.keys()].sort();
     this.#buckets = this.#prefixes.map((p) => globs.get(p)!);
     for (const p of this.#prefixes) if (p.length > 0) this.#prefixFirst.add(p.charCodeAt(0));
-    this.#prefixAt = new Map(this.#prefixes.map((p, k) => [p, k]));
     this.#prefixLengths = [...new Set(this.#prefixes.map((p) => p.length))]
       .filter((length) => length > 0)
       .sort((a, b) => b - a);
-    this.#hashes = new Int32Array(this.#prefixLengths.length);
-    const byHash = new Map<number, number>();
-    for (let k = 0; k < this.#prefixes.length && byHash !== undefined; k++) {
-      const p = this.#prefixes[k]!;
-      if (p.length === 0) continue;
-      const h = prefixHash(p);
-      if (byHash.has(h)) {
-        this.#prefixByHash = undefined;
-        break;
+    // Tables for lookups per length, which `#longestPrefix` makes only when the lengths are few: by hash, and by
+    // text only when two hashes collide (a mode of 100 documents has thousands of prefixes to put in a table).
+    if (this.#prefixLengths.length <= FEW_LENGTHS) {
+      this.#hashes = new Int32Array(this.#prefixLengths.length);
+      const byHash = new Map<number, number>();
+      let collides = false;
+      for (let k = 0; k < this.#prefixes.length && !collides; k++) {
+        const p = this.#prefixes[k]!;
+        if (p.length === 0) continue;
+        const h = prefixHash(p);
+        collides = byHash.has(h);
+        byHash.set(h, k);
       }
-      byHash.set(h, k);
-      this.#prefixByHash = byHash;
+      if (collides) this.#prefixAt = new Map(this.#prefixes.map((p, k) => [p, k]));
+      else this.#prefixByHash = byHash;
     }
     // Sorted, a key comes right after the keys that start it: a stack of the current chain gives each its parent.
     const chain: number[] = [];
