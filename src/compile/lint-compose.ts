@@ -95,15 +95,31 @@ export class ModeCompositions {
   readonly #starts: number[] = [0];
   /** Per exact name, the positions of the documents that have it: a number when only one does (most names). */
   #exact: Map<string, number | number[]> | undefined;
+  /**
+   * The first UTF-16 code units (below 128) of the exact names, and whether some name starts with another: a
+   * lookup in `#exact`, a table of every name of the mode, mostly misses the processor's caches, and probes such
+   * as a glob's skeletons (`mcp__x__`) often start unlike every exact name.
+   */
+  #exactFirst = new Uint8Array(128);
+  #exactOtherFirst = false;
   /** The distinct literal prefixes of the mode's globs, sorted; per prefix its bucket and its parent (see below). */
   #prefixes: string[] = [];
   #buckets: GlobBucket[] = [];
   #prefixParent: number[] = [];
   /** The first UTF-16 code units of the non-empty prefixes: most names start with none of them. */
   #prefixFirst = new Set<number>();
-  /** Each prefix's index in `#prefixes`, and the distinct lengths of the non-empty ones, longest first. */
+  /**
+   * Each prefix's index in `#prefixes` (filled only when `#prefixByHash` cannot be used), and the distinct lengths
+   * of the non-empty ones, longest first.
+   */
   #prefixAt = new Map<string, number>();
   #prefixLengths: number[] = [];
+  /**
+   * Each non-empty prefix's index by {@link prefixHash} of its text, when no two collide (else undefined, and
+   * names are sliced and looked up in `#prefixAt`); and room for a name's hashes, one per prefix length.
+   */
+  #prefixByHash: Map<number, number> | undefined;
+  #hashes = new Int32Array(0);
   /** Per position: the exact names of that document that an earlier document also has (undefined: none). */
   readonly #shared: (Set<string> | undefined)[] = [];
   /** Per hint key: each document's fallback result, and per decision the ascending positions giving it. */
@@ -262,7 +278,10 @@ export class ModeCompositions {
     // A name of the document at `end` is looked up in the mode's index only when an earlier document also has it
     // (most have none in common): that document's own table is cheaper to ask than the mode's.
     const shared = end < this.#docs.length ? this.#shared[end] : undefined;
-    if (!(end < this.#docs.length && this.#docs[end]!.exact.has(name)) || shared?.has(name) === true) {
+    if (
+      (!(end < this.#docs.length && this.#docs[end]!.exact.has(name)) || shared?.has(name) === true) &&
+      this.#mayBeExact(name)
+    ) {
       const exact = this.#exact!.get(name);
       if (typeof exact === 'number') {
         if (exact >= from && exact < first) first = exact;
@@ -278,6 +297,12 @@ export class ModeCompositions {
     last.from = from;
     last.end = end;
     return (last.first = first);
+  }
+
+  /** Whether some document of the mode may have `name` as an exact name (false: none has; by its first unit). */
+  #mayBeExact(name: string): boolean {
+    const first = name.length === 0 ? 0 : name.charCodeAt(0);
+    return first < 128 ? this.#exactFirst[first] === 1 : this.#exactOtherFirst;
   }
 
   /**
@@ -336,7 +361,29 @@ export class ModeCompositions {
     const lengths = this.#prefixLengths;
     if (lengths.length <= FEW_LENGTHS) {
       // Few distinct prefix lengths (globs such as `mcp__server__*` share a handful): one lookup per length, the
-      // longest first, costs less than comparing strings that mostly agree for their first characters.
+      // longest first, costs less than comparing strings that mostly agree for their first characters. The
+      // lookups are by a hash of the name's first characters, computed in one pass: a slice per length would be
+      // a string to allocate and hash for each.
+      const byHash = this.#prefixByHash;
+      if (byHash !== undefined) {
+        const hashes = this.#hashes;
+        let h = 0;
+        let i = 0;
+        let longest = lengths.length;
+        // Shortest length first, extending the hash as far as the name goes.
+        for (let j = lengths.length - 1; j >= 0 && lengths[j]! <= name.length; j--) {
+          for (const end = lengths[j]!; i < end; i++) h = prefixHashStep(h, name.charCodeAt(i));
+          hashes[j] = h;
+          longest = j;
+        }
+        for (let j = longest; j < lengths.length; j++) {
+          const k = byHash.get(hashes[j]!);
+          if (k === undefined) continue;
+          const key = keys[k]!;
+          if (key.length === lengths[j] && name.startsWith(key)) return k;
+        }
+        return keys[0] === '' ? 0 : -1;
+      }
       for (const length of lengths) {
         if (length > name.length) continue;
         const k = this.#prefixAt.get(length === name.length ? name : name.slice(0, length));
@@ -363,6 +410,9 @@ export class ModeCompositions {
     this.#docs.forEach((doc, position) => {
       let shared: Set<string> | undefined;
       for (const name of doc.exact.keys()) {
+        const first = name.length === 0 ? 0 : name.charCodeAt(0);
+        if (first < 128) this.#exactFirst[first] = 1;
+        else this.#exactOtherFirst = true;
         const known = exact.get(name);
         if (known === undefined) exact.set(name, position);
         else {
@@ -382,10 +432,25 @@ export class ModeCompositions {
     this.#prefixes = [...globs.keys()].sort();
     this.#buckets = this.#prefixes.map((p) => globs.get(p)!);
     for (const p of this.#prefixes) if (p.length > 0) this.#prefixFirst.add(p.charCodeAt(0));
-    this.#prefixAt = new Map(this.#prefixes.map((p, k) => [p, k]));
     this.#prefixLengths = [...new Set(this.#prefixes.map((p) => p.length))]
       .filter((length) => length > 0)
       .sort((a, b) => b - a);
+    // Tables for lookups per length, which `#longestPrefix` makes only when the lengths are few: by hash, and by
+    // text only when two hashes collide (a mode of 100 documents has thousands of prefixes to put in a table).
+    if (this.#prefixLengths.length <= FEW_LENGTHS) {
+      this.#hashes = new Int32Array(this.#prefixLengths.length);
+      const byHash = new Map<number, number>();
+      let collides = false;
+      for (let k = 0; k < this.#prefixes.length && !collides; k++) {
+        const p = this.#prefixes[k]!;
+        if (p.length === 0) continue;
+        const h = prefixHash(p);
+        collides = byHash.has(h);
+        byHash.set(h, k);
+      }
+      if (collides) this.#prefixAt = new Map(this.#prefixes.map((p, k) => [p, k]));
+      else this.#prefixByHash = byHash;
+    }
     // Sorted, a key comes right after the keys that start it: a stack of the current chain gives each its parent.
     const chain: number[] = [];
     this.#prefixParent = this.#prefixes.map((key, k) => {
@@ -510,6 +575,18 @@ class PrefixPolicy implements CompiledPolicy {
       ? decideCall(this.#base, call, options)
       : this.decide(call.name, call.hints);
   }
+}
+
+/** One step of {@link prefixHash}: the hash of a text extended by one UTF-16 code unit. */
+function prefixHashStep(h: number, unit: number): number {
+  return (Math.imul(h, 31) + unit) | 0;
+}
+
+/** A 32-bit hash of a text, extended one code unit at a time (so a name's prefixes hash in one pass). */
+function prefixHash(text: string): number {
+  let h = 0;
+  for (let i = 0; i < text.length; i++) h = prefixHashStep(h, text.charCodeAt(i));
+  return h;
 }
 
 /** The first index whose value is at least `x` (`list` ascending). */

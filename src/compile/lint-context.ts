@@ -243,8 +243,12 @@ function readSelectors(doc: CompiledDocument): SelectorRule[] {
     const first = next;
     while (next < compiledRules.length && compiledRules[next]!.order === order) next++;
     order++;
-    // Sized once (an array grown by `push` reserves room for many more: memory a big lint keeps to its end).
-    const alternatives: SelectorAlternative[] = compiledRules.slice(first, next).map(alternativeOf);
+    // Sized once (an array grown by `push` reserves room for many more: memory a big lint keeps to its end); a
+    // selector of one alternative (most) without the intermediate slice.
+    const alternatives: SelectorAlternative[] =
+      next - first === 1
+        ? [alternativeOf(compiledRules[first]!)]
+        : compiledRules.slice(first, next).map(alternativeOf);
     const rule: SelectorRule = {
       selector,
       decision: typeof value === 'string' ? value : toolVerdict(value).decision,
