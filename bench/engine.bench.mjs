@@ -11,9 +11,11 @@ import { deployment, stepper } from './steps.mjs';
 const BENCH = 'engine';
 
 export default async function run({ quick }) {
-  // The plugin's default-mode cost is a few percent of a step: many short blocks give its median a tight spread.
-  const blocks = quick ? 3 : 41;
-  const blockMs = quick ? 5 : 25;
+  // The plugin's default-mode cost is a few percent of a step, under this machine's noise: the speed of a shared
+  // machine wanders by tens of percent over milliseconds to seconds, so the figures compare neighbouring blocks of
+  // 2 ms, a thousand of them (a median over few long blocks moved by ±10% between runs; over these, by ±1%).
+  const blocks = quick ? 3 : 1001;
+  const blockMs = quick ? 5 : 2;
   const workspace = mkdtempSync(join(tmpdir(), 'dsh-bench-engine-'));
   const out = [];
   try {
@@ -21,9 +23,9 @@ export default async function run({ quick }) {
     const moded = await deployment(workspace, true);
     const steps = await interleave(
       [stepper('none', bare), stepper('default', moded), stepper('plan', moded, 'plan')],
-      { blocks, blockMs },
+      { blocks, blockMs, warmups: quick ? 2 : 100 },
     );
-    const us = { unit: 'µs', scale: 1e-3 };
+    const us = { unit: 'µs', scale: 1e-3, group: quick ? 1 : 10 };
     out.push(
       ratioResult(BENCH, 'plugin-overhead-default', steps.default, steps.none, {
         ...us,

@@ -54,10 +54,27 @@ export async function interleave(contenders, { blocks = 15, blockMs = 40, ops, w
 
 /**
  * One result line: the contender's median, the baseline's median, the median of the per-block ratios and their
- * spread. `scale` converts nanoseconds to `unit` (1e-3 for µs, 1e-9 for s).
+ * spread. `scale` converts nanoseconds to `unit` (1e-3 for µs, 1e-9 for s). With `group`, a ratio is taken per
+ * run of that many neighbouring blocks (the sum of the contender's over the baseline's): a thousand blocks of
+ * 2 ms each have outliers (a collection, a stolen time slice) that would make the spread mean nothing.
  */
-export function ratioResult(bench, metric, samples, baselineSamples, { unit = 'ns', scale = 1, goal } = {}) {
-  const ratios = samples.map((v, i) => v / baselineSamples[i]);
+export function ratioResult(
+  bench,
+  metric,
+  samples,
+  baselineSamples,
+  { unit = 'ns', scale = 1, goal, group = 1 } = {},
+) {
+  const ratios = [];
+  for (let i = 0; i + group <= samples.length; i += group) {
+    let a = 0;
+    let b = 0;
+    for (let k = i; k < i + group; k++) {
+      a += samples[k];
+      b += baselineSamples[k];
+    }
+    ratios.push(a / b);
+  }
   return {
     bench,
     metric,

@@ -1,6 +1,6 @@
 // Shared by engine.bench.mjs and host.bench.mjs: a deployment with a no-op tool, and step contenders (each a
 // `{ name, run(n) }` for lib.mjs's interleave). Not a bench file itself.
-import { Context } from 'cordis';
+import { Context, symbols } from 'cordis';
 import { applyHost, scriptedModel } from '../dist/host/index.js';
 import { ModePlugin } from '../dist/engine/index.js';
 import { consume } from './lib.mjs';
@@ -33,13 +33,18 @@ export const stepScript = (steps) => {
 
 /** A contender that runs `n` steps as turns of `perTurn` steps, each turn on a fresh in-memory session. */
 export function stepper(name, ctx, mode, perTurn = 20) {
+  // Resolved once, as the host resolves its own services: each `ctx.agents` through cordis's context, and each
+  // method read through its service proxy, costs microseconds (cordis makes an Error to throw should the service
+  // be missing), which would time cordis once per turn rather than the steps.
+  const agents = ctx.agents[symbols.original] ?? ctx.agents;
+  const sessions = ctx.sessions[symbols.original] ?? ctx.sessions;
   return {
     name,
     async run(n) {
       for (let done = 0; done < n; done += perTurn) {
         const steps = Math.min(perTurn, n - done);
-        const agent = ctx.agents.create({
-          session: ctx.sessions.create({ inMemory: true }),
+        const agent = agents.create({
+          session: sessions.create({ inMemory: true }),
           model: scriptedModel(stepScript(steps), { record: false }),
           options: { maxSteps: steps, ...(mode ? { mode } : {}) },
         });

@@ -5,7 +5,7 @@
  * @module
  */
 import { Service, type Context } from 'cordis';
-import { containedEmit, containListeners } from './contain.js';
+import { containedEmit, containListeners, type ContainedListeners } from './contain.js';
 import { LoopAgent, loopServices, type LoopServices } from './loop.js';
 import type { Agent, AgentOptions, Model, ModelChunk, Session } from './types.js';
 
@@ -39,10 +39,12 @@ export class AgentsService extends Service {
    * of microseconds per agent. Safe to keep: they are injected, so replacing either reloads this service.
    */
   private services: LoopServices | undefined;
+  /** The app's contained listeners, resolved once (through the context, each lookup costs microseconds). */
+  private readonly lists: ContainedListeners;
 
   constructor(ctx: Context) {
     super(ctx, 'agents');
-    containListeners(ctx);
+    this.lists = containListeners(ctx);
   }
 
   /** Creates an agent and announces it on `agent/created`. */
@@ -58,7 +60,7 @@ export class AgentsService extends Service {
       ...(init.workspace !== undefined ? { workspace: init.workspace } : {}),
       ...(init.onChunk ? { onChunk: init.onChunk } : {}),
     });
-    containedEmit(this.ctx, 'agent/created', [agent]);
+    containedEmit(this.ctx, 'agent/created', [agent], this.lists);
     return agent;
   }
 }

@@ -37,6 +37,7 @@ export class JournalSession implements Session {
    * @param events the events already in the log (resume, fork)
    * @param writer the open file (null in memory) and the lock's release
    * @param resumed whether the events came from an earlier run (the first header is then logged as `resume`)
+   * @param lists the app's contained listeners (the sessions service resolves them once for all its sessions)
    */
   constructor(
     private readonly ctx: Context,
@@ -45,9 +46,10 @@ export class JournalSession implements Session {
     events: SessionEvent[],
     writer: { writer: JournalWriter; release: () => void } | null,
     readonly resumed: boolean,
+    lists: ContainedListeners = containListeners(ctx),
   ) {
     this.#events = events;
-    this.#listeners = containListeners(ctx);
+    this.#listeners = lists;
     this.#sessionListeners = this.#listeners.get('session/event') ?? [];
     this.#afterListeners = this.#listeners.after.get('session/event') ?? [];
     this.#turnOpen = openTurn(events) !== null;

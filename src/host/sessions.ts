@@ -15,7 +15,7 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import { Service, type Context } from 'cordis';
-import { containListeners, warn } from './contain.js';
+import { containListeners, warn, type ContainedListeners } from './contain.js';
 import { unansweredCalls, interruptedText } from './interrupted.js';
 import { acquireLock, JournalWriter, readJournal } from './journal-file.js';
 import { checkExistingLog, checkFolders } from './journal-path.js';
@@ -56,10 +56,12 @@ const ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 export class SessionsService extends Service {
   readonly workspace: string;
   readonly dir: string;
+  /** The app's contained listeners, resolved once for every session this service opens. */
+  private readonly lists: ContainedListeners;
 
   constructor(ctx: Context, config: SessionsConfig) {
     super(ctx, 'sessions');
-    containListeners(ctx);
+    this.lists = containListeners(ctx);
     if (!config || typeof config.workspace !== 'string')
       throw new Error('ctx.sessions needs a `workspace` path');
     this.workspace = resolve(config.workspace);
@@ -85,7 +87,15 @@ export class SessionsService extends Service {
         warn(this.ctx, `${file}:${read.tornLine}: dropped a torn last line (the writer died mid-write)`);
       }
       const id = basename(file).replace(/\.jsonl$/, '');
-      const session = new JournalSession(this.ctx, id, file, read.events, { writer, release }, true);
+      const session = new JournalSession(
+        this.ctx,
+        id,
+        file,
+        read.events,
+        { writer, release },
+        true,
+        this.lists,
+      );
       const turn = openTurn(read.events);
       if (turn !== null) await closeInterrupted(session, turn, (message) => warn(this.ctx, message));
       return session;
@@ -135,7 +145,8 @@ export class SessionsService extends Service {
   private open(options: CreateSessionOptions, seed: SessionEvent[]): JournalSession {
     const id = options.id ?? newId();
     if (!ID.test(id)) throw new Error(`invalid session id \`${id}\`: use letters, digits, '.', '_' and '-'`);
-    if (options.inMemory) return new JournalSession(this.ctx, id, null, seed, null, seed.length > 0);
+    if (options.inMemory)
+      return new JournalSession(this.ctx, id, null, seed, null, seed.length > 0, this.lists);
     const dir = resolve(this.workspace, options.dir ?? this.dir);
     const file = join(dir, `${id}.jsonl`);
     checkFolders(file, this.workspace, true);
@@ -146,7 +157,7 @@ export class SessionsService extends Service {
         writer.write(seed.map((event) => JSON.stringify(event) + '\n').join(''));
         writer.sync();
       }
-      return new JournalSession(this.ctx, id, file, seed, { writer, release }, seed.length > 0);
+      return new JournalSession(this.ctx, id, file, seed, { writer, release }, seed.length > 0, this.lists);
     } catch (error) {
       release();
       if ((error as NodeJS.ErrnoException).code === 'EEXIST')
@@ -202,6 +213,14 @@ async function closeInterrupted(
  * entropy on every call (microseconds each).
  */
 export function newId(now = new Date()): string {
-  const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
-  return `${stamp}-${randomUUID().slice(0, 6)}`;
+  return `${stamp(now)}-${randomUUID().slice(0, 6)}`;
+}
+
+/** `20261130-064501` for a time (UTC), written out directly: formatting and trimming an ISO string cost more. */
+function stamp(at: Date): string {
+  const two = (n: number) => (n < 10 ? '0' : '') + n;
+  return (
+    `${String(at.getUTCFullYear()).padStart(4, '0')}${two(at.getUTCMonth() + 1)}${two(at.getUTCDate())}-` +
+    `${two(at.getUTCHours())}${two(at.getUTCMinutes())}${two(at.getUTCSeconds())}`
+  );
 }

@@ -26,6 +26,11 @@ describe('newId()', () => {
     // Every digit position varies (the UUID's version digit, always 4, is not among them).
     for (let k = 16; k < 22; k++) expect(new Set(ids.map((id) => id[k])).size).toBeGreaterThan(8);
   });
+
+  it('pads the year to four digits and every other field to two', () => {
+    expect(newId(new Date('2027-01-05T03:04:09.999Z'))).toMatch(/^20270105-030409-[0-9a-f]{6}$/);
+    expect(newId(new Date('0999-12-31T23:59:59Z'))).toMatch(/^09991231-235959-[0-9a-f]{6}$/);
+  });
 });
 
 describe('ctx.sessions.create()', () => {
