@@ -1,34 +1,67 @@
 // The mode engine: what the plugin costs per step (default and plan mode) against the same step without it, and
 // the mode fold per read on a 100,000-event session (the incremental cursor against a full refold).
 // Imports dist/: `npm run build` first (`npm run bench` does).
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { ModeFoldCache } from '../dist/engine/index.js';
 import { consume, interleave, ratioResult } from './lib.mjs';
 import { deployment, stepper } from './steps.mjs';
 
 const BENCH = 'engine';
 
-export default async function run({ quick }) {
-  // The plugin's default-mode cost is a few percent of a step, under this machine's noise: the speed of a shared
-  // machine wanders by tens of percent over milliseconds to seconds, so the figures compare neighbouring blocks of
-  // 2 ms, a thousand of them (a median over few long blocks moved by ±10% between runs; over these, by ±1%).
-  const blocks = quick ? 3 : 1001;
-  const blockMs = quick ? 5 : 2;
+/**
+ * The step pairs, timed in this process: per pair, each contender's time per step in every block.
+ * The plugin's default-mode cost is a few percent of a step, under this machine's noise: the speed of a shared
+ * machine wanders by tens of percent over milliseconds to seconds, so neighbouring blocks of 2 ms are compared,
+ * hundreds of them, their ratio taken per run of 10 blocks.
+ */
+async function stepSamples(quick) {
   const workspace = mkdtempSync(join(tmpdir(), 'dsh-bench-engine-'));
-  const out = [];
   try {
     const bare = await deployment(workspace, false);
     const moded = await deployment(workspace, true);
-    // Each pair on its own: in one interleave of three, the default contender would always run right after the plan
-    // one in every other round and pay for its garbage and its cache footprint.
-    const options = { blocks, blockMs, warmups: quick ? 2 : 100 };
+    const options = { blocks: quick ? 3 : 500, blockMs: quick ? 5 : 2, warmups: quick ? 2 : 100 };
     // Every contender warmed before either pair is timed, so the first pair does not pay for the JIT's start.
     for (const warm of [stepper('none', bare), stepper('default', moded), stepper('plan', moded, 'plan')])
       await warm.run(quick ? 20 : 20_000);
+    // Each pair on its own: in one interleave of three, the default contender would always run right after the plan
+    // one in every other round and pay for its garbage and its cache footprint.
     const byDefault = await interleave([stepper('none', bare), stepper('default', moded)], options);
     const byPlan = await interleave([stepper('none', bare), stepper('plan', moded, 'plan')], options);
+    return { byDefault, byPlan };
+  } finally {
+    rmSync(workspace, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The step pairs in three processes, their blocks pooled: what the JIT makes of the two deployments differs from
+ * one process to the next by a few percent (one process alone moved the figure by ±10% between runs).
+ */
+function pooledStepSamples() {
+  const pooled = { byDefault: { none: [], default: [] }, byPlan: { none: [], plan: [] } };
+  for (let p = 0; p < 3; p++) {
+    const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--step-samples'], {
+      encoding: 'utf8',
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    if (child.status !== 0)
+      throw new Error(`bench engine: the step process exited ${child.status}\n${child.stderr}`);
+    const samples = JSON.parse(child.stdout);
+    for (const pair of ['byDefault', 'byPlan'])
+      for (const [name, list] of Object.entries(samples[pair])) pooled[pair][name].push(...list);
+  }
+  return pooled;
+}
+
+export default async function run({ quick }) {
+  const blocks = quick ? 3 : 15;
+  const out = [];
+  {
+    const { byDefault, byPlan } = quick ? await stepSamples(true) : pooledStepSamples();
     const us = { unit: 'µs', scale: 1e-3, group: quick ? 1 : 10 };
     out.push(
       ratioResult(BENCH, 'plugin-overhead-default', byDefault.default, byDefault.none, {
@@ -37,7 +70,8 @@ export default async function run({ quick }) {
       }),
       ratioResult(BENCH, 'plugin-overhead-plan', byPlan.plan, byPlan.none, us),
     );
-
+  }
+  {
     // The fold on a 100,000-event session: a mode/set near the start, request headers throughout.
     const events = [];
     for (let i = 0; i < (quick ? 5_000 : 100_000); i++) {
@@ -69,11 +103,13 @@ export default async function run({ quick }) {
           },
         },
       ],
-      { blocks: quick ? 3 : 15, blockMs: quick ? 2 : 10 },
+      { blocks, blockMs: quick ? 2 : 10 },
     );
     out.push(ratioResult(BENCH, 'fold-read-100k-vs-refold', fold.incremental, fold.refold));
-  } finally {
-    rmSync(workspace, { recursive: true, force: true });
   }
   return out;
 }
+
+// Run as a script with --step-samples: one process of step pairs, its samples as JSON on stdout.
+if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv.includes('--step-samples'))
+  console.log(JSON.stringify(await stepSamples(false)));
