@@ -6,7 +6,8 @@
 //   --from FILE with --markdown: render the table from the JSON lines of an earlier `--json` run instead of running
 //   --readme    with --markdown: write the table into README.md between its bench-table markers, not to stdout
 // Every figure is a median over interleaved blocks against a baseline measured in the same blocks; `ratio` is
-// the median of the per-block ratios and `spread` their min and max (for figures without a baseline, the values').
+// the median of the per-block ratios (or per run of blocks, where a figure says so) and `spread` their min and max
+// (for figures without a baseline, the values').
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -111,7 +112,7 @@ function markdownTable(results) {
   const lines = [
     `Figures from one \`node bench/run.mjs --markdown\` on ${machine()}, ${date}. Each figure is the median over`,
     'interleaved blocks; the ratio is against the baseline measured in the same blocks, with the spread of the',
-    'per-block ratios.',
+    'per-block ratios (for the two plugin-overhead figures, a ratio per run of 10 blocks of 2 ms).',
     '',
     '| what | figure | against the same-run baseline | ratio [spread] | goal |',
     '|---|---|---|---|---|',
