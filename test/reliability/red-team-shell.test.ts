@@ -170,7 +170,7 @@ describe('git run in another folder than the workspace the check looked at', () 
     expect(verdict.note).toContain('another folder than the workspace');
   });
 
-  it('`sudo -D`, `sudo --chroot` and `popd` move too (judged as text: no sudo here)', () => {
+  it('`sudo -D`, `sudo --chroot`, `popd` and `${ cd …; }` move too (judged as text: no sudo, no bash 5.3 here)', () => {
     nested();
     for (const command of [
       'sudo -D nested git status',
@@ -179,6 +179,13 @@ describe('git run in another folder than the workspace the check looked at', () 
       'pushd nested; popd; git status',
     ])
       expect(gate(dev, command).decision, command).toBe('deny');
+    // bash 5.3's `${ …; }` runs in the current shell (this machine's bash 5.2 refuses it): a move inside it counts,
+    // and git is denied for the move (not only for the assignment around it).
+    for (const command of ['X=${ cd nested; }; git status', 'X=$(cd nested); git status']) {
+      const verdict = gate(dev, command);
+      expect(verdict.decision, command).toBe('deny');
+      expect(verdict.note, command).toContain('another folder than the workspace');
+    }
   });
 
   it('what does not move keeps its allow: other commands after a cd, options that only look alike', () => {
