@@ -467,7 +467,12 @@ function resolveCall(
   if (abstains) {
     rest = resolveCall(doc, call, hints, context, new Set([...skip, entry]));
     complete = rest.complete;
-    if (rest.best && (!best || rank(rest.best.decision) > rank(best.decision))) best = rest.best;
+    if (rest.best && (!best || rank(rest.best.decision) > rank(best.decision))) {
+      best = rest.best;
+      // The rest of the document decided for a command or path this rule has no pattern for: name it, so the
+      // reason quotes it (`"rm x" matches no pattern of \`bash\``) instead of naming only the default.
+      if (best.subject === undefined) unmatchedSubject(best, entry.ref, verdicts);
+    }
   }
   if (best && scriptVerdicts.length > 0) {
     // `best` is this call's own object (made here or by the nested resolveCall), so it takes the commands as is.
@@ -478,6 +483,18 @@ function resolveCall(
     best.commands = commands;
   }
   return best ? { best, complete } : { complete };
+}
+
+/** Names on `decision` (this call's own object) the first subject `rule` abstained on, and the rule it missed. */
+function unmatchedSubject(decision: CallDecision, rule: RuleRef, verdicts: readonly SubjectVerdict[]): void {
+  for (const v of verdicts) {
+    if (!v.abstains) continue;
+    decision.subject = v.subject;
+    decision.unmatched = rule;
+    if (v.note !== undefined) decision.note = v.note;
+    if (v.unanalysable) decision.unanalysable = true;
+    return;
+  }
 }
 
 /** A pattern's allow or ask for a configured program, unless the workspace check withholds it (then deny). */

@@ -147,6 +147,11 @@ export interface CallDecision extends DecideResult {
   unanalysable?: true;
   /** Set when a pattern allowed the subject but the workspace check withheld it (`note` says why). */
   withheld?: true;
+  /**
+   * The tool rule that has no pattern for `subject`, when the rest of the document (another rule, or the mode's
+   * default: `rule`) decided for it.
+   */
+  unmatched?: RuleRef;
   /** For a script: its simple commands as the deciding document judged them. */
   commands?: CommandDecision[];
 }

@@ -262,7 +262,7 @@ function subjectText(r: CallDecision): string | undefined {
   const verb = r.decision === 'deny' ? 'is denied by' : 'matches';
   const text =
     r.pattern === undefined
-      ? `${quoted} matches no pattern of \`${r.rule.selector}\``
+      ? `${quoted} matches no pattern of \`${(r.unmatched ?? r.rule).selector}\``
       : `${quoted} ${verb} \`${r.pattern.selector}\`${at(r.pattern)}`;
   return r.note === undefined ? text : `${text} (${r.note})`;
 }

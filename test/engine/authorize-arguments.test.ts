@@ -63,6 +63,31 @@ describe('authorize: argument rules', () => {
     expect(v.pattern).toBeUndefined();
   });
 
+  it('quotes the command when a rule without a decision of its own leaves it to the mode default', () => {
+    // `bash` has patterns but no `decision:`: a command none of them matches is left to the rest of the document.
+    const team = compiled(
+      'mode: team\ntools:\n  bash:\n    commands:\n      "git status": allow\n      "cd **": allow\ndefault: deny\n',
+    );
+    const missed = authorize(team, 'team', bash('git status && rm -rf build'));
+    expect(missed).toMatchObject({
+      decision: 'deny',
+      subject: 'rm -rf build',
+      rule: { selector: 'default', file: 'doc0.yaml', line: 7, column: 1 },
+    });
+    expect(missed.reason).toBe(
+      'tool "bash" is not available in team mode: "rm -rf build" matches no pattern of `bash`',
+    );
+    // Unanalysable (git after a folder move): the reason says why, not only that the default denies.
+    const moved = authorize(team, 'team', bash('cd sub && git status'));
+    expect(moved).toMatchObject({ decision: 'deny', subject: 'git status' });
+    expect(moved.reason).toContain('"git status" cannot be analysed: `git` may run in another folder');
+    // A decided command keeps its own pattern as the subject: nothing is named twice.
+    expect(authorize(team, 'team', bash('git status'))).toMatchObject({
+      decision: 'allow',
+      subject: 'git status',
+    });
+  });
+
   it('shows the command in the approval question of an ask', () => {
     const v = authorize(set, 'guarded', bash('npm test -- --watch=false'));
     expect(v.decision).toBe('ask');
