@@ -393,16 +393,21 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-/** What real bash ran: the programs the stubs logged, and the command names of its `-x` trace. */
-function truth(script: string): { programs: string[]; traced: string[] } {
+/** Runs a script as the host's bash does (`-c`, or `-xc` to trace it) over the stubs, with an empty log. */
+function bash(flag: '-c' | '-xc', script: string) {
   writeFileSync(log, '');
-  const run = spawnSync('/bin/bash', ['--norc', '--noprofile', '-xc', script], {
+  return spawnSync('/bin/bash', ['--norc', '--noprofile', flag, script], {
     cwd: work,
     env: { PATH: bin, HOME: root, LANG: 'C', PS4: '+ ' },
     input: '',
     timeout: 10_000,
     encoding: 'utf8',
   });
+}
+
+/** What real bash ran: the programs the stubs logged, and the command names of its `-x` trace. */
+function truth(script: string): { programs: string[]; traced: string[] } {
+  const run = bash('-xc', script);
   const programs = readFileSync(log, 'utf8')
     .split('\n')
     .filter((l) => l !== '');
@@ -496,14 +501,7 @@ describe('plain shortcut red team: real bash runs nothing the analysis does not 
   it.each(['-x ls', '-c rm', '+O rm', '-- rm', '- rm', '-i', '-rf x'])('a leading `-` or `+`: %j', (s) => {
     expect(scanPlainScript(s)).toBeDefined();
     sameReading(s);
-    writeFileSync(log, '');
-    const run = spawnSync('/bin/bash', ['--norc', '--noprofile', '-c', s], {
-      cwd: work,
-      env: { PATH: bin, HOME: root, LANG: 'C' },
-      input: '',
-      timeout: 10_000,
-      encoding: 'utf8',
-    });
+    const run = bash('-c', s);
     expect(run.status).not.toBe(0);
     expect(readFileSync(log, 'utf8')).toBe('');
     expect(extractCommands(s).commands.map((c) => c.name)[0]).toBe(s.split(' ')[0]);
