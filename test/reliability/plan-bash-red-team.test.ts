@@ -9,28 +9,14 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writ
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  compilePolicies,
-  fsProgramCheck,
-  loadPolicySources,
-  type CompiledPolicy,
-} from '../../src/compile/index.js';
-import { shellEnvironment } from '../../src/host/tools/bash.js';
+import { fsProgramCheck } from '../../src/compile/index.js';
+import { builtinPlan, hostBash } from './host-bash.js';
 
-const loaded = await loadPolicySources([]);
-const plan: CompiledPolicy = compilePolicies(loaded.documents).get('plan')!;
+const plan = builtinPlan;
 const decide = (command: string) => plan.decideCall!({ name: 'bash', arguments: { command } }).decision;
 
 let dir: string;
-/** Runs a script as the host's bash tool does: `--norc --noprofile`, stdin closed, the tool's environment. */
-const bash = (command: string, env: NodeJS.ProcessEnv = {}) =>
-  spawnSync('/bin/bash', ['--norc', '--noprofile', '-c', command], {
-    cwd: dir,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-    timeout: 20_000,
-    env: { ...shellEnvironment(process.env), HOME: dir, GIT_CONFIG_NOSYSTEM: '1', ...env },
-  });
+const bash = (command: string, env: NodeJS.ProcessEnv = {}) => hostBash(command, dir, dir, env);
 const git = (command: string) => {
   const run = bash(`git -c user.name=t -c user.email=t@t ${command}`);
   expect(run.status, run.stderr).toBe(0);

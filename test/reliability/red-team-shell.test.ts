@@ -4,7 +4,6 @@
  * (through `decideCall`, with the gate's real workspace check) must not allow it. Attacks that held stay as tests,
  * so a later shortcut that opens them fails here.
  */
-import { spawnSync } from 'node:child_process';
 import fc from 'fast-check';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,26 +13,16 @@ import {
   compilePolicies,
   fsPathResolver,
   fsProgramCheck,
-  loadPolicySources,
   type CompiledPolicy,
 } from '../../src/compile/index.js';
-import { shellEnvironment } from '../../src/host/tools/bash.js';
+import { builtinPlan, hostBash } from './host-bash.js';
 import { extractCommands } from '../../src/compile/shell/index.js';
 import { policy } from '../compile/helpers.js';
 
-const loaded = await loadPolicySources([]);
-const plan: CompiledPolicy = compilePolicies(loaded.documents).get('plan')!;
+const plan = builtinPlan;
 
 let dir: string;
-/** Runs a script as the host's bash tool does: `--norc --noprofile`, stdin closed, the tool's environment. */
-const bash = (command: string, cwd = dir) =>
-  spawnSync('/bin/bash', ['--norc', '--noprofile', '-c', command], {
-    cwd,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-    timeout: 20_000,
-    env: { ...shellEnvironment(process.env), HOME: dir, GIT_CONFIG_NOSYSTEM: '1' },
-  });
+const bash = (command: string, cwd = dir) => hostBash(command, cwd, dir);
 const git = (cwd: string, command: string) => {
   const run = bash(`git -c user.name=t -c user.email=t@t ${command}`, cwd);
   expect(run.status, run.stderr).toBe(0);
