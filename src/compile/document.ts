@@ -334,7 +334,10 @@ function matchName(this: { readonly name: string | undefined }, name: string): b
   return name === this.name;
 }
 
-/** A `prefix*` glob's matcher, shared likewise: what `trailingStarMatcher(prefix)` answers. */
+/**
+ * A `prefix*` glob's matcher (a `trailingStarPrefix` selector), shared likewise: what the general matcher of its
+ * runs `[prefix, '']` answers.
+ */
 function matchPrefix(this: { readonly prefix: string }, name: string): boolean {
   return name.length > 0 && name.startsWith(this.prefix);
 }

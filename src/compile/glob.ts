@@ -84,14 +84,6 @@ export function trailingStarPrefix(selector: string): string | undefined {
   return SPECIAL.test(prefix) || SURROGATE.test(prefix) ? undefined : prefix;
 }
 
-/**
- * The matcher of a {@link trailingStarPrefix} glob: what the matcher of its runs `[prefix, '']` answers.
- * @returns the matcher
- */
-export function trailingStarMatcher(prefix: string): (name: string) => boolean {
-  return (n) => n.length > 0 && n.startsWith(prefix);
-}
-
 /** Plain text, one `{...}` group of plain text, plain text; nothing else that glob syntax reads. */
 const ONE_PLAIN_GROUP = /^([^*?[\]{}\\,]*)\{([^*?[\]{}\\]*)\}([^*?[\]{}\\,]*)$/;
 
