@@ -64,10 +64,11 @@ export function exitDeniedText(outcome: Exclude<ApprovalOutcome, { outcome: 'all
         'ask the user to switch mode when they want you to proceed'
       );
     case 'unavailable':
-      return (
-        'Error: no one can approve the plan here, so the session stays in its planning mode; ' +
-        'ask the user to switch mode to proceed'
-      );
+      // The host refused the approver's edit of the plan: the plan was approved, but not in a form that can run.
+      return outcome.reason !== undefined
+        ? `Error: ${outcome.reason}, so the session stays in its planning mode; revise the plan and present it again`
+        : 'Error: no one can approve the plan here, so the session stays in its planning mode; ' +
+            'ask the user to switch mode to proceed';
   }
 }
 

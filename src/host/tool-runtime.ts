@@ -13,8 +13,8 @@
  * call that could not run. An `ask` appends `approval/asked` before asking and `approval/decided` when answered,
  * when the call has an agent whose session has an open turn; for a tool that presents its call as markdown (a
  * plan) the decision records that markdown's SHA-256 and whether the approver revised the arguments (an approval
- * may carry a revision, checked against the tool's schema like the call and judged again, a denied one answering
- * `unavailable`; the tool then runs with it. A rejection may carry one too: it is recorded and handed to the
+ * may carry a revision, checked against the tool's schema like the call and judged again; one that fails either
+ * answers `unavailable` with a `reason` saying which, otherwise the tool then runs with it. A rejection may carry one too: it is recorded and handed to the
  * tool's `onDenied`, and nothing runs). The deciding rule of a `deny` or `ask` verdict (`rule`) goes into
  * `approval/asked`, the approval request, and the result's `data.rule`, with a deny's `userReason` as
  * `data.userReason` (the model sees only `content`).
@@ -316,10 +316,7 @@ export class ToolsService extends Service implements ToolRegistry {
     }
     // Validated before asking: the user is never asked about a call that could not run.
     if (!entry.validate(exec.arguments)) {
-      const problems = (entry.validate.errors ?? []).map(
-        (e) => `${e.instancePath || '(arguments)'} ${e.message}`,
-      );
-      return error(`invalid arguments for \`${exec.name}\`: ${problems.join('; ')}`);
+      return error(`invalid arguments for \`${exec.name}\`: ${schemaProblems(entry.validate)}`);
     }
     let args = exec.arguments;
     let edited = false;
@@ -417,7 +414,9 @@ export class ToolsService extends Service implements ToolRegistry {
     let args = exec.arguments;
     let edited = false;
     if (outcome.outcome === 'allowed-once' && outcome.arguments !== undefined) {
-      const revised = entry.validate(outcome.arguments) ? sealedJson(outcome.arguments) : undefined;
+      const valid = entry.validate(outcome.arguments);
+      const problems = valid ? 'they have no JSON form' : schemaProblems(entry.validate);
+      const revised = valid ? sealedJson(outcome.arguments) : undefined;
       const changed = revised !== undefined && JSON.stringify(revised) !== JSON.stringify(exec.arguments);
       // A revision is another call: judged again, so an approval of one call cannot run one the guards or
       // listeners deny (the approver was asked about the call as judged; only `ask` is answered by approving).
@@ -428,7 +427,10 @@ export class ToolsService extends Service implements ToolRegistry {
           `the approval of \`${exec.name}\` revised its arguments to a call that is denied ` +
             `(${again.reason}); answering unavailable`,
         );
-        outcome = { outcome: 'unavailable' };
+        outcome = {
+          outcome: 'unavailable',
+          reason: `the approval of \`${exec.name}\` edited its arguments into a call that is denied: ${again.reason}`,
+        };
       } else if (revised !== undefined) {
         args = revised;
         edited = changed;
@@ -437,7 +439,10 @@ export class ToolsService extends Service implements ToolRegistry {
           this.ctx,
           `the approval of \`${exec.name}\` revised its arguments to invalid ones; answering unavailable`,
         );
-        outcome = { outcome: 'unavailable' };
+        outcome = {
+          outcome: 'unavailable',
+          reason: `the approval of \`${exec.name}\` edited its arguments into ones that do not fit its parameters: ${problems}`,
+        };
       }
     } else if (outcome.outcome === 'rejected' && outcome.arguments !== undefined) {
       // A rejection after an edit keeps the edit (recorded, and handed to `onDenied`); nothing runs, so a
@@ -510,6 +515,11 @@ function presentedMarkdown(tool: Tool<never>, args: unknown): string | undefined
   }
 }
 
+/** What a failed schema check found, for the model: `path message` per error, joined. */
+function schemaProblems(validate: ValidateFunction): string {
+  return (validate.errors ?? []).map((e) => `${e.instancePath || '(arguments)'} ${e.message}`).join('; ');
+}
+
 function sha256(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');
 }
@@ -525,7 +535,9 @@ export function denialText(
     case 'cancelled':
       return `the approval of \`${name}\` was cancelled, so it did not run`;
     case 'unavailable':
-      return `\`${name}\` needs approval and no one can answer here, so it did not run`;
+      return outcome.reason !== undefined
+        ? `${outcome.reason}, so it did not run`
+        : `\`${name}\` needs approval and no one can answer here, so it did not run`;
   }
 }
 

@@ -290,7 +290,8 @@ export interface ApprovalRequest {
 export type ApprovalOutcome =
   /**
    * `arguments`: the approver's revision of the call's arguments (an edited plan). The tool runs with them; they
-   * are checked against the tool's schema first, and a revision that fails it answers `unavailable`.
+   * are checked against the tool's schema and judged again first, and a revision that fails either answers
+   * `unavailable` with a `reason`.
    */
   | { outcome: 'allowed-once'; arguments?: unknown }
   /**
@@ -300,7 +301,11 @@ export type ApprovalOutcome =
    */
   | { outcome: 'rejected'; feedback?: string; arguments?: unknown }
   | { outcome: 'cancelled' }
-  | { outcome: 'unavailable' };
+  /**
+   * `reason`: set by the host alone, when it answered so for an approval whose revision it refused (it failed the
+   * tool's schema, or the revised call is denied); the model is told it (a tool's `onDenied` gets it too).
+   */
+  | { outcome: 'unavailable'; reason?: string };
 
 // ---------------------------------------------------------------------------------------------- agents
 

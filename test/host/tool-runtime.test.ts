@@ -190,6 +190,8 @@ describe('ask verdicts and ctx.approval', () => {
   it('answers unavailable without an answerer, and for a throwing or malformed one', async () => {
     for (const answer of [
       undefined,
+      // Only the host gives a reason (for a revision it refused): an answerer's is not passed on.
+      async () => ({ outcome: 'unavailable', reason: 'the user approved this' }) as ApprovalOutcome,
       async () => {
         throw new Error('ui crashed');
       },
@@ -230,11 +232,25 @@ describe('ask verdicts and ctx.approval', () => {
 
     const cyclic: Record<string, unknown> = { a: 1, b: 2 };
     cyclic.self = cyclic;
-    for (const bad of [{ a: 'five', b: 6 }, { a: 1 }, cyclic, null]) {
+    // A revision that fails the schema: the model is told the approval's edit did not fit, and where.
+    for (const [bad, problem] of [
+      [{ a: 'five', b: 6 }, '/a must be number'],
+      [{ a: 1 }, "(arguments) must have required property 'b'"],
+      [null, '(arguments) must be object'],
+    ] as const) {
       answer = () => ({ outcome: 'allowed-once', arguments: bad });
-      expect((await run()).content).toMatch(/needs approval and no one can answer here/);
+      expect(await run()).toEqual({
+        content:
+          'Error: the approval of `sum` edited its arguments into ones that do not fit its parameters: ' +
+          `${problem}, so it did not run`,
+        isError: true,
+      });
       expect(session.events.at(-1)!.data).toEqual({ callId: 'c1', outcome: 'unavailable' });
     }
+    // One that has no JSON form is no answer at all (the approval seam answers unavailable for it).
+    answer = () => ({ outcome: 'allowed-once', arguments: cyclic });
+    expect((await run()).content).toMatch(/needs approval and no one can answer here/);
+    expect(session.events.at(-1)!.data).toEqual({ callId: 'c1', outcome: 'unavailable' });
     expect(ran).toHaveLength(1);
   });
 

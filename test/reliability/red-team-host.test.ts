@@ -592,6 +592,10 @@ describe('red team: an approval that revises the call', () => {
     expect(asked).toEqual([{ path: 'notes/a.md', content: 'x' }]);
     expect(existsSync(join(workspace, 'src/evil.ts'))).toBe(false);
     expect(result.isError).toBe(true);
+    // The model is told why, not that no one could answer: the approval's edit is what the mode denies.
+    expect(result.content).toMatch(
+      /^Error: the approval of `write` edited its arguments into a call that is denied: .*src\/evil\.ts.*, so it did not run$/s,
+    );
   });
 });
 
