@@ -188,10 +188,10 @@ export function* ruleContexts(
 /** The rules with argument tables of a compiled document, one per selector (brace alternatives share tables). */
 function argumentRulesOf(doc: CompiledDocument): ArgumentRule[] {
   const out: ArgumentRule[] = [];
-  const seen = new Set<string>();
+  let seen: Set<string> | undefined;
   for (const r of doc.rules) {
-    if (r.arguments === undefined || seen.has(r.selector)) continue;
-    seen.add(r.selector);
+    if (r.arguments === undefined || seen?.has(r.selector) === true) continue;
+    (seen ??= new Set()).add(r.selector);
     const value = doc.source.document.tools?.[r.selector];
     const rule: ArgumentRule = {
       selector: r.selector,
