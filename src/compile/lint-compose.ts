@@ -44,16 +44,10 @@ import type {
   Hints,
 } from './types.js';
 
-/** The documents with globs under one literal prefix: their positions (ascending) and those globs. */
-interface GlobBucket {
-  positions: number[];
-  rules: (readonly CompiledRule[])[];
-}
-
-/** One sorted list of candidate positions being merged, with the globs to confirm when it is a bucket. */
+/** One sorted list of candidate positions being merged, with the glob prefix to confirm when it is a bucket's. */
 interface Cursor {
   positions: readonly number[];
-  rules?: readonly (readonly CompiledRule[])[];
+  prefix?: string;
   at: number;
 }
 
@@ -102,10 +96,15 @@ export class ModeCompositions {
    */
   #exactFirst = new Uint8Array(128);
   #exactOtherFirst = false;
-  /** The distinct literal prefixes of the mode's globs, sorted; per prefix its bucket and its parent (see below). */
+  /**
+   * The distinct literal prefixes of the mode's globs (sorted only when they have many lengths, see
+   * `#longestPrefix`); per prefix its bucket, the positions (ascending) of the documents with globs under it, and
+   * its parent, the longest other prefix that starts it (or -1); and the index of the empty prefix (or -1).
+   */
   #prefixes: string[] = [];
-  #buckets: GlobBucket[] = [];
+  #buckets: number[][] = [];
   #prefixParent: number[] = [];
+  #emptyPrefix = -1;
   /** The first UTF-16 code units of the non-empty prefixes: most names start with none of them. */
   #prefixFirst = new Set<number>();
   /**
@@ -288,7 +287,7 @@ export class ModeCompositions {
       } else if (exact !== undefined) first = Math.min(first, exact[lowerBound(exact, from)] ?? end);
     }
     for (let k = this.#longestPrefix(name); k >= 0; k = this.#prefixParent[k]!) {
-      const positions = this.#buckets[k]!.positions;
+      const positions = this.#buckets[k]!;
       const at = positions[lowerBound(positions, from)];
       if (at !== undefined && at < first) first = at;
     }
@@ -320,9 +319,9 @@ export class ModeCompositions {
     for (let k = this.#longestPrefix(name); k >= 0; k = this.#prefixParent[k]!) {
       const bucket = this.#buckets[k]!;
       lists.push({
-        positions: bucket.positions,
-        rules: bucket.rules,
-        at: lowerBound(bucket.positions, from),
+        positions: bucket,
+        prefix: this.#prefixes[k]!,
+        at: lowerBound(bucket, from),
       });
     }
     let last = -1;
@@ -339,10 +338,15 @@ export class ModeCompositions {
         if (best === undefined) return end;
         const position = best.positions[best.at]!;
         if (position >= end) return end;
-        const globs = best.rules?.[best.at];
+        const prefix = best.prefix;
         best.at++;
         if (position === last) continue;
-        if (globs !== undefined && !globs.some((r) => r.match(name))) continue;
+        // A bucket's document has globs under its prefix: one of them must match.
+        if (
+          prefix !== undefined &&
+          !this.#docs[position]!.globsByPrefix.get(prefix)!.some((r) => r.match(name))
+        )
+          continue;
         return (last = position);
       }
     };
@@ -350,47 +354,60 @@ export class ModeCompositions {
 
   /**
    * The index in `#prefixes` of the longest glob prefix that starts `name`, or -1; the others that start it are
-   * its `#prefixParent` chain. Sorted strings instead of a lookup per prefix length: no slice to hash per length.
-   * (The longest prefix of `name` sorts at or before `name`, and every key between the two starts with it, so it
-   * is on the parent chain of the last key at or before `name`.)
+   * its `#prefixParent` chain.
    */
   #longestPrefix(name: string): number {
-    const keys = this.#prefixes;
-    // No non-empty prefix starts with this name's first character: only '' can start it (sorted first).
-    if (name.length === 0 || !this.#prefixFirst.has(name.charCodeAt(0))) return keys[0] === '' ? 0 : -1;
+    // No non-empty prefix starts with this name's first character: only '' can start it.
+    if (name.length === 0 || !this.#prefixFirst.has(name.charCodeAt(0))) return this.#emptyPrefix;
+    return this.#prefixLengths.length <= FEW_LENGTHS
+      ? this.#longestByLength(name, name.length)
+      : this.#longestBySearch(name);
+  }
+
+  /**
+   * The longest prefix of `name` no longer than `limit`, by one lookup per distinct prefix length, the longest
+   * first. Globs such as `mcp__server__*` share a handful of lengths, and then this costs less than comparing
+   * strings that mostly agree for their first characters. The lookups are by a hash of the name's first
+   * characters, computed in one pass: a slice per length would be a string to allocate and hash for each.
+   */
+  #longestByLength(name: string, limit: number): number {
     const lengths = this.#prefixLengths;
-    if (lengths.length <= FEW_LENGTHS) {
-      // Few distinct prefix lengths (globs such as `mcp__server__*` share a handful): one lookup per length, the
-      // longest first, costs less than comparing strings that mostly agree for their first characters. The
-      // lookups are by a hash of the name's first characters, computed in one pass: a slice per length would be
-      // a string to allocate and hash for each.
-      const byHash = this.#prefixByHash;
-      if (byHash !== undefined) {
-        const hashes = this.#hashes;
-        let h = 0;
-        let i = 0;
-        let longest = lengths.length;
-        // Shortest length first, extending the hash as far as the name goes.
-        for (let j = lengths.length - 1; j >= 0 && lengths[j]! <= name.length; j--) {
-          for (const end = lengths[j]!; i < end; i++) h = prefixHashStep(h, name.charCodeAt(i));
-          hashes[j] = h;
-          longest = j;
-        }
-        for (let j = longest; j < lengths.length; j++) {
-          const k = byHash.get(hashes[j]!);
-          if (k === undefined) continue;
-          const key = keys[k]!;
-          if (key.length === lengths[j] && name.startsWith(key)) return k;
-        }
-        return keys[0] === '' ? 0 : -1;
-      }
+    const byHash = this.#prefixByHash;
+    if (byHash === undefined) {
       for (const length of lengths) {
-        if (length > name.length) continue;
+        if (length > limit) continue;
         const k = this.#prefixAt.get(length === name.length ? name : name.slice(0, length));
         if (k !== undefined) return k;
       }
-      return keys[0] === '' ? 0 : -1;
+      return this.#emptyPrefix;
     }
+    const keys = this.#prefixes;
+    const hashes = this.#hashes;
+    let h = 0;
+    let i = 0;
+    let longest = lengths.length;
+    // Shortest length first, extending the hash as far as the limit.
+    for (let j = lengths.length - 1; j >= 0 && lengths[j]! <= limit; j--) {
+      for (const end = lengths[j]!; i < end; i++) h = prefixHashStep(h, name.charCodeAt(i));
+      hashes[j] = h;
+      longest = j;
+    }
+    for (let j = longest; j < lengths.length; j++) {
+      const k = byHash.get(hashes[j]!);
+      if (k === undefined) continue;
+      const key = keys[k]!;
+      if (key.length === lengths[j] && name.startsWith(key)) return k;
+    }
+    return this.#emptyPrefix;
+  }
+
+  /**
+   * {@link longestPrefix} over the sorted prefixes, when their lengths are many. (The longest prefix of `name`
+   * sorts at or before `name`, and every key between the two starts with it, so it is on the parent chain of the
+   * last key at or before `name`.)
+   */
+  #longestBySearch(name: string): number {
+    const keys = this.#prefixes;
     let lo = 0;
     let hi = keys.length;
     while (lo < hi) {
@@ -406,7 +423,8 @@ export class ModeCompositions {
   #index(): void {
     const exact = new Map<string, number | number[]>();
     this.#exact = exact;
-    const globs = new Map<string, GlobBucket>();
+    // The buckets hold positions only (a mode has thousands): a document's globs under a prefix are its own.
+    const globs = new Map<string, number[]>();
     this.#docs.forEach((doc, position) => {
       let shared: Set<string> | undefined;
       for (const name of doc.exact.keys()) {
@@ -422,39 +440,47 @@ export class ModeCompositions {
         }
       }
       this.#shared.push(shared);
-      for (const [prefix, rules] of doc.globsByPrefix) {
+      for (const prefix of doc.globsByPrefix.keys()) {
         const bucket = globs.get(prefix);
-        if (bucket === undefined) globs.set(prefix, { positions: [position], rules: [rules] });
-        else (bucket.positions.push(position), bucket.rules.push(rules));
+        if (bucket === undefined) globs.set(prefix, [position]);
+        else bucket.push(position);
       }
     });
-    // The default sort compares UTF-16 code units, as `<` does (and `#longestPrefix` relies on).
-    this.#prefixes = [...globs.keys()].sort();
-    this.#buckets = this.#prefixes.map((p) => globs.get(p)!);
-    for (const p of this.#prefixes) if (p.length > 0) this.#prefixFirst.add(p.charCodeAt(0));
-    this.#prefixLengths = [...new Set(this.#prefixes.map((p) => p.length))]
-      .filter((length) => length > 0)
-      .sort((a, b) => b - a);
-    // Tables for lookups per length, which `#longestPrefix` makes only when the lengths are few: by hash, and by
-    // text only when two hashes collide (a mode of 100 documents has thousands of prefixes to put in a table).
-    if (this.#prefixLengths.length <= FEW_LENGTHS) {
-      this.#hashes = new Int32Array(this.#prefixLengths.length);
+    const prefixes = [...globs.keys()];
+    const lengths = [...new Set(prefixes.map((p) => p.length))].filter((length) => length > 0);
+    this.#prefixLengths = lengths.sort((a, b) => b - a);
+    const few = lengths.length <= FEW_LENGTHS;
+    // Only a search over many lengths needs the prefixes sorted (a mode of 100 documents has thousands); the
+    // default sort compares UTF-16 code units, as `<` does.
+    if (!few) prefixes.sort();
+    this.#prefixes = prefixes;
+    this.#buckets = prefixes.map((p) => globs.get(p)!);
+    this.#emptyPrefix = prefixes.indexOf('');
+    for (const p of prefixes) if (p.length > 0) this.#prefixFirst.add(p.charCodeAt(0));
+    if (few) {
+      // Tables for lookups per length: by hash, and by text only when two hashes collide.
+      this.#hashes = new Int32Array(lengths.length);
       const byHash = new Map<number, number>();
       let collides = false;
-      for (let k = 0; k < this.#prefixes.length && !collides; k++) {
-        const p = this.#prefixes[k]!;
+      for (let k = 0; k < prefixes.length && !collides; k++) {
+        const p = prefixes[k]!;
         if (p.length === 0) continue;
         const h = prefixHash(p);
         collides = byHash.has(h);
         byHash.set(h, k);
       }
-      if (collides) this.#prefixAt = new Map(this.#prefixes.map((p, k) => [p, k]));
+      if (collides) this.#prefixAt = new Map(prefixes.map((p, k) => [p, k]));
       else this.#prefixByHash = byHash;
+      // A prefix's parent is the longest prefix of it that is shorter.
+      this.#prefixParent = prefixes.map((p) =>
+        p.length === 0 ? -1 : this.#longestByLength(p, p.length - 1),
+      );
+      return;
     }
     // Sorted, a key comes right after the keys that start it: a stack of the current chain gives each its parent.
     const chain: number[] = [];
-    this.#prefixParent = this.#prefixes.map((key, k) => {
-      while (chain.length > 0 && !key.startsWith(this.#prefixes[chain[chain.length - 1]!]!)) chain.pop();
+    this.#prefixParent = prefixes.map((key, k) => {
+      while (chain.length > 0 && !key.startsWith(prefixes[chain[chain.length - 1]!]!)) chain.pop();
       const parent = chain.length > 0 ? chain[chain.length - 1]! : -1;
       chain.push(k);
       return parent;

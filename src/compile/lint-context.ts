@@ -188,10 +188,10 @@ export function* ruleContexts(
 /** The rules with argument tables of a compiled document, one per selector (brace alternatives share tables). */
 function argumentRulesOf(doc: CompiledDocument): ArgumentRule[] {
   const out: ArgumentRule[] = [];
-  const seen = new Set<string>();
+  let seen: Set<string> | undefined;
   for (const r of doc.rules) {
-    if (r.arguments === undefined || seen.has(r.selector)) continue;
-    seen.add(r.selector);
+    if (r.arguments === undefined || seen?.has(r.selector) === true) continue;
+    (seen ??= new Set()).add(r.selector);
     const value = doc.source.document.tools?.[r.selector];
     const rule: ArgumentRule = {
       selector: r.selector,
@@ -236,13 +236,16 @@ function readSelectors(doc: CompiledDocument): SelectorRule[] {
   const compiledRules = doc.rules;
   const out: SelectorRule[] = [];
   // The compiler emits each selector's alternatives together, in `tools` key order (`order` counts selectors).
+  // Only an invalid selector can have none: without errors, the selectors are read off the rules instead of
+  // listing the keys of `tools` again (a big `tools` is a dictionary object, whose keys cost a sort to list).
+  const keys = errors === undefined ? undefined : Object.keys(tools);
+  const count = keys?.length ?? (compiledRules.length === 0 ? 0 : compiledRules.at(-1)!.order + 1);
   let next = 0;
-  let order = 0;
-  for (const selector of Object.keys(tools)) {
-    const value = tools[selector]!;
+  for (let order = 0; order < count; order++) {
     const first = next;
     while (next < compiledRules.length && compiledRules[next]!.order === order) next++;
-    order++;
+    const selector = keys?.[order] ?? compiledRules[first]!.selector;
+    const value = tools[selector]!;
     // Sized once (an array grown by `push` reserves room for many more: memory a big lint keeps to its end); a
     // selector of one alternative (most) without the intermediate slice.
     const alternatives: SelectorAlternative[] =

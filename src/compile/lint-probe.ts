@@ -11,6 +11,7 @@
  */
 import {
   decisionInDocument,
+  hintsKey,
   pickFallbackInDocument,
   pickToolInDocument,
   type ResolveOptions,
@@ -18,6 +19,8 @@ import {
 import type { CompiledDocument, CompiledEntry, CompiledRule, Decision, Hints, JsonPath } from './types.js';
 
 type Skip = NonNullable<ResolveOptions['skip']>;
+
+const NO_HINTS: Hints = Object.freeze({});
 
 /** The `tools` rule a name resolves to in one document, for one skip (none, or one entry's). */
 class ToolMemo {
@@ -35,6 +38,11 @@ export class DocumentProbe {
   /** The selector whose `tools` entries `#skipTool` skips. */
   #skipSelector: string | number | undefined;
   readonly #skipTool: Skip = (e) => e.kind === 'tool' && e.selector === this.#skipSelector;
+  /**
+   * The fallback's decision (`effects`, then `default`) per hint key, null when the document abstains: the same
+   * with no skip and with a `tools` skip, which leaves them alone, and asked for most names probed.
+   */
+  readonly #fallbacks: (Decision | null | undefined)[] = [];
 
   constructor(doc: CompiledDocument) {
     this.#doc = doc;
@@ -53,11 +61,22 @@ export class DocumentProbe {
       memo.name = name;
     }
     const rule = memo.rule;
-    if (rule === undefined) return pickFallbackInDocument(this.#doc, hints, skip)?.decision;
+    if (rule === undefined) return this.#fallback(hints, skip);
     // An argument rule's name-level decision can read the rest of the document, which reads the hints.
     if (rule.arguments !== undefined)
       return decisionInDocument(this.#doc, name, hints, skip === undefined ? {} : { skip });
     return rule.decision;
+  }
+
+  /** What decides a name no `tools` rule matches (undefined: the document abstains). */
+  #fallback(hints: Hints | undefined, skip: Skip | undefined): Decision | undefined {
+    if (skip !== undefined && skip !== this.#skipTool)
+      return pickFallbackInDocument(this.#doc, hints, skip)?.decision;
+    const key = hintsKey(hints ?? NO_HINTS);
+    let known = this.#fallbacks[key];
+    if (known === undefined)
+      this.#fallbacks[key] = known = pickFallbackInDocument(this.#doc, hints)?.decision ?? null;
+    return known ?? undefined;
   }
 
   /** The skip for `path`, kept while the same path is asked (a rule probes many names and hint sets). */

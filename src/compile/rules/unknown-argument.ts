@@ -39,8 +39,10 @@ export default defineRule({
   },
   check(context, report) {
     if (context.isBuiltin) return;
+    const rules = context.argumentRules();
+    if (rules.length === 0) return;
     const tools = schemas(context);
-    for (const rule of context.argumentRules()) {
+    for (const rule of rules) {
       const alternatives = context.selectors().find((s) => s.selector === rule.selector)?.alternatives ?? [];
       for (const table of rule.tables) {
         for (const [tool, declared] of tools) {
