@@ -1,5 +1,6 @@
-// The mode engine: what the plugin costs per step (default and plan mode) against the same step without it, and
-// the mode fold per read on a 100,000-event session (the incremental cursor against a full refold).
+// The mode engine: what the plugin costs per step (default and plan mode) against the same step without it, what
+// a do-nothing hook on each seam it uses costs (the host's dispatch alone), and the mode fold per read on a
+// 100,000-event session (the incremental cursor against a full refold).
 // Imports dist/: `npm run build` first (`npm run bench` does).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -8,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ModeFoldCache } from '../dist/engine/index.js';
 import { consume, interleave, ratioResult } from './lib.mjs';
-import { deployment, stepper } from './steps.mjs';
+import { deployment, nullHooks, stepper } from './steps.mjs';
 
 const BENCH = 'engine';
 
@@ -23,15 +24,18 @@ async function stepSamples(quick) {
   try {
     const bare = await deployment(workspace, false);
     const moded = await deployment(workspace, true);
+    const hooked = await deployment(workspace, false);
+    nullHooks(hooked);
     const options = { blocks: quick ? 3 : 500, blockMs: quick ? 5 : 2, warmups: quick ? 2 : 100 };
     // Every contender warmed before either pair is timed, so the first pair does not pay for the JIT's start.
-    for (const warm of [stepper('none', bare), stepper('default', moded), stepper('plan', moded, 'plan')])
-      await warm.run(quick ? 20 : 20_000);
+    const warming = [stepper('none', bare), stepper('default', moded), stepper('plan', moded, 'plan')];
+    for (const warm of [...warming, stepper('hooks', hooked)]) await warm.run(quick ? 20 : 20_000);
     // Each pair on its own: in one interleave of three, the default contender would always run right after the plan
     // one in every other round and pay for its garbage and its cache footprint.
     const byDefault = await interleave([stepper('none', bare), stepper('default', moded)], options);
     const byPlan = await interleave([stepper('none', bare), stepper('plan', moded, 'plan')], options);
-    return { byDefault, byPlan };
+    const byHooks = await interleave([stepper('none', bare), stepper('hooks', hooked)], options);
+    return { byDefault, byPlan, byHooks };
   } finally {
     rmSync(workspace, { recursive: true, force: true });
   }
@@ -42,7 +46,11 @@ async function stepSamples(quick) {
  * one process to the next by a few percent (one process alone moved the figure by ±10% between runs).
  */
 function pooledStepSamples() {
-  const pooled = { byDefault: { none: [], default: [] }, byPlan: { none: [], plan: [] } };
+  const pooled = {
+    byDefault: { none: [], default: [] },
+    byPlan: { none: [], plan: [] },
+    byHooks: { none: [], hooks: [] },
+  };
   for (let p = 0; p < 3; p++) {
     const child = spawnSync(process.execPath, [fileURLToPath(import.meta.url), '--step-samples'], {
       encoding: 'utf8',
@@ -51,7 +59,7 @@ function pooledStepSamples() {
     if (child.status !== 0)
       throw new Error(`bench engine: the step process exited ${child.status}\n${child.stderr}`);
     const samples = JSON.parse(child.stdout);
-    for (const pair of ['byDefault', 'byPlan'])
+    for (const pair of Object.keys(pooled))
       for (const [name, list] of Object.entries(samples[pair])) pooled[pair][name].push(...list);
   }
   return pooled;
@@ -61,7 +69,7 @@ export default async function run({ quick }) {
   const blocks = quick ? 3 : 15;
   const out = [];
   {
-    const { byDefault, byPlan } = quick ? await stepSamples(true) : pooledStepSamples();
+    const { byDefault, byPlan, byHooks } = quick ? await stepSamples(true) : pooledStepSamples();
     const us = { unit: 'µs', scale: 1e-3, group: quick ? 1 : 10 };
     out.push(
       ratioResult(BENCH, 'plugin-overhead-default', byDefault.default, byDefault.none, {
@@ -69,6 +77,8 @@ export default async function run({ quick }) {
         goal: { ratio: 1.02 },
       }),
       ratioResult(BENCH, 'plugin-overhead-plan', byPlan.plan, byPlan.none, us),
+      // The host's dispatch to one do-nothing hook per seam the engine uses: the floor under the default figure.
+      ratioResult(BENCH, 'null-hooks-overhead', byHooks.hooks, byHooks.none, us),
     );
   }
   {

@@ -30,6 +30,10 @@ const only = args.filter((a, i) => !a.startsWith('--') && (fromAt === -1 || i !=
 const LABELS = {
   'plugin-overhead-default': ['one step with the plugin, default mode', 'the same step without the plugin'],
   'plugin-overhead-plan': ['one step with the plugin, plan mode', 'the same step without the plugin'],
+  'null-hooks-overhead': [
+    "one step with a do-nothing hook on each seam the engine uses, no plugin (the host's dispatch alone)",
+    'the same step without them',
+  ],
   'gate-host-vs-map-get': [
     'the gate as the host runs it on each call (`judgeSync`, `judge` only with a listener)',
     'a bare `Map.get`',
@@ -112,7 +116,7 @@ function markdownTable(results) {
   const lines = [
     `Figures from one \`node bench/run.mjs --markdown\` on ${machine()}, ${date}. Each figure is the median over`,
     'interleaved blocks; the ratio is against the baseline measured in the same blocks, with the spread of the',
-    'per-block ratios (for the two plugin-overhead figures, a ratio per run of 10 blocks of 2 ms).',
+    'per-block ratios (for the three step pairs, a ratio per run of 10 blocks of 2 ms).',
     '',
     '| what | figure | against the same-run baseline | ratio [spread] | goal |',
     '|---|---|---|---|---|',

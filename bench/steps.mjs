@@ -23,6 +23,20 @@ export async function deployment(workspace, plugin) {
   return ctx;
 }
 
+/**
+ * Registers a do-nothing hook on each seam the mode engine uses, through the public API: a guard that allows, a
+ * view that keeps every tool, an empty section, a `session/event` listener whose `after` wants no event, and an
+ * `agent/created` listener. What a step pays for them is the host's dispatch alone, the floor of any such plugin.
+ */
+export function nullHooks(ctx) {
+  const allow = Object.freeze({ kind: 'allow' });
+  ctx.tools.guard(() => allow);
+  ctx.systemPrompt.view({ key: () => 'all', keep: () => true });
+  ctx.systemPrompt.section({ name: 'null', order: 50, text: () => '' });
+  ctx.on('session/event', async () => {}, { after: () => false });
+  ctx.on('agent/created', () => {});
+}
+
 export const stepScript = (steps) => {
   const script = [];
   for (let i = 0; i < steps - 1; i++)

@@ -14,6 +14,7 @@ const root = resolve(import.meta.dirname, '../..');
 const REQUIRED = [
   'plugin-overhead-default',
   'plugin-overhead-plan',
+  'null-hooks-overhead',
   'gate-host-vs-map-get',
   'step-vs-floor',
   'step-100k-vs-1k',
