@@ -14,8 +14,8 @@
  * when the call has an agent whose session has an open turn; for a tool that presents its call as markdown (a
  * plan) the decision records that markdown's SHA-256 and whether the approver revised the arguments (an approval
  * may carry a revision, checked against the tool's schema like the call and judged again; one that fails either
- * answers `unavailable` with a `reason` saying which, otherwise the tool then runs with it. A rejection may carry one too: it is recorded and handed to the
- * tool's `onDenied`, and nothing runs). The deciding rule of a `deny` or `ask` verdict (`rule`) goes into
+ * answers `unavailable` with a `reason` saying which, otherwise the tool then runs with it. A rejection may carry
+ * one too: it is recorded and handed to the tool's `onDenied`, and nothing runs). The deciding rule of a `deny` or `ask` verdict (`rule`) goes into
  * `approval/asked`, the approval request, and the result's `data.rule`, with a deny's `userReason` as
  * `data.userReason` (the model sees only `content`).
  *
@@ -415,7 +415,6 @@ export class ToolsService extends Service implements ToolRegistry {
     let edited = false;
     if (outcome.outcome === 'allowed-once' && outcome.arguments !== undefined) {
       const valid = entry.validate(outcome.arguments);
-      const problems = valid ? 'they have no JSON form' : schemaProblems(entry.validate);
       const revised = valid ? sealedJson(outcome.arguments) : undefined;
       const changed = revised !== undefined && JSON.stringify(revised) !== JSON.stringify(exec.arguments);
       // A revision is another call: judged again, so an approval of one call cannot run one the guards or
@@ -439,6 +438,7 @@ export class ToolsService extends Service implements ToolRegistry {
           this.ctx,
           `the approval of \`${exec.name}\` revised its arguments to invalid ones; answering unavailable`,
         );
+        const problems = valid ? 'they have no JSON form' : schemaProblems(entry.validate);
         outcome = {
           outcome: 'unavailable',
           reason: `the approval of \`${exec.name}\` edited its arguments into ones that do not fit its parameters: ${problems}`,
