@@ -98,9 +98,10 @@ export default async function run({ quick }) {
     await bigSession(bare, 'bench-small', 1_000);
     const big = await bare.sessions.resume('bench-big');
     const small = await bare.sessions.resume('bench-small');
+    // Blocks of one turn each, ending in the turn's fsync, whose time on this disk varies tenfold: many of them.
     const resumed = await interleave(
       [resumedStepper('big', bare, big), resumedStepper('small', bare, small)],
-      { blocks, ops: quick ? 5 : 50 },
+      { blocks: quick ? 3 : 61, ops: quick ? 5 : 50 },
     );
     big.close();
     small.close();
@@ -131,7 +132,8 @@ export default async function run({ quick }) {
           },
         },
       ],
-      { blocks: quick ? 3 : 9, ops: 1 },
+      // A block is one resume of ~170 ms: a few seconds of them, for a median the machine's drift cannot move.
+      { blocks: quick ? 3 : 21, ops: 1 },
     );
     const ms = { unit: 'ms', scale: 1e-6 };
     out.push(
