@@ -615,7 +615,10 @@ function prefixHash(text: string): number {
   return h;
 }
 
-/** The first index whose value is at least `x` (`list` ascending). */
+/**
+ * The first index whose value is at least `x` (`list` ascending). Numbers only: prefix-index.ts has the same search
+ * over strings, kept apart so that each compares one type on its hot path.
+ */
 function lowerBound(list: readonly number[], x: number): number {
   let lo = 0;
   let hi = list.length;
