@@ -244,6 +244,9 @@ function readSelectors(doc: CompiledDocument): SelectorRule[] {
   for (let order = 0; order < count; order++) {
     const first = next;
     while (next < compiledRules.length && compiledRules[next]!.order === order) next++;
+    // Read off the rules, a selector with none would take the next one's name: loud (an internal-error finding).
+    if (keys === undefined && next === first)
+      throw new Error(`a valid selector compiled to no rule (#${order})`);
     const selector = keys?.[order] ?? compiledRules[first]!.selector;
     const value = tools[selector]!;
     // Sized once (an array grown by `push` reserves room for many more: memory a big lint keeps to its end); a

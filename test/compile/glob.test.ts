@@ -177,3 +177,20 @@ describe('parseSelector agrees with minimatch (property)', () => {
     );
   });
 });
+
+describe('parseSelector: a valid selector has an alternative', () => {
+  // Lint reads a document's selectors off its compiled rules (lint-context.ts `readSelectors`), which holds only if
+  // every selector without an error compiles to at least one rule.
+  it('never answers no alternatives without an error, over generated selectors', () => {
+    const char = fc.constantFrom('{', '}', ',', '*', '?', '[', ']', '!', '\\', 'a', 'b', '_', '-', ' ', '.');
+    fc.assert(
+      fc.property(fc.array(char, { minLength: 1, maxLength: 12 }), (chars) => {
+        const parsed = parseSelector(chars.join(''));
+        expect(parsed.error !== undefined || parsed.alternatives.length > 0).toBe(true);
+      }),
+      { numRuns: 20_000 },
+    );
+    for (const selector of ['{}', '{,}', 'a{}b', '{{}}', '{a,{}}', '\\{\\}'])
+      expect(parseSelector(selector).alternatives.length).toBeGreaterThan(0);
+  });
+});
