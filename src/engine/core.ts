@@ -96,8 +96,16 @@ export class ModeCore {
     return this.#intents.get(session);
   }
 
-  /** Parks (or replaces) the session's pending intent. */
+  /**
+   * Parks (or replaces) the session's pending intent, waking the session first: the engine's hooks skip quiet
+   * sessions, and this one now has an intent to land.
+   */
   park(session: Session, intent: Intent): void {
+    try {
+      session.wake?.();
+    } catch {
+      // Only a session of another implementation can throw here, and the host never counts one as quiet.
+    }
     this.#intents.set(session, intent);
   }
 

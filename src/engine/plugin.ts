@@ -16,7 +16,12 @@
  * - `session/event`: lands pending intents after `turn/start` / `step/end`, narrates; registered with `after`, so
  *   it is called only once such an event has settled (every other listener has seen it) and only while the
  *   session has an intent pending: in default mode with nothing pending it never runs;
- * - `agent/created`: seeds `AgentOptions.mode` as a pending intent, or restores one recorded by an earlier process.
+ * - `agent/created`: seeds `AgentOptions.mode` as a pending intent, or restores one recorded by an earlier process;
+ *   called only `when` there is something to seed.
+ *
+ * Every hook skips quiet sessions (`Session` in ../host/types.ts, invariant 11): a session the host counts quiet
+ * had no `mode/set` appended and no intent parked (`park()` wakes it), so it is in the default mode with nothing
+ * pending, where the hooks would do nothing but hide and deny `exit_plan_mode`, which is `hiddenWhenQuiet`.
  *
  * What the model sees is filtered by a tool view (`ctx.systemPrompt.view`), which the host applies after the
  * whole `system-prompt/assemble` waterfall: no listener can show a tool the mode hides, and a step whose mode has
@@ -34,7 +39,7 @@ import { createBoundaryListener, isBoundary } from './boundary.js';
 import { ModeCore } from './core.js';
 import { createExitPlanModeTool } from './exit-plan-mode.js';
 import { createGate } from './gate.js';
-import { seed } from './seed.js';
+import { needsSeed, seed } from './seed.js';
 import { ModesService } from './service.js';
 import { createModeSection, createToolView } from './soft-layer.js';
 import type { Diagnostic } from '../compile/types.js';
@@ -117,6 +122,7 @@ function start(ctx: Context, modes: ResolvedModes): void {
   ctx.effect(() => () => core.dispose(), 'mode: mark disposed');
 
   new ModesService(ctx, core);
+  // Each hook skips quiet sessions (see the module header); the section, the view and the exit say so themselves.
   prompt.section(createModeSection(core));
   prompt.view(createToolView(core));
   tools.register(createExitPlanModeTool(core));
@@ -129,6 +135,7 @@ function start(ctx: Context, modes: ResolvedModes): void {
       prepend: true,
       after: (session: Session, event: SessionEvent) =>
         isBoundary(event) && core.pending(session) !== undefined,
+      skipWhenQuiet: true,
     },
   );
   ctx.on(
@@ -140,9 +147,10 @@ function start(ctx: Context, modes: ResolvedModes): void {
         (message) => logger.error(message),
         (message) => logger.warn(message),
       ),
-    { prepend: true },
+    // Asked first, and uncalled for most agents: cordis's wrapper around the listener costs a microsecond a call.
+    { prepend: true, when: needsSeed },
   );
-  tools.guard(createGate(core, tools.workspace));
+  tools.guard(createGate(core, tools.workspace), { skipWhenQuiet: true });
 }
 
 /** The plugin object, for `ctx.plugin(ModePlugin, config)`. */

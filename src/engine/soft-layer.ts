@@ -35,6 +35,8 @@ export function createModeSection(core: ModeCore): PromptSection {
   return {
     name: MODE_SECTION,
     order: MODE_SECTION_ORDER,
+    // Empty in a quiet session: one no mode was ever set or asked for in is in the default mode.
+    skipWhenQuiet: true,
     text: (context) => {
       if (!context.agent) return '';
       const mode = core.mode(context.agent.session);
@@ -53,5 +55,8 @@ export function createToolView(core: ModeCore): ToolView {
   return {
     key: (context) => (context.agent ? core.mode(context.agent.session) : DEFAULT_MODE),
     keep: (tool, mode) => core.visible(mode as string, tool.name),
+    // A quiet session is in the default mode, whose view hides only the exit: the host hides that one there
+    // (`hiddenWhenQuiet`).
+    skipWhenQuiet: true,
   };
 }

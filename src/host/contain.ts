@@ -19,6 +19,14 @@
  * (every other listener included), `after` is asked, and only when it accepts is the listener called, with a
  * `next()` that is already done (so a listener written as `await next(); …` behaves as if it were outermost).
  * An event no `after` accepts costs no call, no promise and no await. The mode engine lands intents this way.
+ * With `skipWhenQuiet: true` as well, not even `after` is asked about the events of a quiet session (see
+ * `Session` in types.ts).
+ *
+ * A listener of an emitted event ({@link FILTERED_EVENTS}: `agent/created`, `tools/verdict`) that acts on only
+ * some of them may say which: `ctx.on('agent/created', listener, { when })`, where `when(...args)` is a
+ * synchronous predicate asked first; the listener is called only when it accepts (or throws: that is logged, and
+ * the listener is called, as it would have been without `when`). cordis wraps every listener in a proxy that
+ * traces each argument, which costs about a microsecond a call; the predicate is kept as it was given.
  *
  * The same hook also takes over the {@link OWNED_WATERFALLS} (`tools/pre-execute`, `system-prompt/assemble`,
  * `approval/request`). Those are not contained: {@link ownedWaterfall} runs them exactly as cordis's `waterfall`
@@ -38,6 +46,15 @@ declare module 'cordis' {
      * only for the events this synchronous predicate accepts (see `src/host/contain.ts`).
      */
     after?: (...args: never[]) => boolean;
+    /**
+     * With `after`: not even `after` is asked about the events of a quiet session (its owner would want none).
+     */
+    skipWhenQuiet?: boolean;
+    /**
+     * For an emitted contained event (`agent/created`, `tools/verdict`): call the listener only when this
+     * synchronous predicate of the event's arguments accepts (see `src/host/contain.ts`).
+     */
+    when?: (...args: never[]) => boolean;
   }
 }
 
@@ -46,6 +63,9 @@ export const CONTAINED_EVENTS: readonly string[] = ['session/event', 'agent/crea
 
 /** The one contained waterfall whose listeners may ask to be called only `after` it settled. */
 export const AFTER_EVENT = 'session/event';
+
+/** The contained events whose listeners may say `when` they want to be called. */
+export const FILTERED_EVENTS: readonly string[] = ['agent/created', 'tools/verdict'];
 
 /** The waterfalls the host keeps the listeners of and runs itself, with cordis's semantics (errors propagate). */
 export const OWNED_WATERFALLS: readonly string[] = [
@@ -60,6 +80,8 @@ type Listener = (...args: unknown[]) => unknown;
 export interface AfterListener {
   readonly when: (session: unknown, event: unknown) => boolean;
   readonly callback: Listener;
+  /** Not asked about the events of a quiet session. */
+  readonly skipWhenQuiet: boolean;
 }
 
 /**
@@ -122,12 +144,28 @@ export function containListeners(ctx: Context): ContainedListeners {
             ? `ctx.on(${JSON.stringify(name)}): the \`after\` option must be a function`
             : `ctx.on(${JSON.stringify(name)}): the \`after\` option is for ${AFTER_EVENT} only`,
         );
+      const filter = object?.when;
+      if (filter !== undefined && (typeof filter !== 'function' || !FILTERED_EVENTS.includes(name)))
+        throw new TypeError(
+          `ctx.on(${JSON.stringify(name)}): the \`when\` option must be a function, for ${FILTERED_EVENTS.join(' or ')}`,
+        );
+      const skipWhenQuiet = object?.skipWhenQuiet;
+      if (skipWhenQuiet !== undefined && (typeof skipWhenQuiet !== 'boolean' || when === undefined))
+        throw new TypeError(
+          `ctx.on(${JSON.stringify(name)}): \`skipWhenQuiet\` must be a boolean, given with \`after\``,
+        );
       // Kept in one list or the other for as long as the plugin lives; disposal removes it from where it is.
       const target: unknown[] = when === undefined ? list : own.after.get(name)!;
       const entry: unknown =
         when === undefined
-          ? callback
-          : ({ when: when as AfterListener['when'], callback } satisfies AfterListener);
+          ? filter === undefined
+            ? callback
+            : filtered(this, name, filter as Listener, callback)
+          : ({
+              when: when as AfterListener['when'],
+              callback,
+              skipWhenQuiet: skipWhenQuiet === true,
+            } satisfies AfterListener);
       return this.effect(
         () => {
           if (prepend) target.unshift(entry);
@@ -146,6 +184,23 @@ export function containListeners(ctx: Context): ContainedListeners {
     { global: true },
   );
   return lists;
+}
+
+/** `callback` called only when `when` accepts the arguments (or throws, which is logged). */
+function filtered(ctx: Context, name: string, when: Listener, callback: Listener): Listener {
+  return (...args) => {
+    let wanted: unknown = true;
+    try {
+      wanted = when(...args);
+    } catch (error) {
+      warn(
+        ctx,
+        `the \`when\` predicate of a ${name} listener failed (contained); the listener is called`,
+        error,
+      );
+    }
+    return wanted ? callback(...args) : undefined;
+  };
 }
 
 /**
@@ -274,17 +329,19 @@ export async function containedWaterfall(
  * that never rejects.
  * @param ctx where a failure is logged
  * @param after the listeners (`lists.after.get('session/event')`, resolved once by the caller)
+ * @param quiet whether the session is quiet now (asked before each `skipWhenQuiet` listener: one before it may wake it)
  */
 export function runAfter(
   ctx: Context,
   after: readonly AfterListener[],
   session: unknown,
   event: unknown,
+  quiet: () => boolean,
 ): Promise<void> | undefined {
   if (after.length === 0) return undefined;
-  const first = nextWanted(ctx, after, 0, session, event);
+  const first = nextWanted(ctx, after, 0, session, event, quiet);
   // Copied only once one is due: a listener's appends or disposal must not shift the ones after it.
-  return first === -1 ? undefined : callAfter(ctx, after.slice(first), session, event);
+  return first === -1 ? undefined : callAfter(ctx, after.slice(first), session, event, quiet);
 }
 
 async function callAfter(
@@ -292,9 +349,10 @@ async function callAfter(
   after: readonly AfterListener[],
   session: unknown,
   event: unknown,
+  quiet: () => boolean,
 ): Promise<void> {
   // An earlier listener's appends may change what a later one wants: each is asked right before its turn.
-  for (let i = 0; i !== -1; i = nextWanted(ctx, after, i + 1, session, event)) {
+  for (let i = 0; i !== -1; i = nextWanted(ctx, after, i + 1, session, event, quiet)) {
     try {
       await after[i]!.callback(session, event, done);
     } catch (error) {
@@ -310,10 +368,13 @@ function nextWanted(
   from: number,
   session: unknown,
   event: unknown,
+  quiet: () => boolean,
 ): number {
   for (let i = from; i < after.length; i++) {
+    const listener = after[i]!;
+    if (listener.skipWhenQuiet && quiet()) continue;
     try {
-      if (after[i]!.when(session, event)) return i;
+      if (listener.when(session, event)) return i;
     } catch (error) {
       warn(ctx, `the \`after\` predicate of a ${AFTER_EVENT} listener failed (contained)`, error);
     }

@@ -5,6 +5,10 @@
  *
  * Enclosure: `turn/start` opens a turn (refused while one is open), `turn/end` closes it, every other event
  * must fall inside an open turn. A throwing `session/event` listener is logged and never breaks the append.
+ *
+ * Quiet: a session that starts empty is quiet until an event of a type the host does not declare is appended to
+ * it (a plugin's own, such as the mode engine's `mode/set`), or until `wake()` is called; it never becomes quiet
+ * again. Hooks registered `skipWhenQuiet` are not called for a quiet session (see `Session` in types.ts).
  * @module
  */
 import type { Context } from 'cordis';
@@ -15,6 +19,7 @@ import {
   type AfterListener,
   type ContainedListeners,
 } from './contain.js';
+import { HOST_EVENT_CATALOG } from './event-catalog.js';
 import type { JournalWriter } from './journal-file.js';
 import type { Session, SessionEvent, SessionEventMap, SessionEventType } from './types.js';
 
@@ -29,6 +34,11 @@ export class JournalSession implements Session {
   readonly #listeners: ContainedListeners;
   readonly #sessionListeners: readonly unknown[];
   readonly #afterListeners: readonly AfterListener[];
+  /** Quiet (see the module note) while true, and while the log holds exactly the events appended through it. */
+  #quiet: boolean;
+  #appended: number;
+  /** {@link isQuiet} of this session, made once for the `after` dispatch of every append. */
+  readonly #quietNow = (): boolean => this.#quiet && this.#events.length === this.#appended;
 
   /**
    * @param ctx the context whose `session/event` listeners see each append
@@ -49,6 +59,9 @@ export class JournalSession implements Session {
     lists: ContainedListeners = containListeners(ctx),
   ) {
     this.#events = events;
+    // An empty log folds to nothing any plugin set; a resumed or forked one may hold anything.
+    this.#quiet = events.length === 0;
+    this.#appended = events.length;
     this.#listeners = lists;
     this.#sessionListeners = this.#listeners.get('session/event') ?? [];
     this.#afterListeners = this.#listeners.after.get('session/event') ?? [];
@@ -63,6 +76,27 @@ export class JournalSession implements Session {
 
   get turnOpen(): boolean {
     return this.#turnOpen;
+  }
+
+  /**
+   * Whether the session is quiet: `skipWhenQuiet` hooks are not called for it. False for good once a plugin's
+   * own event type was appended, `wake()` was called, or the events array was changed other than by `append()`.
+   */
+  get quiet(): boolean {
+    return this.#quietNow();
+  }
+
+  /** Ends the session's quiet, for good: every hook is called for it from now on (any caller may; it only widens who is asked). */
+  wake(): void {
+    this.#quiet = false;
+  }
+
+  /**
+   * Whether `session` is a quiet {@link JournalSession}. Anything else (another implementation, a proxy of one)
+   * is never quiet, so every hook is asked about it.
+   */
+  static isQuiet(session: unknown): boolean {
+    return typeof session === 'object' && session !== null && #quiet in session && session.#quietNow();
   }
 
   /** True once `close()` ran: further appends throw. */
@@ -95,7 +129,10 @@ export class JournalSession implements Session {
     // Written before it is acknowledged: a failed write leaves the log unchanged and rejects the append. An
     // in-memory session has no line to write.
     if (this.#writer) this.#writer.write(JSON.stringify(event) + '\n');
+    // Woken before any listener sees the event: a plugin's own type may change what its hooks answer.
+    if (this.#quiet && !HOST_EVENT_TYPES.has(type)) this.#quiet = false;
     this.#events.push(event);
+    this.#appended++;
     if (type === 'turn/start') this.#turnOpen = true;
     if (type === 'turn/end') {
       this.#turnOpen = false;
@@ -105,7 +142,7 @@ export class JournalSession implements Session {
     if (this.#sessionListeners.length > 0)
       await containedWaterfall(this.ctx, 'session/event', [this, event], noop, this.#listeners);
     // The listeners that act once the event has settled, only when they want it (the mode engine's landing).
-    const after = runAfter(this.ctx, this.#afterListeners, this, event);
+    const after = runAfter(this.ctx, this.#afterListeners, this, event, this.#quietNow);
     if (after !== undefined) await after;
     return event;
   }
@@ -126,6 +163,9 @@ export class JournalSession implements Session {
 }
 
 async function noop(): Promise<void> {}
+
+/** The event types the host declares: appending any other wakes a quiet session. */
+const HOST_EVENT_TYPES: ReadonlySet<string> = new Set(Object.keys(HOST_EVENT_CATALOG));
 
 // `toISOString()` is the costliest part of an in-memory append; a step appends several events within one
 // millisecond, and the same millisecond always formats to the same string, so the last one is reused.

@@ -19,6 +19,7 @@
 import { Service, symbols, type Context } from 'cordis';
 import { containListeners, listening, ownedWaterfall, warn, type ContainedListeners } from './contain.js';
 import { isSealedJson, sealedJson } from './frozen-json.js';
+import { JournalSession } from './session.js';
 import type {
   AssembleContext,
   Assembly,
@@ -56,6 +57,18 @@ export class SystemPromptService extends Service implements PromptSections {
   private sealedInput: readonly unknown[] | null = null;
   /** The registered views, each with the list it last filtered, under which key, and what it kept. */
   private views: readonly ViewState[] = [];
+  /**
+   * The views applied for a quiet session (null: stale): those not registered `skipWhenQuiet`, alone (`loud`) or
+   * after the host's own hiding of the `hiddenWhenQuiet` tools (`hiding`).
+   */
+  private quietViews: { loud: readonly ViewState[]; hiding: readonly ViewState[] } | null = null;
+  /** The tool names {@link quietViews} hides (the registry's `hiddenWhenQuiet()` set it was built for). */
+  private quietHidden: ReadonlySet<string> | null = null;
+  /** Hides the tools registered `hiddenWhenQuiet` (its key: the registry's set of their names). */
+  private readonly hiding: ViewState = newViewState({
+    key: () => this.registry()?.hiddenWhenQuiet() ?? NOTHING_HIDDEN,
+    keep: (tool, hidden) => !(hidden as ReadonlySet<string>).has(tool.name),
+  });
 
   private readonly lists: ContainedListeners;
   /** Whether anyone listens to `system-prompt/assemble`. */
@@ -104,6 +117,8 @@ export class SystemPromptService extends Service implements PromptSections {
       throw new Error('a prompt section needs a name');
     if (!Number.isFinite(section.order))
       throw new Error(`prompt section \`${section.name}\` needs a numeric order`);
+    if (section.skipWhenQuiet !== undefined && typeof section.skipWhenQuiet !== 'boolean')
+      throw new Error(`prompt section \`${section.name}\`: \`skipWhenQuiet\` must be a boolean`);
     return this.ctx.effect(
       () => {
         if (this.sections.has(section.name))
@@ -128,11 +143,15 @@ export class SystemPromptService extends Service implements PromptSections {
   view(view: ToolView): () => void {
     if (typeof view?.key !== 'function' || typeof view.keep !== 'function')
       throw new Error('a tool view needs `key` and `keep` functions');
+    if (view.skipWhenQuiet !== undefined && typeof view.skipWhenQuiet !== 'boolean')
+      throw new Error("a tool view's `skipWhenQuiet` must be a boolean");
     return this.ctx.effect(() => {
-      const state: ViewState = { view, input: null, key: undefined, epoch: -1, version: -1, kept: [] };
+      const state = newViewState(view);
       this.views = [...this.views, state];
+      this.quietViews = null;
       return () => {
         this.views = this.views.filter((entry) => entry !== state);
+        this.quietViews = null;
       };
     }, 'systemPrompt.view()');
   }
@@ -158,11 +177,16 @@ export class SystemPromptService extends Service implements PromptSections {
     if (!Object.isFrozen(context)) context = Object.freeze(Object.assign({}, context));
     // The base assembly is both the waterfall's argument and what the innermost step returns, so a listener may
     // change it before or after awaiting next().
-    const schemas = this.registry()?.schemas() ?? NO_TOOLS;
     const listened = this.listened();
+    // A quiet session (`Session` in types.ts) skips the sections and views registered `skipWhenQuiet`, and starts
+    // from the registry's list without the `hiddenWhenQuiet` tools.
+    const quiet = JournalSession.isQuiet(context.agent?.session);
+    const registry = this.registry();
+    const schemas = (quiet ? registry?.quietSchemas() : registry?.schemas()) ?? NO_TOOLS;
     // Listeners get a fresh array of the registry's frozen schemas; without any, the frozen list itself is used.
     const sections: Assembly['sections'] = [];
     for (const section of this.inOrder()) {
+      if (quiet && section.skipWhenQuiet === true) continue;
       const text = renderText(section, context);
       if (text !== '') sections.push({ name: section.name, order: section.order, text });
     }
@@ -173,7 +197,8 @@ export class SystemPromptService extends Service implements PromptSections {
       ? await ownedWaterfall(this.lists, 'system-prompt/assemble', [base, context], inner)
       : base;
     // Without listeners the base is this call's own object until it is returned: the views' list goes into it.
-    const assembly = this.views.length === 0 ? settled : this.viewed(settled, context, !listened);
+    const views = quiet ? this.viewsWhenQuiet(listened) : this.views;
+    const assembly = views.length === 0 ? settled : this.viewed(settled, context, !listened, views);
     // A listener may have reordered or added sections; most steps they are still in order, and no sort is paid.
     const sorted = isSorted(assembly.sections) ? assembly.sections : sortSections(assembly.sections);
     const system = sorted
@@ -191,7 +216,12 @@ export class SystemPromptService extends Service implements PromptSections {
    * so nothing a listener handed over can look one way to the view and another in the header; a tool list that is
    * not an array shows nothing (no view could filter it).
    */
-  private viewed(assembly: Assembly, context: AssembleContext, owned: boolean): Assembly {
+  private viewed(
+    assembly: Assembly,
+    context: AssembleContext,
+    owned: boolean,
+    views: readonly ViewState[],
+  ): Assembly {
     if (!Array.isArray(assembly.tools)) {
       warn(this.ctx, 'the assembled tools are not a list; no tool is shown this request');
       return { ...assembly, tools: NO_TOOLS as ToolSchema[] };
@@ -207,7 +237,7 @@ export class SystemPromptService extends Service implements PromptSections {
       tools = sealedList(tools);
       if (tools === assembly.tools) this.sealedInput = tools;
     }
-    for (const state of this.views) {
+    for (const state of views) {
       try {
         const key = state.view.key(context);
         const stale = state.epoch !== epoch || state.version !== version;
@@ -231,6 +261,22 @@ export class SystemPromptService extends Service implements PromptSections {
     if (!owned) return { ...assembly, tools: tools as ToolSchema[] };
     assembly.tools = tools as ToolSchema[];
     return assembly;
+  }
+
+  /**
+   * The views for a quiet session: every view not registered `skipWhenQuiet`, after the host's hiding of the
+   * `hiddenWhenQuiet` tools when a listener could have handed one back (the base list has none). Rebuilt after a
+   * view or a tool comes or goes.
+   * @param listened whether the `system-prompt/assemble` waterfall ran
+   */
+  private viewsWhenQuiet(listened: boolean): readonly ViewState[] {
+    const hidden = this.registry()?.hiddenWhenQuiet() ?? NOTHING_HIDDEN;
+    if (this.quietViews === null || this.quietHidden !== hidden) {
+      const loud = this.views.filter((state) => !state.skipWhenQuiet);
+      this.quietViews = { loud, hiding: hidden.size > 0 ? [this.hiding, ...loud] : loud };
+      this.quietHidden = hidden;
+    }
+    return listened ? this.quietViews.hiding : this.quietViews.loud;
   }
 
   /**
@@ -267,6 +313,7 @@ export class SystemPromptService extends Service implements PromptSections {
 }
 
 const NO_TOOLS: readonly ToolSchema[] = Object.freeze([]);
+const NOTHING_HIDDEN: ReadonlySet<string> = new Set();
 
 /**
  * `list` as a frozen list of sealed JSON (what the header would send, each element read once): the list itself
@@ -289,12 +336,18 @@ function sealedList(list: readonly unknown[]): readonly ToolSchema[] {
 /** What the assembly reads of the tool registry. */
 interface ToolsSeen {
   schemas(): readonly ToolSchema[];
+  /** {@link schemas} without the `hiddenWhenQuiet` tools (the same list when there are none). */
+  quietSchemas(): readonly ToolSchema[];
+  /** The names of the tools a quiet session is not shown (one set per registry change). */
+  hiddenWhenQuiet(): ReadonlySet<string>;
   /** Counts registrations and removals. */
   readonly version: number;
 }
 
 interface ViewState {
   readonly view: ToolView;
+  /** The view's `skipWhenQuiet`, read when it was registered. */
+  readonly skipWhenQuiet: boolean;
   /** The sealed tool list the view last filtered (null: none). */
   input: readonly ToolSchema[] | null;
   key: unknown;
@@ -302,6 +355,11 @@ interface ViewState {
   epoch: number;
   version: number;
   kept: readonly ToolSchema[];
+}
+
+function newViewState(view: ToolView): ViewState {
+  const skipWhenQuiet = view.skipWhenQuiet === true;
+  return { view, skipWhenQuiet, input: null, key: undefined, epoch: -1, version: -1, kept: [] };
 }
 
 /** In render order already (junk from a listener, a non-finite order or a non-array, is left to the sort). */

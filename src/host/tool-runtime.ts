@@ -23,6 +23,10 @@
  * gate) set a ceiling; the `tools/pre-execute` waterfall can only narrow it: the most restrictive of all wins
  * (deny > ask > allow). A guard's deny skips the waterfall. Because the ceiling is not a listener, no
  * registration order (`prepend` or not, before or after the guard's plugin) lets a listener widen it.
+ *
+ * Quiet sessions (see `Session` in types.ts): a guard registered `skipWhenQuiet` is not asked about a call
+ * from a quiet session, unless the call names a tool registered `hiddenWhenQuiet` (a quiet session is not shown
+ * it, so a call to it is judged by every guard) or no registered tool at all.
  * @module
  */
 import { createHash } from 'node:crypto';
@@ -39,9 +43,11 @@ import {
 } from './contain.js';
 import { sealedJson } from './frozen-json.js';
 import { foldRequestHeader } from './headers.js';
+import { JournalSession } from './session.js';
 import type {
   ApprovalOutcome,
   Authorizer,
+  GuardOptions,
   PreExecuteResult,
   Tool,
   ToolExec,
@@ -73,19 +79,32 @@ export interface ToolsConfig {
 
 const never = new AbortController().signal;
 
+interface GuardEntry {
+  readonly authorizer: Authorizer;
+  readonly skipWhenQuiet: boolean;
+}
+
 /** The `ctx.tools` service. */
 export class ToolsService extends Service implements ToolRegistry {
   private readonly registry = new Map<
     string,
-    { tool: Tool<never>; validate: ValidateFunction; schema: ToolSchema }
+    { tool: Tool<never>; validate: ValidateFunction; schema: ToolSchema; hiddenWhenQuiet: boolean }
   >();
   /** The schema list as sent, built once per registry change (null: stale). */
   private schemaList: readonly ToolSchema[] | null = null;
+  /** The names of the tools registered `hiddenWhenQuiet`, built once per registry change (null: stale). */
+  private hiddenList: ReadonlySet<string> | null = null;
+  /** {@link schemaList} without those tools, built once per registry change (null: stale). */
+  private quietList: readonly ToolSchema[] | null = null;
   /** Registry changes so far, in an object of its own so that `revision()` can hand out a plain read of it. */
   private readonly count = { changes: 0 };
   private readonly ajv = new Ajv({ allErrors: true, strict: false });
-  /** Replaced, never changed in place, so a judge can iterate it without a copy. */
+  /** The guards as registered. Each list is replaced, never changed in place, so a judge iterates it uncopied. */
+  private guardEntries: readonly GuardEntry[] = [];
+  /** Every guard's authoriser. */
   private guards: readonly Authorizer[] = [];
+  /** The authorisers asked about a call from a quiet session: those not registered `skipWhenQuiet`. */
+  private loudGuards: readonly Authorizer[] = [];
   private readonly lists: ContainedListeners;
   /** Whether a `tools/pre-execute` listener could narrow the guards' ceiling. */
   private readonly narrowable: () => boolean;
@@ -110,6 +129,9 @@ export class ToolsService extends Service implements ToolRegistry {
     if (typeof tool.name !== 'string' || !/^[A-Za-z0-9_.:-]{1,64}$/.test(tool.name)) {
       throw new Error(`invalid tool name ${JSON.stringify(tool.name)}`);
     }
+    if (tool.hiddenWhenQuiet !== undefined && typeof tool.hiddenWhenQuiet !== 'boolean')
+      throw new Error(`tool \`${tool.name}\`: \`hiddenWhenQuiet\` must be a boolean`);
+    const hiddenWhenQuiet = tool.hiddenWhenQuiet === true;
     let validate: ValidateFunction;
     try {
       validate = this.ajv.compile(tool.parameters);
@@ -129,7 +151,7 @@ export class ToolsService extends Service implements ToolRegistry {
           description: tool.description,
           parameters: tool.parameters,
         });
-        const entry = { tool: tool as Tool<never>, validate, schema };
+        const entry = { tool: tool as Tool<never>, validate, schema, hiddenWhenQuiet };
         this.registry.set(tool.name, entry);
         this.changed();
         return () => {
@@ -149,19 +171,28 @@ export class ToolsService extends Service implements ToolRegistry {
    * Registers a guard for as long as the calling plugin lives: a synchronous authoriser whose verdict is a ceiling
    * over the `tools/pre-execute` waterfall (see the module header).
    * @param authorizer the guard; a throw, a promise or a malformed verdict denies the call
+   * @param options `skipWhenQuiet`: not asked about calls from a quiet session (see the module header), for a
+   *   guard that would allow every one of them
    * @returns a disposer that removes it
    */
-  guard(authorizer: Authorizer): () => void {
+  guard(authorizer: Authorizer, options: GuardOptions = {}): () => void {
     if (typeof authorizer !== 'function') throw new Error('ctx.tools.guard() needs a function');
+    const skipWhenQuiet = options?.skipWhenQuiet;
+    if (skipWhenQuiet !== undefined && typeof skipWhenQuiet !== 'boolean')
+      throw new Error('ctx.tools.guard(): `skipWhenQuiet` must be a boolean');
     return this.ctx.effect(() => {
-      // The guard itself is listed (no wrapper on the hot path); a function registered twice is listed twice,
-      // and each disposer removes one of its entries.
-      this.guards = [...this.guards, authorizer];
-      return () => {
-        const at = this.guards.indexOf(authorizer);
-        if (at !== -1) this.guards = this.guards.filter((_, index) => index !== at);
-      };
+      // The guard itself is listed (no wrapper on the hot path); each registration is an entry of its own, so a
+      // function registered twice is listed twice and each disposer removes its own.
+      const entry: GuardEntry = { authorizer, skipWhenQuiet: skipWhenQuiet === true };
+      this.setGuards([...this.guardEntries, entry]);
+      return () => this.setGuards(this.guardEntries.filter((other) => other !== entry));
     }, 'tools.guard()');
+  }
+
+  private setGuards(entries: readonly GuardEntry[]): void {
+    this.guardEntries = entries;
+    this.guards = entries.map((entry) => entry.authorizer);
+    this.loudGuards = entries.filter((entry) => !entry.skipWhenQuiet).map((entry) => entry.authorizer);
   }
 
   /**
@@ -192,7 +223,8 @@ export class ToolsService extends Service implements ToolRegistry {
   /** The most restrictive of the guards' verdicts; a throwing guard or a malformed verdict denies. */
   private ceiling(exec: ToolExec): PreExecuteResult {
     let ceiling: PreExecuteResult = ALLOW;
-    const guards = this.guards;
+    const guards =
+      this.loudGuards.length !== this.guards.length && this.fromQuiet(exec) ? this.loudGuards : this.guards;
     for (let i = 0; i < guards.length; i++) {
       let verdict: PreExecuteResult | null;
       try {
@@ -214,6 +246,16 @@ export class ToolsService extends Service implements ToolRegistry {
       if (ceiling.kind === 'deny') return ceiling;
     }
     return ceiling;
+  }
+
+  /**
+   * Whether `exec` comes from a quiet session and names a registered tool a quiet session is shown: then the
+   * guards registered `skipWhenQuiet` are not asked.
+   */
+  private fromQuiet(exec: ToolExec): boolean {
+    if (!JournalSession.isQuiet(exec.agent?.session)) return false;
+    const entry = this.registry.get(exec.name);
+    return entry !== undefined && !entry.hiddenWhenQuiet;
   }
 
   /** The ceiling narrowed by the `tools/pre-execute` waterfall. */
@@ -264,6 +306,27 @@ export class ToolsService extends Service implements ToolRegistry {
     return (this.schemaList ??= Object.freeze([...this.registry.values()].map((entry) => entry.schema)));
   }
 
+  /** {@link schemas} as a quiet session is shown them: without the tools registered `hiddenWhenQuiet`. */
+  quietSchemas(): readonly ToolSchema[] {
+    if (this.quietList === null) {
+      const hidden = this.hiddenWhenQuiet();
+      const all = this.schemas();
+      this.quietList =
+        hidden.size === 0 ? all : Object.freeze(all.filter((schema) => !hidden.has(schema.name)));
+    }
+    return this.quietList;
+  }
+
+  /** The names of the registered tools a quiet session is not shown (`hiddenWhenQuiet`): one set per registry change. */
+  hiddenWhenQuiet(): ReadonlySet<string> {
+    if (this.hiddenList === null) {
+      const names = new Set<string>();
+      for (const [name, entry] of this.registry) if (entry.hiddenWhenQuiet) names.add(name);
+      this.hiddenList = names;
+    }
+    return this.hiddenList;
+  }
+
   /** Counts registry changes (a registration or removal); the schema list is rebuilt after each. */
   get version(): number {
     return this.count.changes;
@@ -283,6 +346,8 @@ export class ToolsService extends Service implements ToolRegistry {
   private changed(): void {
     this.count.changes++;
     this.schemaList = null;
+    this.hiddenList = null;
+    this.quietList = null;
   }
 
   /**

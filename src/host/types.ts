@@ -130,7 +130,18 @@ export const SURFACE_EVENT_TYPES: ReadonlySet<string> = new Set([
   'context/message',
 ]);
 
-/** An append-only session journal. */
+/**
+ * An append-only session journal.
+ *
+ * Quiet sessions: a host session that starts empty is *quiet* until an event of a type the host does not declare
+ * (a plugin's own, such as the mode engine's `mode/set`) is appended to it, or until `wake()` is called; it never
+ * becomes quiet again. A resumed or forked session, or a session of another implementation, is never quiet. A
+ * hook registered `skipWhenQuiet` (a guard, a tool view, a prompt section, a `session/event` listener with
+ * `after`) is not called for a quiet session: its plugin states that there it would do nothing (allow, keep
+ * every tool, render nothing, want no event), so the host skips the call. A tool registered `hiddenWhenQuiet` is
+ * not shown to a quiet session, and a call to it is judged by every guard. The mode engine uses both: a session
+ * no mode was ever set or asked for in is in the default mode, so a default-mode step calls none of its hooks.
+ */
 export interface Session {
   readonly id: string;
   /** Path of the JSONL file, or null for an in-memory session. */
@@ -143,6 +154,11 @@ export interface Session {
   readonly resumed?: boolean;
   /** Flushes and releases the session's file and lock (host sessions have it; further appends throw). */
   close?(): void;
+  /**
+   * Ends the session's quiet for good (see above): call it before giving the session state that a
+   * `skipWhenQuiet` hook must act on. Host sessions have it.
+   */
+  wake?(): void;
   /**
    * Appends one event (inside an open turn, or the `turn/start` that opens one; anything else throws),
    * then runs the `session/event` waterfall and resolves after it. A throwing listener is contained
@@ -165,6 +181,8 @@ export interface PromptSection {
   order: number;
   /** Empty text is dropped from the rendered system prompt. */
   text: string | ((context: AssembleContext) => string);
+  /** Not rendered for an agent whose session is quiet (see {@link Session}): its text there would be empty. */
+  skipWhenQuiet?: boolean;
 }
 
 /** What the `system-prompt/assemble` waterfall passes along and may change. */
@@ -238,6 +256,11 @@ export interface Tool<A = unknown> {
    * runtime's generic error (`Error: the user rejected \`name\`: <feedback>`, …). Must return an error result.
    */
   onDenied?(outcome: Exclude<ApprovalOutcome, { outcome: 'allowed-once' }>, args: A): ToolResult;
+  /**
+   * Not shown to an agent whose session is quiet (see {@link Session}), and every guard judges a call to it from
+   * one; read when the tool is registered.
+   */
+  hiddenWhenQuiet?: boolean;
 }
 
 /** One call on its way to a tool, as the `tools/pre-execute` waterfall sees it. */
@@ -271,6 +294,15 @@ export type PreExecuteResult =
  * any registration order, can widen it. It must not throw and must not be async; either denies the call.
  */
 export type Authorizer = (exec: ToolExec) => PreExecuteResult;
+
+/** What `ctx.tools.guard()` takes besides the authoriser. */
+export interface GuardOptions {
+  /**
+   * Not asked about a call from a quiet session (see {@link Session}) to a tool not registered `hiddenWhenQuiet`:
+   * the guard would allow every such call.
+   */
+  skipWhenQuiet?: boolean;
+}
 
 // ---------------------------------------------------------------------------------------------- approval
 
@@ -383,7 +415,7 @@ export interface ToolRegistry {
   /** Registers a tool while the calling plugin lives; throws on a duplicate or invalid name or schema. */
   register<A>(tool: Tool<A>): () => void;
   /** Registers a guard: a ceiling over the `tools/pre-execute` waterfall, while the calling plugin lives. */
-  guard(authorizer: Authorizer): () => void;
+  guard(authorizer: Authorizer, options?: GuardOptions): () => void;
   /** The registered tool of that name. */
   get(name: string): Tool | undefined;
   /** `get` as a plain function over the live registry (no service proxy in between). */
@@ -409,6 +441,11 @@ export interface ToolView {
    * again after any registration or removal). `tool` is the schema as the header sends it (deep-frozen JSON).
    */
   keep(tool: ToolSchema, key: unknown): boolean;
+  /**
+   * Not applied for an agent whose session is quiet (see {@link Session}): there it would keep every tool. The
+   * host still hides the tools registered `hiddenWhenQuiet`.
+   */
+  skipWhenQuiet?: boolean;
 }
 
 /** The system prompt seam as a plugin uses it (`ctx.systemPrompt`). */
