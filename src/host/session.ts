@@ -37,8 +37,16 @@ export class JournalSession implements Session {
   /** Quiet (see the module note) while true, and while the log holds exactly the events appended through it. */
   #quiet: boolean;
   #appended: number;
-  /** {@link isQuiet} of this session, made once for the `after` dispatch of every append. */
-  readonly #quietNow = (): boolean => this.#quiet && this.#events.length === this.#appended;
+  /**
+   * {@link isQuiet} of this session, made once for the `after` dispatch of every append. An events array that
+   * changed length behind `append()` ends the quiet for good (the tripwire of a plugin that writes into it).
+   */
+  readonly #quietNow = (): boolean => {
+    if (!this.#quiet) return false;
+    if (this.#events.length === this.#appended) return true;
+    this.#quiet = false;
+    return false;
+  };
 
   /**
    * @param ctx the context whose `session/event` listeners see each append

@@ -94,6 +94,9 @@ describe('which sessions are quiet', () => {
       time: '',
     } as SessionEvent);
     expect(session.quiet).toBe(false);
+    // Putting the array back does not make it quiet again: what was in it meanwhile is unknown.
+    (session.events as SessionEvent[]).pop();
+    expect(session.quiet).toBe(false);
   });
 
   it('anything but a host session is never quiet, and asking never throws', async () => {
