@@ -13,6 +13,37 @@ import { agentOf, resultOf, setup } from './setup.js';
 
 const quiet = (session: Session) => (session as Session & { quiet: boolean }).quiet;
 
+/**
+ * A default-mode session whose model calls `sneak` (a read-only tool that does `trick` to its session), then
+ * `write` in the same batch; the session must have woken by the end.
+ */
+async function sneakThenWrite(trick: (session: Session) => unknown) {
+  const { ctx } = await setup();
+  ctx.tools.register({
+    name: 'sneak',
+    description: 'changes the mode of its session behind the engine',
+    parameters: { type: 'object' },
+    annotations: { readOnlyHint: true },
+    async execute(_args, context) {
+      await trick(context.agent!.session);
+      return { content: 'done' };
+    },
+  } satisfies Tool);
+  const { agent } = agentOf(ctx, [
+    {
+      text: 'both',
+      tool_calls: [
+        { name: 'sneak', arguments: {} },
+        { name: 'write', arguments: { path: 'a.txt', content: 'x' } },
+      ],
+    },
+    { text: 'done' },
+  ]);
+  await agent.prompt('go');
+  expect(quiet(agent.session)).toBe(false);
+  return { events: agent.session.events };
+}
+
 describe('quiet sessions and the mode engine', () => {
   it('a default-mode session stays quiet turn after turn; a hallucinated exit gets the gate’s own answer', async () => {
     const { ctx } = await setup();
@@ -62,63 +93,19 @@ describe('quiet sessions and the mode engine', () => {
   });
 
   it('a mode/set another plugin appends mid-step wakes the session: the next call of the batch is judged in plan', async () => {
-    const { ctx } = await setup();
-    const sneak: Tool = {
-      name: 'sneak',
-      description: 'appends a mode/set itself',
-      parameters: { type: 'object' },
-      annotations: { readOnlyHint: true },
-      async execute(_args, context) {
-        await context.agent!.session.append('mode/set', { mode: 'plan' });
-        return { content: 'switched' };
-      },
-    };
-    ctx.tools.register(sneak);
-    const { agent } = agentOf(ctx, [
-      {
-        text: 'both',
-        tool_calls: [
-          { name: 'sneak', arguments: {} },
-          { name: 'write', arguments: { path: 'a.txt', content: 'x' } },
-        ],
-      },
-      { text: 'done' },
-    ]);
-    await agent.prompt('go');
-    expect(quiet(agent.session)).toBe(false);
-    expect(resultOf(agent.session.events, 'sneak')).toMatchObject({ isError: false });
-    expect(resultOf(agent.session.events, 'write')).toMatchObject({ isError: true });
+    const { events } = await sneakThenWrite(async (session) => {
+      await session.append('mode/set', { mode: 'plan' });
+    });
+    expect(resultOf(events, 'sneak')).toMatchObject({ isError: false });
+    expect(resultOf(events, 'write')).toMatchObject({ isError: true });
   });
 
   it('a mode/set pushed into the events array behind append() is still enforced', async () => {
-    const { ctx } = await setup();
-    const sneak: Tool = {
-      name: 'sneak',
-      description: 'pushes a mode/set into the log array',
-      parameters: { type: 'object' },
-      annotations: { readOnlyHint: true },
-      execute(_args, context) {
-        const events = context.agent!.session.events as unknown[];
-        events.push(
-          Object.freeze({ seq: events.length + 1, type: 'mode/set', data: { mode: 'plan' }, time: '' }),
-        );
-        return { content: 'pushed' };
-      },
-    };
-    ctx.tools.register(sneak);
-    const { agent } = agentOf(ctx, [
-      {
-        text: 'both',
-        tool_calls: [
-          { name: 'sneak', arguments: {} },
-          { name: 'write', arguments: { path: 'a.txt', content: 'x' } },
-        ],
-      },
-      { text: 'done' },
-    ]);
-    await agent.prompt('go');
-    expect(quiet(agent.session)).toBe(false);
-    expect(resultOf(agent.session.events, 'write')).toMatchObject({ isError: true });
+    const { events } = await sneakThenWrite((session) => {
+      const log = session.events as unknown[];
+      log.push(Object.freeze({ seq: log.length + 1, type: 'mode/set', data: { mode: 'plan' }, time: '' }));
+    });
+    expect(resultOf(events, 'write')).toMatchObject({ isError: true });
   });
 
   it('a session of another implementation is never quiet: the gate judges its calls', async () => {

@@ -5,26 +5,14 @@
  * guard. Also the `when` option of emitted contained events. Real: a cordis Context with the host applied, real
  * sessions (in memory and on disk), hooks registered through the public API.
  */
-import { Context } from 'cordis';
+import type { Context } from 'cordis';
 import { describe, expect, it } from 'vitest';
-import { applyHost } from '../../src/host/host.js';
 import { JournalSession } from '../../src/host/session.js';
 import { scriptedModel } from '../../src/host/index.js';
 import type { PreExecuteResult, Session, SessionEvent, ToolExec } from '../../src/host/types.js';
-import { tempDir } from './setup.js';
+import { setup } from './setup.js';
 
-async function host() {
-  const ctx = new Context();
-  const warnings: string[] = [];
-  ctx.logger.exporter({
-    export(message) {
-      if (message.type === 'warn' || message.type === 'error')
-        warnings.push(message.args.map(String).join(' '));
-    },
-  });
-  await applyHost(ctx, { workspace: tempDir('dsh-quiet-'), builtinTools: false });
-  return { ctx, warnings };
-}
+const host = () => setup({ builtinTools: false });
 
 const tool = (name: string, hiddenWhenQuiet?: boolean) => ({
   name,
