@@ -37,8 +37,17 @@ export class JournalSession implements Session {
   /** Quiet (see the module note) while true, and while the log holds exactly the events appended through it. */
   #quiet: boolean;
   #appended: number;
-  /** {@link isQuiet} of this session, made once for the `after` dispatch of every append. */
-  readonly #quietNow = (): boolean => this.#quiet && this.#events.length === this.#appended;
+  /**
+   * {@link isQuiet} of this session, made once for the `after` dispatch of every append. A changed length, once
+   * seen, wakes it for good: undoing the change (a pushed `mode/set` popped again) must not make it quiet again,
+   * since a hook that saw the change may hold state from it (the engine's fold cursor does).
+   */
+  readonly #quietNow = (): boolean => {
+    if (!this.#quiet) return false;
+    if (this.#events.length === this.#appended) return true;
+    this.#quiet = false;
+    return false;
+  };
 
   /**
    * @param ctx the context whose `session/event` listeners see each append
@@ -129,8 +138,10 @@ export class JournalSession implements Session {
     // Written before it is acknowledged: a failed write leaves the log unchanged and rejects the append. An
     // in-memory session has no line to write.
     if (this.#writer) this.#writer.write(JSON.stringify(event) + '\n');
-    // Woken before any listener sees the event: a plugin's own type may change what its hooks answer.
-    if (this.#quiet && !HOST_EVENT_TYPES.has(type)) this.#quiet = false;
+    // Woken before any listener sees the event: a plugin's own type may change what its hooks answer (and so
+    // may a log changed behind append(), seen or not).
+    if (this.#quiet && (!HOST_EVENT_TYPES.has(type) || this.#events.length !== this.#appended))
+      this.#quiet = false;
     this.#events.push(event);
     this.#appended++;
     if (type === 'turn/start') this.#turnOpen = true;

@@ -157,17 +157,37 @@ describe('red team: quiet sessions, the log behind the host’s back', () => {
     },
   );
 
-  it('a mode/set pushed then popped leaves the host and the log agreeing (default), and the engine’s stale fold is not the log', async () => {
-    // Not a hole of quiet sessions: the log says default again, so skipping the gate matches the log. The fold
-    // keeps `plan` (its cursor assumes an append-only array), which is a pre-existing limit of the fold.
+  it('a session whose events array was changed stays awake once that was seen, even if the change is undone', async () => {
+    // The README: "it never becomes quiet again". A mode/set pushed behind append() wakes the session (the engine
+    // folds it: plan); popping it again used to make the session quiet once more, the engine still folding plan
+    // (its cursor assumes an append-only array), so its hooks were skipped for a session it reported in plan.
     const { ctx } = await setup();
-    const { agent } = agentOf(ctx, [{ text: 'hi' }]);
+    const { agent } = agentOf(ctx, [{ text: 'hi' }, { text: 'w', tool_calls: [WRITE] }, { text: 'done' }]);
     await agent.prompt('one');
     const events = agent.session.events as SessionEvent[];
     events.push(modeSet(events.length + 1));
     expect(isQuiet(agent.session)).toBe(false);
+    expect(ctx.modes.get(agent).current).toBe('plan');
     events.pop();
-    expect(events.some((event) => event.type === 'mode/set')).toBe(false);
+    expect(isQuiet(agent.session)).toBe(false);
+    await agent.prompt('two');
+    expect(ctx.modes.get(agent).current).toBe('plan');
+    expect(outcomes(agent.session.events)).toEqual(['write: error']);
+  });
+
+  // HOLE (not fixed): `park()` wakes a session through its public `wake()`, which a plugin can shadow on the instance
+  // (an observer that forgets to call through). The flip is then parked on a session the host still counts quiet:
+  // the landing listener is never asked, so the flip never lands (lost), and the gate keeps allowing `write`. Fix:
+  // make `wake` (and `events`, see above) non-writable, non-configurable own properties of each host session (or
+  // freeze the instance), so what the engine calls is the host's own.
+  it.fails('a flip survives a plugin that shadows session.wake() on the instance', async () => {
+    const { ctx } = await setup();
+    const { agent } = agentOf(ctx, [{ text: 'w', tool_calls: [WRITE] }, { text: 'done' }]);
+    (agent.session as { wake?: () => void }).wake = () => {};
+    ctx.modes.set(agent, 'plan');
+    await agent.prompt('go');
+    expect(ctx.modes.get(agent).current).toBe('plan');
+    expect(outcomes(agent.session.events)).toEqual(['write: error']);
   });
 });
 
