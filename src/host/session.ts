@@ -38,8 +38,9 @@ export class JournalSession implements Session {
   #quiet: boolean;
   #appended: number;
   /**
-   * {@link isQuiet} of this session, made once for the `after` dispatch of every append. An events array that
-   * changed length behind `append()` ends the quiet for good (the tripwire of a plugin that writes into it).
+   * {@link isQuiet} of this session, made once for the `after` dispatch of every append. A changed length, once
+   * seen, wakes it for good: undoing the change (a pushed `mode/set` popped again) must not make it quiet again,
+   * since a hook that saw the change may hold state from it (the engine's fold cursor does).
    */
   readonly #quietNow = (): boolean => {
     if (!this.#quiet) return false;
@@ -137,8 +138,10 @@ export class JournalSession implements Session {
     // Written before it is acknowledged: a failed write leaves the log unchanged and rejects the append. An
     // in-memory session has no line to write.
     if (this.#writer) this.#writer.write(JSON.stringify(event) + '\n');
-    // Woken before any listener sees the event: a plugin's own type may change what its hooks answer.
-    if (this.#quiet && !HOST_EVENT_TYPES.has(type)) this.#quiet = false;
+    // Woken before any listener sees the event: a plugin's own type may change what its hooks answer (and so
+    // may a log changed behind append(), seen or not).
+    if (this.#quiet && (!HOST_EVENT_TYPES.has(type) || this.#events.length !== this.#appended))
+      this.#quiet = false;
     this.#events.push(event);
     this.#appended++;
     if (type === 'turn/start') this.#turnOpen = true;

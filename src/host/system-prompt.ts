@@ -179,17 +179,20 @@ export class SystemPromptService extends Service implements PromptSections {
     // change it before or after awaiting next().
     const listened = this.listened();
     // A quiet session (`Session` in types.ts) skips the sections and views registered `skipWhenQuiet`, and starts
-    // from the registry's list without the `hiddenWhenQuiet` tools.
-    const quiet = JournalSession.isQuiet(context.agent?.session);
-    const registry = this.registry();
-    const schemas = (quiet ? registry?.quietSchemas() : registry?.schemas()) ?? NO_TOOLS;
-    // Listeners get a fresh array of the registry's frozen schemas; without any, the frozen list itself is used.
+    // from the registry's list without the `hiddenWhenQuiet` tools. A section's text or a listener may wake the
+    // session (a `mode/set` appended mid-assembly): each is asked right before it is skipped, so a skipped hook is
+    // never one the session's state by then needs.
+    const session = context.agent?.session;
     const sections: Assembly['sections'] = [];
     for (const section of this.inOrder()) {
-      if (quiet && section.skipWhenQuiet === true) continue;
+      if (section.skipWhenQuiet === true && JournalSession.isQuiet(session)) continue;
       const text = renderText(section, context);
       if (text !== '') sections.push({ name: section.name, order: section.order, text });
     }
+    const quiet = JournalSession.isQuiet(session);
+    const registry = this.registry();
+    // Listeners get a fresh array of the registry's frozen schemas; without any, the frozen list itself is used.
+    const schemas = (quiet ? registry?.quietSchemas() : registry?.schemas()) ?? NO_TOOLS;
     const base: Assembly = { sections, tools: (listened ? [...schemas] : schemas) as ToolSchema[] };
     const inner = async (): Promise<Assembly> => base;
     // No listener: the waterfall would return the base itself, so it is not dispatched.
@@ -197,7 +200,9 @@ export class SystemPromptService extends Service implements PromptSections {
       ? await ownedWaterfall(this.lists, 'system-prompt/assemble', [base, context], inner)
       : base;
     // Without listeners the base is this call's own object until it is returned: the views' list goes into it.
-    const views = quiet ? this.viewsWhenQuiet(listened) : this.views;
+    // Woken by a listener: every view applies (the base list then lacks the `hiddenWhenQuiet` tools, which only
+    // hides more for this one request).
+    const views = quiet && JournalSession.isQuiet(session) ? this.viewsWhenQuiet(listened) : this.views;
     const assembly = views.length === 0 ? settled : this.viewed(settled, context, !listened, views);
     // A listener may have reordered or added sections; most steps they are still in order, and no sort is paid.
     const sorted = isSorted(assembly.sections) ? assembly.sections : sortSections(assembly.sections);
