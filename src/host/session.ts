@@ -105,7 +105,14 @@ export class JournalSession implements Session {
    * is never quiet, so every hook is asked about it.
    */
   static isQuiet(session: unknown): boolean {
-    return typeof session === 'object' && session !== null && #quiet in session && session.#quietNow();
+    // `#quiet` first: an awake session (the gate's hot path in a mode) answers without a call.
+    return (
+      typeof session === 'object' &&
+      session !== null &&
+      #quiet in session &&
+      session.#quiet &&
+      session.#quietNow()
+    );
   }
 
   /** True once `close()` ran: further appends throw. */
