@@ -120,10 +120,13 @@ function probesFor(context: RuleContext, rule: SelectorRule): readonly string[] 
     for (const { alternative: o, rule: other } of index.exact.startingWith(prefix)) {
       if (other !== rule && alt.match(o.name!)) add(o.name!);
     }
-    for (const { alternative: o, rule: other } of index.globs.compatibleWith(prefix)) {
-      if (other === rule || o.specificity > alt.specificity) continue;
-      const shared = findCommonName(alt, o);
-      if (shared !== undefined) add(shared);
+    // When no glob prefix starts another, the only glob compatible with this one is itself.
+    if (index.globs.hasCompatiblePair()) {
+      for (const { alternative: o, rule: other } of index.globs.compatibleWith(prefix)) {
+        if (other === rule || o.specificity > alt.specificity) continue;
+        const shared = findCommonName(alt, o);
+        if (shared !== undefined) add(shared);
+      }
     }
     for (const tool of context.catalog ?? []) if (alt.match(tool.name)) add(tool.name);
   }
