@@ -91,10 +91,14 @@ export default defineRule({
  * could take over without it (equal or lower specificity: a more specific glob wins those names anyway).
  */
 function probesFor(context: RuleContext, rule: SelectorRule): readonly string[] {
+  const only = rule.alternatives.length === 1 ? rule.alternatives[0]! : undefined;
+  // One exact name (most rules): that name, without the bookkeeping below (its closure is made on every call).
+  return only?.name !== undefined ? [only.name] : probesOfAlternatives(context, rule);
+}
+
+/** {@link probesFor} of a rule with a glob or several alternatives. */
+function probesOfAlternatives(context: RuleContext, rule: SelectorRule): string[] {
   const alternatives = rule.alternatives;
-  const only = alternatives.length === 1 ? alternatives[0]! : undefined;
-  // One exact name (most rules): that name.
-  if (only?.name !== undefined) return [only.name];
   // A name probed twice gives the same answer twice: duplicates cost time, never a different finding, so a few
   // names are kept in an array (no set per rule) and a set is made only when they are many.
   const names: string[] = [];
