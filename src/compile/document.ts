@@ -239,8 +239,7 @@ function compileFresh(source: SourceDocument): CompiledDocument {
     const { decision, reason } = verdict(value);
     effects.push(new EffectEntry(source, hint, decision, reason));
   }
-  const dflt = doc.default === undefined ? undefined : new DefaultEntry(source, doc.default);
-  const compiled: CompiledDocument = {
+  const compiled: { -readonly [K in keyof CompiledDocument]: CompiledDocument[K] } = {
     source,
     mode: doc.mode,
     override: doc.override === true,
@@ -252,7 +251,9 @@ function compileFresh(source: SourceDocument): CompiledDocument {
     effects,
     selectorErrors,
   };
-  return dflt ? { ...compiled, default: dflt } : compiled;
+  // Added in place, not spread into a copy: the same fields in the same order, one object less per document.
+  if (doc.default !== undefined) compiled.default = new DefaultEntry(source, doc.default);
+  return compiled;
 }
 
 /**
