@@ -155,6 +155,7 @@ export function* ruleContexts(
       catalog,
       selectors: own,
       selectorIndex: () => (index ??= indexSelectors(own())),
+      patternsMayRepeat: () => patternsMayRepeat(compiled(source)),
       // Another document's selectors are read afresh: only mode-level rules ask, once per document of the mode.
       selectorsOf: (doc: LintDocument) => (doc === source ? own() : readSelectors(compiled(doc))),
       composedUpTo,
@@ -319,6 +320,16 @@ function alternativeOf(r: CompiledRule): SelectorAlternative {
     prefix: r.prefix,
     match: could ? (n) => could(n) && r.match(n) : r.match,
   };
+}
+
+/**
+ * Whether two `tools` alternatives of a compiled document may have one pattern. A pattern decides its exact name,
+ * or its glob's literal prefix (`compileAlternative` in glob.ts): when no name and no prefix repeats, none does.
+ */
+function patternsMayRepeat(doc: CompiledDocument): boolean {
+  if (doc.exact.size !== doc.rules.length - doc.globs.length) return true;
+  for (const globs of doc.globsByPrefix.values()) if (globs.length > 1) return true;
+  return false;
 }
 
 /** The alternatives of a document's selectors by literal prefix (exact names by the name itself). */

@@ -45,20 +45,17 @@ export default defineRule({
   },
   check(context, report) {
     const mode = context.source.document.mode;
-    const seen = new Map<string, string>();
+    // Each pattern with the first selector that has it; no map when no pattern repeats (most documents).
+    const seen = context.patternsMayRepeat() ? new Map<string, string>() : undefined;
     const rules = context.selectors();
     const hintSets = context.hintProbes();
     for (const rule of rules) {
       if (rule.error !== undefined) continue;
-      let repeated: SelectorAlternative | undefined;
-      for (const alt of rule.alternatives) {
-        if (!seen.has(alt.pattern)) seen.set(alt.pattern, rule.selector);
-        else repeated ??= alt;
-      }
+      const repeated = seen === undefined ? undefined : repeatedAlternative(seen, rule);
       if (repeated !== undefined) {
         report({
           messageId: 'duplicate',
-          data: { selector: rule.selector, pattern: repeated.pattern, other: seen.get(repeated.pattern)! },
+          data: { selector: rule.selector, pattern: repeated.pattern, other: seen!.get(repeated.pattern)! },
           path: rule.path,
         });
         continue;
@@ -84,6 +81,16 @@ export default defineRule({
     }
   },
 });
+
+/** The first alternative of `rule` whose pattern an earlier one has; records the rule's new patterns in `seen`. */
+function repeatedAlternative(seen: Map<string, string>, rule: SelectorRule): SelectorAlternative | undefined {
+  let repeated: SelectorAlternative | undefined;
+  for (const alt of rule.alternatives) {
+    if (!seen.has(alt.pattern)) seen.set(alt.pattern, rule.selector);
+    else repeated ??= alt;
+  }
+  return repeated;
+}
 
 /**
  * The names whose decision a `tools` rule can change. An exact name changes only itself. A glob changes the names
