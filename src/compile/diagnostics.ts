@@ -55,51 +55,55 @@ export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
  * @returns a new array
  */
 export function sortDiagnostics<T extends Diagnostic>(diagnostics: readonly T[]): T[] {
-  // Duplicates share file, code and message: only within such a group is the full key (range and path) built, so a
-  // lint of tens of thousands of distinct findings does not serialise each one. Groups are nested maps rather than
-  // one joined key: no string of every message to build and hash.
-  const groups = new Map<string | null, Map<string, Map<string, { first: T; keys?: Set<string> }>>>();
-  const fullKey = (d: T) => JSON.stringify([d.file, d.range, d.code, d.message, d.path]);
-  const out: T[] = [];
-  for (const d of diagnostics) {
-    let byCode = groups.get(d.file);
-    if (byCode === undefined) groups.set(d.file, (byCode = new Map()));
-    let byMessage = byCode.get(d.code);
-    if (byMessage === undefined) byCode.set(d.code, (byMessage = new Map()));
-    const seen = byMessage.get(d.message);
-    if (seen === undefined) {
-      byMessage.set(d.message, { first: d });
-      out.push(d);
-      continue;
-    }
-    seen.keys ??= new Set([fullKey(seen.first)]);
-    const key = fullKey(d);
-    if (seen.keys.has(key)) continue;
-    seen.keys.add(key);
-    out.push(d);
-  }
   // Files compared once each, as ranks, and positions read once: most comparisons are then between numbers.
-  const files = [...new Set(out.map((d) => d.file ?? ''))].sort(cmp);
+  const files = [...new Set(diagnostics.map((d) => d.file ?? ''))].sort(cmp);
   const rankOf = new Map(files.map((f, i) => [f, i]));
-  const rank = new Float64Array(out.length);
-  const line = new Float64Array(out.length);
-  const column = new Float64Array(out.length);
-  out.forEach((d, i) => {
+  const rank = new Float64Array(diagnostics.length);
+  const line = new Float64Array(diagnostics.length);
+  const column = new Float64Array(diagnostics.length);
+  diagnostics.forEach((d, i) => {
     rank[i] = rankOf.get(d.file ?? '')!;
     line[i] = d.range?.start.line ?? 0;
     column[i] = d.range?.start.column ?? 0;
   });
-  const order = out.map((_, i) => i);
+  const order = diagnostics.map((_, i) => i);
   // Ties keep their order (`i - j`), as the stable sort of the diagnostics themselves did.
   order.sort(
     (i, j) =>
       rank[i]! - rank[j]! ||
       line[i]! - line[j]! ||
       column[i]! - column[j]! ||
-      cmp(out[i]!.code, out[j]!.code) ||
+      cmp(diagnostics[i]!.code, diagnostics[j]!.code) ||
       i - j,
   );
-  return order.map((i) => out[i]!);
+  // Exact duplicates agree on file, start and code, so once sorted they are in one run of equal keys, the first
+  // given first: only a run of several is compared by full key (a lint of tens of thousands of distinct findings
+  // neither serialises nor hashes each one).
+  const sameKey = (i: number, j: number) =>
+    rank[i] === rank[j] &&
+    line[i] === line[j] &&
+    column[i] === column[j] &&
+    diagnostics[i]!.code === diagnostics[j]!.code;
+  const out: T[] = [];
+  for (let start = 0; start < order.length;) {
+    let end = start + 1;
+    while (end < order.length && sameKey(order[start]!, order[end]!)) end++;
+    if (end - start === 1) out.push(diagnostics[order[start]!]!);
+    else out.push(...withoutDuplicates(order.slice(start, end).map((i) => diagnostics[i]!)));
+    start = end;
+  }
+  return out;
+}
+
+/** The diagnostics without exact duplicates (same file, range, code, message and path), the first of each kept. */
+function withoutDuplicates<T extends Diagnostic>(run: readonly T[]): T[] {
+  const seen = new Set<string>();
+  return run.filter((d) => {
+    const key = JSON.stringify([d.file, d.range, d.code, d.message, d.path]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 function cmp(a: string, b: string): number {

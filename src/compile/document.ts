@@ -232,6 +232,11 @@ function compileFresh(source: SourceDocument): CompiledDocument {
     else globsByPrefix.set(rule.prefix, [rule]);
   }
   const prefixLengths = [...new Set([...globsByPrefix.keys()].map((k) => k.length))].sort((a, b) => a - b);
+  let prefixStarts = '';
+  for (const prefix of globsByPrefix.keys()) {
+    const first = prefix.charAt(0);
+    if (first !== '' && !prefixStarts.includes(first)) prefixStarts += first;
+  }
   const effects: CompiledEffect[] = [];
   for (const hint of HINT_NAMES) {
     const value = doc.effects?.[hint];
@@ -239,8 +244,7 @@ function compileFresh(source: SourceDocument): CompiledDocument {
     const { decision, reason } = verdict(value);
     effects.push(new EffectEntry(source, hint, decision, reason));
   }
-  const dflt = doc.default === undefined ? undefined : new DefaultEntry(source, doc.default);
-  const compiled: CompiledDocument = {
+  const compiled: { -readonly [K in keyof CompiledDocument]: CompiledDocument[K] } = {
     source,
     mode: doc.mode,
     override: doc.override === true,
@@ -249,10 +253,13 @@ function compileFresh(source: SourceDocument): CompiledDocument {
     globs,
     globsByPrefix,
     prefixLengths,
+    prefixStarts,
     effects,
     selectorErrors,
   };
-  return dflt ? { ...compiled, default: dflt } : compiled;
+  // Added in place, not spread into a copy: the same fields in the same order, one object less per document.
+  if (doc.default !== undefined) compiled.default = new DefaultEntry(source, doc.default);
+  return compiled;
 }
 
 /**
@@ -565,6 +572,8 @@ export function pickToolInDocument(
   let best: CompiledRule | undefined;
   for (const length of doc.prefixLengths) {
     if (length > name.length) break;
+    // A name that starts unlike every non-empty prefix (`tool_x` among `mcp__*` globs) has no slice to look up.
+    if (length > 0 && !doc.prefixStarts.includes(name.charAt(0))) break;
     const candidates = doc.globsByPrefix.get(length === name.length ? name : name.slice(0, length));
     if (!candidates) continue;
     for (const rule of candidates) {

@@ -18,6 +18,7 @@ import { DocumentProbe, samePath } from './lint-probe.js';
 import { isStarOnly, type SelectorAlternative } from './glob.js';
 import { BUILTIN_PLAN_PATH } from './load.js';
 import type { ToolCatalogEntry } from './catalog.js';
+import type { ToolRuleValue } from './schema-types.generated.js';
 import { decideCall } from './call.js';
 import { PrefixIndex } from './prefix-index.js';
 import type {
@@ -154,6 +155,7 @@ export function* ruleContexts(
       catalog,
       selectors: own,
       selectorIndex: () => (index ??= indexSelectors(own())),
+      patternsMayRepeat: () => patternsMayRepeat(compiled(source)),
       // Another document's selectors are read afresh: only mode-level rules ask, once per document of the mode.
       selectorsOf: (doc: LintDocument) => (doc === source ? own() : readSelectors(compiled(doc))),
       composedUpTo,
@@ -248,28 +250,61 @@ function readSelectors(doc: CompiledDocument): SelectorRule[] {
     if (keys === undefined && next === first)
       throw new Error(`a valid selector compiled to no rule (#${order})`);
     const selector = keys?.[order] ?? compiledRules[first]!.selector;
-    const value = tools[selector]!;
     // Sized once (an array grown by `push` reserves room for many more: memory a big lint keeps to its end); a
     // selector of one alternative (most) without the intermediate slice.
     const alternatives: SelectorAlternative[] =
       next - first === 1
         ? [alternativeOf(compiledRules[first]!)]
         : compiledRules.slice(first, next).map(alternativeOf);
-    const rule: SelectorRule = {
-      selector,
-      decision: typeof value === 'string' ? value : toolVerdict(value).decision,
-      path: ['tools', selector],
-      alternatives,
-    };
-    if (typeof value !== 'string') {
-      if (value.reason !== undefined) rule.reason = value.reason;
-      if (value.commands !== undefined || value.paths !== undefined) rule.byArguments = true;
-    }
+    // A compiled rule carries what its value says: a big `tools` is a dictionary object, costly to look up in.
+    const rule =
+      next > first
+        ? selectorRuleOf(selector, compiledRules[first]!, alternatives)
+        : selectorRuleOfValue(selector, tools[selector]!, alternatives);
     const error = errors?.get(selector);
     if (error !== undefined) rule.error = error;
     out.push(rule);
   }
   return out;
+}
+
+/**
+ * A selector as lint sees it, from one of its compiled rules: their decision is the value's (`toolVerdict`), their
+ * reason the value's, and they have argument tables exactly when the value has `commands` or `paths`.
+ */
+function selectorRuleOf(
+  selector: string,
+  compiled: CompiledRule,
+  alternatives: SelectorAlternative[],
+): SelectorRule {
+  const rule: SelectorRule = {
+    selector,
+    decision: compiled.decision,
+    path: ['tools', selector],
+    alternatives,
+  };
+  if (compiled.reason !== undefined) rule.reason = compiled.reason;
+  if (compiled.arguments !== undefined) rule.byArguments = true;
+  return rule;
+}
+
+/** A selector as lint sees it, from its value: for one that compiled to no rule (an invalid selector). */
+function selectorRuleOfValue(
+  selector: string,
+  value: ToolRuleValue,
+  alternatives: SelectorAlternative[],
+): SelectorRule {
+  if (typeof value === 'string')
+    return { selector, decision: value, path: ['tools', selector], alternatives };
+  const rule: SelectorRule = {
+    selector,
+    decision: toolVerdict(value).decision,
+    path: ['tools', selector],
+    alternatives,
+  };
+  if (value.reason !== undefined) rule.reason = value.reason;
+  if (value.commands !== undefined || value.paths !== undefined) rule.byArguments = true;
+  return rule;
 }
 
 /** A compiled rule as a selector alternative. */
@@ -285,6 +320,16 @@ function alternativeOf(r: CompiledRule): SelectorAlternative {
     prefix: r.prefix,
     match: could ? (n) => could(n) && r.match(n) : r.match,
   };
+}
+
+/**
+ * Whether two `tools` alternatives of a compiled document may have one pattern. A pattern decides its exact name,
+ * or its glob's literal prefix (`compileAlternative` in glob.ts): when no name and no prefix repeats, none does.
+ */
+function patternsMayRepeat(doc: CompiledDocument): boolean {
+  if (doc.exact.size !== doc.rules.length - doc.globs.length) return true;
+  for (const globs of doc.globsByPrefix.values()) if (globs.length > 1) return true;
+  return false;
 }
 
 /** The alternatives of a document's selectors by literal prefix (exact names by the name itself). */

@@ -16,7 +16,7 @@ import type { LoadResult } from './load.js';
 import type { ToolCatalogEntry } from './catalog.js';
 import { rules } from './rules/index.js';
 import type { MessageTemplate, RuleDefinition } from './rules/define.js';
-import type { Diagnostic } from './types.js';
+import type { Diagnostic, JsonPath, Range } from './types.js';
 
 /** What lint reads: a {@link LoadResult}, or the same shape with extra diagnostics (a catalog's) merged in. */
 export interface LintInput {
@@ -48,19 +48,19 @@ export function lintPolicies(load: LintInput, options: LintOptions = {}): Diagno
       try {
         rule.check(context, ({ messageId, data = {}, path }) => {
           const template: MessageTemplate | undefined = rule.meta.messages[messageId];
-          const d: Diagnostic = {
-            code: rule.id,
-            severity: rule.meta.severity,
-            message: interpolate(template?.text ?? messageId, data),
-            messageId,
-            file,
-            path,
-          };
           // A path that ends in a key (`tools.web_*`, `default`) points at the key, where the rule is written.
           const range = (typeof path.at(-1) === 'string' ? keyRange?.(path) : undefined) ?? locate(path);
-          if (range) d.range = range;
-          if (template?.help) d.help = interpolate(template.help, data);
-          out.push(d);
+          out.push(
+            finding(
+              rule,
+              interpolate(template?.text ?? messageId, data),
+              messageId,
+              file,
+              path,
+              range,
+              template?.help ? interpolate(template.help, data) : undefined,
+            ),
+          );
         });
       } catch (error) {
         out.push({
@@ -75,6 +75,31 @@ export function lintPolicies(load: LintInput, options: LintOptions = {}): Diagno
     }
   }
   return sortDiagnostics(out);
+}
+
+/**
+ * One rule's finding, made in one go with the fields it has (`range` and `help` only when set): a lint keeps tens of
+ * thousands, and fields added afterwards would each move the object to a new shape and a separate property store.
+ */
+function finding(
+  rule: RuleDefinition,
+  message: string,
+  messageId: string,
+  file: string | null,
+  path: JsonPath,
+  range: Range | undefined,
+  help: string | undefined,
+): Diagnostic {
+  const code = rule.id;
+  const severity = rule.meta.severity;
+  if (range === undefined) {
+    return help === undefined
+      ? { code, severity, message, messageId, file, path }
+      : { code, severity, message, messageId, file, path, help };
+  }
+  return help === undefined
+    ? { code, severity, message, messageId, file, path, range }
+    : { code, severity, message, messageId, file, path, range, help };
 }
 
 /**

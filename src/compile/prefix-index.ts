@@ -43,6 +43,8 @@ export class PrefixIndex<T> {
   readonly #compatible = new Map<string, T[]>();
   /** Whether a question was asked: a second one sorts the keys instead of scanning them again. */
   #asked = false;
+  /** Whether some key starts another (see `hasCompatiblePair`), once asked. */
+  #compatiblePair: boolean | undefined;
 
   /**
    * @param keys one key per value
@@ -188,6 +190,21 @@ export class PrefixIndex<T> {
     for (; k >= 0; k = parent[k]!) chain.push(k);
     for (let c = chain.length - 1; c >= 0; c--) for (const i of positions[chain[c]!]!) found.push(i);
     return found;
+  }
+
+  /**
+   * Whether some key starts another key (an equal key included). When none does, the only key compatible with a
+   * key is itself: lint skips its pairwise questions (a document of distinct `mcp__server__*` globs asks none).
+   */
+  hasCompatiblePair(): boolean {
+    if (this.#compatiblePair === undefined) {
+      // Sorted (by code units, as `<` compares), a key comes right before the keys that start with it.
+      const sorted = [...this.#keys].sort();
+      let found = false;
+      for (let i = 1; i < sorted.length && !found; i++) found = sorted[i]!.startsWith(sorted[i - 1]!);
+      this.#compatiblePair = found;
+    }
+    return this.#compatiblePair;
   }
 
   /**

@@ -271,6 +271,8 @@ export interface CompiledDocument {
   readonly globsByPrefix: ReadonlyMap<string, readonly CompiledRule[]>;
   /** The distinct lengths of those prefixes, ascending. */
   readonly prefixLengths: readonly number[];
+  /** The distinct first UTF-16 code units of the non-empty prefixes, as a string (`m` for `mcp__*` globs). */
+  readonly prefixStarts: string;
   /** In canonical hint order. */
   readonly effects: readonly CompiledEffect[];
   readonly default?: CompiledDefault;

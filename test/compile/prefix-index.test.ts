@@ -133,4 +133,24 @@ describe('PrefixIndex', () => {
     expect(keys).toEqual(KEYS);
     expect(values).toEqual(VALUES);
   });
+  it('says whether some key starts another, as a check of every pair does', () => {
+    const pair = (keys: string[]) => keys.some((a, i) => keys.some((b, j) => i !== j && b.startsWith(a)));
+    const cases = [
+      [],
+      ['mcp__a__'],
+      ['mcp__a__', 'mcp__b__', 'mcp__c1__', 'mcp__c2__'],
+      ['mcp__a__', 'mcp__a__'],
+      ['mcp__b__', 'x', 'mcp__'],
+      ['', 'a'],
+      ['b', 'ab', 'a\u00e9', 'a'],
+      KEYS,
+    ];
+    for (const keys of cases) {
+      const index = new PrefixIndex(keys, keys);
+      expect(index.hasCompatiblePair()).toBe(pair(keys));
+      // The same answer after other questions.
+      index.compatibleWith(keys[0] ?? '');
+      expect(index.hasCompatiblePair()).toBe(pair(keys));
+    }
+  });
 });

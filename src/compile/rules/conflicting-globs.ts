@@ -34,6 +34,8 @@ export default defineRule({
   check(context, report) {
     const rules = context.selectors();
     const globs = context.selectorIndex().globs;
+    // Two globs can share a name only when one's literal prefix starts the other's.
+    if (!globs.hasCompatiblePair()) return;
     for (let j = 1; j < rules.length; j++) {
       const later = rules[j]!;
       // The earlier selectors with a glob that can share a name with one of this one's (by literal prefix).

@@ -120,6 +120,8 @@ export interface RuleContext {
   selectors(): readonly SelectorRule[];
   /** This document's selector alternatives indexed by literal prefix, built once per document. */
   selectorIndex(): SelectorIndex;
+  /** Whether two of this document's selector alternatives may have the same pattern (false: none has). */
+  patternsMayRepeat(): boolean;
   /** The same for another loaded document (for mode-level rules; read afresh on each call, not kept). */
   selectorsOf(document: LintDocument): readonly SelectorRule[];
   /** The mode composed from its documents up to and including this one, in load order. */

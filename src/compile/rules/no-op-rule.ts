@@ -45,20 +45,17 @@ export default defineRule({
   },
   check(context, report) {
     const mode = context.source.document.mode;
-    const seen = new Map<string, string>();
+    // Each pattern with the first selector that has it; no map when no pattern repeats (most documents).
+    const seen = context.patternsMayRepeat() ? new Map<string, string>() : undefined;
     const rules = context.selectors();
     const hintSets = context.hintProbes();
     for (const rule of rules) {
       if (rule.error !== undefined) continue;
-      let repeated: SelectorAlternative | undefined;
-      for (const alt of rule.alternatives) {
-        if (!seen.has(alt.pattern)) seen.set(alt.pattern, rule.selector);
-        else repeated ??= alt;
-      }
+      const repeated = seen === undefined ? undefined : repeatedAlternative(seen, rule);
       if (repeated !== undefined) {
         report({
           messageId: 'duplicate',
-          data: { selector: rule.selector, pattern: repeated.pattern, other: seen.get(repeated.pattern)! },
+          data: { selector: rule.selector, pattern: repeated.pattern, other: seen!.get(repeated.pattern)! },
           path: rule.path,
         });
         continue;
@@ -85,16 +82,30 @@ export default defineRule({
   },
 });
 
+/** The first alternative of `rule` whose pattern an earlier one has; records the rule's new patterns in `seen`. */
+function repeatedAlternative(seen: Map<string, string>, rule: SelectorRule): SelectorAlternative | undefined {
+  let repeated: SelectorAlternative | undefined;
+  for (const alt of rule.alternatives) {
+    if (!seen.has(alt.pattern)) seen.set(alt.pattern, rule.selector);
+    else repeated ??= alt;
+  }
+  return repeated;
+}
+
 /**
  * The names whose decision a `tools` rule can change. An exact name changes only itself. A glob changes the names
  * it wins: its skeletons, the exact names of other selectors it matches, and a name it shares with each glob that
  * could take over without it (equal or lower specificity: a more specific glob wins those names anyway).
  */
 function probesFor(context: RuleContext, rule: SelectorRule): readonly string[] {
+  const only = rule.alternatives.length === 1 ? rule.alternatives[0]! : undefined;
+  // One exact name (most rules): that name, without the bookkeeping below (its closure is made on every call).
+  return only?.name !== undefined ? [only.name] : probesOfAlternatives(context, rule);
+}
+
+/** {@link probesFor} of a rule with a glob or several alternatives. */
+function probesOfAlternatives(context: RuleContext, rule: SelectorRule): string[] {
   const alternatives = rule.alternatives;
-  const only = alternatives.length === 1 ? alternatives[0]! : undefined;
-  // One exact name (most rules): that name.
-  if (only?.name !== undefined) return [only.name];
   // A name probed twice gives the same answer twice: duplicates cost time, never a different finding, so a few
   // names are kept in an array (no set per rule) and a set is made only when they are many.
   const names: string[] = [];
@@ -120,10 +131,13 @@ function probesFor(context: RuleContext, rule: SelectorRule): readonly string[] 
     for (const { alternative: o, rule: other } of index.exact.startingWith(prefix)) {
       if (other !== rule && alt.match(o.name!)) add(o.name!);
     }
-    for (const { alternative: o, rule: other } of index.globs.compatibleWith(prefix)) {
-      if (other === rule || o.specificity > alt.specificity) continue;
-      const shared = findCommonName(alt, o);
-      if (shared !== undefined) add(shared);
+    // When no glob prefix starts another, the only glob compatible with this one is itself.
+    if (index.globs.hasCompatiblePair()) {
+      for (const { alternative: o, rule: other } of index.globs.compatibleWith(prefix)) {
+        if (other === rule || o.specificity > alt.specificity) continue;
+        const shared = findCommonName(alt, o);
+        if (shared !== undefined) add(shared);
+      }
     }
     for (const tool of context.catalog ?? []) if (alt.match(tool.name)) add(tool.name);
   }
