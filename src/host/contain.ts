@@ -90,6 +90,8 @@ export interface AfterListener {
  */
 export interface ContainedListeners extends ReadonlyMap<string, readonly Listener[]> {
   readonly after: ReadonlyMap<string, readonly AfterListener[]>;
+  /** How many `after` listeners are not `skipWhenQuiet`: with none, a quiet session's append asks no one. */
+  readonly loudAfter: { readonly count: number };
   /** The owned waterfalls cordis already held listeners of when the host took over: dispatched through cordis too. */
   readonly forwarded: ReadonlySet<string>;
   /** The root's event service, for {@link forwarded} waterfalls. */
@@ -98,6 +100,7 @@ export interface ContainedListeners extends ReadonlyMap<string, readonly Listene
 
 interface OwnLists extends Map<string, Listener[]> {
   readonly after: Map<string, AfterListener[]>;
+  readonly loudAfter: { count: number };
   readonly forwarded: ReadonlySet<string>;
   readonly events: Context['events'];
 }
@@ -116,6 +119,7 @@ export function containListeners(ctx: Context): ContainedListeners {
   const names = [...CONTAINED_EVENTS, ...OWNED_WATERFALLS];
   const own = Object.assign(new Map<string, Listener[]>(names.map((name) => [name, []])), {
     after: new Map<string, AfterListener[]>([[AFTER_EVENT, []]]),
+    loudAfter: { count: 0 },
     forwarded: new Set(OWNED_WATERFALLS.filter((name) => cordisListens(root, name))),
     events: root.events,
   });
@@ -166,13 +170,17 @@ export function containListeners(ctx: Context): ContainedListeners {
               callback,
               skipWhenQuiet: skipWhenQuiet === true,
             } satisfies AfterListener);
+      const loud = when !== undefined && skipWhenQuiet !== true ? 1 : 0;
       return this.effect(
         () => {
           if (prepend) target.unshift(entry);
           else target.push(entry);
+          own.loudAfter.count += loud;
           return () => {
             const at = target.indexOf(entry);
-            if (at !== -1) target.splice(at, 1);
+            if (at === -1) return;
+            target.splice(at, 1);
+            own.loudAfter.count -= loud;
           };
         },
         `ctx.on(${JSON.stringify(name)})`,

@@ -34,6 +34,7 @@ export class JournalSession implements Session {
   readonly #listeners: ContainedListeners;
   readonly #sessionListeners: readonly unknown[];
   readonly #afterListeners: readonly AfterListener[];
+  readonly #loudAfter: { readonly count: number };
   /** Quiet (see the module note) while true, and while the log holds exactly the events appended through it. */
   #quiet: boolean;
   #appended: number;
@@ -74,6 +75,7 @@ export class JournalSession implements Session {
     this.#listeners = lists;
     this.#sessionListeners = this.#listeners.get('session/event') ?? [];
     this.#afterListeners = this.#listeners.after.get('session/event') ?? [];
+    this.#loudAfter = this.#listeners.loudAfter;
     this.#turnOpen = openTurn(events) !== null;
     this.#writer = writer?.writer ?? null;
     this.#release = writer?.release ?? null;
@@ -160,6 +162,8 @@ export class JournalSession implements Session {
     if (this.#sessionListeners.length > 0)
       await containedWaterfall(this.ctx, 'session/event', [this, event], noop, this.#listeners);
     // The listeners that act once the event has settled, only when they want it (the mode engine's landing).
+    // A quiet session with only `skipWhenQuiet` ones (a default-mode step's appends) asks none of them.
+    if (this.#loudAfter.count === 0 && this.#quietNow()) return event;
     const after = runAfter(this.ctx, this.#afterListeners, this, event, this.#quietNow);
     if (after !== undefined) await after;
     return event;

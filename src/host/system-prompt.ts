@@ -182,14 +182,15 @@ export class SystemPromptService extends Service implements PromptSections {
     // from the registry's list without the `hiddenWhenQuiet` tools. A section's text or a listener may wake the
     // session (a `mode/set` appended mid-assembly): each is asked right before it is skipped, so a skipped hook is
     // never one the session's state by then needs.
+    // Quiet only ever ends, so once awake the session is not asked again.
     const session = context.agent?.session;
+    let quiet = JournalSession.isQuiet(session);
     const sections: Assembly['sections'] = [];
     for (const section of this.inOrder()) {
-      if (section.skipWhenQuiet === true && JournalSession.isQuiet(session)) continue;
+      if (quiet && section.skipWhenQuiet === true && (quiet = JournalSession.isQuiet(session))) continue;
       const text = renderText(section, context);
       if (text !== '') sections.push({ name: section.name, order: section.order, text });
     }
-    const quiet = JournalSession.isQuiet(session);
     const registry = this.registry();
     // Listeners get a fresh array of the registry's frozen schemas; without any, the frozen list itself is used.
     const schemas = (quiet ? registry?.quietSchemas() : registry?.schemas()) ?? NO_TOOLS;
@@ -202,7 +203,9 @@ export class SystemPromptService extends Service implements PromptSections {
     // Without listeners the base is this call's own object until it is returned: the views' list goes into it.
     // Woken by a listener: every view applies (the base list then lacks the `hiddenWhenQuiet` tools, which only
     // hides more for this one request).
-    const views = quiet && JournalSession.isQuiet(session) ? this.viewsWhenQuiet(listened) : this.views;
+    // A section's text or a listener may have woken it since.
+    if (quiet) quiet = JournalSession.isQuiet(session);
+    const views = quiet ? this.viewsWhenQuiet(listened) : this.views;
     const assembly = views.length === 0 ? settled : this.viewed(settled, context, !listened, views);
     // A listener may have reordered or added sections; most steps they are still in order, and no sort is paid.
     const sorted = isSorted(assembly.sections) ? assembly.sections : sortSections(assembly.sections);

@@ -239,6 +239,40 @@ describe('hooks registered skipWhenQuiet', () => {
     ]);
   });
 
+  it('an after listener without skipWhenQuiet is asked about a quiet session’s events for as long as its plugin lives', async () => {
+    const { ctx } = await host();
+    const asked: string[] = [];
+    ctx.on('session/event', async () => {}, {
+      after: () => (asked.push('quiet'), false),
+      skipWhenQuiet: true,
+    });
+    const fiber = ctx.plugin({
+      name: 'loud-after',
+      apply(plugin: Context) {
+        plugin.on('session/event', async () => {}, { after: () => (asked.push('loud'), false) });
+      },
+    });
+    await fiber;
+    // A skipping one that comes and goes leaves the loud one asked.
+    const passing = ctx.plugin({
+      name: 'passing-after',
+      apply(plugin: Context) {
+        plugin.on('session/event', async () => {}, { after: () => false, skipWhenQuiet: true });
+      },
+    });
+    await passing;
+    await passing.dispose();
+    const session = ctx.sessions.create({ inMemory: true });
+    await session.append('turn/start', { turn: 1 });
+    expect(asked).toEqual(['loud']);
+    await fiber.dispose();
+    await session.append('user/message', { text: 'hi' });
+    expect(asked).toEqual(['loud']);
+    session.wake();
+    await session.append('step/start', { step: 1 });
+    expect(asked).toEqual(['loud', 'quiet']);
+  });
+
   it('refuses options that are not what they say', async () => {
     const { ctx } = await host();
     expect(() => ctx.tools.guard(() => ({ kind: 'allow' }), { skipWhenQuiet: 'yes' as never })).toThrow(

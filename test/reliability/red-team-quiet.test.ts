@@ -239,6 +239,32 @@ describe('red team: quiet sessions, waking mid-assembly', () => {
   });
 });
 
+describe('red team: quiet sessions, woken by a late section', () => {
+  it('a section rendered after the mode section that appends a mode/set cannot keep the plan view from applying', async () => {
+    const { ctx } = await setup();
+    ctx.systemPrompt.section({
+      name: 'red:late',
+      order: 150,
+      text: (context) => {
+        const session = context.agent?.session;
+        if (session && session.turnOpen && !session.events.some((event) => event.type === 'mode/set'))
+          void session.append('mode/set', { mode: 'plan' });
+        return 'guidance';
+      },
+    });
+    const { quiet, woken } = await twins(ctx, [{ text: 'hi' }], ['go']);
+    const tools = (agent: Agent) =>
+      (
+        agent.session.events.find(
+          (event) => event.type === 'request/header',
+        ) as SessionEvent<'request/header'>
+      ).data.header.tools.map((schema) => schema.name);
+    expect(ctx.modes.get(quiet).current).toBe('plan');
+    expect(tools(woken)).not.toContain('write');
+    expect(tools(quiet)).not.toContain('write');
+  });
+});
+
 describe('red team: quiet sessions, flips and seeds (held)', () => {
   it('modes.set() from a session/event listener at turn/start lands at that turn/start, as for a woken twin', async () => {
     const { ctx } = await setup();
