@@ -5,7 +5,8 @@
  *   section; it is empty (so dropped) in the default mode and for agent-less assemblies.
  * - The tool view (`ctx.systemPrompt.view`) keeps the tools whose `authorize()` verdict in the folded mode is not
  *   deny. The host applies it after the whole assemble waterfall, so no listener, inner or outer, can show the
- *   model a tool the mode denies, and it caches the kept list per mode: a default-mode step costs one fold read.
+ *   model a tool the mode denies, and it caches the kept list per mode: a default-mode step costs one fold read
+ *   (none in a quiet session, which skips the view).
  *   In the default mode it removes only `exit_plan_mode`, which keeps a default-mode request byte-identical to a
  *   deployment without the engine. The gate stays the hard layer: a tool the model names anyway is still denied.
  * @module
