@@ -216,54 +216,45 @@ describe('red team: quiet sessions, waking mid-assembly', () => {
 
   it('a section rendered before the mode section that appends a mode/set cannot drop the plan section', async () => {
     const { ctx } = await setup();
-    ctx.systemPrompt.section({
-      name: 'red:early',
-      order: 0,
-      text: (context) => {
-        const session = context.agent?.session;
-        if (session && session.turnOpen && !session.events.some((event) => event.type === 'mode/set'))
-          // The synchronous part of append() pushes the event (and wakes the session) before it returns.
-          void session.append('mode/set', { mode: 'plan' });
-        return 'persona';
-      },
-    });
+    ctx.systemPrompt.section(flippingSection('red:early', 0));
     const { quiet, woken } = await twins(ctx, [{ text: 'hi' }], ['go']);
-    const system = (agent: Agent) =>
-      (
-        agent.session.events.find(
-          (event) => event.type === 'request/header',
-        ) as SessionEvent<'request/header'>
-      ).data.header.system;
-    expect(system(woken)).toContain('You are in plan mode');
-    expect(system(quiet)).toContain('You are in plan mode');
+    expect(firstHeader(woken).system).toContain('You are in plan mode');
+    expect(firstHeader(quiet).system).toContain('You are in plan mode');
   });
-});
 
-describe('red team: quiet sessions, woken by a late section', () => {
   it('a section rendered after the mode section that appends a mode/set cannot keep the plan view from applying', async () => {
     const { ctx } = await setup();
-    ctx.systemPrompt.section({
-      name: 'red:late',
-      order: 150,
-      text: (context) => {
-        const session = context.agent?.session;
-        if (session && session.turnOpen && !session.events.some((event) => event.type === 'mode/set'))
-          void session.append('mode/set', { mode: 'plan' });
-        return 'guidance';
-      },
-    });
+    ctx.systemPrompt.section(flippingSection('red:late', 150));
     const { quiet, woken } = await twins(ctx, [{ text: 'hi' }], ['go']);
-    const tools = (agent: Agent) =>
-      (
-        agent.session.events.find(
-          (event) => event.type === 'request/header',
-        ) as SessionEvent<'request/header'>
-      ).data.header.tools.map((schema) => schema.name);
+    const tools = (agent: Agent) => firstHeader(agent).tools.map((schema) => schema.name);
     expect(ctx.modes.get(quiet).current).toBe('plan');
     expect(tools(woken)).not.toContain('write');
     expect(tools(quiet)).not.toContain('write');
   });
 });
+
+/** A prompt section at `order` whose text appends a `mode/set` to plan the first time it renders in a turn. */
+function flippingSection(name: string, order: number) {
+  return {
+    name,
+    order,
+    text: (context: AssembleContext) => {
+      const session = context.agent?.session;
+      if (session && session.turnOpen && !session.events.some((event) => event.type === 'mode/set'))
+        // The synchronous part of append() pushes the event (and wakes the session) before it returns.
+        void session.append('mode/set', { mode: 'plan' });
+      return name;
+    },
+  };
+}
+
+/** The first request header an agent's log records. */
+function firstHeader(agent: Agent) {
+  const event = agent.session.events.find(
+    (e) => e.type === 'request/header',
+  ) as SessionEvent<'request/header'>;
+  return event.data.header;
+}
 
 describe('red team: quiet sessions, flips and seeds (held)', () => {
   it('modes.set() from a session/event listener at turn/start lands at that turn/start, as for a woken twin', async () => {
