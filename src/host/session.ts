@@ -8,7 +8,8 @@
  *
  * Quiet: a session that starts empty is quiet until an event of a type the host does not declare is appended to
  * it (a plugin's own, such as the mode engine's `mode/set`), or until `wake()` is called; it never becomes quiet
- * again. Hooks registered `skipWhenQuiet` are not called for a quiet session (see `Session` in types.ts).
+ * again (nor once its events array is seen at a length `append()` did not give it). Hooks registered
+ * `skipWhenQuiet` are not called for a quiet session (see `Session` in types.ts).
  * @module
  */
 import type { Context } from 'cordis';
@@ -35,7 +36,7 @@ export class JournalSession implements Session {
   readonly #sessionListeners: readonly unknown[];
   readonly #afterListeners: readonly AfterListener[];
   readonly #loudAfter: { readonly count: number };
-  /** Quiet (see the module note) while true, and while the log holds exactly the events appended through it. */
+  /** Quiet (see the module note) while true, and while the log has the length `append()` gave it. */
   #quiet: boolean;
   #appended: number;
   /**
@@ -91,7 +92,8 @@ export class JournalSession implements Session {
 
   /**
    * Whether the session is quiet: `skipWhenQuiet` hooks are not called for it. False for good once a plugin's
-   * own event type was appended, `wake()` was called, or the events array was changed other than by `append()`.
+   * own event type was appended, `wake()` was called, or the events array was seen at a length `append()` did not
+   * give it (a log rewritten in place at the same length is not seen: see src/host/README.md).
    */
   get quiet(): boolean {
     return this.#quietNow();
