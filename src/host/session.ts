@@ -151,8 +151,7 @@ export class JournalSession implements Session {
     if (this.#writer) this.#writer.write(JSON.stringify(event) + '\n');
     // Woken before any listener sees the event: a plugin's own type may change what its hooks answer (and so
     // may a log changed behind append(), seen or not).
-    if (this.#quiet && (!HOST_EVENT_TYPES.has(type) || this.#events.length !== this.#appended))
-      this.#quiet = false;
+    if (this.#quiet && (!HOST_EVENT_TYPES.has(type) || !this.#quietNow())) this.#quiet = false;
     this.#events.push(event);
     this.#appended++;
     if (type === 'turn/start') this.#turnOpen = true;

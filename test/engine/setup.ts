@@ -11,6 +11,8 @@ import { ModePlugin, type ModeConfig } from '../../src/engine/index.js';
 import {
   scriptedModel,
   type AgentOptions,
+  type AssembleContext,
+  type Assembly,
   type ApprovalOutcome,
   type ApprovalRequest,
   type ScriptEntry,
@@ -41,6 +43,13 @@ export async function setup(
     options.plugin === false ? undefined : await host.ctx.plugin(ModePlugin, options.config ?? {});
   return { ...host, fiber };
 }
+
+/** A `system-prompt/assemble` listener, as tests write them (`satisfies AssembleListener`). */
+export type AssembleListener = (
+  assembly: Assembly,
+  context: AssembleContext,
+  next: () => Promise<Assembly>,
+) => Promise<Assembly>;
 
 /** A new agent on an in-memory session (or the given one) with a scripted model. */
 export function agentOf(ctx: Context, script: ScriptEntry[], options: AgentOptions = {}, session?: Session) {

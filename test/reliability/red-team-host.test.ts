@@ -15,8 +15,6 @@ import type {
   Agent,
   ApprovalOutcome,
   ApprovalRequest,
-  Assembly,
-  AssembleContext,
   PreExecuteResult,
   Tool,
   ToolExec,
@@ -26,7 +24,7 @@ import { applyHost } from '../../src/host/host.js';
 import { ToolsService } from '../../src/host/tool-runtime.js';
 import { containListeners, ownedWaterfall } from '../../src/host/contain.js';
 import { createModePlugin, ModePlugin, resolveModeConfig } from '../../src/engine/index.js';
-import { agentOf, setup, tempDir } from '../engine/setup.js';
+import { agentOf, setup, tempDir, type AssembleListener } from '../engine/setup.js';
 
 /** `review` shows and allows read-only tools only; `guarded` lets `write` touch `notes/**` only. */
 const MODES = {
@@ -64,12 +62,6 @@ async function until(done: () => boolean): Promise<void> {
 async function shown(ctx: Context, agent: Agent): Promise<string[]> {
   return (await ctx.systemPrompt.assemble({ agent })).header.tools.map((tool) => tool.name);
 }
-
-type AssembleListener = (
-  assembly: Assembly,
-  context: AssembleContext,
-  next: () => Promise<Assembly>,
-) => Promise<Assembly>;
 
 describe('red team: the tool view', () => {
   it('a listener that pins a sealed tool list cannot keep showing a tool re-registered with denying annotations', async () => {

@@ -19,7 +19,6 @@ import { describe, expect, it } from 'vitest';
 import type {
   Agent,
   AgentOptions,
-  Assembly,
   AssembleContext,
   ScriptEntry,
   Session,
@@ -28,7 +27,7 @@ import type {
 } from '../../src/host/index.js';
 import { JournalSession } from '../../src/host/session.js';
 import { EXIT_PLAN_MODE, ModePlugin } from '../../src/engine/index.js';
-import { agentOf, answerApprovals, resultOf, setup } from '../engine/setup.js';
+import { agentOf, answerApprovals, resultOf, setup, type AssembleListener } from '../engine/setup.js';
 
 const isQuiet = (session: Session) => JournalSession.isQuiet(session);
 
@@ -88,12 +87,6 @@ function tool(name: string, body: Tool['execute']): Tool {
     execute: body,
   };
 }
-
-type AssembleListener = (
-  assembly: Assembly,
-  context: AssembleContext,
-  next: () => Promise<Assembly>,
-) => Promise<Assembly>;
 
 describe('red team: quiet sessions, the log behind the host’s back', () => {
   it('control: a mode/set written over an event of a woken session’s log is enforced at the next turn', async () => {
