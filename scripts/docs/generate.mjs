@@ -7,6 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { apiPage } from './api.mjs';
 import { cliPage } from './cli.mjs';
 import { configurationPage } from './configuration.mjs';
 import { lintRulesPage } from './lint-rules.mjs';
@@ -50,6 +51,12 @@ const INDEX = [
   ],
   ['cli.md', 'Command line', 'every command, flag and exit code', 'the command specs (`--help`)'],
   [
+    'api.md',
+    'Public API',
+    'every name `dsh-mode`, `dsh-mode/compile` and `dsh-mode/engine` export (the API report)',
+    'the entry points in package.json, their TSDoc',
+  ],
+  [
     'session-events.md',
     'Session events',
     'every journal event: payload, surface or log-only, writer and readers',
@@ -84,6 +91,7 @@ function indexPage() {
 export async function generateReference(root) {
   const program = openSourceProgram(root);
   const pages = new Map([
+    ['api.md', apiPage(program)],
     ['cli.md', await cliPage()],
     [
       'configuration.md',

@@ -15,7 +15,7 @@ import { commands } from './commands/index.js';
 import { UsageError } from './errors.js';
 import { renderCommandHelp, renderMainHelp } from './help.js';
 import { suggest } from '../compile/suggest.js';
-import { packageRepository, packageVersion } from './version.js';
+import { packageReadmeUri, packageRepository, packageVersion } from './version.js';
 
 /** The exit code of each outcome: the only table of exit codes. */
 export const EXIT_CODES: Readonly<Record<OutcomeKind | 'internal', number>> = {
@@ -75,6 +75,7 @@ export async function main(argv: string[], io: MainIo = processIo()): Promise<nu
         vars: process.env,
         ...io.env,
         version: packageVersion(),
+        documentation: packageReadmeUri(),
         ...(repository === undefined ? {} : { repository }),
       };
       const outcome = await command.execute(args, context);

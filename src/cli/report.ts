@@ -57,6 +57,8 @@ export interface FormatContext {
   version: string;
   /** The package's GitHub repository (`https://github.com/OWNER/REPO`): SARIF links its docs; none, no links. */
   repository?: string;
+  /** The installed package's README as a `file:` URI: SARIF's `informationUri` when there is no repository. */
+  documentation?: string;
 }
 
 /** What the human formatters read from the context. */

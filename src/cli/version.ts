@@ -34,6 +34,14 @@ export function packageVersion(): string {
 }
 
 /**
+ * The installed package's README, the documentation that came with this copy.
+ * @returns its `file:` URI
+ */
+export function packageReadmeUri(): string {
+  return new URL('../../README.md', import.meta.url).href;
+}
+
+/**
  * The web address of the package's GitHub repository, from package.json's `repository` field.
  * @returns `https://github.com/OWNER/REPO`, or undefined when there is no field or it names no GitHub repository
  */

@@ -93,6 +93,16 @@ describe('formatSarif', () => {
     const none = parse(formatSarif({ diagnostics }, { cwd, version: '0.0.0' })).runs[0].tool.driver;
     expect(none.informationUri).toBeUndefined();
     expect((none.rules as any[]).some((r) => 'helpUri' in r)).toBe(false);
+    const readme = 'file:///opt/node_modules/dsh-mode/README.md';
+    const installed = parse(formatSarif({ diagnostics }, { cwd, version: '0.0.0', documentation: readme }));
+    expect(installed.runs[0].tool.driver.informationUri).toBe(readme);
+  });
+
+  it('names every rule differently from its id, ignoring case (SARIF wants a name people read)', () => {
+    const log = parse(formatSarif({ diagnostics }, { cwd, version: '0.0.0' }));
+    for (const rule of log.runs[0].tool.driver.rules as any[]) {
+      expect(rule.name.toLowerCase(), rule.id).not.toBe(rule.id.toLowerCase());
+    }
   });
 
   it.each([

@@ -23,7 +23,7 @@ export const SARIF_SCHEMA_URI =
   'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
 
 /** What {@link formatSarif} reads from the format context: the folder relative URIs are based on, the version. */
-export type SarifFormatOptions = Pick<FormatContext, 'cwd' | 'version' | 'repository'>;
+export type SarifFormatOptions = Pick<FormatContext, 'cwd' | 'version' | 'repository' | 'documentation'>;
 
 type Level = 'error' | 'warning' | 'note';
 const LEVEL: Record<Severity, Level> = { error: 'error', warning: 'warning', info: 'note' };
@@ -53,6 +53,7 @@ export function formatSarif(report: DiagnosticsReport, options: SarifFormatOptio
     if (!metadata.some((m) => m.id === d.code)) metadata.push(unknownCode(d));
   }
   const index = new Map(metadata.map((m, i) => [m.id, i]));
+  const informationUri = options.repository ?? options.documentation;
   const log = {
     $schema: SARIF_SCHEMA_URI,
     version: '2.1.0',
@@ -62,8 +63,9 @@ export function formatSarif(report: DiagnosticsReport, options: SarifFormatOptio
           driver: {
             name: 'dsh-mode',
             semanticVersion: options.version,
-            // Links only to what exists: the repository's docs, or none (no placeholder site).
-            ...(options.repository === undefined ? {} : { informationUri: options.repository }),
+            // The repository when package.json names one, else the installed package's README: dsh-mode is not
+            // in the npm registry, so a registry page would name someone else's package.
+            ...(informationUri === undefined ? {} : { informationUri }),
             rules: metadata.map((m) => sarifRule(m, options.repository)),
           },
         },
@@ -83,7 +85,7 @@ function sarifRule(m: RuleMetadata, repository: string | undefined): SarifRule {
     : '';
   return {
     id: m.id,
-    name: pascalCase(m.id),
+    name: friendlyName(m.id),
     shortDescription: { text: capitalize(m.description) },
     fullDescription: { text: full },
     help: { text: m.fix, markdown: `**${m.id}**: ${m.description}.\n\n${m.fix}${examples}` },
@@ -128,6 +130,22 @@ function unknownCode(d: Diagnostic): RuleMetadata {
 
 function capitalize(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/**
+ * SARIF wants `name` to differ from the opaque `id` (its validator compares them ignoring case), so the one-word
+ * codes get a descriptive name.
+ */
+const ONE_WORD_NAMES: Readonly<Record<string, string>> = {
+  io: 'UnreadablePolicyFile',
+  override: 'OverrideReplacesMode',
+  schema: 'SchemaViolation',
+  syntax: 'SyntaxError',
+};
+
+function friendlyName(id: string): string {
+  const name = ONE_WORD_NAMES[id] ?? pascalCase(id);
+  return name.toLowerCase() === id.toLowerCase() ? `${name}Finding` : name;
 }
 
 function pascalCase(id: string): string {
