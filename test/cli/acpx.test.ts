@@ -29,11 +29,11 @@ const CLIENT_METHODS = new Set([
   'session/cancel',
 ]);
 
-const AGENT = 'npx dsh-mode acp';
+const AGENT = 'npx --no-install dsh-mode acp';
 
 /**
  * The acpx commands docs/apps.md shows (its `sh` block of `acpx` lines), each as the arguments after
- * `--agent "npx dsh-mode acp"`; a line that names the agent differently fails the test.
+ * `--agent "npx --no-install dsh-mode acp"`; a line that names the agent differently fails the test.
  */
 function documentedCommands(): string[][] {
   const page = readFileSync(join(ROOT, 'docs/apps.md'), 'utf8');
@@ -80,7 +80,7 @@ describe('acpx against dsh-mode acp', () => {
       );
       const env: NodeJS.ProcessEnv = { ...process.env, HOME: home };
       delete env.DEEPSEEK_API_KEY;
-      // `npx dsh-mode acp` is the bin it resolves to, here with the scripted model.
+      // `npx --no-install dsh-mode acp` is the bin it resolves to, here with the scripted model.
       const agent = `${process.execPath} ${BIN} acp --model-script ${script}`;
       // --ttl 1: the process that ran a command does not stay around for the next one.
       const acpx = (args: string[]) =>
