@@ -15,10 +15,24 @@ import { consume, median, now, round } from './lib.mjs';
 const BENCH = 'lint';
 const DECISIONS = ['allow', 'ask', 'deny'];
 
-/** One document of 100 rules: exact names, prefix globs, brace selectors, effects, a default and inline tests. */
-export function documentText(d, mode) {
+/**
+ * One document of `rules` rules: exact names, prefix globs, brace selectors, effects, a default and inline tests;
+ * with `commands`, also a `bash` rule with command patterns and a test that runs a command.
+ */
+export function documentText(d, mode, rules = 100, commands = false) {
   const lines = [`mode: ${mode}`, 'tools:'];
-  for (let r = 0; r < 100; r++) {
+  if (commands) {
+    lines.push('  bash:', '    decision: ask', '    commands:');
+    for (const [pattern, decision] of [
+      ['git status', 'allow'],
+      ['git log **', 'allow'],
+      [`npm run d${d} **`, 'allow'],
+      ['git push **', 'deny'],
+      ['rm **', 'deny'],
+    ])
+      lines.push(`      "${pattern}": ${decision}`);
+  }
+  for (let r = commands ? 1 : 0; r < rules; r++) {
     const sel =
       r % 4 === 0 ? `"mcp__d${d}r${r}__*"` : r % 4 === 1 ? `"{a${r},b${r}}_d${d}"` : `tool_${d}_${r}`;
     lines.push(`  ${sel}: ${DECISIONS[(d + r) % 3]}`);
@@ -26,6 +40,7 @@ export function documentText(d, mode) {
   lines.push('effects:', '  readOnly: allow', 'default: deny', 'tests:');
   for (let t = 0; t < 5; t++)
     lines.push(`  - { tool: tool_${d}_${t * 4 + 2}, expect: ${DECISIONS[(d + t * 4 + 2) % 3]} }`);
+  if (commands) lines.push('  - { tool: bash, args: { command: "git status && rm -rf dist" }, expect: deny }');
   return lines.join('\n');
 }
 
