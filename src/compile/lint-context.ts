@@ -46,7 +46,7 @@ export const UNMATCHED_PROBE = '\u2063dsh-mode-probe\u2063';
 
 /** One mode's documents in load order, each compiled once, and the composition up to each, composed once. */
 class Mode {
-  readonly #name: string;
+  readonly name: string;
   readonly documents: LintDocument[] = [];
   readonly #compiled: CompiledDocument[] = [];
   /** `#starts[i]`: the position of the last `override` at or before `i`, where its composition starts. */
@@ -54,7 +54,7 @@ class Mode {
   readonly #upTo: CompiledPolicy[] = [];
 
   constructor(name: string) {
-    this.#name = name;
+    this.name = name;
   }
 
   add(document: LintDocument): void {
@@ -76,16 +76,12 @@ class Mode {
 
   /** The composition up to and including `position`. */
   upTo(position: number): CompiledPolicy {
-    return (this.#upTo[position] ??= composePolicy(this.#name, this.prefix(position)));
+    return (this.#upTo[position] ??= composePolicy(this.name, this.prefix(position)));
   }
 
   /** The composition before `position`, or undefined when the document at `position` starts its own. */
   before(position: number): CompiledPolicy | undefined {
     return this.#starts[position] === position ? undefined : this.upTo(position - 1);
-  }
-
-  get name(): string {
-    return this.#name;
   }
 }
 
@@ -114,6 +110,7 @@ export function* ruleContexts(
     positions.set(mode.name, position + 1);
     const compiled = mode.compiled(position);
     let selectors: SelectorRule[] | undefined;
+    const own = () => (selectors ??= readSelectors(compiled));
     let alone: CompiledPolicy | undefined;
     const last = mode.documents.length - 1;
     /** The compiled documents of a scope, this one replaced by `edited` when given. */
@@ -126,7 +123,7 @@ export function* ruleContexts(
     function compose(scope: Scope, without?: Without): CompiledPolicy | undefined {
       if (scope === 'before') return mode.before(position);
       if (without !== undefined)
-        return composePolicy(mode.name, scopeDocuments(scope, compileWithout(source, compiled, without)));
+        return composePolicy(mode.name, scopeDocuments(scope, compileWithout(source, own(), without)));
       if (scope === 'alone') return (alone ??= composePolicy(mode.name, [compiled]));
       return mode.upTo(scope === 'mode' ? last : position);
     }
@@ -136,9 +133,7 @@ export function* ruleContexts(
       catalog,
       isBuiltin: source.file === BUILTIN_PLAN_PATH,
       selectors: (document?: LintDocument) =>
-        document === undefined || document === source
-          ? (selectors ??= readSelectors(compiled))
-          : readSelectors(compileDocument(document)),
+        document === undefined || document === source ? own() : readSelectors(compileDocument(document)),
       argumentRules: () => argumentRulesOf(compiled),
       compose,
       pathOf: (ref: RuleRef) => pathOfRule(source, ref),
@@ -153,26 +148,22 @@ export function* ruleContexts(
  */
 function compileWithout(
   source: LintDocument,
-  compiled: CompiledDocument,
+  selectors: readonly SelectorRule[],
   without: Without,
 ): CompiledDocument {
   const [kind, key] = without.entry;
-  const alternatives = new Map<string, CompiledDocument['rules'][number][]>();
-  for (const r of compiled.rules) {
-    const list = alternatives.get(r.selector);
-    if (list) list.push(r);
-    else alternatives.set(r.selector, [r]);
-  }
-  const matters = (selector: string) =>
-    !(kind === 'tools' && key === selector) &&
-    (alternatives.get(selector) ?? []).some((alt) => without.names.some((name) => alt.match(name)));
+  const { tools, effects } = source.document;
   const document = { ...source.document };
-  if (document.tools !== undefined)
-    document.tools = Object.fromEntries(
-      Object.entries(document.tools).filter(([selector]) => matters(selector)),
+  if (tools !== undefined) {
+    const kept = selectors.filter(
+      ({ selector, alternatives }) =>
+        !(kind === 'tools' && key === selector) &&
+        alternatives.some((alt) => without.names.some((name) => alt.match(name))),
     );
-  if (kind === 'effects' && document.effects !== undefined)
-    document.effects = Object.fromEntries(Object.entries(document.effects).filter(([hint]) => hint !== key));
+    document.tools = Object.fromEntries(kept.map(({ selector }) => [selector, tools[selector]!]));
+  }
+  if (kind === 'effects' && effects !== undefined)
+    document.effects = Object.fromEntries(Object.entries(effects).filter(([hint]) => hint !== key));
   const edited: SourceDocument = { file: source.file, document, locate: (path) => source.locate(path) };
   if (source.keyRange !== undefined) edited.keyRange = (path) => source.keyRange!(path);
   return compileDocument(edited);
