@@ -105,7 +105,10 @@ export interface RuleReport<M extends string = string> {
 export interface RuleContext {
   /** The document under check: its file, its parsed `document`, and position lookups for its JSON paths. */
   readonly source: LintDocument;
-  /** The documents that name this document's mode, in load order (`source` among them): mode-level rules report once, on the last. */
+  /**
+   * The documents that name this document's mode, in load order, `source` among them: a mode-level rule reports
+   * once, on the last.
+   */
   readonly modeDocuments: readonly LintDocument[];
   /** The catalog given with `--tools`, if any. */
   readonly catalog: readonly ToolCatalogEntry[] | undefined;
@@ -118,8 +121,7 @@ export interface RuleContext {
   /**
    * The mode composed from the documents of `scope`, as `compilePolicies` composes them (memoised `decide`;
    * `decideCall` from `call.ts` decides calls with arguments). `before` is undefined when no document precedes
-   * this one in its composition. With `without`, this document is composed with that entry removed (`upTo` and
-   * `alone` only).
+   * this one in its composition. With `without`, this document is composed with that entry removed.
    */
   compose(scope: 'before'): CompiledPolicy | undefined;
   compose(scope: 'upTo' | 'mode' | 'alone', without?: Without): CompiledPolicy;
