@@ -45,6 +45,10 @@ const LABELS = {
   'step-100k-vs-1k': ['per step, resumed 100k-event session', 'per step, resumed 1k-event session'],
   'resume-100k-vs-parse': ['resume of a 100k-event session', 'read + split + `JSON.parse` of its file'],
   'journal-append-vs-bare': ['journal append on disk, plugin loaded', 'bare `JSON.stringify` + `writeSync`'],
+  'lint-10x5x50-vs-load': [
+    'lint of a realistic repository: 10 modes × 5 documents × 50 rules',
+    'parse + validate of the same files',
+  ],
   'compile-lint-1000x100': [
     'compile + lint, 1,000 parsed documents × 100 rules',
     'parse + validate of the same documents',

@@ -44,8 +44,8 @@ const PRINTABLE_SET = new Set(PRINTABLE);
 export function findCommonName(a: MatchablePattern, b: MatchablePattern): string | undefined {
   // Most pairs differ in a literal prefix or suffix; for patterns of literals and `*` that shows on the strings.
   if (!starAffixesAgree(a.pattern, b.pattern)) return undefined;
-  const ta = tokensOf(a.pattern);
-  const tb = tokensOf(b.pattern);
+  const ta = tokenize(a.pattern);
+  const tb = tokenize(b.pattern);
   // Hostile lengths would make the product search slow: sample instead.
   if (ta === undefined || tb === undefined || ta.length * tb.length > MAX_STATES) {
     return [...exampleNames(a.pattern), ...exampleNames(b.pattern)].find((n) => a.match(n) && b.match(n));
@@ -54,28 +54,6 @@ export function findCommonName(a: MatchablePattern, b: MatchablePattern): string
   const extra = [...a.pattern, ...b.pattern].filter((c) => !PRINTABLE_SET.has(c));
   const witness = search(ta, tb, extra.length === 0 ? PRINTABLE : [...PRINTABLE, ...new Set(extra)]);
   return witness !== undefined && a.match(witness) && b.match(witness) ? witness : undefined;
-}
-
-/**
- * A cheap necessary condition for a name to match `pattern`: its literal prefix and suffix (up to the first and
- * after the last wildcard). Use it before a matcher call in loops over many names.
- * @returns a predicate that is false only for names the pattern cannot match
- */
-export function affixFilter(pattern: string): (name: string) => boolean {
-  if (STAR_ONLY.test(pattern)) {
-    const first = pattern.indexOf('*');
-    const prefix = first === -1 ? pattern : pattern.slice(0, first);
-    const suffix = first === -1 ? '' : pattern.slice(pattern.lastIndexOf('*') + 1);
-    return (name) => name.startsWith(prefix) && name.endsWith(suffix);
-  }
-  const tokens = tokensOf(pattern);
-  if (tokens === undefined) return () => true;
-  const prefix = literalRun(tokens);
-  const suffix = literalRun([...tokens].reverse())
-    .split('')
-    .reverse()
-    .join('');
-  return (name) => name.startsWith(prefix) && name.endsWith(suffix);
 }
 
 /** Literals and `*` only (no escape, `?` or `[`): every other character stands for itself. */
@@ -122,17 +100,6 @@ function affixesAgree(ta: readonly Token[], tb: readonly Token[]): boolean {
   return agree(ta, tb) && agree([...ta].reverse(), [...tb].reverse());
 }
 
-const tokenCache = new Map<string, Token[] | undefined>();
-
-/** Tokenises with a bounded cache: lint compares the same patterns many times. */
-function tokensOf(pattern: string): Token[] | undefined {
-  if (tokenCache.has(pattern)) return tokenCache.get(pattern);
-  if (tokenCache.size >= 10_000) tokenCache.clear();
-  const tokens = tokenize(pattern);
-  tokenCache.set(pattern, tokens);
-  return tokens;
-}
-
 /**
  * A few names a pattern matches (its literal skeleton with `*` as nothing and as `x`), for probing.
  * @param pattern one brace alternative
@@ -154,7 +121,7 @@ export function exampleNames(pattern: string): string[] {
     const tail = pattern.slice(from);
     return from === 0 ? [pattern] : [bare + tail, filled + tail];
   }
-  const tokens = tokensOf(pattern);
+  const tokens = tokenize(pattern);
   if (tokens === undefined) return [pattern.replace(/[*?]/g, '')];
   const skeleton = (star: string) => tokens.map((t) => (t.kind === 'star' ? star : t.sample)).join('');
   return [...new Set([skeleton(''), skeleton('x')])];

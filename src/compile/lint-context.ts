@@ -1,56 +1,38 @@
 /**
- * Builds the {@link RuleContext} each lint rule receives: the document, its mode's other documents, parsed
- * selectors and lazily compiled compositions. This is lint's only seam to the loader, glob parser and compiler,
- * so rules never import them directly.
+ * Builds the {@link RuleContext} each lint rule receives: lint's only seam to the compiler, so rules never
+ * compile or compose documents themselves.
  *
- * Compositions follow the policy language, docs/reference/policy-language.md: a document's mode "up to and including" it is the composition of the
- * documents that name that mode, in load order, up to it (from the last `override: true` on). "Without a rule"
- * is the same ceiling with one entry of this document skipped (`resolveInDocument`'s `skip`), so probing a rule
- * costs no recompilation. Each document is compiled once per lint run, and each mode is indexed once
- * (`ModeCompositions`), so a composition's answer costs the same for the 1st and the 1,000th document of a mode.
+ * Compositions are the compiler's own (`composePolicy`, the policy language, docs/reference/policy-language.md):
+ * "the mode up to and including this document" is the composition of the documents that name that mode, in load
+ * order, up to it, from the last `override: true` on. Each document is compiled once per lint run and each
+ * prefix of a mode composed once, so a rule that asks a prefix about many names reuses its memoised `decide`.
+ * "Without this entry" compiles the document again without it.
  * @module
  */
-import { composePolicy, DEFAULT_DENY_RULE } from './compile.js';
-import { compileDocument, HINT_NAMES, resolveInDocument, toolVerdict } from './document.js';
-import { affixFilter } from './glob-overlap.js';
-import { ModeCompositions } from './lint-compose.js';
-import { DocumentProbe, samePath } from './lint-probe.js';
-import { isStarOnly, type SelectorAlternative } from './glob.js';
+import { composePolicy } from './compile.js';
+import { compileDocument, HINT_NAMES, toolVerdict } from './document.js';
 import { BUILTIN_PLAN_PATH } from './load.js';
 import type { ToolCatalogEntry } from './catalog.js';
-import type { ToolRuleValue } from './schema-types.generated.js';
-import { decideCall } from './call.js';
-import { PrefixIndex } from './prefix-index.js';
+import type { SelectorAlternative } from './glob.js';
 import type {
   ArgumentRule,
-  IndexedAlternative,
   LintDocument,
   RuleContext,
-  SelectorIndex,
+  Scope,
   SelectorRule,
+  Without,
 } from './rules/define.js';
-import type {
-  CallInput,
-  CompiledDocument,
-  CompiledRule,
-  CompiledPolicy,
-  Decision,
-  DecideResult,
-  Hints,
-  JsonPath,
-  RuleRef,
-  SourceDocument,
-} from './types.js';
+import type { CompiledDocument, CompiledPolicy, Hints, JsonPath, RuleRef, SourceDocument } from './types.js';
 
-export type { IndexedAlternative, LintDocument, SelectorAlternative, SelectorIndex, SelectorRule };
+export type { LintDocument, SelectorAlternative, SelectorRule };
 
 /**
- * The hint sets worth probing for documents: only `effects` read hints, so every combination of the hints the
+ * The hint sets worth probing a mode with: only `effects` read hints, so every combination of the hints the
  * documents' `effects` name (the others false), and a single set when there are no effects.
- * @param documents the documents whose `effects` matter
+ * @param documents the documents whose `effects` matter (a mode's)
  * @returns explicit hint sets (no MCP defaults involved)
  */
-export function hintProbes(documents: readonly SourceDocument[]): Hints[] {
+export function hintSets(documents: readonly SourceDocument[]): Hints[] {
   const used = HINT_NAMES.filter((h) => documents.some((d) => d.document.effects?.[h] !== undefined));
   return Array.from({ length: 1 << used.length }, (_, bits) => {
     const hints: Hints = { readOnly: false, destructive: false, idempotent: false, openWorld: false };
@@ -62,25 +44,50 @@ export function hintProbes(documents: readonly SourceDocument[]): Hints[] {
 /** A tool name no reasonable selector matches, to probe what `effects` and `default` decide. */
 export const UNMATCHED_PROBE = '\u2063dsh-mode-probe\u2063';
 
-/**
- * Creates the contexts for one lint run, one per document, sharing caches.
- * @param documents every loaded document, in load order
- * @param catalog the tool catalog, if any
- * @returns one context per document, in the same order
- */
-export function createRuleContexts(
-  documents: readonly LintDocument[],
-  catalog: readonly ToolCatalogEntry[] | undefined,
-): RuleContext[] {
-  return [...ruleContexts(documents, catalog)];
+/** One mode's documents in load order, each compiled once, and the composition up to each, composed once. */
+class Mode {
+  readonly name: string;
+  readonly documents: LintDocument[] = [];
+  readonly #compiled: CompiledDocument[] = [];
+  /** `#starts[i]`: the position of the last `override` at or before `i`, where its composition starts. */
+  readonly #starts: number[] = [];
+  readonly #upTo: CompiledPolicy[] = [];
+
+  constructor(name: string) {
+    this.name = name;
+  }
+
+  add(document: LintDocument): void {
+    const compiled = compileDocument(document);
+    const position = this.documents.length;
+    this.documents.push(document);
+    this.#compiled.push(compiled);
+    this.#starts.push(compiled.override || position === 0 ? position : this.#starts[position - 1]!);
+  }
+
+  /** The compiled documents that compose up to and including `position`. */
+  prefix(position: number): CompiledDocument[] {
+    return this.#compiled.slice(this.#starts[position], position + 1);
+  }
+
+  compiled(position: number): CompiledDocument {
+    return this.#compiled[position]!;
+  }
+
+  /** The composition up to and including `position`. */
+  upTo(position: number): CompiledPolicy {
+    return (this.#upTo[position] ??= composePolicy(this.name, this.prefix(position)));
+  }
+
+  /** The composition before `position`, or undefined when the document at `position` starts its own. */
+  before(position: number): CompiledPolicy | undefined {
+    return this.#starts[position] === position ? undefined : this.upTo(position - 1);
+  }
 }
 
 /**
- * The contexts of {@link createRuleContexts}, made one at a time. What a context computes about its own document
- * (its selectors, their index, its probes) lives in the context, not in the run's shared caches: a runner that
- * drops each context once its rules have run lets that memory go while the lint goes on, instead of keeping every
- * document's until the end (a lint of 1,000 documents kept 100,000 selector rules alive, and every young-generation
- * collection copied them). The mode's compositions are shared by the run.
+ * The contexts of one lint run, one per document in load order, made one at a time: what a context holds about
+ * its own document (its selectors, its compositions without an entry) is garbage once its rules have run.
  * @param documents every loaded document, in load order
  * @param catalog the tool catalog, if any
  * @returns one context per document, in the same order
@@ -89,111 +96,86 @@ export function* ruleContexts(
   documents: readonly LintDocument[],
   catalog: readonly ToolCatalogEntry[] | undefined,
 ): Generator<RuleContext, void, undefined> {
-  const byMode = new Map<string, LintDocument[]>();
+  const modes = new Map<string, Mode>();
   for (const d of documents) {
-    const list = byMode.get(d.document.mode) ?? [];
-    list.push(d);
-    byMode.set(d.document.mode, list);
+    const name = d.document.mode;
+    let mode = modes.get(name);
+    if (mode === undefined) modes.set(name, (mode = new Mode(name)));
+    mode.add(d);
   }
-  const compiledDocs = new Map<LintDocument, CompiledDocument>();
-  const compiled = (doc: LintDocument): CompiledDocument => {
-    let c = compiledDocs.get(doc);
-    if (c === undefined) compiledDocs.set(doc, (c = compileDocument(doc)));
-    return c;
-  };
-  const probesByMode = new Map<string, Hints[]>();
-  const compositions = new Map<string, ModeCompositions>();
-  const compositionsOf = (mode: string): ModeCompositions => {
-    let c = compositions.get(mode);
-    if (c === undefined)
-      compositions.set(mode, (c = new ModeCompositions(mode, byMode.get(mode)!.map(compiled))));
-    return c;
-  };
+  const positions = new Map<string, number>();
   for (const source of documents) {
-    let probe: DocumentProbe | undefined;
-    let composition: ModeCompositions | undefined;
+    const mode = modes.get(source.document.mode)!;
+    const position = positions.get(mode.name) ?? 0;
+    positions.set(mode.name, position + 1);
+    const compiled = mode.compiled(position);
     let selectors: SelectorRule[] | undefined;
-    let index: SelectorIndex | undefined;
-    const mode = source.document.mode;
-    const modeDocuments = byMode.get(mode)!;
-    const position = modeDocuments.indexOf(source);
-    const own = (): SelectorRule[] => (selectors ??= readSelectors(compiled(source)));
+    const own = () => (selectors ??= readSelectors(compiled));
     let alone: CompiledPolicy | undefined;
-    let before: CompiledPolicy | null | undefined;
-    const earlier = (): CompiledPolicy | null => {
-      if (before !== undefined) return before;
-      const docs = source.document.override === true ? [] : compositionsOf(mode).documents(position);
-      return (before = docs.length === 0 ? null : composePolicy(mode, docs));
+    const last = mode.documents.length - 1;
+    /** The compiled documents of a scope, this one replaced by `edited` when given. */
+    const scopeDocuments = (scope: Exclude<Scope, 'before'>, edited?: CompiledDocument) => {
+      const docs = scope === 'alone' ? [compiled] : mode.prefix(scope === 'mode' ? last : position);
+      return edited === undefined ? docs : docs.map((d) => (d === compiled ? edited : d));
     };
-    const composedUpTo = () => compositionsOf(mode).policy(position + 1);
-    const composedMode = () => compositionsOf(mode).policy(modeDocuments.length);
-    const decideInDocument = (name: string, hints: Hints | undefined, without?: JsonPath) =>
-      resolveInDocument(
-        compiled(source),
-        name,
-        hints,
-        without ? { skip: (e) => samePath(e.path, without) } : {},
-      );
-    const decideUpTo = (name: string, hints: Hints | undefined, without?: JsonPath): DecideResult => {
-      // Without `without`, the prefix's memoised policy answers. With it, the ceiling is resolved through the
-      // mode's index with this document's entry skipped (see lint-compose.ts): no cost per earlier document.
-      if (without === undefined) return composedUpTo().decide(name, hints);
-      const skip = (e: { path: JsonPath }) => samePath(e.path, without);
-      return (
-        compositionsOf(mode).resolve(position + 1, name, hints, { position, skip }) ?? {
-          decision: 'deny',
-          rule: DEFAULT_DENY_RULE,
-        }
-      );
-    };
+    function compose(scope: 'before'): CompiledPolicy | undefined;
+    function compose(scope: Exclude<Scope, 'before'>, without?: Without): CompiledPolicy;
+    function compose(scope: Scope, without?: Without): CompiledPolicy | undefined {
+      if (scope === 'before') return mode.before(position);
+      if (without !== undefined)
+        return composePolicy(mode.name, scopeDocuments(scope, compileWithout(source, own(), without)));
+      if (scope === 'alone') return (alone ??= composePolicy(mode.name, [compiled]));
+      return mode.upTo(scope === 'mode' ? last : position);
+    }
     yield {
       source,
-      documents,
-      modeDocuments,
-      isLastOfMode: position === modeDocuments.length - 1,
-      isBuiltin: source.file === BUILTIN_PLAN_PATH,
+      modeDocuments: mode.documents,
       catalog,
-      selectors: own,
-      selectorIndex: () => (index ??= indexSelectors(own())),
-      patternsMayRepeat: () => patternsMayRepeat(compiled(source)),
-      // Another document's selectors are read afresh: only mode-level rules ask, once per document of the mode.
-      selectorsOf: (doc: LintDocument) => (doc === source ? own() : readSelectors(compiled(doc))),
-      composedUpTo,
-      composedMode,
-      decideUpTo,
-      decideBefore: (name: string, hints: Hints | undefined) =>
-        compositionsOf(mode).resolveBefore(position, name, hints),
-      decideInDocument,
-      decisionBefore: (name: string, hints: Hints | undefined) =>
-        (composition ??= compositionsOf(mode)).decisionBefore(position, name, hints),
-      decisionInDocument: (name: string, hints: Hints | undefined, without?: JsonPath) =>
-        (probe ??= new DocumentProbe(compiled(source))).decision(name, hints, without),
-      decideAlone: (name: string, hints?: Hints): DecideResult =>
-        (alone ??= composePolicy(mode, [compiled(source)])).decide(name, hints),
-      argumentRules: () => argumentRulesOf(compiled(source)),
-      decideCallBefore: (call: CallInput) => {
-        const policy = earlier();
-        return policy === null ? undefined : decideCall(policy, call);
-      },
-      decideCallAlone: (call: CallInput) =>
-        decideCall((alone ??= composePolicy(mode, [compiled(source)])), call),
+      isBuiltin: source.file === BUILTIN_PLAN_PATH,
+      selectors: (document?: LintDocument) =>
+        document === undefined || document === source ? own() : readSelectors(compileDocument(document)),
+      argumentRules: () => argumentRulesOf(compiled),
+      compose,
       pathOf: (ref: RuleRef) => pathOfRule(source, ref),
-      hintProbes: () => {
-        let probes = probesByMode.get(mode);
-        if (probes === undefined) probesByMode.set(mode, (probes = hintProbes(modeDocuments)));
-        return probes;
-      },
     } satisfies RuleContext;
   }
+}
+
+/**
+ * `source` compiled without the entry `without.entry`, and without the selectors that match none of
+ * `without.names`: a name is decided by the selectors that match it, then `effects` and `default`, so the result
+ * decides those names as the whole document without the entry would.
+ */
+function compileWithout(
+  source: LintDocument,
+  selectors: readonly SelectorRule[],
+  without: Without,
+): CompiledDocument {
+  const [kind, key] = without.entry;
+  const { tools, effects } = source.document;
+  const document = { ...source.document };
+  if (tools !== undefined) {
+    const kept = selectors.filter(
+      ({ selector, alternatives }) =>
+        !(kind === 'tools' && key === selector) &&
+        alternatives.some((alt) => without.names.some((name) => alt.match(name))),
+    );
+    document.tools = Object.fromEntries(kept.map(({ selector }) => [selector, tools[selector]!]));
+  }
+  if (kind === 'effects' && effects !== undefined)
+    document.effects = Object.fromEntries(Object.entries(effects).filter(([hint]) => hint !== key));
+  const edited: SourceDocument = { file: source.file, document, locate: (path) => source.locate(path) };
+  if (source.keyRange !== undefined) edited.keyRange = (path) => source.keyRange!(path);
+  return compileDocument(edited);
 }
 
 /** The rules with argument tables of a compiled document, one per selector (brace alternatives share tables). */
 function argumentRulesOf(doc: CompiledDocument): ArgumentRule[] {
   const out: ArgumentRule[] = [];
-  let seen: Set<string> | undefined;
+  const seen = new Set<string>();
   for (const r of doc.rules) {
-    if (r.arguments === undefined || seen?.has(r.selector) === true) continue;
-    (seen ??= new Set()).add(r.selector);
+    if (r.arguments === undefined || seen.has(r.selector)) continue;
+    seen.add(r.selector);
     const value = doc.source.document.tools?.[r.selector];
     const rule: ArgumentRule = {
       selector: r.selector,
@@ -226,135 +208,26 @@ function pathOfRule(source: LintDocument, ref: RuleRef): JsonPath | undefined {
 }
 
 /**
- * The `tools` rules of a compiled document, grouped back by selector (the compiler parsed them already). An
- * alternative is the compiled rule itself, unless it is a glob that takes the affix filter.
+ * The `tools` rules of a compiled document, in document order, each with its compiled alternatives (a selector's
+ * position among the keys of `tools` is its rules' `order`; an invalid selector may have none).
  */
 function readSelectors(doc: CompiledDocument): SelectorRule[] {
-  const errors =
-    doc.selectorErrors.length === 0
-      ? undefined
-      : new Map(doc.selectorErrors.map((e) => [e.selector, e.error]));
-  const tools = doc.source.document.tools ?? {};
-  const compiledRules = doc.rules;
-  const out: SelectorRule[] = [];
-  // The compiler emits each selector's alternatives together, in `tools` key order (`order` counts selectors).
-  // Only an invalid selector can have none: without errors, the selectors are read off the rules instead of
-  // listing the keys of `tools` again (a big `tools` is a dictionary object, whose keys cost a sort to list).
-  const keys = errors === undefined ? undefined : Object.keys(tools);
-  const count = keys?.length ?? (compiledRules.length === 0 ? 0 : compiledRules.at(-1)!.order + 1);
-  let next = 0;
-  for (let order = 0; order < count; order++) {
-    const first = next;
-    while (next < compiledRules.length && compiledRules[next]!.order === order) next++;
-    // Read off the rules, a selector with none would take the next one's name: loud (an internal-error finding).
-    if (keys === undefined && next === first)
-      throw new Error(`a valid selector compiled to no rule (#${order})`);
-    const selector = keys?.[order] ?? compiledRules[first]!.selector;
-    // Sized once (an array grown by `push` reserves room for many more: memory a big lint keeps to its end); a
-    // selector of one alternative (most) without the intermediate slice.
-    const alternatives: SelectorAlternative[] =
-      next - first === 1
-        ? [alternativeOf(compiledRules[first]!)]
-        : compiledRules.slice(first, next).map(alternativeOf);
-    // A compiled rule carries what its value says: a big `tools` is a dictionary object, costly to look up in.
-    const rule =
-      next > first
-        ? selectorRuleOf(selector, compiledRules[first]!, alternatives)
-        : selectorRuleOfValue(selector, tools[selector]!, alternatives);
-    const error = errors?.get(selector);
+  const errors = new Map(doc.selectorErrors.map((e) => [e.selector, e.error]));
+  const byOrder: SelectorAlternative[][] = [];
+  for (const r of doc.rules) (byOrder[r.order] ??= []).push(r);
+  return Object.entries(doc.source.document.tools ?? {}).map(([selector, value], order) => {
+    const { decision, reason } = toolVerdict(value);
+    const rule: SelectorRule = {
+      selector,
+      decision,
+      path: ['tools', selector],
+      alternatives: byOrder[order] ?? [],
+    };
+    if (reason !== undefined) rule.reason = reason;
+    if (typeof value !== 'string' && (value.commands !== undefined || value.paths !== undefined))
+      rule.byArguments = true;
+    const error = errors.get(selector);
     if (error !== undefined) rule.error = error;
-    out.push(rule);
-  }
-  return out;
-}
-
-/**
- * A selector as lint sees it, from one of its compiled rules: their decision is the value's (`toolVerdict`), their
- * reason the value's, and they have argument tables exactly when the value has `commands` or `paths`.
- */
-function selectorRuleOf(
-  selector: string,
-  compiled: CompiledRule,
-  alternatives: SelectorAlternative[],
-): SelectorRule {
-  const rule: SelectorRule = {
-    selector,
-    decision: compiled.decision,
-    path: ['tools', selector],
-    alternatives,
-  };
-  if (compiled.reason !== undefined) rule.reason = compiled.reason;
-  if (compiled.arguments !== undefined) rule.byArguments = true;
-  return rule;
-}
-
-/** A selector as lint sees it, from its value: for one that compiled to no rule (an invalid selector). */
-function selectorRuleOfValue(
-  selector: string,
-  value: ToolRuleValue,
-  alternatives: SelectorAlternative[],
-): SelectorRule {
-  if (typeof value === 'string')
-    return { selector, decision: value, path: ['tools', selector], alternatives };
-  const rule: SelectorRule = {
-    selector,
-    decision: toolVerdict(value).decision,
-    path: ['tools', selector],
-    alternatives,
-  };
-  if (value.reason !== undefined) rule.reason = value.reason;
-  if (value.commands !== undefined || value.paths !== undefined) rule.byArguments = true;
-  return rule;
-}
-
-/** A compiled rule as a selector alternative. */
-function alternativeOf(r: CompiledRule): SelectorAlternative {
-  // The affix filter skips most matcher calls when lint probes many names against many globs.
-  // (A pattern of literals and `*` checks its affixes itself.)
-  if (!r.isGlob || isStarOnly(r.pattern)) return r;
-  const could = affixFilter(r.pattern);
-  return {
-    pattern: r.pattern,
-    specificity: r.specificity,
-    isGlob: r.isGlob,
-    prefix: r.prefix,
-    match: could ? (n) => could(n) && r.match(n) : r.match,
-  };
-}
-
-/**
- * Whether two `tools` alternatives of a compiled document may have one pattern. A pattern decides its exact name,
- * or its glob's literal prefix (`compileAlternative` in glob.ts): when no name and no prefix repeats, none does.
- */
-function patternsMayRepeat(doc: CompiledDocument): boolean {
-  if (doc.exact.size !== doc.rules.length - doc.globs.length) return true;
-  for (const globs of doc.globsByPrefix.values()) if (globs.length > 1) return true;
-  return false;
-}
-
-/** The alternatives of a document's selectors by literal prefix (exact names by the name itself). */
-function indexSelectors(rules: readonly SelectorRule[]): SelectorIndex {
-  const exactKeys: string[] = [];
-  const exact: [SelectorAlternative[], number[]] = [[], []];
-  const globKeys: string[] = [];
-  const globs: [SelectorAlternative[], number[]] = [[], []];
-  rules.forEach((rule, position) => {
-    for (const alternative of rule.alternatives) {
-      const side = alternative.name !== undefined ? exact : globs;
-      (alternative.name !== undefined ? exactKeys : globKeys).push(
-        alternative.name ?? alternative.prefix ?? '',
-      );
-      side[0].push(alternative);
-      side[1].push(position);
-    }
+    return rule;
   });
-  // The entries are made when a question returns them: most exact names are never returned.
-  const entry =
-    ([alternatives, positions]: [SelectorAlternative[], number[]]) =>
-    (i: number): IndexedAlternative => ({
-      alternative: alternatives[i]!,
-      rule: rules[positions[i]!]!,
-      position: positions[i]!,
-    });
-  return { exact: new PrefixIndex(exactKeys, entry(exact)), globs: new PrefixIndex(globKeys, entry(globs)) };
 }

@@ -16,7 +16,7 @@ import type { LoadResult } from './load.js';
 import type { ToolCatalogEntry } from './catalog.js';
 import { rules } from './rules/index.js';
 import type { MessageTemplate, RuleDefinition } from './rules/define.js';
-import type { Diagnostic, JsonPath, Range } from './types.js';
+import type { Diagnostic } from './types.js';
 
 /** What lint reads: a {@link LoadResult}, or the same shape with extra diagnostics (a catalog's) merged in. */
 export interface LintInput {
@@ -50,17 +50,17 @@ export function lintPolicies(load: LintInput, options: LintOptions = {}): Diagno
           const template: MessageTemplate | undefined = rule.meta.messages[messageId];
           // A path that ends in a key (`tools.web_*`, `default`) points at the key, where the rule is written.
           const range = (typeof path.at(-1) === 'string' ? keyRange?.(path) : undefined) ?? locate(path);
-          out.push(
-            finding(
-              rule,
-              interpolate(template?.text ?? messageId, data),
-              messageId,
-              file,
-              path,
-              range,
-              template?.help ? interpolate(template.help, data) : undefined,
-            ),
-          );
+          const help = template?.help ? interpolate(template.help, data) : undefined;
+          out.push({
+            code: rule.id,
+            severity: rule.meta.severity,
+            message: interpolate(template?.text ?? messageId, data),
+            messageId,
+            file,
+            path,
+            ...(range === undefined ? {} : { range }),
+            ...(help === undefined ? {} : { help }),
+          });
         });
       } catch (error) {
         out.push({
@@ -78,65 +78,15 @@ export function lintPolicies(load: LintInput, options: LintOptions = {}): Diagno
 }
 
 /**
- * One rule's finding, made in one go with the fields it has (`range` and `help` only when set): a lint keeps tens of
- * thousands, and fields added afterwards would each move the object to a new shape and a separate property store.
- */
-function finding(
-  rule: RuleDefinition,
-  message: string,
-  messageId: string,
-  file: string | null,
-  path: JsonPath,
-  range: Range | undefined,
-  help: string | undefined,
-): Diagnostic {
-  const code = rule.id;
-  const severity = rule.meta.severity;
-  if (range === undefined) {
-    return help === undefined
-      ? { code, severity, message, messageId, file, path }
-      : { code, severity, message, messageId, file, path, help };
-  }
-  return help === undefined
-    ? { code, severity, message, messageId, file, path, range }
-    : { code, severity, message, messageId, file, path, range, help };
-}
-
-/**
  * Fills `{{name}}` slots; unknown slots stay as written (ESLint's behaviour), so a typo shows instead of vanishing.
  * @param text a template
  * @param data slot values
  * @returns the rendered text
  */
 export function interpolate(text: string, data: Readonly<Record<string, string | number>>): string {
-  const parts = templateParts(text);
-  if (parts.length === 1) return parts[0]!;
-  // Joined once, not concatenated piece by piece: a lint keeps tens of thousands of messages, and each `+=` would
-  // leave a chain of string cells behind every one of them until it is flattened.
-  const pieces: string[] = [parts[0]!];
-  for (let i = 1; i < parts.length; i += 3) {
-    const name = parts[i + 1]!;
-    pieces.push(Object.hasOwn(data, name) ? String(data[name]) : parts[i]!, parts[i + 2]!);
-  }
-  return pieces.join('');
+  return text.replace(SLOT, (slot: string, name: string) =>
+    Object.hasOwn(data, name) ? String(data[name]) : slot,
+  );
 }
 
 const SLOT = /\{\{\s*([\w-]+)\s*\}\}/g;
-/** Templates split once (a big lint renders the same few templates tens of thousands of times); bounded. */
-const templates = new Map<string, string[]>();
-
-/** `[text, (slot as written, slot name, text)*]`. */
-function templateParts(text: string): string[] {
-  let parts = templates.get(text);
-  if (parts !== undefined) return parts;
-  parts = [];
-  let last = 0;
-  for (const m of text.matchAll(SLOT)) {
-    parts.push(text.slice(last, m.index), m[0], m[1]!);
-    last = m.index + m[0].length;
-  }
-  parts.push(text.slice(last));
-  if (templates.size >= 1024) templates.clear();
-  templates.set(text, parts);
-  return parts;
-}

@@ -1,5 +1,5 @@
 /**
- * A seeded, generated lint corpus for the equivalence test (`lint-equivalence.test.ts`): several modes of many
+ * A seeded, generated lint corpus whose findings `lint-corpus.test.ts` pins: several modes of many
  * documents drawing on a small vocabulary of exact names, overlapping globs, braces, invalid and oversized
  * selectors, reasons, `effects`, `default`s, `override`s and inline tests, so every rule finds something and
  * compositions see long prefixes. The same seed always gives the same texts.

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { interpolate, lintPolicies } from '../../src/compile/lint.js';
+import { compilePolicies } from '../../src/compile/compile.js';
 import { loadPolicySources, loadPolicyText } from '../../src/compile/load.js';
 import { defineRule } from '../../src/compile/rules/define.js';
 import override from '../../src/compile/rules/override.js';
@@ -105,41 +106,28 @@ describe('interpolate', () => {
   });
 });
 
-describe('createRuleContexts', () => {
-  it("keeps each document's selectors in its own context, and another document's read afresh are the same", async () => {
-    const { createRuleContexts } = await import('../../src/compile/lint-context.js');
+describe('ruleContexts', () => {
+  it("reads each document's selectors, its own once, another document's afresh and equal", async () => {
+    const { ruleContexts } = await import('../../src/compile/lint-context.js');
     const texts = [
       'mode: m\ntools:\n  "a*": allow\n  "{b,c}": ask\n',
       'mode: m\ntools:\n  "a*": deny\n  d: allow\n  "[x": deny\n',
     ];
     const docs = texts.flatMap((t, i) => loadPolicyText(t, `${i}.yaml`).documents);
-    const [first, second] = createRuleContexts(docs, undefined);
-    // Asked twice, a context's own selectors are the same list (cached); another document's are equal.
+    const [first, second] = [...ruleContexts(docs, undefined)];
     expect(first!.selectors()).toBe(first!.selectors());
-    expect(first!.selectorsOf(docs[0]!)).toBe(first!.selectors());
-    expect(first!.selectorsOf(docs[1]!)).toEqual(second!.selectors());
+    expect(first!.selectors(docs[0]!)).toBe(first!.selectors());
+    expect(first!.selectors(docs[1]!)).toEqual(second!.selectors());
     expect(second!.selectors().map((r) => [r.selector, r.decision, r.error !== undefined])).toEqual([
       ['a*', 'deny', false],
       ['d', 'allow', false],
       ['[x', 'deny', true],
     ]);
-    // The index is over the context's own selectors.
-    expect(
-      second!
-        .selectorIndex()
-        .exact.startingWith('')
-        .map((e) => e.alternative.name),
-    ).toEqual(['[x', 'd']);
-    expect(
-      first!
-        .selectorIndex()
-        .exact.startingWith('')
-        .map((e) => e.rule),
-    ).toEqual([first!.selectors()[1], first!.selectors()[1]]);
+    expect(first!.selectors()[1]!.alternatives.map((a) => a.name)).toEqual(['b', 'c']);
   });
 
-  it("decideUpTo() agrees with the compiler's composition, and removing a key is the same as not writing it", async () => {
-    const { createRuleContexts } = await import('../../src/compile/lint-context.js');
+  it('composes as the compiler does, and removing an entry is the same as not writing it', async () => {
+    const { ruleContexts } = await import('../../src/compile/lint-context.js');
     const texts = [
       'mode: m\ntools:\n  "a*": allow\n  ab: ask\neffects:\n  readOnly: allow\n',
       'mode: m\ntools:\n  "*b": deny\n  c: allow\ndefault: ask\n',
@@ -148,17 +136,46 @@ describe('createRuleContexts', () => {
     ];
     const docs = texts.flatMap((t, i) => loadPolicyText(t, `${i}.yaml`).documents);
     const withoutC = loadPolicyText('mode: m\ntools:\n  "*b": deny\ndefault: ask\n', '1.yaml').documents;
-    const contexts = createRuleContexts(docs, undefined);
-    const altered = createRuleContexts([docs[0]!, withoutC[0]!, docs[2]!, docs[3]!], undefined);
+    const withoutEffect = loadPolicyText(
+      'mode: m\noverride: true\ntools:\n  "a?": ask\n  c: deny\n',
+      '2.yaml',
+    ).documents;
+    const contexts = [...ruleContexts(docs, undefined)];
+    const altered = [...ruleContexts([docs[0]!, withoutC[0]!, docs[2]!, docs[3]!], undefined)];
+    const alteredEffect = [...ruleContexts([docs[0]!, docs[1]!, withoutEffect[0]!, docs[3]!], undefined)];
+    const names = ['a', 'ab', 'ax', 'b', 'cb', 'c', 'd', 'zz'];
+    // The override at position 2 starts its own composition.
+    const upTo = [[0], [0, 1], [2], [2, 3]];
+    expect(contexts.map((c) => c.compose('before') === undefined)).toEqual([true, false, true, false]);
     for (const [i, context] of contexts.entries()) {
-      for (const name of ['a', 'ab', 'ax', 'b', 'cb', 'c', 'd', 'zz']) {
+      const prefix = compilePolicies(upTo[i]!.map((k) => docs[k]!)).get('m')!;
+      for (const name of names) {
         for (const hints of [undefined, { readOnly: true }, { destructive: false }]) {
-          const expected = context.composedUpTo().decide(name, hints);
-          expect(context.decideUpTo(name, hints).decision).toBe(expected.decision);
-          expect(context.decideUpTo(name, hints, ['tools', 'nope']).decision).toBe(expected.decision);
+          const decision = context.compose('upTo').decide(name, hints).decision;
+          expect(decision).toBe(prefix.decide(name, hints).decision);
+          expect(context.compose('mode').decide(name, hints)).toEqual(
+            compilePolicies(docs).get('m')!.decide(name, hints),
+          );
+          expect(context.compose('alone').decide(name, hints)).toEqual(
+            compilePolicies([docs[i]!]).get('m')!.decide(name, hints),
+          );
+          if (i > 0 && i !== 2)
+            expect(context.compose('before')!.decide(name, hints)).toEqual(
+              contexts[i - 1]!.compose('upTo').decide(name, hints),
+            );
+          const same = context.compose('upTo', { entry: ['tools', 'nope'], names });
+          expect(same.decide(name, hints).decision).toBe(decision);
           if (i === 1) {
-            const removed = context.decideUpTo(name, hints, ['tools', 'c']).decision;
-            expect(removed).toBe(altered[1]!.composedUpTo().decide(name, hints).decision);
+            const removed = context.compose('upTo', { entry: ['tools', 'c'], names });
+            expect(removed.decide(name, hints).decision).toBe(
+              altered[1]!.compose('upTo').decide(name, hints).decision,
+            );
+          }
+          if (i === 2) {
+            const removed = context.compose('upTo', { entry: ['effects', 'destructive'], names });
+            expect(removed.decide(name, hints).decision).toBe(
+              alteredEffect[2]!.compose('upTo').decide(name, hints).decision,
+            );
           }
         }
       }

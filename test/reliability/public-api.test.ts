@@ -86,8 +86,8 @@ const noBash = defineRule({
     docs: { failing: 'mode: x\\ntools: { bash: allow }\\n', passing: 'mode: x\\n', fix: 'deny bash' },
   },
   check(context, report) {
-    const { decision } = context.composedMode().decide('bash');
-    if (context.isLastOfMode && decision !== 'deny') report({ messageId: 'allowed', data: { decision }, path: [] });
+    const { decision } = context.compose('mode').decide('bash');
+    if (context.modeDocuments.at(-1) === context.source && decision !== 'deny') report({ messageId: 'allowed', data: { decision }, path: [] });
   },
 });
 

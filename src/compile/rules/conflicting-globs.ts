@@ -33,20 +33,9 @@ export default defineRule({
   },
   check(context, report) {
     const rules = context.selectors();
-    const globs = context.selectorIndex().globs;
-    // Two globs can share a name only when one's literal prefix starts the other's.
-    if (!globs.hasCompatiblePair()) return;
     for (let j = 1; j < rules.length; j++) {
       const later = rules[j]!;
-      // The earlier selectors with a glob that can share a name with one of this one's (by literal prefix).
-      let candidates: Set<number> | undefined;
-      for (const alt of later.alternatives) {
-        if (!alt.isGlob) continue;
-        for (const { position } of globs.compatibleWith(alt.prefix ?? ''))
-          if (position < j) (candidates ??= new Set()).add(position);
-      }
-      if (candidates === undefined) continue;
-      for (const i of [...candidates].sort((x, y) => x - y)) {
+      for (let i = 0; i < j; i++) {
         const earlier = rules[i]!;
         if (earlier.decision === later.decision) continue;
         const found = firstConflict(earlier.alternatives, later.alternatives);

@@ -35,13 +35,13 @@ export default defineRule({
     // The built-in plan is not the operator's to edit: its default is the design, not an oversight.
     if (context.catalog === undefined || context.isBuiltin) return;
     const mode = context.source.document.mode;
-    const policy = context.composedMode();
+    const policy = context.compose('mode');
+    const isLastOfMode = context.modeDocuments.at(-1) === context.source;
     for (const tool of context.catalog) {
       const { decision, rule } = policy.decide(tool.name, tool.hints);
       if (rule.selector !== 'default') continue;
       if (rule.file === null) {
-        if (context.isLastOfMode)
-          report({ messageId: 'undecided', data: { tool: tool.name, mode }, path: ['mode'] });
+        if (isLastOfMode) report({ messageId: 'undecided', data: { tool: tool.name, mode }, path: ['mode'] });
         continue;
       }
       const path = context.pathOf(rule);

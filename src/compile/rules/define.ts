@@ -11,15 +11,10 @@
  */
 import type { ToolCatalogEntry } from '../catalog.js';
 import type { SelectorAlternative } from '../glob.js';
-import type { PrefixIndex } from '../prefix-index.js';
 import type {
   ArgumentTable,
-  CallDecision,
-  CallInput,
   CompiledPolicy,
   Decision,
-  DecideResult,
-  Hints,
   JsonPath,
   RuleRef,
   Severity,
@@ -54,22 +49,26 @@ export interface ArgumentRule {
   tables: readonly ArgumentTable[];
 }
 
-/** One alternative of a document's selector, with its rule and that rule's position in `selectors()`. */
-export interface IndexedAlternative {
-  alternative: SelectorAlternative;
-  rule: SelectorRule;
-  position: number;
-}
+/**
+ * Which documents of the checked document's mode a composition takes, in load order and from the last
+ * `override: true` on, as the compiler composes them:
+ * - `before`: the documents before this one (none when it opens its mode or is an `override`);
+ * - `upTo`: those and this one, the mode as the document's inline tests see it;
+ * - `mode`: every document of the mode, the mode as it is compiled;
+ * - `alone`: this document alone.
+ */
+export type Scope = 'before' | 'upTo' | 'mode' | 'alone';
 
 /**
- * A document's `tools` alternatives by literal prefix: the exact names a glob can match are
- * `exact.startingWith(glob.prefix)`, the globs that can share a name with it are `globs.compatibleWith(glob.prefix)`.
+ * "Without this entry": the checked document with one `tools` or `effects` entry removed. Only `names` are
+ * asked of the result, so the document is compiled with just the selectors that match one of them: resolution
+ * reads no other selector for those names.
  */
-export interface SelectorIndex {
-  /** Plain names, keyed by the name. */
-  exact: PrefixIndex<IndexedAlternative>;
-  /** Globs, keyed by their literal prefix. */
-  globs: PrefixIndex<IndexedAlternative>;
+export interface Without {
+  /** The entry's JSON path: `['tools', selector]` or `['effects', hint]`. */
+  entry: JsonPath;
+  /** The tool names the composition will be asked about; it may answer other names wrongly. */
+  names: readonly string[];
 }
 
 /** One message template. Text follows Cedar's rules: one lowercase sentence, no final period, values in backticks. */
@@ -100,72 +99,34 @@ export interface RuleReport<M extends string = string> {
 }
 
 /**
- * Everything a rule may look at while it checks one document. Values are computed lazily and cached: what concerns
- * this document for as long as the context lives, compositions of its mode for the lint run.
+ * What a rule sees of the document it checks (ESLint's `context`: the source, the options, the report function).
+ * Lint calls `check(context, report)` once per loaded document, in load order.
  */
 export interface RuleContext {
-  /** The document under check, with its file and position lookup. */
+  /** The document under check: its file, its parsed `document`, and position lookups for its JSON paths. */
   readonly source: LintDocument;
-  /** Every loaded document, in load order (the built-in plan first unless disabled). */
-  readonly documents: readonly LintDocument[];
-  /** The documents that name this document's mode, in load order. */
+  /**
+   * The documents that name this document's mode, in load order, `source` among them: a mode-level rule reports
+   * once, on the last.
+   */
   readonly modeDocuments: readonly LintDocument[];
-  /** True when this is the last document of its mode: mode-level rules report once, here. */
-  readonly isLastOfMode: boolean;
-  /** True for the built-in `plan.yaml`, which users cannot edit (catalog findings skip it). */
-  readonly isBuiltin: boolean;
   /** The catalog given with `--tools`, if any. */
   readonly catalog: readonly ToolCatalogEntry[] | undefined;
-  /** The `tools` rules of this document, each selector parsed into its brace alternatives. */
-  selectors(): readonly SelectorRule[];
-  /** This document's selector alternatives indexed by literal prefix, built once per document. */
-  selectorIndex(): SelectorIndex;
-  /** Whether two of this document's selector alternatives may have the same pattern (false: none has). */
-  patternsMayRepeat(): boolean;
-  /** The same for another loaded document (for mode-level rules; read afresh on each call, not kept). */
-  selectorsOf(document: LintDocument): readonly SelectorRule[];
-  /** The mode composed from its documents up to and including this one, in load order. */
-  composedUpTo(): CompiledPolicy;
-  /** The mode composed from all its documents. */
-  composedMode(): CompiledPolicy;
-  /**
-   * The mode's decision for a tool, composed up to and including this document, as it would be if this document
-   * had `without` removed (a `tools` selector or an `effects` key), or unchanged when `without` is omitted.
-   * Without `without` it is `composedUpTo().decide` (memoised); with it, not memoised (each probe is asked once).
-   */
-  decideUpTo(name: string, hints: Hints | undefined, without?: JsonPath): DecideResult;
-  /**
-   * The decision of the documents of this mode that compose before this one (from the last `override` on; none
-   * when this document is an `override`), or undefined when none of them decides. The mode up to and including
-   * this document is the ceiling of this and `decideInDocument`, this document winning only when strictly more
-   * restrictive. Not memoised. Cheaper than two `decideUpTo` calls when probing "with and without" an entry.
-   */
-  decideBefore(name: string, hints: Hints | undefined): DecideResult | undefined;
-  /** This document's own decision (undefined when it abstains), optionally with one entry removed. */
-  decideInDocument(name: string, hints: Hints | undefined, without?: JsonPath): DecideResult | undefined;
-  /**
-   * The decision alone of `decideBefore`: no rule located, no result built, and in the common case (an earlier
-   * document denies by its `effects` or `default`) a few lookups. For probes that compare decisions.
-   */
-  decisionBefore(name: string, hints: Hints | undefined): Decision | undefined;
-  /** The decision alone of `decideInDocument`, likewise. */
-  decisionInDocument(name: string, hints: Hints | undefined, without?: JsonPath): Decision | undefined;
-  /** The decision of this document alone (its mode compiled from it only). */
-  decideAlone(name: string, hints?: Hints): DecideResult;
+  /** True for the built-in `plan.yaml`, which users cannot edit (catalog findings skip it). */
+  readonly isBuiltin: boolean;
+  /** The `tools` rules of this document (or of another of its mode), each selector parsed into its alternatives. */
+  selectors(document?: LintDocument): readonly SelectorRule[];
   /** The rules of this document with `commands:` or `paths:`, in document order (one per selector). */
   argumentRules(): readonly ArgumentRule[];
   /**
-   * How the documents of this mode that compose before this one decide a call, arguments included (paths resolve
-   * lexically, with no workspace); undefined when there are none (the first document of its mode, or an
-   * `override`).
+   * The mode composed from the documents of `scope`, as `compilePolicies` composes them (memoised `decide`;
+   * `decideCall` from `call.ts` decides calls with arguments). `before` is undefined when no document precedes
+   * this one in its composition. With `without`, this document is composed with that entry removed.
    */
-  decideCallBefore(call: CallInput): CallDecision | undefined;
-  /** How this document alone decides a call, arguments included. */
-  decideCallAlone(call: CallInput): CallDecision;
+  compose(scope: 'before'): CompiledPolicy | undefined;
+  compose(scope: 'upTo' | 'mode' | 'alone', without?: Without): CompiledPolicy;
   /** The JSON path in this document of the rule a decision names, or undefined when it is not in this document. */
   pathOf(rule: RuleRef): JsonPath | undefined;
-  /** The hint sets to probe this mode with: every combination of the hints its `effects` read. */
-  hintProbes(): readonly Hints[];
 }
 
 /** A lint rule. `M` is the union of its message ids, so `report({ messageId })` is checked at compile time. */

@@ -27,9 +27,7 @@ export default defineRule({
     },
   },
   check(context, report) {
-    // The decision alone first: most documents do not allow the exit, and the result locates its rule in the file.
-    if (context.decisionInDocument(EXIT_TOOL, undefined) !== 'allow') return;
-    const result = context.decideAlone(EXIT_TOOL);
+    const result = context.compose('alone').decide(EXIT_TOOL);
     if (result.decision !== 'allow') return;
     const path = context.pathOf(result.rule);
     if (path === undefined) return;

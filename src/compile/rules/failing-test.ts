@@ -27,6 +27,7 @@ export default defineRule({
   },
   check(context, report) {
     const { document } = context.source;
+    const upTo = context.compose('upTo');
     for (const [index, test] of (document.tests ?? []).entries()) {
       const hints: Hints | undefined = test.annotations;
       // With `args`, the call is decided as the gate decides it (paths resolve lexically: lint reads no files).
@@ -35,9 +36,7 @@ export default defineRule({
         ...(test.args ? { arguments: test.args } : {}),
         ...(hints ? { hints } : {}),
       };
-      const upTo = context.composedUpTo();
-      // The prefix's own decideCall skips composing a policy when no document of the prefix has argument rules.
-      const actual = upTo.decideCall ? upTo.decideCall(call) : decideCall(upTo, call);
+      const actual = decideCall(upTo, call);
       if (actual.decision === test.expect) continue;
       const { rule } = actual;
       const pattern = actual.pattern

@@ -11,15 +11,9 @@
  * patterns decide per call.
  * @module
  */
-import { mostRestrictive } from '../document.js';
 import { exampleNames, findCommonName } from '../glob-overlap.js';
-import {
-  UNMATCHED_PROBE,
-  type SelectorAlternative,
-  type SelectorIndex,
-  type SelectorRule,
-} from '../lint-context.js';
-import type { Decision, Hints, JsonPath } from '../types.js';
+import { hintSets, UNMATCHED_PROBE, type SelectorAlternative, type SelectorRule } from '../lint-context.js';
+import type { CompiledPolicy, Hints, JsonPath } from '../types.js';
 import { defineRule, type RuleContext } from './define.js';
 
 export default defineRule({
@@ -45,24 +39,27 @@ export default defineRule({
   },
   check(context, report) {
     const mode = context.source.document.mode;
-    // Each pattern with the first selector that has it; no map when no pattern repeats (most documents).
-    const seen = context.patternsMayRepeat() ? new Map<string, string>() : undefined;
-    const rules = context.selectors();
-    const hintSets = context.hintProbes();
-    for (const rule of rules) {
+    // Each pattern with the first selector that has it.
+    const seen = new Map<string, string>();
+    const hints = hintSets(context.modeDocuments);
+    const upTo = context.compose('upTo');
+    /** Whether the mode up to here decides `names` the same without the entry at `entry`. */
+    const changesNothing = (entry: JsonPath, names: readonly string[]) =>
+      sameDecisions(upTo, context.compose('upTo', { entry, names }), names, hints);
+    for (const rule of context.selectors()) {
       if (rule.error !== undefined) continue;
-      const repeated = seen === undefined ? undefined : repeatedAlternative(seen, rule);
+      const repeated = repeatedAlternative(seen, rule);
       if (repeated !== undefined) {
         report({
           messageId: 'duplicate',
-          data: { selector: rule.selector, pattern: repeated.pattern, other: seen!.get(repeated.pattern)! },
+          data: { selector: rule.selector, pattern: repeated.pattern, other: seen.get(repeated.pattern)! },
           path: rule.path,
         });
         continue;
       }
       // Argument patterns change decisions per call: probing names cannot tell that they change nothing.
       if (rule.reason !== undefined || rule.byArguments) continue;
-      if (changesNothing(context, hintSets, probesFor(context, rule), rule.path)) {
+      if (changesNothing(rule.path, probesFor(context, rule))) {
         report({
           messageId: 'noEffect',
           data: { selector: rule.selector, decision: rule.decision, mode },
@@ -74,7 +71,7 @@ export default defineRule({
       if (value === undefined || (typeof value !== 'string' && value.reason !== undefined)) continue;
       const names = [UNMATCHED_PROBE, ...(context.catalog ?? []).map((t) => t.name)];
       const path: JsonPath = ['effects', key];
-      if (changesNothing(context, hintSets, names, path)) {
+      if (changesNothing(path, names)) {
         const decision = typeof value === 'string' ? value : value.decision;
         report({ messageId: 'noEffect', data: { selector: `effects.${key}`, decision, mode }, path });
       }
@@ -97,77 +94,38 @@ function repeatedAlternative(seen: Map<string, string>, rule: SelectorRule): Sel
  * it wins: its skeletons, the exact names of other selectors it matches, and a name it shares with each glob that
  * could take over without it (equal or lower specificity: a more specific glob wins those names anyway).
  */
-function probesFor(context: RuleContext, rule: SelectorRule): readonly string[] {
-  const only = rule.alternatives.length === 1 ? rule.alternatives[0]! : undefined;
-  // One exact name (most rules): that name, without the bookkeeping below (its closure is made on every call).
-  return only?.name !== undefined ? [only.name] : probesOfAlternatives(context, rule);
-}
-
-/** {@link probesFor} of a rule with a glob or several alternatives. */
-function probesOfAlternatives(context: RuleContext, rule: SelectorRule): string[] {
-  const alternatives = rule.alternatives;
-  // A name probed twice gives the same answer twice: duplicates cost time, never a different finding, so a few
-  // names are kept in an array (no set per rule) and a set is made only when they are many.
-  const names: string[] = [];
-  let seen: Set<string> | undefined;
-  const add = (n: string) => {
-    if (seen !== undefined) {
-      if (!seen.has(n)) (seen.add(n), names.push(n));
-    } else if (!names.includes(n)) {
-      names.push(n);
-      if (names.length > 16) seen = new Set(names);
-    }
-  };
-  let index: SelectorIndex | undefined;
-  for (const alt of alternatives) {
+function probesFor(context: RuleContext, rule: SelectorRule): string[] {
+  const names = new Set<string>();
+  for (const alt of rule.alternatives) {
     if (alt.name !== undefined) {
-      add(alt.name);
+      names.add(alt.name);
       continue;
     }
-    for (const n of exampleNames(alt.pattern)) if (alt.match(n)) add(n);
-    // Only names and globs whose literal prefix fits this glob's can be matched by it or share a name with it.
-    const prefix = alt.prefix ?? '';
-    index ??= context.selectorIndex();
-    for (const { alternative: o, rule: other } of index.exact.startingWith(prefix)) {
-      if (other !== rule && alt.match(o.name!)) add(o.name!);
-    }
-    // When no glob prefix starts another, the only glob compatible with this one is itself.
-    if (index.globs.hasCompatiblePair()) {
-      for (const { alternative: o, rule: other } of index.globs.compatibleWith(prefix)) {
-        if (other === rule || o.specificity > alt.specificity) continue;
-        const shared = findCommonName(alt, o);
-        if (shared !== undefined) add(shared);
+    for (const n of exampleNames(alt.pattern)) if (alt.match(n)) names.add(n);
+    for (const other of context.selectors()) {
+      if (other === rule) continue;
+      for (const o of other.alternatives) {
+        if (o.name !== undefined) {
+          if (alt.match(o.name)) names.add(o.name);
+        } else if (o.specificity <= alt.specificity) {
+          const shared = findCommonName(alt, o);
+          if (shared !== undefined) names.add(shared);
+        }
       }
     }
-    for (const tool of context.catalog ?? []) if (alt.match(tool.name)) add(tool.name);
+    for (const tool of context.catalog ?? []) if (alt.match(tool.name)) names.add(tool.name);
   }
-  return names;
+  return [...names];
 }
 
-function changesNothing(
-  context: RuleContext,
-  hintSets: readonly Hints[],
+/** Whether two compositions decide every name with every hint set alike. */
+function sameDecisions(
+  a: CompiledPolicy,
+  b: CompiledPolicy,
   names: readonly string[],
-  without: JsonPath,
+  hintSets: readonly Hints[],
 ): boolean {
-  for (const name of names) {
-    for (const hints of hintSets) {
-      // Fast path: the document decides the same either way, so the composition cannot differ.
-      const own = context.decisionInDocument(name, hints);
-      const ownWithout = context.decisionInDocument(name, hints, without);
-      if (own !== undefined && own === ownWithout) continue;
-      // This document is the last of its composition: the mode up to it is the ceiling of the documents before
-      // it and its own decision, so one look at the earlier documents answers both "with" and "without".
-      const before = context.decisionBefore(name, hints);
-      if (ceiling(before, own) !== ceiling(before, ownWithout)) return false;
-    }
-  }
-  return true;
-}
-
-/** The decision of a composition from the earlier documents' and the last document's (deny when neither decides). */
-function ceiling(before: Decision | undefined, last: Decision | undefined): Decision {
-  if (before === undefined) return last ?? 'deny';
-  if (last === undefined) return before;
-  return mostRestrictive(before, last);
+  return names.every((name) =>
+    hintSets.every((hints) => a.decide(name, hints).decision === b.decide(name, hints).decision),
+  );
 }

@@ -11,6 +11,7 @@
  * @module
  */
 import { commandProbes, pathProbes } from '../argument-probes.js';
+import { decideCall } from '../call.js';
 import { RESTRICTIVENESS } from '../document.js';
 import { sampleName } from '../glob-syntax.js';
 import type { RuleRef } from '../types.js';
@@ -42,6 +43,10 @@ export default defineRule({
   },
   check(context, report) {
     const mode = context.source.document.mode;
+    // A document that opens its mode, or replaces it, has no earlier document to be capped by.
+    const before = context.compose('before');
+    if (before === undefined) return;
+    const alone = context.compose('alone');
     for (const rule of context.argumentRules()) {
       const names = (context.selectors().find((s) => s.selector === rule.selector)?.alternatives ?? [])
         .map((alt) => alt.name ?? sampleName(alt.pattern))
@@ -56,11 +61,10 @@ export default defineRule({
           found: for (const name of names) {
             for (const subject of probes) {
               const call = { name, arguments: { [table.argument]: subject } };
-              const own = context.decideCallAlone(call).pattern;
+              const own = decideCall(alone, call).pattern;
               if (own === undefined || own.selector !== p.source || own.line !== p.ref.line) continue;
-              const before = context.decideCallBefore(call);
-              if (before === undefined) return;
-              if (RESTRICTIVENESS[before.decision] <= RESTRICTIVENESS[p.decision]) continue;
+              const earlier = decideCall(before, call);
+              if (RESTRICTIVENESS[earlier.decision] <= RESTRICTIVENESS[p.decision]) continue;
               report({
                 messageId: 'capped',
                 data: {
@@ -68,8 +72,8 @@ export default defineRule({
                   decision: p.decision,
                   subject,
                   mode,
-                  verb: VERB[before.decision],
-                  rule: describe(before.pattern ?? before.rule),
+                  verb: VERB[earlier.decision],
+                  rule: describe(earlier.pattern ?? earlier.rule),
                 },
                 path: p.path,
               });

@@ -10,7 +10,7 @@
  * @module
  */
 import { exampleNames } from '../glob-overlap.js';
-import { UNMATCHED_PROBE } from '../lint-context.js';
+import { hintSets, UNMATCHED_PROBE } from '../lint-context.js';
 import { defineRule } from './define.js';
 
 export default defineRule({
@@ -31,9 +31,9 @@ export default defineRule({
     },
   },
   check(context, report) {
-    if (!context.isLastOfMode) return;
-    const policy = context.composedMode();
-    const probes = context.hintProbes();
+    if (context.modeDocuments.at(-1) !== context.source) return;
+    const policy = context.compose('mode');
+    const probes = hintSets(context.modeDocuments);
     const seen = new Set<string>();
     // Names are tried as they are found, and the first one the mode does not deny ends the check: a mode that
     // allows anything usually shows it on its first names, so big modes need not list every name first.
@@ -45,7 +45,7 @@ export default defineRule({
     if (allowsSome('exit_plan_mode') || allowsSome(UNMATCHED_PROBE)) return;
     for (const tool of context.catalog ?? []) if (allowsSome(tool.name)) return;
     for (const doc of context.modeDocuments) {
-      for (const rule of context.selectorsOf(doc)) {
+      for (const rule of context.selectors(doc)) {
         for (const alternative of rule.alternatives) {
           if (alternative.name !== undefined) {
             if (allowsSome(alternative.name)) return;
