@@ -39,7 +39,7 @@ export function compile() {
   return typed;
 }
 
-/** Step 4: bin/dsh-mode.mjs's program, from the modules tsc built, as one ES module. */
+/** Step 4: bin/dsh-mode.mjs's program, from the modules tsc built: `cli.js` and its chunks. */
 export async function bundle() {
   rmSync(BUNDLE, { recursive: true, force: true });
   await build({
