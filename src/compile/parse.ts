@@ -27,12 +27,13 @@ import type { JsonPath, Range } from './types.js';
 
 /** Largest policy text accepted, in UTF-8 bytes. */
 export const MAX_POLICY_BYTES = 1024 * 1024;
+
 /**
  * The syntax a file is read in, by its name.
  * @param file the file's name or label (`git:REV:path` too), or null for inline text
  * @returns `json` for `*.json`, else `yaml`
  */
-export function syntaxOf(file: string | null): 'yaml' | 'json' {
+function syntaxOf(file: string | null): 'yaml' | 'json' {
   return file !== null && /\.json$/i.test(file) ? 'json' : 'yaml';
 }
 
