@@ -1,14 +1,11 @@
-// Lint at scale and the cold start of the CLI.
+// Lint at scale.
 //  - lint of a realistic repository: 10 modes × 5 documents × 50 rules (each document with a `bash` rule of command
 //    patterns), against parse + validate of the same files, timed in the same blocks (the issue's goal: ≤ 2×).
 //  - compile + lint of 1,000 parsed documents × 100 rules (10 modes of 100 documents: exact names, prefix globs,
 //    brace selectors, effects, a default and inline tests), in seconds with parsing excluded; parse + validate of
 //    the same documents is timed in the same blocks and reported beside it as the baseline.
-//  - `dsh-mode lint policies/plan.yaml` (the built-in plan, from its snapshot) and `dsh-mode lint --no-builtin
-//    policies/examples/review.yaml` (a policy that is parsed) as child processes against `node -e ""`, interleaved.
+// (The CLI's cold start is cold.bench.mjs's.)
 // Imports dist/: `npm run build` first (`npm run bench` does).
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { compilePolicies } from '../dist/compile/compile.js';
 import { loadPolicyText } from '../dist/compile/load.js';
 import { lintPolicies } from '../dist/compile/lint.js';
@@ -70,15 +67,6 @@ function realisticBlock(texts) {
   return { load, lint: now() - start };
 }
 
-/** Wall nanoseconds of one spawn of node with `args`, from the repository root; a failing run is an error. */
-function spawnNs(args) {
-  const cwd = fileURLToPath(new URL('..', import.meta.url));
-  const start = now();
-  const r = spawnSync(process.execPath, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-  if (r.status !== 0) throw new Error(`node ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
-  return now() - start;
-}
-
 export default async function run({ quick }) {
   const out = [];
   const s = (ns) => round(ns * 1e-9);
@@ -128,38 +116,5 @@ export default async function run({ quick }) {
     spread: [round(Math.min(...lintRatios)), round(Math.max(...lintRatios))],
     note: `baseline: parse + validate of the same ${count} documents`,
   });
-
-  // The built-in plan is answered by its build-time snapshot (src/compile/builtin-snapshot.ts); a policy of the
-  // user's is parsed, validated and linted: measured beside it, in the same blocks, so the table shows both.
-  const bare = ['-e', ''];
-  const cli = ['bin/dsh-mode.mjs', 'lint', 'policies/plan.yaml'];
-  const own = ['bin/dsh-mode.mjs', 'lint', '--no-builtin', 'policies/examples/review.yaml'];
-  const runs = [bare, cli, own];
-  for (const args of runs) spawnNs(args);
-  const ns = runs.map(() => []);
-  for (let i = 0; i < (quick ? 1 : 15); i++) {
-    // Each block runs the three in a rotated order.
-    for (let k = 0; k < runs.length; k++) {
-      const j = (i + k) % runs.length;
-      ns[j].push(spawnNs(runs[j]));
-    }
-  }
-  const [nodeNs, cliNs, ownNs] = ns;
-  const cold = (metric, values, extra) => {
-    const ratios = values.map((v, i) => v / nodeNs[i]);
-    out.push({
-      bench: BENCH,
-      metric,
-      value: ms(median(values)),
-      unit: 'ms',
-      baseline: ms(median(nodeNs)),
-      ratio: round(median(ratios)),
-      spread: [round(Math.min(...ratios)), round(Math.max(...ratios))],
-      note: 'baseline: node -e ""',
-      ...extra,
-    });
-  };
-  cold('cold-lint-vs-node', cliNs, { goal: { ratio: 2 } });
-  cold('cold-lint-policy-vs-node', ownNs, {});
   return out;
 }

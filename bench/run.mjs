@@ -53,10 +53,17 @@ const LABELS = {
     'compile + lint, 1,000 parsed documents × 100 rules',
     'parse + validate of the same documents',
   ],
-  'cold-lint-vs-node': ['cold `dsh-mode lint policies/plan.yaml`', '`node -e ""`'],
+  'cold-check-vs-node': [
+    'cold `dsh-mode check plan bash --args \'{"command":"git status; rm -rf /"}\'`',
+    '`node -e 0`',
+  ],
   'cold-lint-policy-vs-node': [
-    'cold `dsh-mode lint --no-builtin policies/examples/review.yaml` (parsed: no snapshot)',
-    '`node -e ""`',
+    'cold `dsh-mode lint --no-builtin policies/examples/review.yaml`',
+    '`node -e 0`',
+  ],
+  'cold-lint-with-builtin-vs-node': [
+    'cold `dsh-mode lint policies/examples/review.yaml` (the built-in plan linted too)',
+    '`node -e 0`',
   ],
   'decide-memoised-vs-map-get': ['memoised `decide()` by name', 'a bare `Map.get`'],
   'decide-name-only-vs-map-get': ['a name-only tool through `decideCall`', 'a bare `Map.get`'],

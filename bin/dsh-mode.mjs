@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-// The published entry point: the CLI lives in dist/ (built by `npm ci` in a checkout, by `npm pack` for a tarball).
-import { main } from '../dist/cli/main.js';
-
-process.exitCode = await main(process.argv.slice(2));
+// The published entry point: the CLI bundled into one module by `npm run build` (scripts/build.mjs); `npm ci`
+// builds it in a checkout, `npm pack` for a tarball.
+import '../dist/bundle/cli.js';

@@ -28,7 +28,10 @@ function importsOf(file: string): string[] {
   for (const match of text.matchAll(IMPORT)) {
     const specifier = match[1]!;
     if (!specifier.startsWith('.')) continue;
-    const target = resolve(dirname(file), specifier.replace(/\.js$/, '.ts'));
+    const source = resolve(dirname(file), specifier.replace(/\.js$/, '.ts'));
+    // A generated module (not in git) is known by its declaration, as tsc knows it.
+    const declared = source.replace(/\.ts$/, '.d.ts');
+    const target = !existsSync(source) && existsSync(declared) ? declared : source;
     found.push(relative(SRC, target).split('\\').join('/'));
   }
   return found;
@@ -149,12 +152,9 @@ describe('the layers of src/', () => {
 
   // The CLI holds no policy analysis: it reaches compile through the pipeline's entry points and data types, and
   // takes from the compiler's internals only vocabulary (hint names, the restrictiveness rank, the rule registry
-  // for SARIF's rule list), never documents, globs, the lint context or a rule. The loader's and the built-in
-  // snapshot's own modules are entry points too: a cold `lint` imports them instead of the whole of `load.ts`.
+  // for SARIF's rule list), never documents, globs, the lint context or a rule.
   it('src/cli imports from compile only its entry points and vocabulary', () => {
     const modulesAllowed = new Set([
-      'compile/builtin-plan.ts',
-      'compile/builtin-snapshot.ts',
       'compile/catalog.ts',
       'compile/compile.ts',
       'compile/diagnostics.ts',
@@ -163,7 +163,6 @@ describe('the layers of src/', () => {
       'compile/grid.ts',
       'compile/lint.ts',
       'compile/load.ts',
-      'compile/load-sources.ts',
       'compile/read-file.ts',
       'compile/report.ts',
       'compile/source.ts',

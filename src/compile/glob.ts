@@ -8,8 +8,7 @@
  * it is reported in `error`, and the selector keeps what minimatch would still match (nothing when it cannot).
  * @module
  */
-import type { Minimatch } from 'minimatch';
-import { newMinimatch } from './minimatch-lazy.js';
+import { Minimatch } from 'minimatch';
 import { scanClass, tokenizeGlob } from './glob-syntax.js';
 
 /** Most alternatives one selector may expand into before lint reports it (`too-many-alternatives`). */
@@ -198,7 +197,7 @@ function compileAlternative(pattern: string): SelectorAlternative {
       if (n.length < min || !n.startsWith(prefix) || !n.endsWith(suffix)) return false;
       // ANCHOR in front of both: minimatch never lets a glob match the whole segments `.` and `..` (even with
       // `dot`), but `.` and `..` are plain tool names here, and a `[!a]*: deny` must catch them too.
-      mm ??= newMinimatch(ANCHOR + pattern.replaceAll('/', SLASH), OPTIONS);
+      mm ??= new Minimatch(ANCHOR + pattern.replaceAll('/', SLASH), OPTIONS);
       return mm.match(ANCHOR + (n.includes('/') ? n.replaceAll('/', SLASH) : n));
     },
   };

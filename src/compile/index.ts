@@ -14,7 +14,7 @@ export type {
   TestAnnotations,
   ToolRules,
 } from './schema-types.generated.js';
-export { policySchema } from './schema-data.generated.js';
+export { policySchema } from './schema.js';
 export { hasErrors, sortDiagnostics, type LoadCode, type LoadDiagnostic } from './diagnostics.js';
 export {
   MAX_ALIAS_COUNT,

@@ -6,12 +6,7 @@
  * its positions as for YAML, so there is one position mapper.
  * @module
  */
-import { createRequire } from 'node:module';
-import { ParseErrorCode } from 'jsonc-parser';
-
-// jsonc-parser only checks `.json` files, so it is loaded on first use: `dsh-mode lint` of YAML never loads it.
-// Its CommonJS (UMD) build loads synchronously; `ParseErrorCode` is a const enum, inlined by the compiler.
-let jsoncParse: typeof import('jsonc-parser').parse | undefined;
+import { parse as jsoncParse, ParseErrorCode } from 'jsonc-parser';
 
 /** The first JSON syntax error: where it is (offset and length in UTF-16 code units) and what it is. */
 export interface JsonSyntaxError {
@@ -28,7 +23,6 @@ export interface JsonSyntaxError {
  */
 export function jsonSyntaxError(text: string): JsonSyntaxError | undefined {
   const errors: { error: ParseErrorCode; offset: number; length: number }[] = [];
-  jsoncParse ??= (createRequire(import.meta.url)('jsonc-parser') as typeof import('jsonc-parser')).parse;
   jsoncParse(text, errors, { disallowComments: true, allowTrailingComma: false, allowEmptyContent: false });
   const first = errors[0];
   if (first === undefined) {

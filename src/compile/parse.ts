@@ -9,27 +9,34 @@
  * range of its node (the closest existing parent when the path does not exist); `keyRange(path)` gives the key's.
  * @module
  */
-import { createRequire } from 'node:module';
-import type { Document, LineCounter, Node, Pair, YAMLMap } from 'yaml';
+import {
+  isMap,
+  isPair,
+  isScalar,
+  isSeq,
+  LineCounter,
+  parseDocument,
+  type Document,
+  type Node,
+  type Pair,
+  type YAMLMap,
+} from 'yaml';
 import { makeDiagnostic, sortDiagnostics, type LoadDiagnostic } from './diagnostics.js';
 import { jsonSyntaxError } from './json-syntax.js';
-import { MAX_POLICY_BYTES, syntaxOf } from './policy-format.js';
-import type { PositionNode, RangeTuple } from './position-tree.js';
 import type { JsonPath, Range } from './types.js';
 
-type Yaml = typeof import('yaml');
-let loaded: Yaml | undefined;
+/** Largest policy text accepted, in UTF-8 bytes. */
+export const MAX_POLICY_BYTES = 1024 * 1024;
 
 /**
- * The `yaml` package, loaded on the first parse: it is the largest module the compiler uses, and a text the
- * built-in snapshot answers (`builtin-snapshot.ts`) needs none of it. Its `node` build is CommonJS, so a
- * synchronous `require` loads it where `parsePolicyText` (synchronous) first needs it.
+ * The syntax a file is read in, by its name.
+ * @param file the file's name or label (`git:REV:path` too), or null for inline text
+ * @returns `json` for `*.json`, else `yaml`
  */
-function yaml(): Yaml {
-  return (loaded ??= createRequire(import.meta.url)('yaml') as Yaml);
+function syntaxOf(file: string | null): 'yaml' | 'json' {
+  return file !== null && /\.json$/i.test(file) ? 'json' : 'yaml';
 }
 
-export { MAX_POLICY_BYTES, syntaxOf };
 /** Deepest nesting of maps and sequences accepted (a policy needs four). */
 export const MAX_DEPTH = 64;
 /** Most alias expansions accepted when building data (alias bombs). */
@@ -69,7 +76,7 @@ export function parsePolicyText(
   options: ParseOptions = {},
 ): ParsedDocument {
   const subject = options.subject ?? 'policy';
-  const lines = new (yaml().LineCounter)();
+  const lines = new LineCounter();
   const keys: KeyIndex = new WeakMap();
   let doc: Document.Parsed | undefined;
   const result: ParsedDocument = {
@@ -114,7 +121,7 @@ export function parsePolicyText(
     }
   }
   try {
-    doc = parseYaml(text, lines);
+    doc = parseDocument(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false });
   } catch (error) {
     return fail('syntax', `cannot parse ${subject}: ${firstLine(error)}`);
   }
@@ -192,48 +199,6 @@ export function parsePolicyText(
   return result;
 }
 
-/** The one way policy text is read as YAML, for `parsePolicyText` and `positionTree` alike. */
-function parseYaml(text: string, lines: LineCounter): Document.Parsed {
-  return yaml().parseDocument(text, { lineCounter: lines, uniqueKeys: true, prettyErrors: false });
-}
-
-/**
- * The positions of a text's YAML tree as plain data (`position-tree.ts`), which answer `locate` and `keyRange`
- * exactly as the `ParsedDocument` of the same text does. For texts that parse cleanly: the built-in snapshot
- * calls it only for a text that loaded without any diagnostic.
- * @param text the policy text
- * @returns the tree of the document's contents (null for an empty document)
- */
-export function positionTree(text: string): PositionNode | null {
-  const { isMap, isSeq } = yaml();
-  const lines = new (yaml().LineCounter)();
-  const doc = parseYaml(text, lines);
-  const range = (node: unknown): RangeTuple | undefined => {
-    const r = nodeRange(lines, node as Node | null);
-    return r && [r.start.line, r.start.column, r.end.line, r.end.column];
-  };
-  const only = (node: unknown): PositionNode => {
-    const r = range(node);
-    return r === undefined ? {} : { r };
-  };
-  const convert = (node: unknown): PositionNode | null => {
-    if (node === null || node === undefined) return null;
-    const out = only(node);
-    if (isMap(node)) {
-      out.m = (node.items as Pair[]).map((p) => ({
-        k: keyOf(p.key) ?? null,
-        kn: p.key === null || p.key === undefined ? null : only(p.key),
-        v: convert(p.value),
-        e: isEmpty(p.value),
-      }));
-    } else if (isSeq(node)) {
-      out.s = (node.items as unknown[]).map(convert);
-    }
-    return out;
-  };
-  return convert(doc.contents);
-}
-
 /** The source text of the key starting at `offset` (quoted or plain), as far as its `:`. */
 function keyAt(text: string, offset: number): string {
   const m = /^("(?:[^"\\\n]|\\.)*"|'(?:[^'\n]|'')*'|[^:\n#,{}[\]]*?)\s*:/.exec(
@@ -248,7 +213,6 @@ function unquote(key: string): string {
 
 /** Finds a node deeper than MAX_DEPTH without recursion; returns its offset. */
 function findTooDeep(root: unknown): number | undefined {
-  const { isMap, isPair, isSeq } = yaml();
   const stack: [unknown, number][] = [[root, 1]];
   while (stack.length > 0) {
     const [node, depth] = stack.pop()!;
@@ -268,7 +232,6 @@ function findTooDeep(root: unknown): number | undefined {
  * order). Duplicates of the same type are the parser's own `DUPLICATE_KEY` and are not repeated here.
  */
 function keyProblems(root: unknown): { code: 'duplicate-key'; message: string; range: [number, number] }[] {
-  const { isMap, isScalar, isSeq } = yaml();
   const problems: { code: 'duplicate-key'; message: string; range: [number, number] }[] = [];
   const stack: unknown[] = [root];
   while (stack.length > 0) {
@@ -331,7 +294,6 @@ function locateNode(
   wantKey: boolean,
   keys: KeyIndex,
 ): Range | undefined {
-  const { isMap, isScalar, isSeq } = yaml();
   let node: unknown = doc.contents;
   let keyNode: Node | undefined;
   for (let i = 0; i < path.length; i++) {
@@ -366,7 +328,7 @@ function isEmpty(node: unknown): boolean {
 }
 
 function keyOf(key: unknown): string | undefined {
-  if (yaml().isScalar(key)) return String(key.value);
+  if (isScalar(key)) return String(key.value);
   return undefined;
 }
 

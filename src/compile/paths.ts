@@ -20,8 +20,7 @@
  * @module
  */
 import { posix } from 'node:path';
-import type { Minimatch } from 'minimatch';
-import { newMinimatch } from './minimatch-lazy.js';
+import { Minimatch } from 'minimatch';
 import { countLiterals, expandBraces, MAX_COMPILED_ALTERNATIVES } from './glob.js';
 import type { Decision, PathForm, PathResolver } from './types.js';
 
@@ -101,8 +100,8 @@ export function compilePathPattern(source: string): PathPattern {
     return {
       absolute,
       specificity: countLiterals(pattern),
-      sensitive: newMinimatch(pattern, OPTIONS),
-      insensitive: newMinimatch(pattern, { ...OPTIONS, nocase: true }),
+      sensitive: new Minimatch(pattern, OPTIONS),
+      insensitive: new Minimatch(pattern, { ...OPTIONS, nocase: true }),
     };
   });
   const specificity = Math.max(...alternatives.map((a) => a.specificity));

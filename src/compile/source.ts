@@ -11,7 +11,7 @@
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { extname, resolve, sep } from 'node:path';
 import { makeDiagnostic, type LoadDiagnostic } from './diagnostics.js';
-import { MAX_POLICY_BYTES } from './policy-format.js';
+import { MAX_POLICY_BYTES } from './parse.js';
 
 export { MAX_POLICY_BYTES };
 import { FileRefusedError, readRegularFile } from './read-file.js';

@@ -32,7 +32,7 @@ import {
   type SourceDocument,
 } from '../compile/types.js';
 import { validatePolicy } from '../compile/validate.js';
-import { modeConfigValidator as validateModeConfig } from './validators.js';
+import { validateModeConfig } from './config-validators.generated.js';
 
 export type { ModeConfig };
 

@@ -17,7 +17,7 @@ import { hasErrors, sortDiagnostics } from '../compile/diagnostics.js';
 import { parsePolicyText } from '../compile/parse.js';
 import { FileRefusedError, readRegularFileSync } from '../compile/read-file.js';
 import type { Diagnostic, JsonPath, Range } from '../compile/types.js';
-import { deploymentValidator as validateDeployment } from './validators.js';
+import { validateDeployment } from './config-validators.generated.js';
 import { diagnostic } from './diagnostic.js';
 
 /** One entry of a deployment, its config paths resolved. */

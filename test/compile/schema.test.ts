@@ -19,7 +19,7 @@ function* objects(node: unknown, path = '#'): Generator<[string, Node]> {
 }
 
 describe('schema/policy.schema.json', () => {
-  it('is draft-07 with a stable $id, and the generated constant matches the file', async () => {
+  it('is draft-07 with a stable $id, and `policySchema` is the file', async () => {
     const file = JSON.parse(await readFile('schema/policy.schema.json', 'utf8'));
     expect(file.$schema).toBe('http://json-schema.org/draft-07/schema#');
     expect(file.$id).toBe('policy.schema.json');
@@ -56,11 +56,17 @@ describe('schema/policy.schema.json', () => {
   });
 
   it('offers snippets for a rule and a test case, and examples', () => {
-    const defs = policySchema.definitions;
-    expect(defs.toolRules.defaultSnippets[0].body).toBeDefined();
-    expect(policySchema.properties.tests.defaultSnippets[0].body).toBeDefined();
-    expect(policySchema.examples.length).toBeGreaterThan(0);
-    expect(defs.decision.enum).toEqual(['allow', 'deny', 'ask']);
-    expect(defs.modeName.not).toEqual({ const: 'default' });
+    type Snippets = { defaultSnippets: { body?: unknown }[] };
+    const schema = policySchema as {
+      definitions: Record<string, Snippets & { enum?: unknown; not?: unknown }>;
+      properties: { tests: Snippets };
+      examples: unknown[];
+    };
+    const defs = schema.definitions;
+    expect(defs.toolRules!.defaultSnippets[0]!.body).toBeDefined();
+    expect(schema.properties.tests.defaultSnippets[0]!.body).toBeDefined();
+    expect(schema.examples.length).toBeGreaterThan(0);
+    expect(defs.decision!.enum).toEqual(['allow', 'deny', 'ask']);
+    expect(defs.modeName!.not).toEqual({ const: 'default' });
   });
 });

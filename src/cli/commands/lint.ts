@@ -7,10 +7,9 @@
  */
 import { stringOption } from '../argv.js';
 import { basename } from 'node:path';
-import { snapshotFindings } from '../../compile/builtin-snapshot.js';
 import type { ToolCatalogEntry } from '../../compile/catalog.js';
 import { sortDiagnostics } from '../../compile/diagnostics.js';
-import { loadPolicySources } from '../../compile/load-sources.js';
+import { loadPolicySources } from '../../compile/load.js';
 import type { Diagnostic } from '../../compile/types.js';
 import type { CliCommand, CommandSpec, Outcome } from '../command.js';
 import { UsageError } from '../errors.js';
@@ -72,11 +71,7 @@ export async function runLint(options: RunLintOptions): Promise<LintReport> {
       notes.push(`\`${folder}\` was not read: folders are read one level deep; name it to lint it`);
     }
     const input = { ...load, diagnostics: [...load.diagnostics, ...extra] };
-    // The built-in plan alone (no PATH, or PATH is that very file) was linted at build time: no rule to load.
-    const found =
-      snapshotFindings(input, catalog) ??
-      (await import('../../compile/lint.js')).lintPolicies(input, lintOptions);
-    add(found, load.files);
+    add((await import('../../compile/lint.js')).lintPolicies(input, lintOptions), load.files);
   } else {
     add(extra, []);
   }

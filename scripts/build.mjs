@@ -1,0 +1,93 @@
+// `npm run build`:
+//   1. the schemas' ajv validators, generated beside the modules that import them (scripts/gen-validators.mjs),
+//   2. `tsc -p tsconfig.build.json`: dist/, the library entry points (`dsh-mode/compile`, `/engine`, …),
+//   3. the generated validators copied into dist/ beside their modules (tsc copies no JavaScript),
+//   4. the CLI bundled (esbuild) into dist/bundle/, which bin/dsh-mode.mjs runs: `cli.js` and the chunks that the
+//      commands' lazy imports were split into, so a cold command loads a few files, each of what it runs, instead
+//      of some two hundred modules (or one module holding every command's dependencies).
+// `--keep-going` (the test setup's): type errors are reported and the build goes on, since tsc still emits.
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+import { writeValidators } from './gen-validators.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+/** The bundle's folder; its entry is `cli.js`. */
+export const BUNDLE = join(root, 'dist/bundle');
+
+/** Steps 1–3; returns false when tsc reported errors (it still emits). */
+export function compile() {
+  const generated = writeValidators();
+  let typed = true;
+  try {
+    execFileSync(
+      process.execPath,
+      [join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
+      {
+        cwd: root,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        encoding: 'utf8',
+      },
+    );
+  } catch (error) {
+    process.stderr.write(String(error.stdout ?? '') + String(error.stderr ?? ''));
+    typed = false;
+  }
+  for (const rel of generated) copyFileSync(join(root, rel), join(root, rel.replace(/^src\//, 'dist/')));
+  return typed;
+}
+
+/** Step 4: bin/dsh-mode.mjs's program, from the modules tsc built: `cli.js` and its chunks. */
+export async function bundle() {
+  rmSync(BUNDLE, { recursive: true, force: true });
+  await build({
+    stdin: {
+      contents:
+        "import { main } from './dist/cli/main.js';\nprocess.exitCode = await main(process.argv.slice(2));\n",
+      resolveDir: root,
+      sourcefile: 'cli-entry.mjs',
+      loader: 'js',
+    },
+    outdir: BUNDLE,
+    entryNames: 'cli',
+    splitting: true,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    // ESM builds first: jsonc-parser's `main` is a UMD module whose requires a bundler cannot follow.
+    mainFields: ['module', 'main'],
+    // CommonJS dependencies (yaml's Node build, ajv) call require() for Node's modules.
+    banner: {
+      js: "import { createRequire as __bundleRequire } from 'node:module';\nconst require = __bundleRequire(import.meta.url);",
+    },
+    plugins: [moduleUrls],
+    logLevel: 'warning',
+  });
+}
+
+/**
+ * Each bundled module keeps its own `import.meta.url`: the URL of the file it was bundled from, relative to the
+ * bundle's folder (every chunk is in it). Modules find package files by URL (`policies/plan.yaml`, `schema/`,
+ * `package.json`), and the bundle sits elsewhere than they do.
+ */
+const moduleUrls = {
+  name: 'module-urls',
+  setup(b) {
+    b.onLoad({ filter: /\.m?js$/ }, (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      if (!text.includes('import.meta.url')) return undefined;
+      const from = relative(BUNDLE, args.path).split(sep).join('/');
+      const url = `new URL(${JSON.stringify(from.startsWith('.') ? from : `./${from}`)}, import.meta.url).href`;
+      return { contents: text.replaceAll('import.meta.url', url), loader: 'js' };
+    });
+  },
+};
+
+if (process.argv[1] && pathToFileURL(process.argv[1]).href === import.meta.url) {
+  const typed = compile();
+  if (!typed && !process.argv.includes('--keep-going')) process.exit(1);
+  await bundle();
+}
