@@ -25,7 +25,7 @@
  * waterfall can only narrow, whatever order other plugins register their listeners in.
  * @module
  */
-import type { Context } from 'cordis';
+import { symbols, type Context } from 'cordis';
 import type { Agent, PromptSections, ToolRegistry } from '../host/types.js';
 import { formatDiagnostics } from '../deploy/diagnostic.js';
 import { resolveModeConfig, type ModeConfig, type ResolvedModes } from '../deploy/modes.js';
@@ -109,10 +109,13 @@ function start(ctx: Context, modes: ResolvedModes): void {
   // Registrations go through the service proxies, which make them effects of this plugin's fiber.
   const tools: ToolRegistry = ctx.tools;
   const prompt: PromptSections = ctx.systemPrompt;
-  // Safe to keep: `tools` is injected, so if that service goes away this plugin is disposed with it.
+  // The view and the gate look up every tool at every step: through the registry itself, since each call through
+  // cordis's service proxy builds tracing proxies and contexts. Safe to keep: `tools` is injected, so if that
+  // service goes away this plugin is disposed with it.
+  const registry = (tools as unknown as Record<symbol, ToolRegistry | undefined>)[symbols.original] ?? tools;
   const core = new ModeCore(
     modes,
-    (name) => tools.get(name),
+    (name) => registry.get(name),
     (message) => logger.warn(message),
   );
   ctx.effect(() => () => core.dispose(), 'mode: mark disposed');

@@ -197,15 +197,14 @@ async function closeInterrupted(
 }
 
 /**
- * A sortable, collision-resistant id: `20261130-064501-1a2b3c`. The six random hex digits are a v4 UUID's first
- * (all random): `randomUUID()` draws from a pool of random bytes, where `randomBytes(3)` asks the system for
- * entropy on every call (microseconds each).
+ * A sortable, collision-resistant id: `20261130-064501-1a2b3c`. The six random hex digits are the first of a v4
+ * UUID (all random).
  */
 export function newId(now = new Date()): string {
   return `${stamp(now)}-${randomUUID().slice(0, 6)}`;
 }
 
-/** `20261130-064501` for a time (UTC), written out directly: formatting and trimming an ISO string cost more. */
+/** `20261130-064501` for a time (UTC). */
 function stamp(at: Date): string {
   const two = (n: number) => (n < 10 ? '0' : '') + n;
   return (

@@ -103,45 +103,48 @@ export class SystemPromptService extends Service implements PromptSections {
       if (text !== '') sections.push({ name: section.name, order: section.order, text });
     }
     // A fresh array of the registry's frozen schemas: a listener may filter, reorder or replace entries.
-    const tools = [...(this.ctx.get('tools')?.schemas() ?? [])];
+    const schemas = [...(this.ctx.get('tools')?.schemas() ?? [])];
     // The base assembly is both the waterfall's argument and what the innermost step returns, so a listener may
     // change it before or after awaiting next().
-    const base: Assembly = { sections, tools };
+    const base: Assembly = { sections, tools: schemas };
     const settled = await this.ctx.waterfall('system-prompt/assemble', base, context, async () => base);
-    const assembly = this.views.length === 0 ? settled : this.viewed(settled, context);
-    const system = sortSections(assembly.sections)
+    // Sealed once, before the views: a view judges each schema in the form the header sends, so nothing a
+    // listener handed over can look one way to a view and another in the header.
+    const sealed: unknown = sealedJson(settled.tools);
+    const tools = this.views.length === 0 ? sealed : this.viewed(sealed, context);
+    const system = sortSections(settled.sections)
       .map((section) => section.text)
       .filter((text) => text !== '')
       .join('\n\n');
-    const header = sealedJson({ system, tools: assembly.tools }) as RequestHeader;
-    return { header, assembly };
+    // JSON-normal and deep-frozen as it is: the text is a string, and the tools are sealed.
+    const header = Object.freeze(tools === undefined ? { system } : { system, tools }) as RequestHeader;
+    return { header, assembly: { ...settled, tools: (tools ?? []) as ToolSchema[] } };
   }
 
   /**
-   * The settled assembly with every view applied in turn. A view judges the tools in the form the header sends
-   * (sealed JSON, read once), so nothing a listener handed over can look one way to the view and another in the
-   * header; a tool list that is not an array shows nothing (no view could filter it), and neither does a view
-   * that throws.
+   * The sealed tool list with every view applied in turn. A tool list that is not an array shows nothing (no
+   * view could filter it), and neither does a view that throws.
    */
-  private viewed(assembly: Assembly, context: AssembleContext): Assembly {
-    const list: unknown = Array.isArray(assembly.tools) ? sealedJson(assembly.tools) : undefined;
-    if (!Array.isArray(list)) {
+  private viewed(sealed: unknown, context: AssembleContext): readonly ToolSchema[] {
+    if (!Array.isArray(sealed)) {
       warn(this.ctx, 'the assembled tools are not a list; no tool is shown this request');
-      return { ...assembly, tools: [] };
+      return NO_TOOLS;
     }
-    let tools = list as ToolSchema[];
+    let tools = sealed as readonly ToolSchema[];
     for (const view of this.views) {
       try {
         const key = view.key(context);
         tools = tools.filter((tool) => view.keep(tool, key));
       } catch (error) {
         warn(this.ctx, 'a tool view failed; no tool is shown this request', error);
-        tools = [];
+        tools = NO_TOOLS;
       }
     }
-    return { ...assembly, tools };
+    return Object.freeze(tools);
   }
 }
+
+const NO_TOOLS: readonly ToolSchema[] = Object.freeze([]);
 
 function compareSections(a: { name: string; order: number }, b: { name: string; order: number }): number {
   return a.order - b.order || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
