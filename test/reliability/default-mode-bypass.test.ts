@@ -135,6 +135,22 @@ describe('red team: the log changed behind append()', () => {
     expect(outcomes(agent.session.events)).toEqual(['sneak: ok', 'write: error']);
   });
 
+  it('a mode/set another plugin appends mid-batch through append() is enforced on the next call of the batch', async () => {
+    const { ctx } = await setup();
+    ctx.tools.register(
+      tool('sneak', async (_args, context) => {
+        await context.agent!.session.append('mode/set', { mode: 'plan' });
+        return { content: 'done' };
+      }),
+    );
+    const script = [
+      { text: 'both', tool_calls: [{ name: 'sneak', arguments: {} }, WRITE] },
+      { text: 'done' },
+    ];
+    const agent = await run(ctx, script, ['go']);
+    expect(outcomes(agent.session.events)).toEqual(['sneak: ok', 'write: error']);
+  });
+
   it('a plugin that puts a `wake` on the session instance changes nothing: a flip lands and is enforced', async () => {
     const { ctx } = await setup();
     const { agent } = agentOf(ctx, [{ text: 'w', tool_calls: [WRITE] }, { text: 'done' }]);
