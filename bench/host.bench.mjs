@@ -58,9 +58,7 @@ export default async function run({ quick }) {
     out.push(ratioResult(BENCH, 'step-vs-floor', steps.none, steps.floor, { ...us, goal: { ratio: 4 } }));
 
     // The gate as the host runs it on each tool call, for an agent in plan mode, against Map.get: `execute()`
-    // judges with `judgeSync()` (the guards' ceiling; no promise while no `tools/pre-execute` listener could
-    // narrow it) and awaits `judge()` only otherwise, on the service the agent resolved once (not through the
-    // `ctx.tools` proxy), exactly as the loop calls `execute()`.
+    // awaits `judge()` (the guards' ceiling, narrowed by the `tools/pre-execute` waterfall).
     const tools = moded.tools[symbols.original] ?? moded.tools;
     const agent = moded.agents.create({
       session: moded.sessions.create({ inMemory: true }),
@@ -69,16 +67,15 @@ export default async function run({ quick }) {
     });
     await agent.prompt('go'); // lands the mode
     const exec = { callId: 'c1', name: 'noop', arguments: {}, agent };
-    const first = tools.judgeSync(exec);
-    if (first?.kind !== 'allow')
-      throw new Error(`bench gate: noop is ${first?.kind ?? 'not synchronous'} in plan`);
+    const first = await tools.judge(exec);
+    if (first.kind !== 'allow') throw new Error(`bench gate: noop is ${first.kind} in plan`);
     const table = new Map(['noop', 'read', 'write', 'bash'].map((k) => [k, { kind: 'allow' }]));
     const gate = await interleave(
       [
         {
           name: 'gate',
           async run(n) {
-            for (let i = 0; i < n; i++) consume((tools.judgeSync(exec) ?? (await tools.judge(exec))).kind);
+            for (let i = 0; i < n; i++) consume((await tools.judge(exec)).kind);
           },
         },
         {

@@ -34,10 +34,7 @@ const LABELS = {
     "one step with a do-nothing hook on each seam the engine uses, no plugin (the host's dispatch alone)",
     'the same step without them',
   ],
-  'gate-host-vs-map-get': [
-    'the gate as the host runs it on each call (`judgeSync`, `judge` only with a listener)',
-    'a bare `Map.get`',
-  ],
+  'gate-host-vs-map-get': ['the gate as the host runs it on each call (`judge`)', 'a bare `Map.get`'],
   'step-vs-floor': [
     'one scripted step without the plugin',
     'a floor loop (append JSON lines, build the request from an array)',

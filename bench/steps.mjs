@@ -25,7 +25,7 @@ export async function deployment(workspace, plugin) {
 
 /**
  * Registers a do-nothing hook on each seam the mode engine uses, through the public API: a guard that allows, a
- * view that keeps every tool, an empty section, a `session/event` listener whose `after` wants no event, and an
+ * view that keeps every tool, an empty section, a `session/event` listener that passes every event on, and an
  * `agent/created` listener. What a step pays for them is the host's dispatch alone, the floor of any such plugin.
  */
 export function nullHooks(ctx) {
@@ -33,7 +33,7 @@ export function nullHooks(ctx) {
   ctx.tools.guard(() => allow);
   ctx.systemPrompt.view({ key: () => 'all', keep: () => true });
   ctx.systemPrompt.section({ name: 'null', order: 50, text: () => '' });
-  ctx.on('session/event', async () => {}, { after: () => false });
+  ctx.on('session/event', (_session, _event, next) => next());
   ctx.on('agent/created', () => {});
 }
 

@@ -3,11 +3,9 @@
  * or `step/end`. Both boundaries sit outside a step's tool window, so a step's calls always run under the mode its
  * request was assembled in.
  *
- * The listener awaits `next()` first, so every downstream listener has seen the boundary event before the flip
- * lands, and a `set()` that arrives while one of them awaits still lands at this boundary. The plugin registers
- * it with the host's `after` option (`src/host/contain.ts`): it then runs after the whole waterfall has settled,
- * and only for a boundary of a session with an intent pending, asked at that moment, so the same holds. An intent equal to the
- * folded mode is discarded with no append (a net-zero sequence leaves no trace). The intent is cleared only after
+ * The listener is registered outermost (`prepend`) and awaits `next()` first, so every other listener has seen
+ * the boundary event before the flip lands, and a `set()` that arrives while one of them awaits still lands at
+ * this boundary. An intent equal to the folded mode is discarded with no append (a net-zero sequence leaves no trace). The intent is cleared only after
  * its append succeeds; a failed append warns once per intent and leaves it parked for the next boundary. A settled
  * intent also removes the intent recorded beside the journal (`intent-file.ts`).
  *

@@ -8,14 +8,13 @@
  */
 import type { Hints } from '../compile/types.js';
 import type { Session, ToolAnnotations, ToolLookup } from '../host/types.js';
-import { dependsOnArguments } from '../compile/call.js';
 import type { ResolvedModes } from '../deploy/modes.js';
 import { fsPathResolver } from '../compile/fs-path-resolver.js';
 import { fsProgramCheck } from '../compile/fs-program-check.js';
-import { allowedInDefault, authorize, isVisible, type Verdict } from './authorize.js';
+import { authorize, isVisible, type Verdict } from './authorize.js';
+import { DEFAULT_MODE } from './vocabulary.js';
 import { ModeFoldCache } from './fold.js';
 import { removeIntent, writeIntent } from './intent-file.js';
-import { DEFAULT_MODE } from './vocabulary.js';
 import { hintsOfAnnotations } from '../compile/catalog.js';
 
 /** A flip waiting for the next boundary. `narrate` is false for the tool-driven exit (its result narrates it). */
@@ -30,7 +29,7 @@ export interface CallArguments {
   readonly workspace: string;
 }
 
-/** Finds a registered tool by name (`ctx.tools.lookup()`), for its annotations. */
+/** Finds a registered tool by name (`ctx.tools.get`), for its annotations. */
 export type { ToolLookup };
 
 /** The state of one engine instance. */
@@ -39,29 +38,15 @@ export class ModeCore {
   readonly folds = new ModeFoldCache();
   readonly #intents = new WeakMap<Session, Intent>();
   #disposed = false;
-  /**
-   * Memoised verdicts of calls whose arguments cannot change the decision, by mode, then tool name. The memo is
-   * valid for the registry revision it was filled at (a verdict depends on the registered tool's annotations), so
-   * after any registration or removal every tool is judged afresh. The policies never change for this instance (a
-   * reload is a new instance). Bounded: a map that grows past its limit is cleared.
-   */
-  readonly #memo = new Map<string, Map<string, Verdict>>();
-  /** The registry revision the memo holds for. */
-  #memoRevision = -1;
-  /** The table of the mode last judged in (`#memo.get(#recentMode)`), or undefined. */
-  #recent: Map<string, Verdict> | undefined;
-  #recentMode = '';
 
   /**
    * @param modes the resolved configuration
    * @param lookup finds registered tools, for their hints
-   * @param revision the registry's revision (`ctx.tools.revision()`): the memo is dropped when it changes
    * @param warn where a failed clean-up of a recorded intent is reported
    */
   constructor(
     readonly modes: ResolvedModes,
     private readonly lookup: ToolLookup,
-    private readonly revision: () => number,
     private readonly warn: (message: string) => void = () => {},
   ) {}
 
@@ -96,16 +81,8 @@ export class ModeCore {
     return this.#intents.get(session);
   }
 
-  /**
-   * Parks (or replaces) the session's pending intent, waking the session first: the engine's hooks skip quiet
-   * sessions, and this one now has an intent to land.
-   */
+  /** Parks (or replaces) the session's pending intent. */
   park(session: Session, intent: Intent): void {
-    try {
-      session.wake?.();
-    } catch {
-      // Only a session of another implementation can throw here, and the host never counts one as quiet.
-    }
     this.#intents.set(session, intent);
   }
 
@@ -144,73 +121,28 @@ export class ModeCore {
 
   /**
    * The verdict for a tool in a mode (`authorize()`), with the registered tool's annotations as hints (a tool no
-   * one registered, such as a hallucinated or foreign-added name, gets MCP's default hints).
+   * one registered, such as a hallucinated or foreign-added name, gets MCP's default hints). Decided afresh each
+   * time: the compiled policy memoises its decision by name and hints, and argument rules must see each call.
    * @param mode the mode to judge in (the landed one, for the gate and the filter)
    * @param name the tool name
+   * @param call the call's arguments and workspace (paths resolve against it, following its symlinks); without
+   *   it, the decision by name alone
    * @returns the verdict
    */
   verdict(mode: string, name: string, call?: CallArguments): Verdict {
-    return this.memoised(mode, name) ?? this.decide(mode, name, call);
-  }
-
-  /**
-   * The memoised verdict for a tool in a mode, if one is known and still valid (the registered tool is the one it
-   * was computed with); undefined when {@link verdict} must decide (a first call, or one whose arguments decide).
-   * The gate's hot path: a table hit needs no call object.
-   */
-  memoised(mode: string, name: string): Verdict | undefined {
-    if (this.#memoRevision !== this.revision()) return undefined;
-    // Consecutive calls are nearly always judged in the same mode: its table is kept at hand.
-    let byName = this.#recent;
-    if (byName === undefined || this.#recentMode !== mode) {
-      byName = this.#memo.get(mode);
-      if (byName === undefined) return undefined;
-      this.#recent = byName;
-      this.#recentMode = mode;
-    }
-    return byName.get(name);
-  }
-
-  /**
-   * {@link verdict} without the memo lookup, for a caller that has just asked {@link memoised} and missed (the gate):
-   * decides, and memoises what the arguments do not decide.
-   */
-  decide(mode: string, name: string, call: CallArguments | undefined): Verdict {
-    const revision = this.revision();
-    if (this.#memoRevision !== revision) {
-      // A tool was registered or removed: its annotations (the hints) may differ, so nothing kept holds.
-      this.#memo.clear();
-      this.#recent = undefined;
-      this.#memoRevision = revision;
-    }
-    const tool = this.lookup(name);
-    let byName = this.#memo.get(mode);
-    const hints = hintsOf(tool?.annotations);
-    const policy = mode === DEFAULT_MODE ? undefined : this.modes.get(mode);
-    if (policy !== undefined && dependsOnArguments(policy, name, hints)) {
-      // Never memoised: the arguments decide. Paths resolve against the agent's workspace, following its symlinks.
-      if (call === undefined) return authorize(this.modes, mode, { name, hints });
-      const resolvePath = fsPathResolver(call.workspace);
-      const checkProgram = fsProgramCheck(call.workspace);
-      return authorize(
-        this.modes,
-        mode,
-        { name, arguments: call.arguments, hints },
-        { resolvePath, checkProgram },
-      );
-    }
-    const verdict = Object.freeze(authorize(this.modes, mode, { name, hints }));
-    if (byName === undefined) {
-      if (this.#memo.size >= MEMO_MODES) {
-        this.#memo.clear();
-        this.#recent = undefined;
-      }
-      byName = new Map();
-      this.#memo.set(mode, byName);
-    }
-    if (byName.size >= MEMO_TOOLS) byName.clear();
-    byName.set(name, verdict);
-    return verdict;
+    const hints = hintsOf(this.lookup(name)?.annotations);
+    if (call === undefined) return authorize(this.modes, mode, { name, hints });
+    // Made on first use: most calls meet no argument rule, and making either reads the file system.
+    const { workspace } = call;
+    return authorize(
+      this.modes,
+      mode,
+      { name, arguments: call.arguments, hints },
+      {
+        resolvePath: onFirstUse(() => fsPathResolver(workspace)),
+        checkProgram: onFirstUse(() => fsProgramCheck(workspace)),
+      },
+    );
   }
 
   /**
@@ -218,8 +150,6 @@ export class ModeCore {
    * argument rules: its verdict is not deny).
    */
   visible(mode: string, name: string): boolean {
-    // The default mode's rule needs no hints (asked every step for every tool).
-    if (mode === DEFAULT_MODE) return allowedInDefault(name);
     return isVisible(this.modes, mode, name, hintsOf(this.lookup(name)?.annotations));
   }
 }
@@ -234,9 +164,11 @@ export function hintsOf(annotations: ToolAnnotations | undefined): Hints | undef
   return hintsOfAnnotations(annotations);
 }
 
-/** How many modes and tools per mode the verdict memo holds before it starts over. */
-const MEMO_MODES = 64;
-const MEMO_TOOLS = 4096;
+/** A function that makes the real one (`make()`) when it is first called, then calls through to it. */
+function onFirstUse<A extends unknown[], R>(make: () => (...args: A) => R): (...args: A) => R {
+  let made: ((...args: A) => R) | undefined;
+  return (...args) => (made ??= make())(...args);
+}
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

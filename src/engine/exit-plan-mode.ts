@@ -105,8 +105,6 @@ export function createExitPlanModeTool(core: ModeCore): Tool<ExitPlanModeArgs> {
     // A copy per tool: the runtime compiles and removes schemas by object.
     parameters: structuredClone(EXIT_PLAN_MODE_PARAMETERS),
     annotations: BUILTIN_TOOL_ANNOTATIONS.exit_plan_mode,
-    // A quiet session is in the default mode, which hides the exit; a call to it there is judged by the gate.
-    hiddenWhenQuiet: true,
     execute(args, context) {
       if (!context.agent)
         return error(`${EXIT_PLAN_MODE} needs an agent: there is no session whose mode it could end`);

@@ -72,12 +72,6 @@ interface MutableFold {
 /** The per-session fold with a lazy cursor, in a `WeakMap` keyed by the session: O(new events) per read. */
 export class ModeFoldCache {
   readonly #folds = new WeakMap<EventSource, MutableFold>();
-  /**
-   * The session read last, and its fold: the gate, the view and the section of one step all read the same session,
-   * and this spares them the `WeakMap` lookup. It holds that one session until another is read.
-   */
-  #lastSession: EventSource | undefined;
-  #lastFold: MutableFold | undefined;
 
   /**
    * Brings the session's fold up to date and returns it.
@@ -85,18 +79,12 @@ export class ModeFoldCache {
    * @returns the fold as of the session's last event; do not keep it across appends
    */
   read(session: EventSource): ModeFold {
-    let fold = session === this.#lastSession ? this.#lastFold : this.#folds.get(session);
+    let fold = this.#folds.get(session);
     if (fold === undefined) {
       fold = { mode: DEFAULT_MODE, headerMode: undefined, cursor: 0 };
       this.#folds.set(session, fold);
     }
-    if (session !== this.#lastSession) {
-      this.#lastSession = session;
-      this.#lastFold = fold;
-    }
-    const events = session.events;
-    // Most reads (the gate, the view, the section of one step) find nothing new: they write nothing either.
-    if (fold.cursor !== events.length) advance(fold, events);
+    advance(fold, session.events);
     return fold;
   }
 

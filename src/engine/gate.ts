@@ -17,9 +17,8 @@
  */
 import type { Authorizer, PreExecuteResult } from '../host/types.js';
 import type { RuleRef } from '../compile/types.js';
-import { allowedInDefault, type Verdict } from './authorize.js';
 import type { ModeCore } from './core.js';
-import { DEFAULT_MODE, EXIT_PLAN_MODE } from './vocabulary.js';
+import { EXIT_PLAN_MODE } from './vocabulary.js';
 
 /** The rule reported for an exit denied because an earlier exit of the same step was already approved. */
 export const EXIT_ALREADY_APPROVED_RULE: RuleRef = Object.freeze({
@@ -57,22 +56,15 @@ export function alreadyApprovedUserReason(): string {
  * @returns the guard to register with `ctx.tools.guard()`
  */
 export function createGate(core: ModeCore, hostWorkspace: string): Authorizer {
-  // One verdict object per memoised `authorize()` verdict, so a table hit allocates nothing.
-  const results = new WeakMap<Verdict, PreExecuteResult>();
   return (exec) => {
     if (!exec.agent) return ALLOW;
     const session = exec.agent.session;
     const mode = core.mode(session);
-    // The default mode's rule needs no lookup: asked directly, it answers what authorize() would.
-    if (mode === DEFAULT_MODE && allowedInDefault(exec.name)) return ALLOW;
-    // A table hit first; otherwise the arguments may decide too (argument rules), and paths resolve where the tool
-    // will run.
-    const verdict =
-      core.memoised(mode, exec.name) ??
-      core.decide(mode, exec.name, {
-        arguments: exec.arguments,
-        workspace: exec.agent.workspace ?? hostWorkspace,
-      });
+    // The arguments may decide too (argument rules), and paths resolve where the tool will run.
+    const verdict = core.verdict(mode, exec.name, {
+      arguments: exec.arguments,
+      workspace: exec.agent.workspace ?? hostWorkspace,
+    });
     if (verdict.decision === 'allow') return ALLOW;
     // One approval per step: a later exit of the same batch is not asked (it could only repeat or contradict
     // the answer that already decided where the session goes at this step's end).
@@ -84,19 +76,13 @@ export function createGate(core: ModeCore, hostWorkspace: string): Authorizer {
         rule: EXIT_ALREADY_APPROVED_RULE,
       };
     }
-    const known = results.get(verdict);
-    if (known !== undefined) return known;
-    const result: PreExecuteResult =
-      verdict.decision === 'deny'
-        ? Object.freeze({
-            kind: 'deny',
-            reason: verdict.reason,
-            ...(verdict.userReason !== undefined ? { userReason: verdict.userReason } : {}),
-            rule: verdict.rule,
-          })
-        : Object.freeze({ kind: 'ask', reason: verdict.reason, rule: verdict.rule });
-    if (Object.isFrozen(verdict)) results.set(verdict, result);
-    return result;
+    if (verdict.decision === 'ask') return { kind: 'ask', reason: verdict.reason, rule: verdict.rule };
+    return {
+      kind: 'deny',
+      reason: verdict.reason,
+      ...(verdict.userReason !== undefined ? { userReason: verdict.userReason } : {}),
+      rule: verdict.rule,
+    };
   };
 }
 

@@ -13,33 +13,27 @@
  * (invariant 10).
  *
  * Listeners, both prepended (outermost):
- * - `session/event`: lands pending intents after `turn/start` / `step/end`, narrates; registered with `after`, so
- *   it is called only once such an event has settled (every other listener has seen it) and only while the
- *   session has an intent pending: in default mode with nothing pending it never runs;
- * - `agent/created`: seeds `AgentOptions.mode` as a pending intent, or restores one recorded by an earlier process;
- *   called only `when` there is something to seed.
- *
- * Every hook skips quiet sessions (`Session` in ../host/types.ts, invariant 11): a session the host counts quiet
- * had no `mode/set` appended and no intent parked (`park()` wakes it), so it is in the default mode with nothing
- * pending, where the hooks would do nothing but hide and deny `exit_plan_mode`, which is `hiddenWhenQuiet`.
+ * - `session/event`: lands pending intents after `turn/start` / `step/end`, narrates; it awaits `next()` first,
+ *   so every other listener has seen the boundary before the flip lands, and does nothing for a session with no
+ *   intent pending;
+ * - `agent/created`: seeds `AgentOptions.mode` as a pending intent, or restores one recorded by an earlier process.
  *
  * What the model sees is filtered by a tool view (`ctx.systemPrompt.view`), which the host applies after the
- * whole `system-prompt/assemble` waterfall: no listener can show a tool the mode hides, and a step whose mode has
- * not changed reuses the list kept before.
+ * whole `system-prompt/assemble` waterfall: no listener can show a tool the mode hides.
  *
  * The gate is not a listener but a `ctx.tools.guard()`: its verdict is a ceiling the `tools/pre-execute`
  * waterfall can only narrow, whatever order other plugins register their listeners in.
  * @module
  */
-import type { Context } from 'cordis';
-import type { Agent, PromptSections, Session, SessionEvent, ToolRegistry } from '../host/types.js';
+import { symbols, type Context } from 'cordis';
+import type { Agent, PromptSections, ToolRegistry } from '../host/types.js';
 import { formatDiagnostics } from '../deploy/diagnostic.js';
 import { resolveModeConfig, type ModeConfig, type ResolvedModes } from '../deploy/modes.js';
-import { createBoundaryListener, isBoundary } from './boundary.js';
+import { createBoundaryListener } from './boundary.js';
 import { ModeCore } from './core.js';
 import { createExitPlanModeTool } from './exit-plan-mode.js';
 import { createGate } from './gate.js';
-import { needsSeed, seed } from './seed.js';
+import { seed } from './seed.js';
 import { ModesService } from './service.js';
 import { createModeSection, createToolView } from './soft-layer.js';
 import type { Diagnostic } from '../compile/types.js';
@@ -115,28 +109,25 @@ function start(ctx: Context, modes: ResolvedModes): void {
   // Registrations go through the service proxies, which make them effects of this plugin's fiber.
   const tools: ToolRegistry = ctx.tools;
   const prompt: PromptSections = ctx.systemPrompt;
-  // The lookup runs for every tool at every step; a call through the service proxy costs microseconds, so it
-  // reads through the registry's plain lookup (and revision). Safe to keep: `tools` is injected, so if that service goes away
-  // this plugin is disposed with it.
-  const core = new ModeCore(modes, tools.lookup(), tools.revision(), (message) => logger.warn(message));
+  // The view and the gate look up every tool at every step: through the registry itself, since each call through
+  // cordis's service proxy builds tracing proxies and contexts. Safe to keep: `tools` is injected, so if that
+  // service goes away this plugin is disposed with it.
+  const registry = (tools as unknown as Record<symbol, ToolRegistry | undefined>)[symbols.original] ?? tools;
+  const core = new ModeCore(
+    modes,
+    (name) => registry.get(name),
+    (message) => logger.warn(message),
+  );
   ctx.effect(() => () => core.dispose(), 'mode: mark disposed');
 
   new ModesService(ctx, core);
-  // Each hook skips quiet sessions (see the module header); the section, the view and the exit say so themselves.
   prompt.section(createModeSection(core));
   prompt.view(createToolView(core));
   tools.register(createExitPlanModeTool(core));
-  // Called only once a boundary event has settled, and only while the session has an intent to land: a session
-  // with nothing pending (every default-mode step) dispatches nothing to the engine.
   ctx.on(
     'session/event',
     createBoundaryListener(core, (message) => logger.warn(message)),
-    {
-      prepend: true,
-      after: (session: Session, event: SessionEvent) =>
-        isBoundary(event) && core.pending(session) !== undefined,
-      skipWhenQuiet: true,
-    },
+    { prepend: true },
   );
   ctx.on(
     'agent/created',
@@ -147,10 +138,9 @@ function start(ctx: Context, modes: ResolvedModes): void {
         (message) => logger.error(message),
         (message) => logger.warn(message),
       ),
-    // Asked first, and uncalled for most agents: cordis's wrapper around the listener costs a microsecond a call.
-    { prepend: true, when: needsSeed },
+    { prepend: true },
   );
-  tools.guard(createGate(core, tools.workspace), { skipWhenQuiet: true });
+  tools.guard(createGate(core, tools.workspace));
 }
 
 /** The plugin object, for `ctx.plugin(ModePlugin, config)`. */

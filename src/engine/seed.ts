@@ -42,15 +42,6 @@ export function seed(
 }
 
 /**
- * Whether {@link seed} has anything to do for `agent`: a mode it asks for, or a journal a switch may have been
- * recorded beside (an in-memory session has none).
- * @param agent the new agent
- */
-export function needsSeed(agent: Agent): boolean {
-  return agent.options.mode !== undefined || Boolean(agent.session.file);
-}
-
-/**
  * Re-parks a recorded user flip that has not had its boundary yet (see `intent-file.ts`); a stale one is removed.
  * An unreadable record fails closed: the session lands in a mode no policy defines until the user switches.
  */

@@ -5,9 +5,7 @@
  *   section; it is empty (so dropped) in the default mode and for agent-less assemblies.
  * - The tool view (`ctx.systemPrompt.view`) keeps the tools whose `authorize()` verdict in the folded mode is not
  *   deny. The host applies it after the whole assemble waterfall, so no listener, inner or outer, can show the
- *   model a tool the mode denies, and it caches the kept list per mode: a default-mode step costs one fold read
- *   (none in a quiet session, which skips the view).
- *   In the default mode it removes only `exit_plan_mode`, which keeps a default-mode request byte-identical to a
+ *   model a tool the mode denies. In the default mode it removes only `exit_plan_mode`, which keeps a default-mode request byte-identical to a
  *   deployment without the engine. The gate stays the hard layer: a tool the model names anyway is still denied.
  * @module
  */
@@ -36,8 +34,6 @@ export function createModeSection(core: ModeCore): PromptSection {
   return {
     name: MODE_SECTION,
     order: MODE_SECTION_ORDER,
-    // Empty in a quiet session: one no mode was ever set or asked for in is in the default mode.
-    skipWhenQuiet: true,
     text: (context) => {
       if (!context.agent) return '';
       const mode = core.mode(context.agent.session);
@@ -56,8 +52,5 @@ export function createToolView(core: ModeCore): ToolView {
   return {
     key: (context) => (context.agent ? core.mode(context.agent.session) : DEFAULT_MODE),
     keep: (tool, mode) => core.visible(mode as string, tool.name),
-    // A quiet session is in the default mode, whose view hides only the exit: the host hides that one there
-    // (`hiddenWhenQuiet`).
-    skipWhenQuiet: true,
   };
 }

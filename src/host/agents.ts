@@ -5,8 +5,8 @@
  * @module
  */
 import { Service, type Context } from 'cordis';
-import { containedEmit, containListeners, type ContainedListeners } from './contain.js';
-import { LoopAgent, loopServices, type LoopServices } from './loop.js';
+import { emitContained } from './contain.js';
+import { LoopAgent } from './loop.js';
 import type { Agent, AgentOptions, Model, ModelChunk, Session } from './types.js';
 
 declare module 'cordis' {
@@ -34,25 +34,16 @@ export interface CreateAgentOptions {
 export class AgentsService extends Service {
   static inject = ['systemPrompt', 'tools'];
   private readonly state = { count: 0 };
-  /**
-   * The services every agent calls on its hot path, resolved once: through the context each lookup costs tens
-   * of microseconds per agent. Safe to keep: they are injected, so replacing either reloads this service.
-   */
-  private services: LoopServices | undefined;
-  /** The app's contained listeners, resolved once (through the context, each lookup costs microseconds). */
-  private readonly lists: ContainedListeners;
 
   constructor(ctx: Context) {
     super(ctx, 'agents');
-    this.lists = containListeners(ctx);
   }
 
   /** Creates an agent and announces it on `agent/created`. */
   create(init: CreateAgentOptions): LoopAgent {
     if (!init?.session || !init.model) throw new Error('ctx.agents.create() needs a session and a model');
     this.state.count += 1;
-    this.services ??= loopServices(this.ctx);
-    const agent = new LoopAgent(this.services, {
+    const agent = new LoopAgent(this.ctx, {
       id: `agent-${this.state.count}`,
       session: init.session,
       model: init.model,
@@ -60,7 +51,7 @@ export class AgentsService extends Service {
       ...(init.workspace !== undefined ? { workspace: init.workspace } : {}),
       ...(init.onChunk ? { onChunk: init.onChunk } : {}),
     });
-    containedEmit(this.ctx, 'agent/created', [agent], this.lists);
+    emitContained(this.ctx, 'agent/created', agent);
     return agent;
   }
 }

@@ -9,7 +9,7 @@
  * @module
  */
 import { Service, type Context } from 'cordis';
-import { containListeners, ownedWaterfall, warn, type ContainedListeners } from './contain.js';
+import { warn } from './contain.js';
 import type { ApprovalOutcome, ApprovalRequest, ApprovalSeam } from './types.js';
 
 declare module 'cordis' {
@@ -29,11 +29,8 @@ const OUTCOMES = new Set(['allowed-once', 'rejected', 'cancelled', 'unavailable'
 
 /** The `ctx.approval` service. */
 export class ApprovalService extends Service implements ApprovalSeam {
-  private readonly lists: ContainedListeners;
-
   constructor(ctx: Context) {
     super(ctx, 'approval');
-    this.lists = containListeners(ctx);
   }
 
   /** Asks whoever answers; never rejects. */
@@ -48,7 +45,7 @@ export class ApprovalService extends Service implements ApprovalSeam {
     });
     const asked = (async (): Promise<ApprovalOutcome> => {
       try {
-        const answer = await ownedWaterfall(this.lists, 'approval/request', [request], async () => ({
+        const answer = await this.ctx.waterfall('approval/request', request, async () => ({
           outcome: 'unavailable' as const,
         }));
         return normalize(answer);

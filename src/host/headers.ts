@@ -34,9 +34,6 @@ export function planHeaderLog(
 
 /** The delta from `a` to `b`; `{}` when nothing changed; null when a delta cannot express it. */
 export function diffHeaders(a: RequestHeader, b: RequestHeader): RequestHeaderDelta | null {
-  // The same tool list (the host hands out one cached, frozen list until the registry changes): only the system
-  // text can differ, and a list that held a duplicate name was never logged as a delta base.
-  if (a.tools === b.tools && uniqueNames(a.tools)) return a.system === b.system ? {} : { system: b.system };
   const before = byName(a.tools);
   const after = byName(b.tools);
   if (!before || !after) return null;
@@ -74,18 +71,6 @@ function applyTools(tools: ToolSchema[], delta: RequestHeaderDelta): ToolSchema[
     if (!tool) throw new Error(`header delta orders an unknown tool \`${name}\``);
     return tool;
   });
-}
-
-/** Frozen tool lists known to name each tool once: the same list comes back step after step. */
-const uniquelyNamed = new WeakSet<readonly ToolSchema[]>();
-
-function uniqueNames(tools: ToolSchema[]): boolean {
-  if (uniquelyNamed.has(tools)) return true;
-  const unique = byName(tools) !== null;
-  // Only a frozen list of frozen tools cannot gain a duplicate name later.
-  if (unique && Object.isFrozen(tools) && tools.every((tool) => Object.isFrozen(tool)))
-    uniquelyNamed.add(tools);
-  return unique;
 }
 
 function byName(tools: ToolSchema[]): Map<string, ToolSchema> | null {

@@ -23,6 +23,5 @@ export {
   type HeaderLog,
 } from './headers.js';
 export { buildTranscript } from './transcript.js';
-export { containedEmit, containedWaterfall } from './contain.js';
 export * from './models/index.js';
 export * from './tools/index.js';

@@ -9,7 +9,7 @@
  * the model fails. Every step that started is closed with `step/end`.
  * @module
  */
-import { symbols, type Context } from 'cordis';
+import type { Context } from 'cordis';
 import { describeError } from './contain.js';
 import { sealedJson } from './frozen-json.js';
 import { applyDelta, planHeaderLog } from './headers.js';
@@ -17,7 +17,6 @@ import { TranscriptBuilder } from './transcript.js';
 import type {
   Agent,
   AgentOptions,
-  AssembleContext,
   Model,
   ModelChunk,
   ModelMessage,
@@ -55,12 +54,13 @@ export class LoopAgent implements Agent {
   readonly #options: AgentOptions;
   readonly #workspace: string | undefined;
   readonly #model: Model;
-  /** What every assembly of this agent is for: made (and frozen) once, so no step copies it. */
-  readonly #assembleContext: AssembleContext;
+  readonly #ctx: Context;
   onChunk?: (chunk: ModelChunk) => void;
   /** Whether this agent has logged a header yet (its first one is always full). */
   #headerLogged = false;
-  /** The header in effect in the log, folded incrementally: deltas are computed against it, as replay does. */
+  // The header in effect, the turn count and the transcript are folded from the log with cursors, like the mode
+  // fold: a resumed session may hold a million events, and rescanning them at every step would be felt.
+  /** The header in effect in the log: deltas are computed against it, as replay does. */
   #logged: RequestHeader | null = null;
   #headerCursor = 0;
   #running = false;
@@ -70,27 +70,16 @@ export class LoopAgent implements Agent {
   #cursor = 0;
   /** How many messages the transcript held when last handed out. */
   #built = 0;
-  // Resolved once, to the services themselves: a cordis context property lookup costs tens of microseconds, and
-  // every method call through the service proxy microseconds, paid per step otherwise. An agent lives within its
-  // host, so the services cannot change under it.
-  readonly #systemPrompt: Context['systemPrompt'];
-  readonly #tools: Context['tools'];
 
-  /**
-   * @param services the host's services (`loopServices(ctx)`), or the context to resolve them from
-   */
-  constructor(services: Context | LoopServices, init: LoopAgentInit) {
+  /** @param ctx the context whose `systemPrompt` and `tools` services the agent's steps use */
+  constructor(ctx: Context, init: LoopAgentInit) {
+    this.#ctx = ctx;
     this.#id = init.id;
     this.#session = init.session;
-    // Copied by assign, not spread: freezing a spread copy takes V8's slow path (about ten times the cost).
-    this.#options = Object.freeze(Object.assign({}, init.options));
-    this.#assembleContext = Object.freeze({ agent: this });
+    this.#options = Object.freeze({ ...init.options });
     this.#model = init.model;
     this.#workspace = init.workspace;
     if (init.onChunk) this.onChunk = init.onChunk;
-    const resolved = services instanceof LoopServices ? services : loopServices(services);
-    this.#systemPrompt = resolved.systemPrompt;
-    this.#tools = resolved.tools;
     Object.preventExtensions(this);
   }
 
@@ -170,7 +159,7 @@ export class LoopAgent implements Agent {
     const { session } = this;
     await session.append('step/start', { step });
     try {
-      const { header } = await this.#systemPrompt.assemble(this.#assembleContext);
+      const { header } = await this.#ctx.systemPrompt.assemble({ agent: this });
       await this.logHeader(header);
       let response: ModelResponse;
       try {
@@ -202,7 +191,7 @@ export class LoopAgent implements Agent {
         await session.append('tool/call', call);
         const result = signal?.aborted
           ? { content: `Error: \`${call.name}\` was cancelled before it ran`, isError: true }
-          : await this.#tools.execute({ ...call, agent: this, signal });
+          : await this.#ctx.tools.execute({ ...call, agent: this, signal });
         await session.append('tool/result', {
           callId: call.callId,
           name: call.name,
@@ -231,7 +220,7 @@ export class LoopAgent implements Agent {
     this.#headerLogged = true;
   }
 
-  /** The `turn/start` events in the log so far, counted incrementally (a resumed log is walked once). */
+  /** The `turn/start` events in the log so far. */
   private countTurns(): number {
     const events = this.session.events;
     for (; this.#turnCursor < events.length; this.#turnCursor++) {
@@ -255,9 +244,9 @@ export class LoopAgent implements Agent {
   }
 
   /**
-   * The transcript so far, extended incrementally (surface events are append-only) and handed out without a copy:
-   * its messages are frozen and the model must not change the array (`ModelRequest`). One event at a time: a long
-   * resumed log must not pass its messages as call arguments (a spread of 150,000 overflows the stack).
+   * The transcript so far, extended incrementally (surface events are append-only) and handed out without a copy
+   * (a long session's transcript is large): its messages are frozen and the model must not change the array
+   * (`ModelRequest`). One event at a time: a spread of 150,000 messages as call arguments overflows the stack.
    */
   private messages(): readonly ModelMessage[] {
     const events = this.session.events;
@@ -272,24 +261,6 @@ export class LoopAgent implements Agent {
     this.#built = transcript.messages.length;
     return transcript.messages;
   }
-}
-
-/** The services an agent calls on every step, resolved to the objects behind cordis's service proxies. */
-export class LoopServices {
-  constructor(
-    readonly systemPrompt: Context['systemPrompt'],
-    readonly tools: Context['tools'],
-  ) {}
-}
-
-/** Resolves `ctx`'s services for `LoopAgent` once (an agents service shares them among its agents). */
-export function loopServices(ctx: Context): LoopServices {
-  return new LoopServices(original(ctx.systemPrompt), original(ctx.tools));
-}
-
-/** The service behind a cordis service proxy (the hot path calls it directly; its own `ctx` stays its own). */
-function original<T extends object>(service: T): T {
-  return ((service as Record<symbol, unknown>)[symbols.original] as T | undefined) ?? service;
 }
 
 /** A model's call arguments as sealed JSON; as they are when they have no JSON form (the runtime refuses them). */

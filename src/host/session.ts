@@ -5,22 +5,10 @@
  *
  * Enclosure: `turn/start` opens a turn (refused while one is open), `turn/end` closes it, every other event
  * must fall inside an open turn. A throwing `session/event` listener is logged and never breaks the append.
- *
- * Quiet: a session that starts empty is quiet until an event of a type the host does not declare is appended to
- * it (a plugin's own, such as the mode engine's `mode/set`), or until `wake()` is called; it never becomes quiet
- * again (nor once its events array is seen at a length `append()` did not give it). Hooks registered
- * `skipWhenQuiet` are not called for a quiet session (see `Session` in types.ts).
  * @module
  */
 import type { Context } from 'cordis';
-import {
-  containedWaterfall,
-  containListeners,
-  runAfter,
-  type AfterListener,
-  type ContainedListeners,
-} from './contain.js';
-import { HOST_EVENT_CATALOG } from './event-catalog.js';
+import { containListeners, sessionEventWaterfall } from './contain.js';
 import type { JournalWriter } from './journal-file.js';
 import type { Session, SessionEvent, SessionEventMap, SessionEventType } from './types.js';
 
@@ -31,25 +19,6 @@ export class JournalSession implements Session {
   #writer: JournalWriter | null;
   #release: (() => void) | null;
   #closed = false;
-  // Resolved once: appends are the hottest path of the host.
-  readonly #listeners: ContainedListeners;
-  readonly #sessionListeners: readonly unknown[];
-  readonly #afterListeners: readonly AfterListener[];
-  readonly #loudAfter: { readonly count: number };
-  /** Quiet (see the module note) while true, and while the log has the length `append()` gave it. */
-  #quiet: boolean;
-  #appended: number;
-  /**
-   * {@link isQuiet} of this session, made once for the `after` dispatch of every append. A changed length, once
-   * seen, wakes it for good: undoing the change (a pushed `mode/set` popped again) must not make it quiet again,
-   * since a hook that saw the change may hold state from it (the engine's fold cursor does).
-   */
-  readonly #quietNow = (): boolean => {
-    if (!this.#quiet) return false;
-    if (this.#events.length === this.#appended) return true;
-    this.#quiet = false;
-    return false;
-  };
 
   /**
    * @param ctx the context whose `session/event` listeners see each append
@@ -58,7 +27,6 @@ export class JournalSession implements Session {
    * @param events the events already in the log (resume, fork)
    * @param writer the open file (null in memory) and the lock's release
    * @param resumed whether the events came from an earlier run (the first header is then logged as `resume`)
-   * @param lists the app's contained listeners (the sessions service resolves them once for all its sessions)
    */
   constructor(
     private readonly ctx: Context,
@@ -67,16 +35,9 @@ export class JournalSession implements Session {
     events: SessionEvent[],
     writer: { writer: JournalWriter; release: () => void } | null,
     readonly resumed: boolean,
-    lists: ContainedListeners = containListeners(ctx),
   ) {
+    containListeners(ctx);
     this.#events = events;
-    // An empty log folds to nothing any plugin set; a resumed or forked one may hold anything.
-    this.#quiet = events.length === 0;
-    this.#appended = events.length;
-    this.#listeners = lists;
-    this.#sessionListeners = this.#listeners.get('session/event') ?? [];
-    this.#afterListeners = this.#listeners.after.get('session/event') ?? [];
-    this.#loudAfter = this.#listeners.loudAfter;
     this.#turnOpen = openTurn(events) !== null;
     this.#writer = writer?.writer ?? null;
     this.#release = writer?.release ?? null;
@@ -88,35 +49,6 @@ export class JournalSession implements Session {
 
   get turnOpen(): boolean {
     return this.#turnOpen;
-  }
-
-  /**
-   * Whether the session is quiet: `skipWhenQuiet` hooks are not called for it. False for good once a plugin's
-   * own event type was appended, `wake()` was called, or the events array was seen at a length `append()` did not
-   * give it (a log rewritten in place at the same length is not seen: see src/host/README.md).
-   */
-  get quiet(): boolean {
-    return this.#quietNow();
-  }
-
-  /** Ends the session's quiet, for good: every hook is called for it from now on (any caller may; it only widens who is asked). */
-  wake(): void {
-    this.#quiet = false;
-  }
-
-  /**
-   * Whether `session` is a quiet {@link JournalSession}. Anything else (another implementation, a proxy of one)
-   * is never quiet, so every hook is asked about it.
-   */
-  static isQuiet(session: unknown): boolean {
-    // `#quiet` first: an awake session (the gate's hot path in a mode) answers without a call.
-    return (
-      typeof session === 'object' &&
-      session !== null &&
-      #quiet in session &&
-      session.#quiet &&
-      session.#quietNow()
-    );
   }
 
   /** True once `close()` ran: further appends throw. */
@@ -143,30 +75,19 @@ export class JournalSession implements Session {
       seq: this.#events.length + 1,
       type,
       data,
-      time: isoNow(),
+      time: new Date().toISOString(),
     } as SessionEvent<K>;
     Object.freeze(event);
     // Written before it is acknowledged: a failed write leaves the log unchanged and rejects the append. An
     // in-memory session has no line to write.
     if (this.#writer) this.#writer.write(JSON.stringify(event) + '\n');
-    // Woken before any listener sees the event: a plugin's own type may change what its hooks answer (and so
-    // may a log changed behind append(), seen or not).
-    if (this.#quiet && (!HOST_EVENT_TYPES.has(type) || !this.#quietNow())) this.#quiet = false;
     this.#events.push(event);
-    this.#appended++;
     if (type === 'turn/start') this.#turnOpen = true;
     if (type === 'turn/end') {
       this.#turnOpen = false;
       this.#writer?.sync();
     }
-    // No listener: nothing to wait for (most appends of a default-mode session).
-    if (this.#sessionListeners.length > 0)
-      await containedWaterfall(this.ctx, 'session/event', [this, event], noop, this.#listeners);
-    // The listeners that act once the event has settled, only when they want it (the mode engine's landing).
-    // A quiet session with only `skipWhenQuiet` ones (a default-mode step's appends) asks none of them.
-    if (this.#loudAfter.count === 0 && this.#quietNow()) return event;
-    const after = runAfter(this.ctx, this.#afterListeners, this, event, this.#quietNow);
-    if (after !== undefined) await after;
+    await sessionEventWaterfall(this.ctx, this, event);
     return event;
   }
 
@@ -185,26 +106,6 @@ export class JournalSession implements Session {
   }
 }
 
-async function noop(): Promise<void> {}
-
-/** The event types the host declares: appending any other wakes a quiet session. */
-const HOST_EVENT_TYPES: ReadonlySet<string> = new Set(Object.keys(HOST_EVENT_CATALOG));
-
-// `toISOString()` is the costliest part of an in-memory append; a step appends several events within one
-// millisecond, and the same millisecond always formats to the same string, so the last one is reused.
-let lastMs = Number.NaN;
-let lastIso = '';
-
-/** `new Date().toISOString()`, formatted once per millisecond. */
-function isoNow(): string {
-  const ms = Date.now();
-  if (ms !== lastMs) {
-    lastIso = new Date(ms).toISOString();
-    lastMs = ms;
-  }
-  return lastIso;
-}
-
 /** The turn number of a turn left open at the end of `events`, or null. */
 export function openTurn(events: readonly SessionEvent[]): number | null {
   for (let i = events.length - 1; i >= 0; i--) {
@@ -216,8 +117,8 @@ export function openTurn(events: readonly SessionEvent[]): number | null {
 }
 
 /**
- * Deep-freezes an event's data in place: plain objects and arrays (a frozen one is taken as frozen throughout,
- * as the host's sealed headers and arguments are; anything else is left as it is).
+ * Deep-freezes an event's data in place: plain objects and arrays; anything else is left as it is. A frozen value
+ * is taken as frozen throughout (the host's sealed headers and arguments are), which also ends a cycle.
  */
 function freezeData(value: unknown): void {
   if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return;
@@ -229,6 +130,5 @@ function freezeData(value: unknown): void {
   const prototype: unknown = Object.getPrototypeOf(value);
   if (prototype !== Object.prototype && prototype !== null) return;
   Object.freeze(value);
-  // `for…in` allocates no array (this runs on every append); a plain object inherits no enumerable key.
-  for (const key in value) freezeData((value as Record<string, unknown>)[key]);
+  for (const key of Object.keys(value)) freezeData((value as Record<string, unknown>)[key]);
 }

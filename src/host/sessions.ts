@@ -15,7 +15,7 @@ import { randomUUID } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { basename, isAbsolute, join, resolve } from 'node:path';
 import { Service, type Context } from 'cordis';
-import { containListeners, warn, type ContainedListeners } from './contain.js';
+import { containListeners, warn } from './contain.js';
 import { unansweredCalls, interruptedText } from './interrupted.js';
 import { acquireLock, JournalWriter, readJournal } from './journal-file.js';
 import { checkExistingLog, checkFolders } from './journal-path.js';
@@ -56,12 +56,10 @@ const ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 export class SessionsService extends Service {
   readonly workspace: string;
   readonly dir: string;
-  /** The app's contained listeners, resolved once for every session this service opens. */
-  private readonly lists: ContainedListeners;
 
   constructor(ctx: Context, config: SessionsConfig) {
     super(ctx, 'sessions');
-    this.lists = containListeners(ctx);
+    containListeners(ctx);
     if (!config || typeof config.workspace !== 'string')
       throw new Error('ctx.sessions needs a `workspace` path');
     this.workspace = resolve(config.workspace);
@@ -87,15 +85,7 @@ export class SessionsService extends Service {
         warn(this.ctx, `${file}:${read.tornLine}: dropped a torn last line (the writer died mid-write)`);
       }
       const id = basename(file).replace(/\.jsonl$/, '');
-      const session = new JournalSession(
-        this.ctx,
-        id,
-        file,
-        read.events,
-        { writer, release },
-        true,
-        this.lists,
-      );
+      const session = new JournalSession(this.ctx, id, file, read.events, { writer, release }, true);
       const turn = openTurn(read.events);
       if (turn !== null) await closeInterrupted(session, turn, (message) => warn(this.ctx, message));
       return session;
@@ -145,8 +135,7 @@ export class SessionsService extends Service {
   private open(options: CreateSessionOptions, seed: SessionEvent[]): JournalSession {
     const id = options.id ?? newId();
     if (!ID.test(id)) throw new Error(`invalid session id \`${id}\`: use letters, digits, '.', '_' and '-'`);
-    if (options.inMemory)
-      return new JournalSession(this.ctx, id, null, seed, null, seed.length > 0, this.lists);
+    if (options.inMemory) return new JournalSession(this.ctx, id, null, seed, null, seed.length > 0);
     const dir = resolve(this.workspace, options.dir ?? this.dir);
     const file = join(dir, `${id}.jsonl`);
     checkFolders(file, this.workspace, true);
@@ -157,7 +146,7 @@ export class SessionsService extends Service {
         writer.write(seed.map((event) => JSON.stringify(event) + '\n').join(''));
         writer.sync();
       }
-      return new JournalSession(this.ctx, id, file, seed, { writer, release }, seed.length > 0, this.lists);
+      return new JournalSession(this.ctx, id, file, seed, { writer, release }, seed.length > 0);
     } catch (error) {
       release();
       if ((error as NodeJS.ErrnoException).code === 'EEXIST')
@@ -208,15 +197,14 @@ async function closeInterrupted(
 }
 
 /**
- * A sortable, collision-resistant id: `20261130-064501-1a2b3c`. The six random hex digits are a v4 UUID's first
- * (all random): `randomUUID()` draws from a pool of random bytes, where `randomBytes(3)` asks the system for
- * entropy on every call (microseconds each).
+ * A sortable, collision-resistant id: `20261130-064501-1a2b3c`. The six random hex digits are the first of a v4
+ * UUID (all random).
  */
 export function newId(now = new Date()): string {
   return `${stamp(now)}-${randomUUID().slice(0, 6)}`;
 }
 
-/** `20261130-064501` for a time (UTC), written out directly: formatting and trimming an ISO string cost more. */
+/** `20261130-064501` for a time (UTC). */
 function stamp(at: Date): string {
   const two = (n: number) => (n < 10 ? '0' : '') + n;
   return (

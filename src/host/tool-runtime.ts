@@ -20,38 +20,24 @@
  * `data.userReason` (the model sees only `content`).
  *
  * The verdict (`judge()`) combines two seams. The guards (`guard()`: synchronous authorisers, the mode engine's
- * gate) set a ceiling; the `tools/pre-execute` waterfall can only narrow it: the most restrictive of all wins
- * (deny > ask > allow). A guard's deny skips the waterfall. Because the ceiling is not a listener, no
- * registration order (`prepend` or not, before or after the guard's plugin) lets a listener widen it.
- *
- * Quiet sessions (see `Session` in types.ts): a guard registered `skipWhenQuiet` is not asked about a call
- * from a quiet session, unless the call names a tool registered `hiddenWhenQuiet` (a quiet session is not shown
- * it, so a call to it is judged by every guard) or no registered tool at all.
+ * gate) set a ceiling; the `tools/pre-execute` waterfall (cordis's own) can only narrow it: the most restrictive
+ * of all wins (deny > ask > allow). A guard's deny skips the waterfall. Because the ceiling is not a listener, no
+ * registration order (`prepend` or not, before or after the guard's plugin) lets a listener widen it
+ * (invariant 4). A throwing guard or listener denies.
  * @module
  */
 import { createHash } from 'node:crypto';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { Service, type Context } from 'cordis';
-import {
-  containedEmit,
-  containListeners,
-  describeError,
-  listening,
-  ownedWaterfall,
-  warn,
-  type ContainedListeners,
-} from './contain.js';
+import { describeError, emitContained, warn } from './contain.js';
 import { sealedJson } from './frozen-json.js';
 import { foldRequestHeader } from './headers.js';
-import { JournalSession } from './session.js';
 import type {
   ApprovalOutcome,
   Authorizer,
-  GuardOptions,
   PreExecuteResult,
   Tool,
   ToolExec,
-  ToolLookup,
   ToolRegistry,
   ToolResult,
   ToolResultData,
@@ -79,41 +65,22 @@ export interface ToolsConfig {
 
 const never = new AbortController().signal;
 
-interface GuardEntry {
-  readonly authorizer: Authorizer;
-  readonly skipWhenQuiet: boolean;
-}
-
 /** The `ctx.tools` service. */
 export class ToolsService extends Service implements ToolRegistry {
   private readonly registry = new Map<
     string,
-    { tool: Tool<never>; validate: ValidateFunction; schema: ToolSchema; hiddenWhenQuiet: boolean }
+    { tool: Tool<never>; validate: ValidateFunction; schema: ToolSchema }
   >();
-  /** The schema list as sent, built once per registry change (null: stale). */
-  private schemaList: readonly ToolSchema[] | null = null;
-  /** The names of the tools registered `hiddenWhenQuiet`, built once per registry change (null: stale). */
-  private hiddenList: ReadonlySet<string> | null = null;
-  /** {@link schemaList} without those tools, built once per registry change (null: stale). */
-  private quietList: readonly ToolSchema[] | null = null;
-  /** Registry changes so far, in an object of its own so that `revision()` can hand out a plain read of it. */
-  private readonly count = { changes: 0 };
   private readonly ajv = new Ajv({ allErrors: true, strict: false });
-  /** The guards as registered. Each list is replaced, never changed in place, so a judge iterates it uncopied. */
-  private guardEntries: readonly GuardEntry[] = [];
-  /** Every guard's authoriser. */
-  private guards: readonly Authorizer[] = [];
-  /** The authorisers asked about a call from a quiet session: those not registered `skipWhenQuiet`. */
-  private loudGuards: readonly Authorizer[] = [];
-  private readonly lists: ContainedListeners;
-  /** Whether a `tools/pre-execute` listener could narrow the guards' ceiling. */
-  private readonly narrowable: () => boolean;
+  /**
+   * The registered guards, one entry per registration (a function registered twice is asked twice, and each
+   * disposer removes its own). Replaced, never changed in place, so a judge that is running keeps its list.
+   */
+  private guards: readonly { authorizer: Authorizer }[] = [];
   readonly workspace: string;
 
   constructor(ctx: Context, config: ToolsConfig) {
     super(ctx, 'tools');
-    this.lists = containListeners(ctx);
-    this.narrowable = listening(this.lists, 'tools/pre-execute');
     if (!config || typeof config.workspace !== 'string')
       throw new Error('ctx.tools needs a `workspace` path');
     this.workspace = config.workspace;
@@ -129,9 +96,6 @@ export class ToolsService extends Service implements ToolRegistry {
     if (typeof tool.name !== 'string' || !/^[A-Za-z0-9_.:-]{1,64}$/.test(tool.name)) {
       throw new Error(`invalid tool name ${JSON.stringify(tool.name)}`);
     }
-    if (tool.hiddenWhenQuiet !== undefined && typeof tool.hiddenWhenQuiet !== 'boolean')
-      throw new Error(`tool \`${tool.name}\`: \`hiddenWhenQuiet\` must be a boolean`);
-    const hiddenWhenQuiet = tool.hiddenWhenQuiet === true;
     let validate: ValidateFunction;
     try {
       validate = this.ajv.compile(tool.parameters);
@@ -144,21 +108,16 @@ export class ToolsService extends Service implements ToolRegistry {
       () => {
         if (this.registry.has(tool.name)) throw new Error(`tool \`${tool.name}\` is already registered`);
         fixAnnotations(tool);
-        // The schema as sent, normalised once and deep-frozen: no listener can change the registry through it,
-        // and the header assembly need not normalise it again.
+        // The schema as sent, normalised and deep-frozen: no listener can change the registry through it.
         const schema = sealedJson({
           name: tool.name,
           description: tool.description,
           parameters: tool.parameters,
         });
-        const entry = { tool: tool as Tool<never>, validate, schema, hiddenWhenQuiet };
+        const entry = { tool: tool as Tool<never>, validate, schema };
         this.registry.set(tool.name, entry);
-        this.changed();
         return () => {
-          if (this.registry.get(tool.name) === entry) {
-            this.registry.delete(tool.name);
-            this.changed();
-          }
+          if (this.registry.get(tool.name) === entry) this.registry.delete(tool.name);
           // A schema with an $id stays in ajv's cache otherwise, and registering the tool again would collide.
           this.ajv.removeSchema(tool.parameters);
         };
@@ -171,28 +130,17 @@ export class ToolsService extends Service implements ToolRegistry {
    * Registers a guard for as long as the calling plugin lives: a synchronous authoriser whose verdict is a ceiling
    * over the `tools/pre-execute` waterfall (see the module header).
    * @param authorizer the guard; a throw, a promise or a malformed verdict denies the call
-   * @param options `skipWhenQuiet`: not asked about calls from a quiet session (see the module header), for a
-   *   guard that would allow every one of them
    * @returns a disposer that removes it
    */
-  guard(authorizer: Authorizer, options: GuardOptions = {}): () => void {
+  guard(authorizer: Authorizer): () => void {
     if (typeof authorizer !== 'function') throw new Error('ctx.tools.guard() needs a function');
-    const skipWhenQuiet = options?.skipWhenQuiet;
-    if (skipWhenQuiet !== undefined && typeof skipWhenQuiet !== 'boolean')
-      throw new Error('ctx.tools.guard(): `skipWhenQuiet` must be a boolean');
     return this.ctx.effect(() => {
-      // The guard itself is listed (no wrapper on the hot path); each registration is an entry of its own, so a
-      // function registered twice is listed twice and each disposer removes its own.
-      const entry: GuardEntry = { authorizer, skipWhenQuiet: skipWhenQuiet === true };
-      this.setGuards([...this.guardEntries, entry]);
-      return () => this.setGuards(this.guardEntries.filter((other) => other !== entry));
+      const entry = { authorizer };
+      this.guards = [...this.guards, entry];
+      return () => {
+        this.guards = this.guards.filter((other) => other !== entry);
+      };
     }, 'tools.guard()');
-  }
-
-  private setGuards(entries: readonly GuardEntry[]): void {
-    this.guardEntries = entries;
-    this.guards = entries.map((entry) => entry.authorizer);
-    this.loudGuards = entries.filter((entry) => !entry.skipWhenQuiet).map((entry) => entry.authorizer);
   }
 
   /**
@@ -204,31 +152,17 @@ export class ToolsService extends Service implements ToolRegistry {
    */
   async judge(exec: ToolExec): Promise<PreExecuteResult> {
     const ceiling = this.ceiling(exec);
-    if (ceiling.kind === 'deny' || !this.narrowable()) return ceiling;
-    return this.narrowed(exec, ceiling);
-  }
-
-  /**
-   * {@link judge} without a promise when no `tools/pre-execute` listener could narrow the guards' ceiling (or a
-   * guard denies): then the verdict is the ceiling, and a table hit costs no dispatch.
-   * @param exec the call
-   * @returns the verdict, or undefined when the waterfall must run (call `judge()`)
-   */
-  judgeSync(exec: ToolExec): PreExecuteResult | undefined {
-    const ceiling = this.ceiling(exec);
-    if (ceiling.kind === 'deny' || !this.narrowable()) return ceiling;
-    return undefined;
+    if (ceiling.kind === 'deny') return ceiling;
+    return narrowest(ceiling, await this.preExecute(exec));
   }
 
   /** The most restrictive of the guards' verdicts; a throwing guard or a malformed verdict denies. */
   private ceiling(exec: ToolExec): PreExecuteResult {
     let ceiling: PreExecuteResult = ALLOW;
-    const guards =
-      this.loudGuards.length !== this.guards.length && this.fromQuiet(exec) ? this.loudGuards : this.guards;
-    for (let i = 0; i < guards.length; i++) {
+    for (const { authorizer } of this.guards) {
       let verdict: PreExecuteResult | null;
       try {
-        verdict = checked(guards[i]!(exec));
+        verdict = checked(authorizer(exec));
       } catch (failure) {
         warn(this.ctx, `a tools guard failed; denying \`${exec.name}\``, failure);
         return Object.freeze({
@@ -241,28 +175,17 @@ export class ToolsService extends Service implements ToolRegistry {
           kind: 'deny',
           reason: `the check of \`${exec.name}\` gave no verdict, so the call is denied`,
         });
-      if (verdict === ALLOW) continue;
       ceiling = narrowest(ceiling, verdict);
       if (ceiling.kind === 'deny') return ceiling;
     }
     return ceiling;
   }
 
-  /**
-   * Whether `exec` comes from a quiet session and names a registered tool a quiet session is shown: then the
-   * guards registered `skipWhenQuiet` are not asked.
-   */
-  private fromQuiet(exec: ToolExec): boolean {
-    if (!JournalSession.isQuiet(exec.agent?.session)) return false;
-    const entry = this.registry.get(exec.name);
-    return entry !== undefined && !entry.hiddenWhenQuiet;
-  }
-
-  /** The ceiling narrowed by the `tools/pre-execute` waterfall. */
-  private async narrowed(exec: ToolExec, ceiling: PreExecuteResult): Promise<PreExecuteResult> {
+  /** The `tools/pre-execute` waterfall's verdict; a throwing listener or a malformed verdict denies. */
+  private async preExecute(exec: ToolExec): Promise<PreExecuteResult> {
     let inner: PreExecuteResult | null;
     try {
-      inner = checked(await ownedWaterfall(this.lists, 'tools/pre-execute', [exec], async () => ALLOW));
+      inner = checked(await this.ctx.waterfall('tools/pre-execute', exec, async () => ALLOW));
     } catch (failure) {
       warn(this.ctx, `a tools/pre-execute listener failed; denying \`${exec.name}\``, failure);
       return Object.freeze({
@@ -275,7 +198,7 @@ export class ToolsService extends Service implements ToolRegistry {
         kind: 'deny',
         reason: `the pre-execute check of \`${exec.name}\` gave no verdict, so the call is denied`,
       });
-    return narrowest(ceiling, inner);
+    return inner;
   }
 
   /** The registered tool of that name. */
@@ -283,71 +206,14 @@ export class ToolsService extends Service implements ToolRegistry {
     return this.registry.get(name)?.tool as Tool | undefined;
   }
 
-  /**
-   * `get` as a plain function over the live registry, for hot paths: a call through the `ctx.tools` service proxy
-   * costs microseconds, this one a map read. It sees later registrations and removals; keep it no longer than
-   * the service (a plugin that injects `tools` is disposed with it).
-   */
-  lookup(): ToolLookup {
-    const registry = this.registry;
-    return (name) => registry.get(name)?.tool as Tool | undefined;
-  }
-
   /** Registered names in registration order. */
   names(): string[] {
     return [...this.registry.keys()];
   }
 
-  /**
-   * The schemas as sent to the model, in registration order: one frozen list (of deep-frozen, JSON-normal schemas)
-   * for as long as the registry is unchanged, so consecutive headers share it and compare by identity.
-   */
+  /** The schemas as sent to the model (deep-frozen, JSON-normal), in registration order, as a frozen list. */
   schemas(): readonly ToolSchema[] {
-    return (this.schemaList ??= Object.freeze([...this.registry.values()].map((entry) => entry.schema)));
-  }
-
-  /** {@link schemas} as a quiet session is shown them: without the tools registered `hiddenWhenQuiet`. */
-  quietSchemas(): readonly ToolSchema[] {
-    if (this.quietList === null) {
-      const hidden = this.hiddenWhenQuiet();
-      const all = this.schemas();
-      this.quietList =
-        hidden.size === 0 ? all : Object.freeze(all.filter((schema) => !hidden.has(schema.name)));
-    }
-    return this.quietList;
-  }
-
-  /** The names of the registered tools a quiet session is not shown (`hiddenWhenQuiet`): one set per registry change. */
-  hiddenWhenQuiet(): ReadonlySet<string> {
-    if (this.hiddenList === null) {
-      const names = new Set<string>();
-      for (const [name, entry] of this.registry) if (entry.hiddenWhenQuiet) names.add(name);
-      this.hiddenList = names;
-    }
-    return this.hiddenList;
-  }
-
-  /** Counts registry changes (a registration or removal); the schema list is rebuilt after each. */
-  get version(): number {
-    return this.count.changes;
-  }
-
-  /**
-   * {@link version} as a plain function over the live registry, for hot paths that cache what they read through
-   * {@link lookup}: while it answers the same number, no tool was registered or removed.
-   */
-  revision(): () => number {
-    // Read once here: `this` may be the cordis service proxy (`ctx.tools.revision()`), and a closure over it would
-    // pay the proxy's traps on every call (microseconds per judged call, where a table hit costs nanoseconds).
-    const count = this.count;
-    return () => count.changes;
-  }
-
-  private changed(): void {
-    this.count.changes++;
-    this.schemaList = null;
-    this.hiddenList = null;
-    this.quietList = null;
+    return Object.freeze([...this.registry.values()].map((entry) => entry.schema));
   }
 
   /**
@@ -371,8 +237,8 @@ export class ToolsService extends Service implements ToolRegistry {
     exec = frozen;
     const workspace = exec.agent?.workspace ?? this.workspace;
     // Judged before validation: a call the verdict denies never shows the model the tool's schema errors.
-    const verdict = this.judgeSync(exec) ?? (await this.judge(exec));
-    containedEmit(this.ctx, 'tools/verdict', [exec, verdict], this.lists);
+    const verdict = await this.judge(exec);
+    emitContained(this.ctx, 'tools/verdict', exec, verdict);
     const data = verdict.kind !== 'allow' && verdict.rule ? { rule: verdict.rule } : undefined;
     if (verdict.kind === 'deny') {
       const forUser = verdict.userReason !== undefined ? { userReason: verdict.userReason } : undefined;
@@ -435,8 +301,7 @@ export class ToolsService extends Service implements ToolRegistry {
 
   /** The verdict for `exec` with the approver's revised arguments (sealed JSON), as for any call. */
   private async judgeRevision(exec: ToolExec, revised: unknown): Promise<PreExecuteResult> {
-    const call: ToolExec = Object.freeze({ ...exec, arguments: revised });
-    return this.judgeSync(call) ?? (await this.judge(call));
+    return this.judge(Object.freeze({ ...exec, arguments: revised }));
   }
 
   /**
@@ -558,9 +423,8 @@ function snapshot(exec: ToolExec): ToolExec | null {
 
 /**
  * Fixes a registered tool's annotations: frozen, and the property made read-only (when it is the tool's own data
- * property). They are the mode engine's hints, and a verdict memoised from them holds until the registry changes:
- * anyone can `get()` a tool, and an edit in place would leave the gate and the tool view judging by different
- * ones. Register the tool again to change them.
+ * property). They are the mode engine's hints: anyone can `get()` a tool, and an edit in place would let a tool
+ * change how it is judged after it was registered. Register the tool again to change them.
  */
 function fixAnnotations(tool: Tool<never>): void {
   const own = Object.getOwnPropertyDescriptor(tool, 'annotations');
@@ -623,32 +487,12 @@ export function narrowest(a: PreExecuteResult, b: PreExecuteResult): PreExecuteR
  * malformed `rule` is dropped, not trusted: it is only a label, and the verdict still stands.
  */
 function checked(value: unknown): PreExecuteResult | null {
-  if ((value as { kind?: unknown } | null)?.kind === 'allow') return ALLOW;
-  // A frozen verdict with a frozen rule (the mode engine's memoised ones) cannot change: checked once.
-  const frozen = typeof value === 'object' && value !== null && Object.isFrozen(value);
-  if (frozen) {
-    const known = checkedFrozen.get(value);
-    if (known !== undefined) return known;
-  }
-  const result = check(value);
-  if (frozen && result !== null) {
-    const rule = (value as { rule?: unknown }).rule;
-    if (rule === undefined || (typeof rule === 'object' && rule !== null && Object.isFrozen(rule)))
-      checkedFrozen.set(value as object, result);
-  }
-  return result;
-}
-
-const checkedFrozen = new WeakMap<object, PreExecuteResult>();
-
-function check(value: unknown): PreExecuteResult | null {
   const verdict = value as { kind?: unknown; reason?: unknown; userReason?: unknown; rule?: unknown } | null;
   const reason = typeof verdict?.reason === 'string' ? verdict.reason : undefined;
   const userReason = typeof verdict?.userReason === 'string' ? { userReason: verdict.userReason } : {};
   const rule = ruleOf(verdict?.rule);
   const labelled = rule ? { rule } : {};
-  // Frozen: one result may be handed out for every call of a memoised guard verdict (and to every
-  // `tools/verdict` observer), so no one holding it can turn a deny into an allow for the calls after.
+  // Frozen: every `tools/verdict` observer is handed the same object, and none may change what the others see.
   switch (verdict?.kind) {
     case 'allow':
       return ALLOW;

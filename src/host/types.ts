@@ -131,16 +131,8 @@ export const SURFACE_EVENT_TYPES: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * An append-only session journal.
- *
- * Quiet sessions: a host session that starts empty is *quiet* until an event of a type the host does not declare
- * (a plugin's own, such as the mode engine's `mode/set`) is appended to it, or until `wake()` is called; it never
- * becomes quiet again. A resumed or forked session, or a session of another implementation, is never quiet. A
- * hook registered `skipWhenQuiet` (a guard, a tool view, a prompt section, a `session/event` listener with
- * `after`) is not called for a quiet session: its plugin states that there it would do nothing (allow, keep
- * every tool, render nothing, want no event), so the host skips the call. A tool registered `hiddenWhenQuiet` is
- * not shown to a quiet session, and a call to it is judged by every guard. The mode engine uses both: a session
- * no mode was ever set or asked for in is in the default mode, so a default-mode step calls none of its hooks.
+ * An append-only session journal. Every hook (guards, views, sections, listeners) is called for every session;
+ * plugins derive their state from `events` (the mode engine folds its mode from them).
  */
 export interface Session {
   readonly id: string;
@@ -154,11 +146,6 @@ export interface Session {
   readonly resumed?: boolean;
   /** Flushes and releases the session's file and lock (host sessions have it; further appends throw). */
   close?(): void;
-  /**
-   * Ends the session's quiet for good (see above): call it before giving the session state that a
-   * `skipWhenQuiet` hook must act on. Host sessions have it.
-   */
-  wake?(): void;
   /**
    * Appends one event (inside an open turn, or the `turn/start` that opens one; anything else throws),
    * then runs the `session/event` waterfall and resolves after it. A throwing listener is contained
@@ -181,8 +168,6 @@ export interface PromptSection {
   order: number;
   /** Empty text is dropped from the rendered system prompt. */
   text: string | ((context: AssembleContext) => string);
-  /** Not rendered for an agent whose session is quiet (see {@link Session}): its text there would be empty. */
-  skipWhenQuiet?: boolean;
 }
 
 /** What the `system-prompt/assemble` waterfall passes along and may change. */
@@ -256,11 +241,6 @@ export interface Tool<A = unknown> {
    * runtime's generic error (`Error: the user rejected \`name\`: <feedback>`, …). Must return an error result.
    */
   onDenied?(outcome: Exclude<ApprovalOutcome, { outcome: 'allowed-once' }>, args: A): ToolResult;
-  /**
-   * Not shown to an agent whose session is quiet (see {@link Session}), and every guard judges a call to it from
-   * one; read when the tool is registered.
-   */
-  hiddenWhenQuiet?: boolean;
 }
 
 /** One call on its way to a tool, as the `tools/pre-execute` waterfall sees it. */
@@ -294,15 +274,6 @@ export type PreExecuteResult =
  * any registration order, can widen it. It must not throw and must not be async; either denies the call.
  */
 export type Authorizer = (exec: ToolExec) => PreExecuteResult;
-
-/** What `ctx.tools.guard()` takes besides the authoriser. */
-export interface GuardOptions {
-  /**
-   * Not asked about a call from a quiet session (see {@link Session}) to a tool not registered `hiddenWhenQuiet`:
-   * the guard would allow every such call.
-   */
-  skipWhenQuiet?: boolean;
-}
 
 // ---------------------------------------------------------------------------------------------- approval
 
@@ -407,7 +378,7 @@ export type ToolLookup = (name: string) => Tool | undefined;
 
 /**
  * The tool seam as a plugin uses it (`ctx.tools`, implemented by the host's `ToolsService`). Registrations are
- * effects of the calling plugin, so they must go through `ctx.tools`; a hot path reads through {@link lookup}.
+ * effects of the calling plugin, so they must go through `ctx.tools`.
  */
 export interface ToolRegistry {
   /** The workspace root tools use when the call's agent names none (argument rules resolve paths against it). */
@@ -415,37 +386,21 @@ export interface ToolRegistry {
   /** Registers a tool while the calling plugin lives; throws on a duplicate or invalid name or schema. */
   register<A>(tool: Tool<A>): () => void;
   /** Registers a guard: a ceiling over the `tools/pre-execute` waterfall, while the calling plugin lives. */
-  guard(authorizer: Authorizer, options?: GuardOptions): () => void;
+  guard(authorizer: Authorizer): () => void;
   /** The registered tool of that name. */
   get(name: string): Tool | undefined;
-  /** `get` as a plain function over the live registry (no service proxy in between). */
-  lookup(): ToolLookup;
-  /**
-   * The registry's revision as a plain function: it answers a new number after every registration or removal,
-   * so what a hot path read through {@link lookup} stays valid while the number holds.
-   */
-  revision(): () => number;
 }
 
 /**
  * A filter over the tools the model is shown, applied by the host after the whole `system-prompt/assemble`
- * waterfall (so no listener, inner or outer, can show a tool it hides). Its result is cached: while `key` answers
- * the same value (`Object.is`) for the same tool list, `keep` is not asked again, so a view costs one `key` call
- * per assembly. A view that throws hides every tool of that assembly (logged).
+ * waterfall (so no listener, inner or outer, can show a tool it hides). At each assembly `key` is asked once and
+ * `keep` once per tool. A view that throws hides every tool of that assembly (logged).
  */
 export interface ToolView {
-  /** What this view's answer depends on for one assembly: a mode, a session… */
+  /** What this view's answer depends on for one assembly (a mode, a session…), handed to `keep`. */
   key(context: AssembleContext): unknown;
-  /**
-   * Whether the model sees `tool` under `key`: a function of the two and of the registered tools (it is asked
-   * again after any registration or removal). `tool` is the schema as the header sends it (deep-frozen JSON).
-   */
+  /** Whether the model sees `tool` under `key`. `tool` is the schema as the header sends it (deep-frozen JSON). */
   keep(tool: ToolSchema, key: unknown): boolean;
-  /**
-   * Not applied for an agent whose session is quiet (see {@link Session}): there it would keep every tool. The
-   * host still hides the tools registered `hiddenWhenQuiet`.
-   */
-  skipWhenQuiet?: boolean;
 }
 
 /** The system prompt seam as a plugin uses it (`ctx.systemPrompt`). */

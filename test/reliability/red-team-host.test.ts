@@ -1,7 +1,8 @@
 /**
- * Red-team attacks on the host's seams the mode engine relies on: the owned and contained listener lists
- * (`src/host/contain.ts`), the tool view applied after the assemble waterfall (`src/host/system-prompt.ts`), the
- * gate's verdict memo (`src/engine/core.ts`) and the tool runtime that combines guards and listeners. Each test is
+ * Red-team attacks on the host's seams the mode engine relies on: the contained listeners and cordis's own
+ * waterfalls (`src/host/contain.ts`), the tool view applied after the assemble waterfall
+ * (`src/host/system-prompt.ts`), the gate's verdicts (`src/engine/gate.ts`) and the tool runtime that combines
+ * guards and listeners. Each test is
  * one attack through real parts: a real cordis Context, the real host (`applyHost`), the real mode plugin, real
  * tools, real files in temporary folders. A hole that is fixed has a plain test that failed before its fix; a hole
  * whose fix is not small stays as `it.fails(...)`, its comment naming the harm. Attacks that held are plain tests
@@ -22,7 +23,6 @@ import type {
 } from '../../src/host/index.js';
 import { applyHost } from '../../src/host/host.js';
 import { ToolsService } from '../../src/host/tool-runtime.js';
-import { containListeners, ownedWaterfall } from '../../src/host/contain.js';
 import { createModePlugin, ModePlugin, resolveModeConfig } from '../../src/engine/index.js';
 import { agentOf, setup, tempDir, type AssembleListener } from '../engine/setup.js';
 
@@ -240,7 +240,7 @@ describe('red team: the call a listener is handed', () => {
   });
 });
 
-describe('red team: owned and contained listener lists', () => {
+describe('red team: listeners on a filtered context', () => {
   it('a tools/pre-execute listener registered on a filtered context is called, as cordis would call it', async () => {
     const { ctx } = await setup({ plugin: false });
     // A context with a filter (the way cordis scopes `internal/service` notices, or a plugin scoping itself).
@@ -414,121 +414,6 @@ describe('red team: the engine restarted under a running session', () => {
   });
 });
 
-describe('red team: owned waterfalls against cordis, listener by listener', () => {
-  /** What one listener does when called. */
-  type Action =
-    | 'around'
-    | 'answer'
-    | 'register-during'
-    | 'dispose-self'
-    | 'dispose-next'
-    | 'next-twice'
-    | 'throw-before'
-    | 'throw-after'
-    | 'junk';
-  const ACTIONS: Action[] = [
-    'around',
-    'answer',
-    'register-during',
-    'dispose-self',
-    'dispose-next',
-    'next-twice',
-    'throw-before',
-    'throw-after',
-    'junk',
-  ];
-  type Outcome = { trace: string[]; results: unknown[] };
-
-  /** Registers the program's listeners on `ctx` and dispatches three times through `dispatch`. */
-  async function play(
-    ctx: Context,
-    program: { action: Action; prepend: boolean; once: boolean }[],
-    dispatch: (inner: () => Promise<PreExecuteResult>) => Promise<PreExecuteResult>,
-  ): Promise<Outcome> {
-    const trace: string[] = [];
-    const disposers: (() => void)[] = [];
-    program.forEach(({ action, prepend, once }, index) => {
-      const label = `L${index}`;
-      const listener = async (_exec: ToolExec, next: () => Promise<PreExecuteResult>) => {
-        trace.push(`${label}>`);
-        switch (action) {
-          case 'answer':
-            return { kind: 'ask', reason: label } as PreExecuteResult;
-          case 'register-during':
-            disposers.push(
-              ctx.on('tools/pre-execute', async (_e: ToolExec, n: () => Promise<PreExecuteResult>) => {
-                trace.push(`${label}+late`);
-                return n();
-              }),
-            );
-            break;
-          case 'dispose-self':
-            disposers[index]!();
-            break;
-          case 'dispose-next':
-            disposers[index + 1]?.();
-            break;
-          case 'next-twice':
-            await next();
-            return next();
-          case 'throw-before':
-            throw new Error(`${label} threw`);
-          case 'junk':
-            await next();
-            return 42 as unknown as PreExecuteResult;
-          default:
-        }
-        const result = await next();
-        trace.push(`<${label}`);
-        if (action === 'throw-after') throw new Error(`${label} threw after`);
-        return result;
-      };
-      disposers[index] = (once ? ctx.once : ctx.on).call(ctx, 'tools/pre-execute', listener, { prepend });
-    });
-    const results: unknown[] = [];
-    for (let round = 0; round < 3; round++) {
-      trace.push(`round ${round}`);
-      try {
-        results.push(await dispatch(async () => ({ kind: 'allow' })));
-      } catch (error) {
-        results.push(`threw: ${(error as Error).message}`);
-      }
-    }
-    return { trace, results };
-  }
-
-  it('call, skip, order and fail exactly as cordis does, over 200 random listener programs', async () => {
-    let seed = 0x5eed;
-    const random = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
-    const exec: ToolExec = { callId: 'c', name: 'anything', arguments: {} };
-    const seen = new Set<string>();
-    for (let run = 0; run < 200; run++) {
-      const size = 1 + Math.floor(random() * 5);
-      const program = Array.from({ length: size }, () => ({
-        action: ACTIONS[Math.floor(random() * ACTIONS.length)]!,
-        prepend: random() < 0.4,
-        once: random() < 0.2,
-      }));
-      const bare = new Context();
-      const reference = await play(bare, program, (inner) =>
-        bare.waterfall('tools/pre-execute', exec, inner),
-      );
-      const ctx = new Context();
-      await applyHost(ctx, { workspace: tempDir('dsh-red-owned-'), builtinTools: false });
-      const lists = containListeners(ctx);
-      const ours = await play(ctx, program, (inner) =>
-        ownedWaterfall(lists, 'tools/pre-execute', [exec], inner),
-      );
-      expect(ours, JSON.stringify(program)).toEqual(reference);
-      const text = JSON.stringify(reference);
-      for (const mark of ['threw', '+late', 'multiple times', '"ask"', '42'])
-        if (text.includes(mark)) seen.add(mark);
-    }
-    // Not vacuous: the programs threw, registered late, called next() twice, answered and returned junk.
-    expect([...seen].sort()).toEqual(['"ask"', '+late', '42', 'multiple times', 'threw']);
-  });
-});
-
 describe('red team: the question an approval/request listener is handed', () => {
   it('an outer listener cannot rewrite what an inner answerer asks the user about', async () => {
     const { ctx } = await setup({
@@ -610,12 +495,16 @@ describe('red team: two engines on one host', () => {
 });
 
 describe('red team: a listener that is not a function', () => {
-  it('is refused when registered, not kept where no one calls it', async () => {
+  it('a tools/pre-execute one makes every call denied (cordis throws on dispatch), never allowed', async () => {
     const { ctx } = await setup({ plugin: false });
-    // cordis would keep it and throw on dispatch (a deny, for pre-execute); the host must not just ignore it.
-    const handler = { handleEvent: async () => ({ kind: 'deny', reason: 'no' }) };
-    expect(() => ctx.on('tools/pre-execute', handler as never)).toThrow('the listener must be a function');
-    expect(await ctx.tools.judge({ callId: 'c', name: 'x', arguments: {} })).toEqual({ kind: 'allow' });
+    const handler = { handleEvent: async () => ({ kind: 'allow' }) };
+    ctx.on('tools/pre-execute', handler as never);
+    expect(await ctx.tools.judge({ callId: 'c', name: 'x', arguments: {} })).toMatchObject({ kind: 'deny' });
+  });
+
+  it('a session/event one is refused when registered, not kept where it would break every append', async () => {
+    const { ctx } = await setup({ plugin: false });
+    expect(() => ctx.on('session/event', {} as never)).toThrow('the listener must be a function');
   });
 });
 
@@ -753,7 +642,7 @@ describe('red team: the agent an agent/created listener is handed', () => {
 });
 
 describe('red team: a tool view across a tools service reload', () => {
-  it('a view that reads the registry is asked again even when the new registry reaches the old version', async () => {
+  it('a view that reads the registry judges by the new registry after a reload', async () => {
     const ctx = new Context();
     const workspace = tempDir();
     const fibers = await applyHost(ctx, { workspace, builtinTools: false });
@@ -770,14 +659,10 @@ describe('red team: a tool view across a tools service reload', () => {
     })) satisfies AssembleListener);
     const names = async () => (await ctx.systemPrompt.assemble({})).header.tools.map((tool) => tool.name);
     expect(await names()).toEqual(['probe']);
-    const old = ctx.tools.version;
     const index = fibers.findIndex((fiber) => fiber.runtime?.callback === ToolsService);
     await fibers[index]!.dispose();
     await ctx.plugin(ToolsService, { workspace });
-    // The new registry counts from 0: padded so that it stands at the old version once probe is back, writing.
-    for (let i = 0; ctx.tools.version < old - 1; i++) ctx.tools.register(probe(`pad${i}`, true));
     ctx.tools.register(probe('probe', false));
-    expect(ctx.tools.version).toBe(old);
     expect(await names()).toEqual([]);
   });
 });

@@ -41,7 +41,7 @@ export function scriptedModel(
   options: { name?: string; record?: boolean } = {},
 ): ScriptedModel {
   const record = options.record ?? true;
-  const script = entries.map((entry) => copy(entry));
+  const script = entries.map((entry) => structuredClone(entry));
   const requests: Omit<ModelRequest, 'signal'>[] = [];
   let index = 0;
   return {
@@ -64,7 +64,7 @@ export function scriptedModel(
       for (const piece of chunkText(text)) onChunk?.({ kind: 'text', text: piece });
       const toolCalls = (entry.tool_calls ?? []).map((call) => ({
         name: call.name,
-        arguments: copy(call.arguments ?? {}),
+        arguments: structuredClone(call.arguments ?? {}),
       }));
       return { text, toolCalls };
     },
@@ -75,54 +75,4 @@ function abortError(): Error {
   const error = new Error('the request was aborted');
   error.name = 'AbortError';
   return error;
-}
-
-/**
- * `structuredClone(value)`, by hand for what scripts hold (plain objects, dense arrays, strings, numbers,
- * booleans, null, nested no deeper than 64); anything else (a Date, a Map, a cycle, a null-prototype object, a
- * symbol or function, which it refuses) goes to `structuredClone` itself, so the result is always its result.
- * `structuredClone` costs microseconds even on a small object, once per scripted call.
- */
-function copy<T>(value: T): T {
-  const plain = plainCopy(value, 0);
-  return plain === NOT_PLAIN ? structuredClone(value) : (plain as T);
-}
-
-const NOT_PLAIN: unique symbol = Symbol('not plain');
-
-function plainCopy(value: unknown, depth: number): unknown {
-  if (value === null) return null;
-  switch (typeof value) {
-    case 'string':
-    case 'number':
-    case 'boolean':
-    case 'undefined':
-      return value;
-    case 'object':
-      break;
-    default:
-      return NOT_PLAIN;
-  }
-  if (depth > 64) return NOT_PLAIN;
-  const proto = Object.getPrototypeOf(value) as unknown;
-  if (proto === Array.prototype) {
-    const array = value as unknown[];
-    if (Object.keys(array).length !== array.length) return NOT_PLAIN; // holes or extra properties
-    const out: unknown[] = new Array(array.length);
-    for (let i = 0; i < array.length; i++) {
-      const item = plainCopy(array[i], depth + 1);
-      if (item === NOT_PLAIN) return NOT_PLAIN;
-      out[i] = item;
-    }
-    return out;
-  }
-  if (proto !== Object.prototype) return NOT_PLAIN;
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) {
-    if (key === '__proto__') return NOT_PLAIN; // an own `__proto__` key: assigning it would set the prototype
-    const item = plainCopy((value as Record<string, unknown>)[key], depth + 1);
-    if (item === NOT_PLAIN) return NOT_PLAIN;
-    out[key] = item;
-  }
-  return out;
 }

@@ -23,7 +23,8 @@ import { assertRegular } from '../../compile/read-file.js';
 import { explainFsError, inside } from './paths.js';
 
 const { O_RDONLY, O_WRONLY, O_RDWR, O_CREAT, O_EXCL, O_NOFOLLOW, O_DIRECTORY } = constants;
-const QUIET = (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
+// Never wait on a FIFO or a device, and never make a terminal the controlling one.
+const NO_WAIT = (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
 const PROC_FD = process.platform === 'linux' && existsSync('/proc/self/fd');
 const MAX_HOPS = 40;
 
@@ -73,7 +74,7 @@ export async function openForRead(
   expect: 'file' | 'folder' | 'any',
 ): Promise<OpenNode> {
   const root = await realRoot(workspace, display);
-  const flags = O_RDONLY | QUIET | (expect === 'folder' ? O_DIRECTORY : 0);
+  const flags = O_RDONLY | NO_WAIT | (expect === 'folder' ? O_DIRECTORY : 0);
   const handle = await open(absolute, flags).catch((error) => explainFsError(error, display));
   try {
     await assertInside(handle, absolute, root, display);
@@ -94,7 +95,7 @@ export async function openChild(dir: OpenNode, name: string): Promise<OpenNode |
   const path = childRef(dir, name);
   let handle: FileHandle;
   try {
-    handle = await open(path, O_RDONLY | O_NOFOLLOW | QUIET);
+    handle = await open(path, O_RDONLY | O_NOFOLLOW | NO_WAIT);
   } catch {
     // A link (ELOOP), an entry removed since it was listed, or one we may not read: grep skips it.
     return undefined;
@@ -139,7 +140,7 @@ async function openWalk(
       await dir.handle.close();
       dir = next;
     }
-    const flags = (mode === 'edit' ? O_RDWR : O_WRONLY) | QUIET;
+    const flags = (mode === 'edit' ? O_RDWR : O_WRONLY) | NO_WAIT;
     const target = childRef(dir, name);
     let handle: FileHandle | undefined;
     for (let attempt = 0; handle === undefined; attempt++) {

@@ -1,8 +1,9 @@
 /**
- * What the step caches must never hide: the host caches the tool schema list (per registry change), the section
- * order (per section change) and the request header (reused while equal), and hands the model the transcript
- * without a copy. These tests change each input between two steps of one turn and check that the next request,
- * the log and its replay all show the change; and that a resumed journal yields the transcript a live run had.
+ * A step sees every change made before it: a tool registered or removed, a section added or reordered, a schema
+ * replaced by a listener. Each input changes between two steps of one turn, and the next request, the log and its
+ * replay must all show the change. The model is handed the transcript without a copy (it is folded from the log
+ * with a cursor), so a model that resizes it must still get the true transcript, and a resumed journal must yield
+ * the transcript a live run had.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -31,7 +32,7 @@ const sentHeaders = (model: { requests: Omit<ModelRequest, 'signal'>[] }): strin
 const replayed = (events: readonly SessionEvent[]): string[] =>
   replayHeaders(events).map((header) => JSON.stringify(header));
 
-describe('the step caches stay fresh', () => {
+describe('each step sees what changed before it', () => {
   it('a tool registered or removed mid-turn is in (or out of) the very next request, the log and its replay', async () => {
     const { ctx } = await setup({ builtinTools: false });
     let disposeLate: (() => void) | undefined;
@@ -182,7 +183,7 @@ describe('the step caches stay fresh', () => {
   });
 });
 
-describe('diffHeaders over one tool list seen again', () => {
+describe('diffHeaders over one tool list', () => {
   const tool = (name: string) => Object.freeze({ name, description: name, parameters: {} });
 
   it('says nothing changed for a sealed list of unique names, and only the system text when that changed', () => {
