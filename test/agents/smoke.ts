@@ -1,0 +1,60 @@
+/**
+ * The smoke test every agent suite runs (issue 28): in the agent's most permissive mode, the model runs
+ * `git status`, then `git status; rm README.md`; the stand-in hook denies the second with a reason. The test
+ * holds that the first ran and its output reached the model, that README.md is still there, that the model got
+ * the deny reason as the second call's result, that the hook saw the command under the agent's own tool name,
+ * and that nothing tried to leave the machine.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import {
+  type AgentDriver,
+  hookCalls,
+  makeScratch,
+  runAgent,
+  startFakeModel,
+  toolResults,
+} from './harness.js';
+
+/** The deny reason, quoting the sub-command, as `dsh-mode hook` will. */
+export const REASON = 'stand-in hook: `rm README.md` is denied (smoke test)';
+
+/** Runs the smoke scenario; `toolName` reads the agent's tool name from one hook input. */
+export async function smoke(
+  driver: AgentDriver,
+  mode: string,
+  toolName: (input: Record<string, unknown>) => unknown,
+  shellName: string,
+): Promise<void> {
+  const s = makeScratch();
+  const fake = await startFakeModel({
+    steps: [driver.shell('git status'), driver.shell('git status; rm README.md')],
+  });
+  try {
+    driver.configure(s, fake, [{ match: 'rm README', action: 'deny', reason: REASON }]);
+    const run = await runAgent(driver, s, fake, { mode, timeoutMs: 150_000 });
+    const context = `exit ${run.code} after ${run.ms} ms\nstdout: ${run.stdout.slice(-2000)}\nstderr: ${run.stderr.slice(-2000)}`;
+    expect(run.timedOut, context).toBe(false);
+    expect(existsSync(join(s.project, 'README.md')), context).toBe(true);
+
+    // The model's last request carries the results of both calls, in order.
+    const last = fake.mainRequests().at(-1);
+    expect(last, context).toBeDefined();
+    const results = toolResults(last!);
+    expect(results, context).toHaveLength(2);
+    expect(results[0]!.text).toContain('On branch');
+    expect(results[1]!.text).toContain(REASON);
+    expect(results[1]!.text).not.toContain('On branch');
+
+    const calls = hookCalls(s);
+    const rm = calls.find((c) => JSON.stringify(c.input).includes('rm README.md'));
+    expect(rm, JSON.stringify(calls)).toBeDefined();
+    expect(toolName(rm!.input)).toBe(shellName);
+
+    expect(fake.egress).toEqual([]);
+  } finally {
+    await fake.close();
+    s.cleanup();
+  }
+}
