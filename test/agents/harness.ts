@@ -16,8 +16,9 @@
  * The scratch folder is not under the system temp folder: Codex refuses to set up its sandbox helpers under it
  * ("Refusing to create helper binaries under temporary dir"), and its default sandbox then fails to start.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import {
+  appendFileSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -28,7 +29,6 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { execFileSync } from 'node:child_process';
 import { agentPaths, agentsCache, pinnedAgents } from '../../scripts/install-agents.mjs';
 import type { FakeModel, Step } from './fake-model/server.mjs';
 
@@ -131,7 +131,12 @@ export interface AgentDriver {
   write(path: string, content: string): Step;
   read(path: string): Step;
   /** Writes the agent's configuration into the scratch: provider, offline settings, the stand-in hook. */
-  configure(s: Scratch, fake: FakeModel, rules: HookRule[], opts?: { hookTimeoutSeconds?: number }): void;
+  configure(
+    s: Scratch,
+    fake: FakeModel,
+    rules: HookRule[],
+    opts?: { hookTimeoutSeconds?: number },
+  ): void | Promise<void>;
   /** The command for one prompt in one of the agent's own permission modes. */
   command(
     s: Scratch,
@@ -238,7 +243,7 @@ export const codex: AgentDriver = {
   }),
   // Codex has no read tool: the model reads with the shell.
   read: (path) => ({ call: { name: 'exec_command', args: { cmd: `cat ${path}` } } }),
-  configure(s, fake, rules, opts) {
+  async configure(s, fake, rules, opts) {
     const home = join(s.home, '.codex');
     mkdirSync(home, { recursive: true });
     const toml = [
@@ -273,9 +278,11 @@ export const codex: AgentDriver = {
       '',
     ].join('\n');
     writeFileSync(join(home, 'config.toml'), toml);
+    await trustCodexHooks(s, fake);
   },
   command(s, fake, mode, prompt) {
-    const args = ['exec', '--json', '--skip-git-repo-check', '--dangerously-bypass-hook-trust'];
+    // No --dangerously-bypass-hook-trust: configure() trusted the hook the way a user does (see trustCodexHooks).
+    const args = ['exec', '--json', '--skip-git-repo-check'];
     if (mode === 'bypass') args.push('--dangerously-bypass-approvals-and-sandbox');
     else args.push('--sandbox', mode);
     args.push(prompt);
@@ -290,6 +297,74 @@ export const codex: AgentDriver = {
     };
   },
 };
+
+function codexEnv(s: Scratch, fake: FakeModel): NodeJS.ProcessEnv {
+  return {
+    ...baseEnv(s, fake),
+    CODEX_HOME: join(s.home, '.codex'),
+    FAKE_OPENAI_API_KEY: 'sk-fake-for-tests',
+  };
+}
+
+/**
+ * Trusts every Codex hook of the scratch project the way Codex's own `/hooks` review does: it asks Codex's app
+ * server (`codex app-server`, JSON-RPC on stdio) for `hooks/list`, and records each hook's `currentHash` as
+ * `[hooks.state."<key>"] trusted_hash` in `$CODEX_HOME/config.toml`. Codex skips, silently, a hook whose
+ * definition no longer has the trusted hash, so a changed hook command is a hook that no longer runs.
+ */
+export async function trustCodexHooks(s: Scratch, fake: FakeModel): Promise<void> {
+  const child = spawn(agentBinary('codex'), ['app-server'], {
+    cwd: s.project,
+    env: codexEnv(s, fake),
+    stdio: ['pipe', 'pipe', 'ignore'],
+  });
+  const pending = new Map<number, (message: { result?: unknown; error?: unknown }) => void>();
+  let buffer = '';
+  child.stdout.on('data', (d: Buffer) => {
+    buffer += d.toString();
+    for (let i = buffer.indexOf('\n'); i >= 0; i = buffer.indexOf('\n')) {
+      const line = buffer.slice(0, i);
+      buffer = buffer.slice(i + 1);
+      let message: { id?: number; result?: unknown; error?: unknown };
+      try {
+        message = JSON.parse(line) as typeof message;
+      } catch {
+        continue;
+      }
+      if (typeof message.id === 'number') pending.get(message.id)?.(message);
+    }
+  });
+  let next = 0;
+  const call = (method: string, params: unknown) =>
+    new Promise<{ result?: unknown; error?: unknown }>((resolveCall, reject) => {
+      const id = ++next;
+      const timer = setTimeout(() => reject(new Error(`codex app-server: no answer to ${method}`)), 30_000);
+      pending.set(id, (m) => {
+        clearTimeout(timer);
+        resolveCall(m);
+      });
+      child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id, method, params }) + '\n');
+    });
+  try {
+    await call('initialize', { clientInfo: { name: 'dsh-mode-tests', version: '0' } });
+    child.stdin.write(JSON.stringify({ jsonrpc: '2.0', method: 'initialized' }) + '\n');
+    const listed = await call('hooks/list', { cwds: [s.project] });
+    type Listed = {
+      data?: Array<{ hooks?: Array<{ key: string; currentHash: string; trustStatus: string }> }>;
+    };
+    const hooks = ((listed.result as Listed | undefined)?.data ?? []).flatMap((d) => d.hooks ?? []);
+    if (hooks.length === 0) throw new Error(`codex app-server listed no hooks: ${JSON.stringify(listed)}`);
+    const trust = hooks
+      .filter((h) => h.trustStatus !== 'trusted')
+      .map(
+        (h) => `\n[hooks.state.${JSON.stringify(h.key)}]\ntrusted_hash = ${JSON.stringify(h.currentHash)}\n`,
+      )
+      .join('');
+    appendFileSync(join(s.home, '.codex', 'config.toml'), trust);
+  } finally {
+    child.kill('SIGKILL');
+  }
+}
 
 /** Gemini CLI: user settings (auth type, no telemetry), a trusted folder, a project `BeforeTool` hook. */
 export const gemini: AgentDriver = {

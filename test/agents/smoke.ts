@@ -32,7 +32,7 @@ export async function smoke(
     steps: [driver.shell('git status'), driver.shell('git status; rm README.md')],
   });
   try {
-    driver.configure(s, fake, [{ match: 'rm README', action: 'deny', reason: REASON }]);
+    await driver.configure(s, fake, [{ match: 'rm README', action: 'deny', reason: REASON }]);
     const run = await runAgent(driver, s, fake, { mode, timeoutMs: 150_000 });
     const context = `exit ${run.code} after ${run.ms} ms\nstdout: ${run.stdout.slice(-2000)}\nstderr: ${run.stderr.slice(-2000)}`;
     expect(run.timedOut, context).toBe(false);

@@ -412,7 +412,11 @@ function auxJson(body) {
   for (const key of Object.keys(props)) {
     if (key === 'next_speaker') out[key] = 'user';
     else if (key === 'model_choice') out[key] = 'flash';
-    else out[key] = props[key]?.type === 'boolean' ? false : props[key]?.type === 'number' ? 0 : 'ok';
+    else {
+      // Gemini's schema types are upper case (STRING, NUMBER, …); JSON Schema's are lower case.
+      const type = String(props[key]?.type ?? '').toLowerCase();
+      out[key] = type === 'boolean' ? false : type === 'number' || type === 'integer' ? 1 : 'ok';
+    }
   }
   return out;
 }
