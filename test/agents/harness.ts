@@ -123,6 +123,14 @@ export function hookCalls(s: Scratch): HookCall[] {
     .map((line) => JSON.parse(line) as HookCall);
 }
 
+/** How the stand-in hook is registered. */
+export interface HookOptions {
+  /** The agent's time limit for one hook call (default 30 s). */
+  hookTimeoutSeconds?: number;
+  /** Claude Code only: the hook's `onFailure` (default `block`; null leaves it out, which means continue). */
+  onFailure?: 'block' | 'continue' | null;
+}
+
 /** How an agent is driven: its model wire protocol, its tool calls, its configuration and its command line. */
 export interface AgentDriver {
   name: AgentName;
@@ -131,12 +139,7 @@ export interface AgentDriver {
   write(path: string, content: string): Step;
   read(path: string): Step;
   /** Writes the agent's configuration into the scratch: provider, offline settings, the stand-in hook. */
-  configure(
-    s: Scratch,
-    fake: FakeModel,
-    rules: HookRule[],
-    opts?: { hookTimeoutSeconds?: number },
-  ): void | Promise<void>;
+  configure(s: Scratch, fake: FakeModel, rules: HookRule[], opts?: HookOptions): void | Promise<void>;
   /** The command for one prompt in one of the agent's own permission modes. */
   command(
     s: Scratch,
@@ -197,7 +200,7 @@ export const claudeCode: AgentDriver = {
                 type: 'command',
                 command: standInCommand(s, rules, 'claude'),
                 timeout: opts?.hookTimeoutSeconds ?? 30,
-                onFailure: 'block',
+                ...(opts?.onFailure === null ? {} : { onFailure: opts?.onFailure ?? 'block' }),
               },
             ],
           },
