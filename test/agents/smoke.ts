@@ -58,3 +58,42 @@ export async function smoke(
     s.cleanup();
   }
 }
+
+/** Reasons the write-and-read scenario's hook gives. */
+export const WRITE_REASON = 'stand-in hook: writing notes.txt is denied (smoke test)';
+export const READ_REASON = 'stand-in hook: reading .env is denied (smoke test)';
+
+/**
+ * The write-and-read scenario: the model writes notes.txt, then reads .env; the hook denies both. The test holds
+ * that nothing was written and the model got the write's deny reason, and, where the agent lets the hook see the
+ * read (`hookSeesRead`), that the model got the read's deny reason and not the secret. Where it does not, it holds
+ * that the hook never saw the read and the secret still did not reach the model (the agent refused it itself).
+ */
+export async function writeAndRead(driver: AgentDriver, mode: string, hookSeesRead: boolean): Promise<void> {
+  const s = makeScratch();
+  const fake = await startFakeModel({
+    steps: [driver.write(join(s.project, 'notes.txt'), 'hello\n'), driver.read(join(s.project, '.env'))],
+  });
+  try {
+    await driver.configure(s, fake, [
+      { match: 'notes\\.txt', action: 'deny', reason: WRITE_REASON },
+      { match: '\\.env', action: 'deny', reason: READ_REASON },
+    ]);
+    const run = await runAgent(driver, s, fake, { mode, timeoutMs: 150_000 });
+    const context = `exit ${run.code} after ${run.ms} ms\nstdout: ${run.stdout.slice(-2000)}\nstderr: ${run.stderr.slice(-2000)}`;
+    expect(run.timedOut, context).toBe(false);
+    expect(existsSync(join(s.project, 'notes.txt')), context).toBe(false);
+
+    const results = toolResults(fake.mainRequests().at(-1)!);
+    expect(results, context).toHaveLength(2);
+    expect(results[0]!.text).toContain(WRITE_REASON);
+    expect(results[1]!.text).not.toContain('hunter2');
+    const sawRead = hookCalls(s).some((c) => JSON.stringify(c.input).includes('.env'));
+    expect(sawRead).toBe(hookSeesRead);
+    if (hookSeesRead) expect(results[1]!.text).toContain(READ_REASON);
+    expect(fake.egress).toEqual([]);
+  } finally {
+    await fake.close();
+    s.cleanup();
+  }
+}
