@@ -33,7 +33,7 @@ import { agentPaths, agentsCache, pinnedAgents } from '../../scripts/install-age
 import type { FakeModel, Step } from './fake-model/server.mjs';
 
 export { startFakeModel, toolResults } from './fake-model/server.mjs';
-export type { FakeModel, RecordedRequest, Step } from './fake-model/server.mjs';
+export type { FakeModel, RecordedRequest, ScriptStep, Step } from './fake-model/server.mjs';
 
 /** The agents the harness drives, by the names `dsh-mode hook AGENT` will take. */
 export type AgentName = 'claude-code' | 'codex' | 'gemini' | 'opencode';

@@ -6,6 +6,9 @@ export type Protocol = 'anthropic' | 'responses' | 'gemini' | 'chat' | 'models';
 /** One model turn of the script: call one tool, or end the turn with text. */
 export type Step = { call: { name: string; args: unknown } } | { text: string };
 
+/** A step, or a function of the request that asks for it (for a call that needs an earlier result). */
+export type ScriptStep = Step | ((record: RecordedRequest) => Step);
+
 /** One request the server received, with its parsed JSON body. */
 export interface RecordedRequest {
   method: string;
@@ -30,12 +33,12 @@ export interface FakeModel {
   port: number;
   requests: RecordedRequest[];
   egress: Egress[];
-  setSteps(steps: Step[]): void;
+  setSteps(steps: ScriptStep[]): void;
   mainRequests(): RecordedRequest[];
   close(): Promise<void>;
 }
 
-export function startFakeModel(opts?: { steps?: Step[]; finalText?: string }): Promise<FakeModel>;
+export function startFakeModel(opts?: { steps?: ScriptStep[]; finalText?: string }): Promise<FakeModel>;
 
 /** What the agent sent the model for each tool call in one request, in order. */
 export function toolResults(record: RecordedRequest): Array<{ id: string; text: string; isError?: boolean }>;

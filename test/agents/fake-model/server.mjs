@@ -9,7 +9,7 @@
 // HTTP(S)_PROXY here and assert that nothing tried to leave the machine.
 //
 // The script is a list of steps, the model's turns in the agent's main loop: `{ call: { name, args } }` asks the
-// agent to run one tool, `{ text }` ends the turn. Which step a request gets is the number of tool calls already
+// agent to run one tool, `{ text }` ends the turn, and a function of the recorded request returns one of those. Which step a request gets is the number of tool calls already
 // in the conversation it carries, so retries and auxiliary requests (titles, routing, token counts) never shift
 // the script. A request that offers no tools is auxiliary and gets a short text answer. Every request is recorded
 // with its parsed body; `toolResults()` reads back, per protocol, what the agent sent the model for each call.
@@ -22,7 +22,7 @@ const AUX_TEXT = 'ok';
 
 /**
  * Starts the server.
- * @param {{ steps?: Array<{ call: { name: string, args: unknown } } | { text: string }>, finalText?: string }} [opts]
+ * @param {{ steps?: Array<object | ((record: object) => object)>, finalText?: string }} [opts]
  */
 export async function startFakeModel(opts = {}) {
   let steps = opts.steps ?? [];
@@ -98,9 +98,13 @@ export async function startFakeModel(opts = {}) {
     return json(res, { error: { message: `fake model: no route for ${path}` } }, 404);
   }
 
-  /** The step for a conversation that already holds `done` tool calls, or the final text. */
-  function stepAt(done) {
-    return done < steps.length ? steps[done] : { text: finalText };
+  /**
+   * The step for a conversation that already holds `done` tool calls, or the final text. A step given as a
+   * function is called with the request's record, for a call that needs an earlier result (a process id).
+   */
+  function stepAt(done, record) {
+    const step = done < steps.length ? steps[done] : { text: finalText };
+    return typeof step === 'function' ? step(record) : step;
   }
 
   function anthropic(record, body, res) {
@@ -111,7 +115,7 @@ export async function startFakeModel(opts = {}) {
       .filter((m) => m.role === 'assistant' && Array.isArray(m.content))
       .flatMap((m) => m.content)
       .filter((b) => b.type === 'tool_use').length;
-    const step = main ? stepAt(done) : { text: AUX_TEXT };
+    const step = main ? stepAt(done, record) : { text: AUX_TEXT };
     const id = `msg_${++seq}`;
     const model = body?.model ?? 'fake';
     const block =
@@ -199,7 +203,7 @@ export async function startFakeModel(opts = {}) {
     const done = input.filter((i) =>
       ['function_call', 'custom_tool_call', 'local_shell_call'].includes(i.type),
     ).length;
-    const step = main ? stepAt(done) : { text: AUX_TEXT };
+    const step = main ? stepAt(done, record) : { text: AUX_TEXT };
     const rid = `resp_${++seq}`;
     let item;
     if ('call' in step) {
@@ -294,7 +298,7 @@ export async function startFakeModel(opts = {}) {
     const done = (body?.messages ?? [])
       .filter((m) => m.role === 'assistant')
       .flatMap((m) => m.tool_calls ?? []).length;
-    const step = main ? stepAt(done) : { text: AUX_TEXT };
+    const step = main ? stepAt(done, record) : { text: AUX_TEXT };
     const id = `chatcmpl_${++seq}`;
     const model = body?.model ?? 'fake';
     const call =
@@ -359,7 +363,7 @@ export async function startFakeModel(opts = {}) {
       .filter((p) => p.functionCall).length;
     let part;
     if (main) {
-      const step = stepAt(done);
+      const step = stepAt(done, record);
       part =
         'call' in step
           ? { functionCall: { name: step.call.name, args: step.call.args } }
