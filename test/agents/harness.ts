@@ -70,9 +70,12 @@ export interface Scratch {
   cleanup(): void;
 }
 
-/** Makes a scratch project beside the agents cache (see the module header for why not under the temp folder). */
+/**
+ * Makes a scratch project in $DSH_AGENTS_SCRATCH, else beside the agents cache (see the module header for why not
+ * under the temp folder).
+ */
 export function makeScratch(): Scratch {
-  const base = join(dirname(agentsCache()), 'scratch');
+  const base = process.env.DSH_AGENTS_SCRATCH || join(dirname(agentsCache()), 'scratch');
   mkdirSync(base, { recursive: true });
   // realpath: agents report their cwd resolved, and tests compare paths with it.
   const root = realpathSync(mkdtempSync(join(base, 'run-')));
