@@ -143,6 +143,10 @@ export interface AgentDriver {
   read(path: string): Step;
   /** Writes the agent's configuration into the scratch: provider, offline settings, the stand-in hook. */
   configure(s: Scratch, fake: FakeModel, rules: HookRule[], opts?: HookOptions): void | Promise<void>;
+  /** The session id in one hook input (each agent names the field its own way). */
+  hookSession(input: Record<string, unknown>): unknown;
+  /** The session id the agent printed for a run (its JSON output), as a user would copy it. */
+  printedSession(stdout: string): string | undefined;
   /** The command for one prompt in one of the agent's own permission modes. */
   command(
     s: Scratch,
@@ -186,12 +190,45 @@ function writeJson(path: string, value: unknown): void {
   writeFileSync(path, JSON.stringify(value, null, 2) + '\n');
 }
 
+/** The JSON lines of an agent's output (JSON Lines, or one JSON document), skipping lines that are not JSON. */
+function jsonLines(stdout: string): Array<Record<string, unknown>> {
+  const whole = (() => {
+    try {
+      return JSON.parse(stdout) as unknown;
+    } catch {
+      return undefined;
+    }
+  })();
+  if (whole && typeof whole === 'object' && !Array.isArray(whole)) return [whole as Record<string, unknown>];
+  const out: Array<Record<string, unknown>> = [];
+  for (const line of stdout.split('\n')) {
+    try {
+      const v = JSON.parse(line) as unknown;
+      if (v && typeof v === 'object' && !Array.isArray(v)) out.push(v as Record<string, unknown>);
+    } catch {
+      // Progress text between the JSON lines.
+    }
+  }
+  return out;
+}
+
+/** The first non-empty string that `pick` finds in the lines of the agent's JSON output. */
+function printed(stdout: string, pick: (line: Record<string, unknown>) => unknown): string | undefined {
+  for (const line of jsonLines(stdout)) {
+    const v = pick(line);
+    if (typeof v === 'string' && v !== '') return v;
+  }
+  return undefined;
+}
+
 /** Claude Code: a project `.claude/settings.json` PreToolUse command hook; Anthropic Messages on the fake. */
 export const claudeCode: AgentDriver = {
   name: 'claude-code',
   shell: (command) => ({ call: { name: 'Bash', args: { command, description: 'run a command' } } }),
   write: (path, content) => ({ call: { name: 'Write', args: { file_path: path, content } } }),
   read: (path) => ({ call: { name: 'Read', args: { file_path: path } } }),
+  hookSession: (input) => input.session_id,
+  printedSession: (stdout) => printed(stdout, (l) => l.session_id),
   configure(s, _fake, rules, opts) {
     writeJson(join(s.project, '.claude', 'settings.json'), {
       hooks: {
@@ -249,6 +286,8 @@ export const codex: AgentDriver = {
   }),
   // Codex has no read tool: the model reads with the shell.
   read: (path) => ({ call: { name: 'exec_command', args: { cmd: `cat ${path}` } } }),
+  hookSession: (input) => input.session_id,
+  printedSession: (stdout) => printed(stdout, (l) => (l.type === 'thread.started' ? l.thread_id : undefined)),
   async configure(s, fake, rules, opts) {
     const home = join(s.home, '.codex');
     mkdirSync(home, { recursive: true });
@@ -380,6 +419,8 @@ export const gemini: AgentDriver = {
   }),
   write: (path, content) => ({ call: { name: 'write_file', args: { file_path: path, content } } }),
   read: (path) => ({ call: { name: 'read_file', args: { file_path: path } } }),
+  hookSession: (input) => input.session_id,
+  printedSession: (stdout) => printed(stdout, (l) => l.session_id),
   configure(s, _fake, rules, opts) {
     writeJson(join(s.home, '.gemini', 'settings.json'), {
       security: { auth: { selectedType: 'gemini-api-key' }, folderTrust: { enabled: true } },
@@ -462,6 +503,8 @@ export const opencode: AgentDriver = {
   shell: (command) => ({ call: { name: 'bash', args: { command, description: 'run a command' } } }),
   write: (path, content) => ({ call: { name: 'write', args: { filePath: path, content } } }),
   read: (path) => ({ call: { name: 'read', args: { filePath: path } } }),
+  hookSession: (input) => (input.input as { sessionID?: unknown } | undefined)?.sessionID,
+  printedSession: (stdout) => printed(stdout, (l) => l.sessionID),
   configure(s, fake, rules) {
     const config = join(s.root, 'hook.json');
     writeFileSync(config, JSON.stringify({ log: s.hookLog, dialect: 'opencode', rules }, null, 2));

@@ -2,8 +2,8 @@
  * The smoke test every agent suite runs (issue 28): in the agent's most permissive mode, the model runs
  * `git status`, then `git status; rm README.md`; the stand-in hook denies the second with a reason. The test
  * holds that the first ran and its output reached the model, that README.md is still there, that the model got
- * the deny reason as the second call's result, that the hook saw the command under the agent's own tool name,
- * and that nothing tried to leave the machine.
+ * the deny reason as the second call's result, that the hook saw the command under the agent's own tool name
+ * and the session id the agent prints, and that nothing tried to leave the machine.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -51,6 +51,10 @@ export async function smoke(
     const rm = calls.find((c) => JSON.stringify(c.input).includes('rm README.md'));
     expect(rm, JSON.stringify(calls)).toBeDefined();
     expect(toolName(rm!.input)).toBe(shellName);
+    // The session id the hook gets is the one the agent prints, which a user gives `dsh-mode mode --session`.
+    const printedId = driver.printedSession(run.stdout);
+    expect(printedId, context).toMatch(/\S/);
+    expect(calls.map((c) => driver.hookSession(c.input))).toEqual(calls.map(() => printedId));
 
     expect(fake.egress).toEqual([]);
   } finally {
