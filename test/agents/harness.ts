@@ -28,7 +28,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { agentPaths, agentsCache, pinnedAgents } from '../../scripts/install-agents.mjs';
 import type { FakeModel, Step } from './fake-model/server.mjs';
 
@@ -52,11 +52,6 @@ export function agentBinary(agent: AgentName): string {
     );
   }
   return bin;
-}
-
-/** The pinned version of an agent, as test/agents/versions.json states it. */
-export function agentVersion(agent: AgentName): string {
-  return pinnedAgents()[agent]!.version;
 }
 
 /** A scratch project and the agent's private home, removed by `cleanup()`. */
@@ -134,7 +129,7 @@ export interface HookOptions {
   onFailure?: 'block' | 'continue' | null;
 }
 
-/** How an agent is driven: its model wire protocol, its tool calls, its configuration and its command line. */
+/** How an agent is driven: its tool calls, where it puts the session id, its configuration and command line. */
 export interface AgentDriver {
   name: AgentName;
   /** Scripted steps in this agent's own tool names and argument names. */
@@ -604,9 +599,4 @@ export function runAgent(
       resolveRun({ code, signal, stdout, stderr, ms: Date.now() - started, timedOut });
     });
   });
-}
-
-/** The project file at `rel`, resolved. */
-export function projectFile(s: Scratch, rel: string): string {
-  return resolve(s.project, rel);
 }
