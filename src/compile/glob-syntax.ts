@@ -1,7 +1,7 @@
 /**
  * The one reader of tool-name glob syntax (one brace-free alternative): literals, escapes, `?`, `*` runs and
- * `[...]` classes, read exactly as minimatch's matcher reads them, so that specificity, the literal pre-filter,
- * overlap search and sample names all see the pattern the matcher sees.
+ * `[...]` classes, read exactly as minimatch's matcher reads them, and the one matcher over those tokens, so that
+ * specificity, matching, overlap search and sample names all see one reading of the pattern.
  *
  * minimatch's reading, which this follows: the pattern is scanned by code point; `\` makes the next character
  * literal (a final `\` is itself literal); `[` opens a class only when a `]` closes it, else it is literal; in a
@@ -183,6 +183,46 @@ export function tokenizeGlob(pattern: string): GlobToken[] {
  */
 export function canMatch(tokens: readonly GlobToken[]): boolean {
   return !tokens.some((t) => t.kind === 'class' && t.empty);
+}
+
+/**
+ * The one glob matcher: whether a name matches a pattern's tokens, by code point. `*` matches any run (`/` and `.`
+ * included: tool names are not paths), `?` and a class one code point, a literal itself. The empty name matches
+ * no glob, as in minimatch. Every token but `*` takes exactly one code point, so a `*` that fails to place the
+ * rest only ever needs to take one more code point and retry: quadratic at worst, no recursion.
+ * @param tokens the pattern's tokens ({@link tokenizeGlob})
+ * @param name the tool name
+ * @returns whether the name matches
+ */
+export function matchGlob(tokens: readonly GlobToken[], name: string): boolean {
+  if (name.length === 0 || !canMatch(tokens)) return false;
+  let t = 0;
+  let i = 0;
+  // Where the last `*` was and how far into the name it reaches so far.
+  let star = -1;
+  let starEnd = 0;
+  while (i < name.length) {
+    const token = tokens[t];
+    if (token !== undefined) {
+      if (token.kind === 'star') {
+        star = t++;
+        starEnd = i;
+        continue;
+      }
+      const c = codePointAt(name, i);
+      if (token.kind === 'any' || (token.kind === 'literal' ? token.text === c : token.test(c))) {
+        t++;
+        i += c.length;
+        continue;
+      }
+    }
+    if (star < 0) return false;
+    starEnd += codePointAt(name, starEnd).length;
+    i = starEnd;
+    t = star + 1;
+  }
+  while (t < tokens.length && tokens[t]!.kind === 'star') t++;
+  return t === tokens.length;
 }
 
 // Tried in order for a class: readable first, then printable ASCII, then a few letters beyond it.

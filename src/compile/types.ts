@@ -267,12 +267,13 @@ export interface CompiledDocument {
   readonly exact: ReadonlyMap<string, CompiledRule | readonly CompiledRule[]>;
   /** Glob alternatives, most specific first, then in document order. */
   readonly globs: readonly CompiledRule[];
-  /** Glob alternatives by their literal prefix: a name can only match those under one of its own prefixes. */
+  /**
+   * Glob alternatives grouped by their literal prefix, in the order of `globs`: lint compares the globs of one
+   * group. Resolution does not read it.
+   */
   readonly globsByPrefix: ReadonlyMap<string, readonly CompiledRule[]>;
-  /** The distinct lengths of those prefixes, ascending. */
-  readonly prefixLengths: readonly number[];
-  /** The distinct first UTF-16 code units of the non-empty prefixes, as a string (`m` for `mcp__*` globs). */
-  readonly prefixStarts: string;
+  /** Whether some rule has `commands` or `paths` patterns (then a call's arguments can change its decision). */
+  readonly hasArguments: boolean;
   /** In canonical hint order. */
   readonly effects: readonly CompiledEffect[];
   readonly default?: CompiledDefault;
