@@ -32,6 +32,7 @@
 import { createHash } from 'node:crypto';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { Service, type Context } from 'cordis';
+import { compareRestrictiveness } from '../compile/restrictiveness.js';
 import {
   containedEmit,
   containListeners,
@@ -607,7 +608,6 @@ export function denialText(
 }
 
 const ALLOW: PreExecuteResult = Object.freeze({ kind: 'allow' });
-const RANK = { allow: 0, ask: 1, deny: 2 } as const;
 
 /**
  * The more restrictive of two verdicts (deny > ask > allow); on a tie the first, so the ceiling's reason is kept.
@@ -615,7 +615,7 @@ const RANK = { allow: 0, ask: 1, deny: 2 } as const;
  * @param b the next one
  */
 export function narrowest(a: PreExecuteResult, b: PreExecuteResult): PreExecuteResult {
-  return RANK[b.kind] > RANK[a.kind] ? b : a;
+  return compareRestrictiveness(b.kind, a.kind) > 0 ? b : a;
 }
 
 /**
