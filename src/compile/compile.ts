@@ -125,11 +125,9 @@ class MemoPolicy implements CompiledPolicy {
 
   decide(name: string, hints?: Hints): DecideResult {
     const key = hintsKey(hints);
-    const table = (this.#memo[key] ??= new Map());
-    const hit = table.get(name);
+    const hit = this.#memo[key]?.get(name);
     if (hit !== undefined) return hit;
     const result = Object.freeze(resolveComposed(this.documents, String(name), hints));
-    // Bounded, so hallucinated names cannot grow memory forever.
     if (this.#size >= MEMO_LIMIT) {
       this.#memo.length = 0;
       this.#size = 0;

@@ -42,14 +42,13 @@ const PRINTABLE_SET = new Set(PRINTABLE);
  * @returns a witness name, verified with both matchers
  */
 export function findCommonName(a: MatchablePattern, b: MatchablePattern): string | undefined {
-  // Most pairs differ in a literal prefix or suffix; for patterns of literals and `*` that shows on the strings.
-  if (!starAffixesAgree(a.pattern, b.pattern)) return undefined;
-  const ta = tokensOf(a.pattern);
-  const tb = tokensOf(b.pattern);
+  const ta = tokenize(a.pattern);
+  const tb = tokenize(b.pattern);
   // Hostile lengths would make the product search slow: sample instead.
   if (ta === undefined || tb === undefined || ta.length * tb.length > MAX_STATES) {
     return [...exampleNames(a.pattern), ...exampleNames(b.pattern)].find((n) => a.match(n) && b.match(n));
   }
+  // Most pairs differ in a literal prefix or suffix: no search needed.
   if (!affixesAgree(ta, tb)) return undefined;
   const extra = [...a.pattern, ...b.pattern].filter((c) => !PRINTABLE_SET.has(c));
   const witness = search(ta, tb, extra.length === 0 ? PRINTABLE : [...PRINTABLE, ...new Set(extra)]);
@@ -57,18 +56,12 @@ export function findCommonName(a: MatchablePattern, b: MatchablePattern): string
 }
 
 /**
- * A cheap necessary condition for a name to match `pattern`: its literal prefix and suffix (up to the first and
- * after the last wildcard). Use it before a matcher call in loops over many names.
+ * A necessary condition for a name to match `pattern`: its literal prefix and suffix (up to the first and after
+ * the last wildcard).
  * @returns a predicate that is false only for names the pattern cannot match
  */
 export function affixFilter(pattern: string): (name: string) => boolean {
-  if (STAR_ONLY.test(pattern)) {
-    const first = pattern.indexOf('*');
-    const prefix = first === -1 ? pattern : pattern.slice(0, first);
-    const suffix = first === -1 ? '' : pattern.slice(pattern.lastIndexOf('*') + 1);
-    return (name) => name.startsWith(prefix) && name.endsWith(suffix);
-  }
-  const tokens = tokensOf(pattern);
+  const tokens = tokenize(pattern);
   if (tokens === undefined) return () => true;
   const prefix = literalRun(tokens);
   const suffix = literalRun([...tokens].reverse())
@@ -76,25 +69,6 @@ export function affixFilter(pattern: string): (name: string) => boolean {
     .reverse()
     .join('');
   return (name) => name.startsWith(prefix) && name.endsWith(suffix);
-}
-
-/** Literals and `*` only (no escape, `?` or `[`): every other character stands for itself. */
-const STAR_ONLY = /^[^\\?[]*$/;
-
-/**
- * {@link affixesAgree} on the strings, for two patterns of literals and `*`: false when their literal prefixes
- * (or suffixes) differ where both have one. True (undecided) for any other pattern.
- */
-function starAffixesAgree(a: string, b: string): boolean {
-  if (!STAR_ONLY.test(a) || !STAR_ONLY.test(b)) return true;
-  const fa = a.indexOf('*');
-  const fb = b.indexOf('*');
-  const pa = fa === -1 ? a : a.slice(0, fa);
-  const pb = fb === -1 ? b : b.slice(0, fb);
-  if (!(pa.length <= pb.length ? pb.startsWith(pa) : pa.startsWith(pb))) return false;
-  const sa = fa === -1 ? a : a.slice(a.lastIndexOf('*') + 1);
-  const sb = fb === -1 ? b : b.slice(b.lastIndexOf('*') + 1);
-  return sa.length <= sb.length ? sb.endsWith(sa) : sa.endsWith(sb);
 }
 
 /** The literal characters at the start of a token list, joined. */
@@ -122,39 +96,13 @@ function affixesAgree(ta: readonly Token[], tb: readonly Token[]): boolean {
   return agree(ta, tb) && agree([...ta].reverse(), [...tb].reverse());
 }
 
-const tokenCache = new Map<string, Token[] | undefined>();
-
-/** Tokenises with a bounded cache: lint compares the same patterns many times. */
-function tokensOf(pattern: string): Token[] | undefined {
-  if (tokenCache.has(pattern)) return tokenCache.get(pattern);
-  if (tokenCache.size >= 10_000) tokenCache.clear();
-  const tokens = tokenize(pattern);
-  tokenCache.set(pattern, tokens);
-  return tokens;
-}
-
 /**
  * A few names a pattern matches (its literal skeleton with `*` as nothing and as `x`), for probing.
  * @param pattern one brace alternative
  * @returns candidate names; callers verify them with the matcher
  */
 export function exampleNames(pattern: string): string[] {
-  if (STAR_ONLY.test(pattern)) {
-    // Lint asks this of every glob: one pass, no regular expression (what replacing `\*+` by '' and by 'x' gives).
-    let bare = '';
-    let filled = '';
-    let from = 0;
-    for (let i = pattern.indexOf('*'); i !== -1; i = pattern.indexOf('*', from)) {
-      const run = pattern.slice(from, i);
-      bare += run;
-      filled += run + 'x';
-      from = i + 1;
-      while (pattern.charCodeAt(from) === 42) from++;
-    }
-    const tail = pattern.slice(from);
-    return from === 0 ? [pattern] : [bare + tail, filled + tail];
-  }
-  const tokens = tokensOf(pattern);
+  const tokens = tokenize(pattern);
   if (tokens === undefined) return [pattern.replace(/[*?]/g, '')];
   const skeleton = (star: string) => tokens.map((t) => (t.kind === 'star' ? star : t.sample)).join('');
   return [...new Set([skeleton(''), skeleton('x')])];

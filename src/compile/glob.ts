@@ -19,7 +19,7 @@ export const MAX_BRACE_ALTERNATIVES = 64;
  * what it names (a dropped rule would fail open); beyond this one the file is refused as hostile input.
  */
 export const MAX_COMPILED_ALTERNATIVES = 1024;
-/** Longest selector accepted (minimatch throws beyond 64 KiB). */
+/** Longest selector accepted: a longer one is an error, so matching and overlap searches stay bounded. */
 export const MAX_SELECTOR_LENGTH = 4096;
 
 /** One alternative of a selector after brace expansion. */

@@ -79,7 +79,7 @@ export interface CompiledPolicy {
   readonly description?: string;
   /** The prompt section: the documents' sections joined in load order. */
   readonly section: string;
-  /** The decision for a tool. Memoised per (name, effective hints): the hot path is one map lookup. */
+  /** The decision for a tool, memoised per (name, effective hints) and frozen. */
   decide(name: string, hints?: Hints): DecideResult;
   /** Visibility = the decision is not deny. Same table as `decide`. */
   visible(name: string, hints?: Hints): boolean;
