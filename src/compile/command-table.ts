@@ -99,8 +99,10 @@ export function pick(patterns: readonly CommandRule[], words: readonly ShellWord
     }
     const forAllow = p.decision === 'allow';
     const asWritten = matchWords(compiled, words, forAllow);
-    const asSplit = split === words ? asWritten : matchWords(compiled, split, forAllow);
-    if (forAllow ? asWritten && asSplit : asWritten || asSplit) best = i;
+    // Either form is enough for deny and ask, both are needed for allow: the second is asked only when it decides.
+    const matched =
+      split === words || asWritten !== forAllow ? asWritten : matchWords(compiled, split, forAllow);
+    if (matched) best = i;
   });
   return best;
 }

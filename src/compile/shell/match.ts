@@ -1,7 +1,7 @@
 /**
  * Command patterns: words, where `*` inside a word matches any characters and a word that is exactly `**`
  * matches any number of words (none included). A pattern without `**` matches only commands of its exact word
- * count. Matching is a pure function over the analyser's words, in time linear in (pattern words × command
+ * count. Matching is a pure function over the analyser's words, in time bounded by (pattern words × command
  * words).
  *
  * Unknown words (expansions, globs, `~`, what a wrapper fills in) decide which way matching errs: for an allow
@@ -75,12 +75,13 @@ function nameMatches(p: PatternWord, word: ShellWord, forAllow: boolean): boolea
   if (p.kind === 'any') return !forAllow || word.known;
   if (!word.known) return !forAllow;
   const value = word.value;
-  const slash = value.lastIndexOf('/');
-  if (slash < 0) return wordMatches(p, value);
+  if (!value.includes('/')) return wordMatches(p, value);
   // A path is allowed only by its exact self; deny and ask also see its basename.
   if (forAllow) return p.text === value;
-  return wordMatches(p, value) || wordMatches(p, value.slice(slash + 1));
+  return wordMatches(p, value) || wordMatches(p, value.slice(value.lastIndexOf('/') + 1));
 }
+
+const ANY: PatternWord = { kind: 'any' };
 
 /** Whether pattern word `pw` matches command word `w` at position `j` (the name when 0). */
 function wordAt(pw: PatternWord, w: ShellWord, j: number, forAllow: boolean): boolean {
@@ -119,20 +120,31 @@ export function matchWords(p: CommandPattern, words: readonly ShellWord[], forAl
   const P = pws.length;
   const W = words.length;
   if (P === 0 || W === 0) return P === 0 && W === 0;
-  // reach[j]: pattern words 0..i-1 can consume command words 0..j-1.
-  let reach = new Uint8Array(W + 1);
-  reach[0] = 1;
-  for (let i = 0; i < P; i++) {
-    const pw = pws[i]!;
-    const any = pw.kind === 'any';
-    const next = new Uint8Array(W + 1);
-    next[0] = any ? reach[0]! : 0;
-    for (let j = 1; j <= W; j++) {
-      // `**` consumes none (reach[j]) or one more word after a reachable prefix.
-      if (any) next[j] = reach[j]! || (next[j - 1]! && wordAt(pw, words[j - 1]!, j - 1, forAllow)) ? 1 : 0;
-      else next[j] = reach[j - 1]! && wordAt(pw, words[j - 1]!, j - 1, forAllow) ? 1 : 0;
+  // Every pattern word but `**` takes exactly one command word, so when the rest does not fit, only the last `**`
+  // seen needs to take one more word and the rest is retried: at most (pattern words × command words) steps.
+  let i = 0;
+  let j = 0;
+  let star = -1;
+  let starEnd = 0;
+  while (j < W) {
+    const pw = pws[i];
+    if (pw !== undefined) {
+      if (pw.kind === 'any') {
+        star = i++;
+        starEnd = j;
+        continue;
+      }
+      if (wordAt(pw, words[j]!, j, forAllow)) {
+        i++;
+        j++;
+        continue;
+      }
     }
-    reach = next;
+    // For allow, `**` takes no unknown word either.
+    if (star < 0 || !wordAt(ANY, words[starEnd]!, starEnd, forAllow)) return false;
+    j = ++starEnd;
+    i = star + 1;
   }
-  return reach[W] === 1;
+  while (i < P && pws[i]!.kind === 'any') i++;
+  return i === P;
 }
