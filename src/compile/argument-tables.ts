@@ -9,8 +9,8 @@
  * fully explain, a path that cannot be resolved) is never allowed: it gets `ask` when the base is `allow`,
  * otherwise the base; a rule without a base answers `ask` and abstains too, so the rest of the policy also decides.
  *
- * Command judgements are memoised per (table, argument text), bounded: the one memo of argument decisions (a
- * table belongs to one rule). Path judgements depend on the filesystem through the resolver and are not memoised.
+ * Nothing is memoised here: a script is analysed and matched on every call (tens of microseconds for a compound
+ * command), and path judgements depend on the filesystem through the resolver.
  * @module
  */
 import { BUILTIN_PATH_ARGUMENTS } from './builtin-arguments.js';
@@ -36,9 +36,6 @@ export const DEFAULT_ARGUMENT: Readonly<Record<ArgumentTable['kind'], string>> =
   commands: 'command',
   paths: 'path',
 });
-
-/** Most memoised judgements per table before the memo is dropped. */
-export const ARGUMENT_MEMO_LIMIT = 4096;
 
 /** What one table needs to judge a call. */
 export interface JudgeContext {
@@ -136,12 +133,6 @@ export abstract class Table implements ArgumentTable {
 
 export class CommandTable extends Table implements ScriptCallbacks {
   readonly kind = 'commands' as const;
-  readonly #memo = new Map<string, readonly SubjectVerdict[]>();
-
-  /** How many script judgements are memoised (at most {@link ARGUMENT_MEMO_LIMIT}). */
-  get memoSize(): number {
-    return this.#memo.size;
-  }
 
   /** The verdict of the pattern at `index` (or of the base when -1), for {@link judgeScript}. */
   verdict(subject: string, index: number, program?: string): SubjectVerdict {
@@ -151,13 +142,7 @@ export class CommandTable extends Table implements ScriptCallbacks {
   }
 
   protected judgeText(script: string): readonly SubjectVerdict[] {
-    const hit = this.#memo.get(script);
-    if (hit !== undefined) return hit;
-    // Frozen: every later call with this text shares the verdicts.
-    const out = Object.freeze(judgeScript(script, this.patterns, this));
-    if (this.#memo.size >= ARGUMENT_MEMO_LIMIT) this.#memo.clear();
-    this.#memo.set(script, out);
-    return out;
+    return judgeScript(script, this.patterns, this);
   }
 }
 
