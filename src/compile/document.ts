@@ -1,8 +1,9 @@
 /**
  * Compiling one validated document into resolution tables, and resolving a tool within one document.
  *
- * Resolution (the policy language, docs/reference/policy-language.md, never dependent on key order for the decision): exact name → the most specific
- * matching glob → `effects` (most restrictive among the hints that are true) → `default` → abstain. Equal
+ * Resolution (the policy language, docs/reference/policy-language.md, never dependent on key order for the
+ * decision): exact name → the most specific matching glob → `effects` (most restrictive among the hints that are
+ * true) → `default` → abstain. Equal
  * candidates that disagree resolve to the most restrictive (deny > ask > allow); among agreeing ones the first in
  * document order (effects: canonical hint order) is reported. Pure: no I/O.
  * @module
@@ -75,7 +76,7 @@ export function hintsKey(hints?: Hints | EffectiveHints): number {
 export function compileDocument(source: SourceDocument): CompiledDocument {
   const doc = source.document;
   const rules: CompiledRule[] = [];
-  const exact = new Map<string, CompiledRule | CompiledRule[]>();
+  const exact = new Map<string, CompiledRule[]>();
   const selectorErrors: { selector: string; path: JsonPath; error: string }[] = [];
   const tools = doc.tools ?? {};
   let order = 0;
@@ -90,7 +91,10 @@ export function compileDocument(source: SourceDocument): CompiledDocument {
     for (const alt of parsed.alternatives) {
       const rule = new ToolEntry(source, selector, alt, decision, order, extra);
       rules.push(rule);
-      if (alt.name !== undefined) addExact(exact, alt.name, rule);
+      if (alt.name === undefined) continue;
+      const list = exact.get(alt.name);
+      if (list === undefined) exact.set(alt.name, [rule]);
+      else list.push(rule);
     }
     order++;
   }
@@ -155,15 +159,10 @@ function verdict(value: RuleValue): { decision: Decision; reason?: string } {
     : { decision: value.decision, reason: value.reason };
 }
 
-/** Adds a rule under its exact name: the rule alone (most names), or a list when the name has several. */
-function addExact(exact: Map<string, CompiledRule | CompiledRule[]>, name: string, rule: CompiledRule): void {
-  const known = exact.get(name);
-  if (known === undefined) exact.set(name, rule);
-  else if (Array.isArray(known)) known.push(rule);
-  else exact.set(name, [known as CompiledRule, rule]);
-}
-
-/** An entry whose `ref` is located on first use: most rules are never reported, and locating one reads the file's positions. */
+/**
+ * An entry whose `ref` is located on first use: most rules are never reported, and locating one reads the file's
+ * positions.
+ */
 abstract class Entry {
   #ref: RuleRef | undefined;
   readonly #source: SourceDocument;
@@ -402,10 +401,8 @@ export function pickToolInDocument(
   skip?: ResolveOptions['skip'],
 ): CompiledRule | undefined {
   const exact = doc.exact.get(name);
-  if (exact !== undefined) {
-    const winner = pick(Array.isArray(exact) ? (exact as readonly CompiledRule[]) : [exact as CompiledRule], skip);
-    if (winner) return winner;
-  }
+  const winner = exact === undefined ? undefined : pick(exact, skip);
+  if (winner) return winner;
   // Globs are sorted most specific first: once one matched, only globs as specific can still beat it.
   let best: CompiledRule | undefined;
   for (const rule of doc.globs) {

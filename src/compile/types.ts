@@ -263,8 +263,8 @@ export interface CompiledDocument {
   readonly override: boolean;
   /** Every `tools` alternative, in document order. */
   readonly rules: readonly CompiledRule[];
-  /** Plain-name alternatives by name: the rule itself when the name has one (most), else the list, in order. */
-  readonly exact: ReadonlyMap<string, CompiledRule | readonly CompiledRule[]>;
+  /** Plain-name alternatives by name, in document order. */
+  readonly exact: ReadonlyMap<string, readonly CompiledRule[]>;
   /** Glob alternatives, most specific first, then in document order. */
   readonly globs: readonly CompiledRule[];
   /**
