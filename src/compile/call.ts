@@ -112,7 +112,6 @@ interface DocumentAnswer {
 
 const NO_OPTIONS = {};
 const NOTHING_SKIPPED: ReadonlySet<CompiledEntry> = new Set();
-const NO_VERDICTS: readonly SubjectVerdict[] = [];
 
 function resolveCall(
   doc: CompiledDocument,
@@ -133,44 +132,29 @@ function resolveCall(
     if (entry.kind !== 'default' && entry.reason !== undefined) plain.reason = entry.reason;
     return { best: plain, complete: true };
   }
-  const tables = entry.arguments;
-  let verdicts: readonly SubjectVerdict[];
-  let scriptVerdicts: readonly SubjectVerdict[];
-  const only = tables.length === 1 ? tables[0] : undefined;
-  if (only instanceof Table) {
-    // One table (the usual rule): its verdicts as they are, no copies.
-    verdicts = only.judge(call.arguments, context);
-    scriptVerdicts = only.kind === 'commands' ? verdicts : NO_VERDICTS;
-  } else {
-    const all: SubjectVerdict[] = [];
-    const scripts: SubjectVerdict[] = [];
-    for (const table of tables) {
-      if (!(table instanceof Table)) continue;
-      const judged = table.judge(call.arguments, context);
-      for (const v of judged) all.push(v);
-      if (table.kind === 'commands') for (const v of judged) scripts.push(v);
-    }
-    verdicts = all;
-    scriptVerdicts = scripts;
-  }
-  // Without a check nothing is withheld: the verdicts stand as they are.
+  // Each table judges its argument; with a workspace check, a configured program's allow or ask may be withheld
+  // (one question per program for the whole call, however many of its commands and documents run it).
   const check = context.checkProgram;
-  if (check !== undefined && verdicts.some((v) => v.program !== undefined)) {
-    // One question per program for the whole call, however many of its commands (and documents) run it.
-    const answers = (context.answers ??= new Map());
-    const ask: ProgramCheck = (program) => {
-      if (!answers.has(program)) answers.set(program, check(program));
-      return answers.get(program);
-    };
-    const withheld = (v: SubjectVerdict) => (v.program === undefined ? v : checkedVerdict(v, v.program, ask));
-    const all = verdicts.map(withheld);
-    scriptVerdicts =
-      scriptVerdicts === verdicts
-        ? all
-        : scriptVerdicts.length === 0
-          ? NO_VERDICTS
-          : scriptVerdicts.map(withheld);
-    verdicts = all;
+  const ask: ProgramCheck | undefined =
+    check === undefined
+      ? undefined
+      : (program) => {
+          const answers = (context.answers ??= new Map());
+          if (!answers.has(program)) answers.set(program, check(program));
+          return answers.get(program);
+        };
+  const verdicts: SubjectVerdict[] = [];
+  const scriptVerdicts: SubjectVerdict[] = [];
+  for (const table of entry.arguments) {
+    if (!(table instanceof Table)) continue;
+    for (const judged of table.judge(call.arguments, context)) {
+      const v =
+        ask === undefined || judged.program === undefined
+          ? judged
+          : checkedVerdict(judged, judged.program, ask);
+      verdicts.push(v);
+      if (table.kind === 'commands') scriptVerdicts.push(v);
+    }
   }
   // The first of the most restrictive decided subjects decides; any abstention leaves the rest to the document.
   let top: SubjectVerdict | undefined;
@@ -213,8 +197,8 @@ function unmatchedSubject(decision: CallDecision, rule: RuleRef, verdicts: reado
 }
 
 /** A pattern's allow or ask for a configured program, unless the workspace check withholds it (then deny). */
-function checkedVerdict(v: SubjectVerdict, program: string, check: ProgramCheck | undefined): SubjectVerdict {
-  const why = check?.(program);
+function checkedVerdict(v: SubjectVerdict, program: string, check: ProgramCheck): SubjectVerdict {
+  const why = check(program);
   if (why === undefined) return v;
   const out: SubjectVerdict = {
     subject: v.subject,
