@@ -188,17 +188,18 @@ export function canMatch(tokens: readonly GlobToken[]): boolean {
 /**
  * The one glob matcher: whether a name matches a pattern's tokens, by code point. `*` matches any run (`/` and `.`
  * included: tool names are not paths), `?` and a class one code point, a literal itself. The empty name matches
- * no glob, as in minimatch. Every token but `*` takes exactly one code point, so a `*` that fails to place the
- * rest only ever needs to take one more code point and retry: quadratic at worst, no recursion.
+ * no glob, as in minimatch, and a class that matches nothing fails every name. Every token but `*` takes exactly
+ * one code point, so when the rest does not fit, only the last `*` seen needs to take one more code point and
+ * the rest is retried: at most (tokens × code points) steps, no recursion.
  * @param tokens the pattern's tokens ({@link tokenizeGlob})
  * @param name the tool name
  * @returns whether the name matches
  */
 export function matchGlob(tokens: readonly GlobToken[], name: string): boolean {
-  if (name.length === 0 || !canMatch(tokens)) return false;
+  if (name.length === 0) return false;
   let t = 0;
   let i = 0;
-  // Where the last `*` was and how far into the name it reaches so far.
+  // Where the last `*` was, and where the part of the name it has taken so far ends.
   let star = -1;
   let starEnd = 0;
   while (i < name.length) {
@@ -209,20 +210,31 @@ export function matchGlob(tokens: readonly GlobToken[], name: string): boolean {
         starEnd = i;
         continue;
       }
-      const c = codePointAt(name, i);
-      if (token.kind === 'any' || (token.kind === 'literal' ? token.text === c : token.test(c))) {
+      const n = codePointLength(name, i);
+      const ok =
+        token.kind === 'any' ||
+        (token.kind === 'literal'
+          ? token.text.length === n && name.startsWith(token.text, i)
+          : token.test(name.slice(i, i + n)));
+      if (ok) {
         t++;
-        i += c.length;
+        i += n;
         continue;
       }
     }
     if (star < 0) return false;
-    starEnd += codePointAt(name, starEnd).length;
+    starEnd += codePointLength(name, starEnd);
     i = starEnd;
     t = star + 1;
   }
   while (t < tokens.length && tokens[t]!.kind === 'star') t++;
   return t === tokens.length;
+}
+
+/** The UTF-16 length of the code point at `i`: 2 for a surrogate pair, else 1 (a lone surrogate is one). */
+function codePointLength(s: string, i: number): number {
+  const c = s.charCodeAt(i);
+  return c >= 0xd800 && c <= 0xdbff && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00 ? 2 : 1;
 }
 
 // Tried in order for a class: readable first, then printable ASCII, then a few letters beyond it.
