@@ -206,7 +206,8 @@ class ToolEntry extends Entry implements CompiledRule {
   readonly specificity: number;
   readonly prefix: string;
   readonly name: string | undefined;
-  readonly match: (name: string) => boolean;
+  /** Private, so that two compilations of one rule compare equal field by field. */
+  readonly #match: (name: string) => boolean;
   readonly #extra: ToolExtra;
   constructor(
     source: SourceDocument,
@@ -221,12 +222,16 @@ class ToolEntry extends Entry implements CompiledRule {
     this.specificity = alt.specificity;
     this.prefix = alt.prefix ?? '';
     this.name = alt.name;
-    this.match = alt.match;
+    this.#match = alt.match;
     this.#extra = extra;
   }
 
   get isGlob(): boolean {
     return this.name === undefined;
+  }
+
+  match(name: string): boolean {
+    return this.#match(name);
   }
 
   get path(): JsonPath {

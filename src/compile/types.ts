@@ -228,7 +228,7 @@ export interface CompiledRule {
   readonly order: number;
   /** `['tools', selector]`. */
   readonly path: JsonPath;
-  /** Whether this alternative matches a tool name. Call it as a method: an exact rule's matcher reads `name`. */
+  /** Whether this alternative matches a tool name (a method: call it on the rule). */
   match(name: string): boolean;
   /** The rule reference reported by `decide` (computed on first use). */
   readonly ref: RuleRef;
