@@ -89,13 +89,14 @@ function firstMove(commands: readonly SimpleCommand[]): string | undefined {
 export function pick(patterns: readonly CommandRule[], words: readonly ShellWord[]): number {
   const split = splitShortOptions(words);
   let best = -1;
-  patterns.forEach((p, i) => {
+  for (let i = 0; i < patterns.length; i++) {
+    const p = patterns[i]!;
     const compiled = p.command;
-    if (compiled === undefined || p.error !== undefined) return;
+    if (compiled === undefined || p.error !== undefined) continue;
     if (best >= 0) {
       const b = patterns[best]!;
-      if (p.specificity < b.specificity) return;
-      if (p.specificity === b.specificity && compareRestrictiveness(p.decision, b.decision) <= 0) return;
+      if (p.specificity < b.specificity) continue;
+      if (p.specificity === b.specificity && compareRestrictiveness(p.decision, b.decision) <= 0) continue;
     }
     const forAllow = p.decision === 'allow';
     const asWritten = matchWords(compiled, words, forAllow);
@@ -103,6 +104,6 @@ export function pick(patterns: readonly CommandRule[], words: readonly ShellWord
     const matched =
       split === words || asWritten !== forAllow ? asWritten : matchWords(compiled, split, forAllow);
     if (matched) best = i;
-  });
+  }
   return best;
 }

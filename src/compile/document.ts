@@ -87,7 +87,11 @@ export function compileDocument(source: SourceDocument): CompiledDocument {
     const { decision, reason, base } = toolVerdict(value);
     // One set of tables per selector: its brace alternatives share the patterns.
     const tables = typeof value === 'string' ? NO_TABLES : compileArgumentTables(source, selector, value);
-    const extra: ToolExtra = { reason, arguments: tables.length > 0 ? tables : undefined, hasBase: base !== undefined };
+    const extra: ToolExtra = {
+      reason,
+      arguments: tables.length > 0 ? tables : undefined,
+      hasBase: base !== undefined,
+    };
     for (const alt of parsed.alternatives) {
       const rule = new ToolEntry(source, selector, alt, decision, order, extra);
       rules.push(rule);

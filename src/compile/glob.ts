@@ -88,7 +88,8 @@ function compileAlternative(pattern: string): SelectorAlternative {
     }
   }
   // The tokens' text, not minimatch's `unescape`, which keeps `\/` and turns `\[x]` into `x`, unlike its matcher.
-  if (!magic) return { pattern, specificity, isGlob: false, name: prefix, prefix, match: (n) => n === prefix };
+  if (!magic)
+    return { pattern, specificity, isGlob: false, name: prefix, prefix, match: (n) => n === prefix };
   return { pattern, specificity, isGlob: true, prefix, match: (n) => matchGlob(tokens, n) };
 }
 

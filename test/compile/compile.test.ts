@@ -1,6 +1,11 @@
 // compilePolicies and resolveInDocument: the policy language, docs/reference/policy-language.md, clause by clause, on inline YAML documents.
 import { describe, expect, it } from 'vitest';
-import { compilePolicies, DEFAULT_DENY_RULE, effectiveHints, loadPolicyText } from '../../src/compile/index.js';
+import {
+  compilePolicies,
+  DEFAULT_DENY_RULE,
+  effectiveHints,
+  loadPolicyText,
+} from '../../src/compile/index.js';
 import { compileDocument, resolveInDocument } from '../../src/compile/document.js';
 import { MEMO_LIMIT } from '../../src/compile/compile.js';
 import { doc, policy } from './helpers.js';

@@ -2,13 +2,7 @@
 import fc from 'fast-check';
 import { Minimatch } from 'minimatch';
 import { describe, expect, it } from 'vitest';
-import {
-  canMatch,
-  matchGlob,
-  sampleName,
-  scanClass,
-  tokenizeGlob,
-} from '../../src/compile/glob-syntax.js';
+import { canMatch, matchGlob, sampleName, scanClass, tokenizeGlob } from '../../src/compile/glob-syntax.js';
 import { parseSelector } from '../../src/compile/glob.js';
 import { findCommonName } from '../../src/compile/glob-overlap.js';
 

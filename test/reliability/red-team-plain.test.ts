@@ -168,14 +168,12 @@ describe('plain scripts red team: real bash runs nothing the analysis does not r
       fc.string({ unit: fc.constantFrom(...'ab_.,:+%@^-*?'), minLength: 1, maxLength: 3 }),
     );
     const op = fc.constantFrom(' ', ' ', ' ', '\t', '\n', ' | ', ' && ', ' || ', '; ', ' |\n');
-    const script = fc
-      .array(fc.tuple(word, op), { minLength: 1, maxLength: 6 })
-      .map((t) =>
-        t
-          .map(([w, o]) => w + o)
-          .join('')
-          .trim(),
-      );
+    const script = fc.array(fc.tuple(word, op), { minLength: 1, maxLength: 6 }).map((t) =>
+      t
+        .map(([w, o]) => w + o)
+        .join('')
+        .trim(),
+    );
     fc.assert(fc.property(script, explained), { numRuns: 300 });
   });
 

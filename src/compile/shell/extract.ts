@@ -492,7 +492,9 @@ class Walker implements PartVisitor {
       this.fail('expansion', `a command name with an expansion: \`${first.text}\``, frame, at[0]!, at[1]!);
       return;
     }
-    const at = offsetsOf(located);
+    // The words' offsets, read when a check or a wrapper points into the words.
+    let offsets: Offsets | undefined;
+    const at = (k: number): number => (offsets ??= offsetsOf(located))[k]!;
     if (isInterpreter(name)) {
       if (stdinDoc || this.docStdin > 0)
         this.fail(
@@ -532,19 +534,18 @@ class Walker implements PartVisitor {
       for (let k = 1; k < words.length; k++) {
         const w = words[k]!;
         if (!w.known) continue;
-        if (/\$\(|`/.test(w.value)) this.arithmetic(w.value, frame, at[2 * k]!, at[2 * k + 1]!);
+        if (/\$\(|`/.test(w.value)) this.arithmetic(w.value, frame, at(2 * k), at(2 * k + 1));
         else if (k > 1 && words[k - 1]!.value === '-v')
-          this.subscript(w.value, frame, at[2 * k]!, at[2 * k + 1]!);
+          this.subscript(w.value, frame, at(2 * k), at(2 * k + 1));
       }
     if (name === 'let')
-      for (let k = 1; k < words.length; k++)
-        this.arithmetic(words[k]!.text, frame, at[2 * k]!, at[2 * k + 1]!);
+      for (let k = 1; k < words.length; k++) this.arithmetic(words[k]!.text, frame, at(2 * k), at(2 * k + 1));
 
     const result = readWrapper(name, words);
     if (result === undefined) return;
     if (isFailure(result)) {
       const k = Math.min(result.at, words.length - 1);
-      this.fail(result.kind, result.message, frame, at[2 * k]!, at[2 * k + 1]!);
+      this.fail(result.kind, result.message, frame, at(2 * k), at(2 * k + 1));
       return;
     }
     const innerVia = [...via, name];
@@ -555,8 +556,8 @@ class Walker implements PartVisitor {
           .map((w) =>
             run.placeholder !== undefined && w.value.includes(run.placeholder) ? { ...w, known: false } : w,
           );
-        let innerAt = at.slice(2 * run.from, 2 * run.to);
-        const lastEnd = at[2 * words.length - 1]!;
+        let innerAt = (offsets ??= offsetsOf(located)).slice(2 * run.from, 2 * run.to);
+        const lastEnd = at(2 * words.length - 1);
         if (run.from >= words.length) {
           inner = [{ text: 'echo', value: 'echo', known: true }];
           innerAt = [lastEnd, lastEnd];
@@ -582,8 +583,8 @@ class Walker implements PartVisitor {
         const parts = words.slice(run.from, run.to);
         const source = parts.map((w) => w.value).join(' ');
         if (parts.length === 0) throw new TypeError('a wrapper ran no words');
-        const partsPos = at[2 * run.from]!;
-        const partsEnd = at[2 * (run.from + parts.length) - 1]!;
+        const partsPos = at(2 * run.from);
+        const partsEnd = at(2 * (run.from + parts.length) - 1);
         if (frame.depth >= MAX_NESTING) {
           this.fail('limit', `scripts nested deeper than ${MAX_NESTING}`, frame, partsPos, partsEnd);
           continue;
