@@ -58,13 +58,18 @@ export function effectiveHints(hints?: Hints): EffectiveHints {
 }
 
 /**
- * The key of a call's effective hints (bit 1 readOnly, 2 destructive, 4 idempotent, 8 openWorld), for the
- * policy's memo: two calls whose hints take the same effective values share their decision.
+ * The key of a call's effective hints (bit 1 readOnly, 2 destructive, 4 idempotent, 8 openWorld), as
+ * {@link effectiveHints} sets them, for the policy's memo: calls whose hints take the same effective values share
+ * their decision.
  * @returns a number from 0 to 15
  */
-export function hintsKey(hints?: Hints | EffectiveHints): number {
-  const h = effectiveHints(hints);
-  return (h.readOnly ? 1 : 0) | (h.destructive ? 2 : 0) | (h.idempotent ? 4 : 0) | (h.openWorld ? 8 : 0);
+export function hintsKey(hints?: Hints): number {
+  const readOnly = hints?.readOnly === true;
+  const destructive = typeof hints?.destructive === 'boolean' ? hints.destructive : !readOnly;
+  const openWorld = typeof hints?.openWorld === 'boolean' ? hints.openWorld : true;
+  return (
+    (readOnly ? 1 : 0) | (destructive ? 2 : 0) | (hints?.idempotent === true ? 4 : 0) | (openWorld ? 8 : 0)
+  );
 }
 
 /**
