@@ -116,6 +116,7 @@ export function compileDocument(source: SourceDocument): CompiledDocument {
     if (list) list.push(rule);
     else globsByPrefix.set(rule.prefix, [rule]);
   }
+  const prefixLengths = [...new Set([...globsByPrefix.keys()].map((k) => k.length))].sort((a, b) => a - b);
   const effects: CompiledEffect[] = [];
   for (const hint of HINT_NAMES) {
     const value = doc.effects?.[hint];
@@ -131,6 +132,7 @@ export function compileDocument(source: SourceDocument): CompiledDocument {
     exact,
     globs,
     globsByPrefix,
+    prefixLengths,
     effects,
     selectorErrors,
     hasArguments: rules.some((r) => r.arguments !== undefined),
@@ -417,12 +419,17 @@ export function pickToolInDocument(
   const exact = doc.exact.get(name);
   const winner = exact === undefined ? undefined : pick(exact, skip);
   if (winner) return winner;
-  // Globs are sorted most specific first: once one matched, only globs as specific can still beat it.
+  // A glob can match only names that start with its literal prefix: only the globs filed under one of the name's
+  // own prefixes are tried, so a lookup does not grow with the document's other globs.
   let best: CompiledRule | undefined;
-  for (const rule of doc.globs) {
-    if (best !== undefined && rule.specificity < best.specificity) break;
-    if ((best && !outranks(rule, best)) || skip?.(rule) || !rule.match(name)) continue;
-    best = rule;
+  for (const length of doc.prefixLengths) {
+    if (length > name.length) break;
+    const candidates = doc.globsByPrefix.get(name.slice(0, length));
+    if (candidates === undefined) continue;
+    for (const rule of candidates) {
+      if ((best && !outranks(rule, best)) || skip?.(rule) || !rule.match(name)) continue;
+      best = rule;
+    }
   }
   return best;
 }

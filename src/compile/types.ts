@@ -268,10 +268,12 @@ export interface CompiledDocument {
   /** Glob alternatives, most specific first, then in document order. */
   readonly globs: readonly CompiledRule[];
   /**
-   * Glob alternatives grouped by their literal prefix, in the order of `globs`: lint compares the globs of one
-   * group. Resolution does not read it.
+   * Glob alternatives by their literal prefix (the text every name they match starts with), in the order of
+   * `globs`: a name is matched only against the globs filed under one of its own prefixes.
    */
   readonly globsByPrefix: ReadonlyMap<string, readonly CompiledRule[]>;
+  /** The distinct lengths of those prefixes, ascending. */
+  readonly prefixLengths: readonly number[];
   /** Whether some rule has `commands` or `paths` patterns (then a call's arguments can change its decision). */
   readonly hasArguments: boolean;
   /** In canonical hint order. */
