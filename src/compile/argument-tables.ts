@@ -9,13 +9,15 @@
  * fully explain, a path that cannot be resolved) is never allowed: it gets `ask` when the base is `allow`,
  * otherwise the base; a rule without a base answers `ask` and abstains too, so the rest of the policy also decides.
  *
- * Command judgements are memoised per (table, argument text), bounded; path judgements depend on the filesystem
- * through the resolver, so only the pattern matching of a resolved path is done here.
+ * Nothing is memoised here: a script is analysed and matched on every call (tens of microseconds for a compound
+ * command), and path judgements depend on the filesystem through the resolver.
  * @module
  */
 import { BUILTIN_PATH_ARGUMENTS } from './builtin-arguments.js';
-import { judgeScript, commandSpecificity, type ScriptCallbacks } from './command-table.js';
+import { judgeScript, type CommandRule, type ScriptCallbacks } from './command-table.js';
+import { parseCommandPattern, type CommandPattern } from './shell/index.js';
 import { compilePathPattern, pickPathPattern, type PathPattern, type PathResolver } from './paths.js';
+import { compareRestrictiveness } from './restrictiveness.js';
 import type {
   ArgumentPattern,
   ArgumentTable,
@@ -35,26 +37,19 @@ export const DEFAULT_ARGUMENT: Readonly<Record<ArgumentTable['kind'], string>> =
   paths: 'path',
 });
 
-/** Most memoised judgements per table before the memo is dropped. */
-export const ARGUMENT_MEMO_LIMIT = 4096;
-
 /** What one table needs to judge a call. */
 export interface JudgeContext {
   readonly resolvePath: PathResolver;
   /** The tool's name, for the built-in tools' argument defaults. */
   readonly tool: string;
-  /**
-   * Set when the call memo is in charge of memoising decisions by this same text (it keeps a text's whole decision
-   * from the second time it sees it): the table then neither keeps the judgement in its own memo nor looks it up
-   * there, so a call is not remembered twice, nor a text seen once kept alive.
-   */
-  readonly memoised?: boolean;
 }
 
-class Pattern implements ArgumentPattern {
+class Pattern implements CommandRule {
   #ref: RuleRef | undefined;
   readonly reason?: string;
   readonly error?: string;
+  /** A command pattern's parsed words (none for a path pattern, which its table compiles apart). */
+  readonly command?: CommandPattern;
   constructor(
     readonly source: string,
     readonly decision: Decision,
@@ -64,9 +59,11 @@ class Pattern implements ArgumentPattern {
     readonly path: JsonPath,
     private readonly document: SourceDocument,
     error: string | undefined,
+    command?: CommandPattern,
   ) {
     if (reason !== undefined) this.reason = reason;
     if (error !== undefined) this.error = error;
+    if (command !== undefined) this.command = command;
   }
 
   get ref(): RuleRef {
@@ -136,12 +133,6 @@ export abstract class Table implements ArgumentTable {
 
 export class CommandTable extends Table implements ScriptCallbacks {
   readonly kind = 'commands' as const;
-  readonly #memo = new Map<string, readonly SubjectVerdict[]>();
-
-  /** How many script judgements are memoised (at most {@link ARGUMENT_MEMO_LIMIT}). */
-  get memoSize(): number {
-    return this.#memo.size;
-  }
 
   /** The verdict of the pattern at `index` (or of the base when -1), for {@link judgeScript}. */
   verdict(subject: string, index: number, program?: string): SubjectVerdict {
@@ -150,15 +141,8 @@ export class CommandTable extends Table implements ScriptCallbacks {
     return v;
   }
 
-  protected judgeText(script: string, context: JudgeContext): readonly SubjectVerdict[] {
-    // Not kept: only the caller reads these, and it copies what it keeps.
-    if (context.memoised === true) return judgeScript(script, this.patterns, this);
-    const hit = this.#memo.get(script);
-    if (hit !== undefined) return hit;
-    const out = Object.freeze(judgeScript(script, this.patterns, this));
-    if (this.#memo.size >= ARGUMENT_MEMO_LIMIT) this.#memo.clear();
-    this.#memo.set(script, out);
-    return out;
+  protected judgeText(script: string): readonly SubjectVerdict[] {
+    return judgeScript(script, this.patterns, this);
   }
 }
 
@@ -202,10 +186,8 @@ function bothForms(a: SubjectVerdict, b: SubjectVerdict): SubjectVerdict {
     // A deny fires on either form; an ask on one form still lets the rest of the policy decide the other.
     return decided.decision === 'deny' ? decided : { ...decided, abstains: true };
   }
-  return RANK[b.decision] > RANK[a.decision] ? b : a;
+  return compareRestrictiveness(b.decision, a.decision) > 0 ? b : a;
 }
-
-const RANK: Readonly<Record<Decision, number>> = { allow: 0, ask: 1, deny: 2 };
 
 /**
  * Compiles the argument tables of one rule object.
@@ -234,9 +216,11 @@ export function compileArgumentTables(
           new Pattern(text, decision, reason, pattern.specificity, order, path, source, pattern.error),
         );
       } else {
-        const spec = commandSpecificity(text);
+        const command = parseCommandPattern(text);
         const error = text.trim() === '' ? 'empty command pattern' : undefined;
-        patterns.push(new Pattern(text, decision, reason, spec, order, path, source, error));
+        patterns.push(
+          new Pattern(text, decision, reason, command.specificity, order, path, source, error, command),
+        );
       }
     });
     tables.push(

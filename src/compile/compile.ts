@@ -6,11 +6,12 @@
  * every earlier document of its mode (rules, section, description). When no document decides, the tool is denied
  * by the built-in default rule `{selector: 'default', file: null, line: null, column: null}`.
  *
- * `decide()` is memoised in `Map`s per (name, effective hints): a repeated decision is one map lookup, and tool
- * names such as `__proto__` behave like any other. Nothing on the decision path does I/O.
+ * Each policy memoises `decide()` per (name, effective hints) in `Map`s, bounded by {@link MEMO_LIMIT}: this is the
+ * one memo of name decisions, and tool names such as `__proto__` behave like any other. Nothing on the decision
+ * path does I/O.
  * @module
  */
-import { CALL_MEMO, decideCall, documentHasArguments, type CallMemo } from './call.js';
+import { decideCall } from './call.js';
 import { renderSection } from './section.js';
 import {
   compareRestrictiveness,
@@ -89,51 +90,28 @@ export function resolveComposed(
   return best ?? DEFAULT_DENY;
 }
 
-const BIT: Readonly<Record<keyof EffectiveHints, number>> = {
-  readOnly: 1,
-  destructive: 2,
-  idempotent: 4,
-  openWorld: 8,
-};
-/** The key of "no hints declared": destructive and open-world by MCP's defaults. */
-const NO_HINTS = hintsKey({});
-
-function hintsOf(key: number): EffectiveHints {
-  return {
-    readOnly: (key & BIT.readOnly) !== 0,
-    destructive: (key & BIT.destructive) !== 0,
-    idempotent: (key & BIT.idempotent) !== 0,
-    openWorld: (key & BIT.openWorld) !== 0,
-  };
-}
-
 class MemoPolicy implements CompiledPolicy {
   readonly mode: string;
   readonly description?: string;
   readonly documents: readonly CompiledDocument[];
-  /** The rendered section, once asked for. */
   #section: string | undefined;
-  /** The no-hints table, kept apart so the common call is one lookup. */
-  private readonly plain = new Map<string, DecideResult>();
-  /** Whether some rule of the mode has `commands` or `paths`. */
-  private readonly byArguments: boolean;
-  /** One table per effective-hints key (16 combinations). */
-  private readonly tables: Map<string, DecideResult>[] = [];
-  /** The memo of `decideCall`, made on its first call. */
-  [CALL_MEMO]: CallMemo | undefined = undefined;
+  /** Whether some rule of the mode has `commands` or `paths` (else a call is decided by its name). */
+  readonly #byArguments: boolean;
+  /** The one memo: decisions by name, one table per effective-hints key (see `hintsKey`). */
+  readonly #memo: (Map<string, DecideResult> | undefined)[] = [];
+  #size = 0;
 
   constructor(mode: string, documents: readonly CompiledDocument[]) {
     this.mode = mode;
     this.documents = Object.freeze([...documents]);
     const description = documents.find((d) => d.source.document.description !== undefined);
     if (description) this.description = description.source.document.description;
-    for (let k = 0; k < 16; k++) this.tables.push(k === NO_HINTS ? this.plain : new Map());
-    this.byArguments = documents.some(documentHasArguments);
+    this.#byArguments = documents.some((d) => d.hasArguments);
   }
 
   /** The documents' sections joined, placeholders such as `{{commands bash}}` expanded from the composed rules. */
   get section(): string {
-    // Rendered on first use: lint compiles every prefix of a mode and never reads most of their sections.
+    // Rendered when first read: lint composes many policies and reads few of their sections.
     this.#section ??= renderSection(
       this.documents
         .map((d) => (d.source.document.section ?? '').trimEnd())
@@ -146,14 +124,17 @@ class MemoPolicy implements CompiledPolicy {
   }
 
   decide(name: string, hints?: Hints): DecideResult {
-    if (hints === undefined) {
-      const hit = this.plain.get(name);
-      return hit === undefined ? this.miss(this.plain, name, NO_HINTS) : hit;
-    }
     const key = hintsKey(hints);
-    const table = this.tables[key]!;
-    const hit = table.get(name);
-    return hit === undefined ? this.miss(table, name, key) : hit;
+    const hit = this.#memo[key]?.get(name);
+    if (hit !== undefined) return hit;
+    const result = Object.freeze(resolveComposed(this.documents, String(name), hints));
+    if (this.#size >= MEMO_LIMIT) {
+      this.#memo.length = 0;
+      this.#size = 0;
+    }
+    (this.#memo[key] ??= new Map()).set(name, result);
+    this.#size++;
+    return result;
   }
 
   visible(name: string, hints?: Hints): boolean {
@@ -161,14 +142,7 @@ class MemoPolicy implements CompiledPolicy {
   }
 
   decideCall(call: CallInput, options?: DecideCallOptions): CallDecision {
-    // Without argument rules in the mode, a call is its name: the memoised lookup, no parsing.
-    return this.byArguments ? decideCall(this, call, options) : this.decide(call.name, call.hints);
-  }
-
-  private miss(table: Map<string, DecideResult>, name: string, key: number): DecideResult {
-    const result = Object.freeze(resolveComposed(this.documents, String(name), hintsOf(key)));
-    if (table.size >= MEMO_LIMIT) table.clear();
-    table.set(name, result);
-    return result;
+    // Without argument rules in the mode, a call is its name.
+    return this.#byArguments ? decideCall(this, call, options) : this.decide(call.name, call.hints);
   }
 }

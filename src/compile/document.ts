@@ -1,14 +1,16 @@
 /**
  * Compiling one validated document into resolution tables, and resolving a tool within one document.
  *
- * Resolution (the policy language, docs/reference/policy-language.md, never dependent on key order for the decision): exact name → the most specific
- * matching glob → `effects` (most restrictive among the hints that are true) → `default` → abstain. Equal
+ * Resolution (the policy language, docs/reference/policy-language.md, never dependent on key order for the
+ * decision): exact name → the most specific matching glob → `effects` (most restrictive among the hints that are
+ * true) → `default` → abstain. Equal
  * candidates that disagree resolve to the most restrictive (deny > ask > allow); among agreeing ones the first in
  * document order (effects: canonical hint order) is reported. Pure: no I/O.
  * @module
  */
 import { compileArgumentTables, type Table } from './argument-tables.js';
-import { isPlainSelector, parseSelector, plainBraceNames, trailingStarPrefix } from './glob.js';
+import { parseSelector } from './glob.js';
+import { compareRestrictiveness, RESTRICTIVENESS } from './restrictiveness.js';
 import type {
   CompiledDefault,
   CompiledDocument,
@@ -25,6 +27,7 @@ import type {
   SourceDocument,
 } from './types.js';
 import type { RuleValue, ToolRuleValue } from './schema-types.generated.js';
+import type { SelectorAlternative } from './glob.js';
 
 /** The rule reported when no document of the mode decides. */
 export const DEFAULT_DENY_RULE: RuleRef = Object.freeze({
@@ -37,33 +40,7 @@ export const DEFAULT_DENY_RULE: RuleRef = Object.freeze({
 /** The hints in canonical order. */
 export const HINT_NAMES: readonly HintName[] = ['readOnly', 'destructive', 'idempotent', 'openWorld'];
 
-/** The one restrictiveness rank, deny > ask > allow: 0 for allow, 1 for ask, 2 for deny. */
-export const RESTRICTIVENESS: Readonly<Record<Decision, number>> = Object.freeze({
-  allow: 0,
-  ask: 1,
-  deny: 2,
-});
-
-/**
- * Restrictiveness order: positive when `a` is more restrictive than `b`.
- * @returns a comparison number
- */
-export function compareRestrictiveness(a: Decision, b: Decision): number {
-  return rank(a) - rank(b);
-}
-
-/** `RESTRICTIVENESS[d]` by comparisons: a keyed read of a record costs more on the resolution path. */
-function rank(d: Decision): number {
-  return d === 'deny' ? 2 : d === 'ask' ? 1 : 0;
-}
-
-/**
- * The more restrictive of two decisions.
- * @returns `a` or `b`
- */
-export function mostRestrictive(a: Decision, b: Decision): Decision {
-  return rank(b) > rank(a) ? b : a;
-}
+export { compareRestrictiveness, mostRestrictive, RESTRICTIVENESS } from './restrictiveness.js';
 
 /**
  * Applies MCP's defaults: readOnly false, destructive true unless read-only, idempotent false, openWorld true.
@@ -81,144 +58,52 @@ export function effectiveHints(hints?: Hints): EffectiveHints {
 }
 
 /**
- * The 4-bit key of a call's effective hints (bit 1 readOnly, 2 destructive, 4 idempotent, 8 openWorld), as
- * {@link effectiveHints} would set them, computed without allocating: it runs on every memoised lookup with hints.
+ * The key of a call's effective hints (bit 1 readOnly, 2 destructive, 4 idempotent, 8 openWorld), as
+ * {@link effectiveHints} sets them, for the policy's memo: calls whose hints take the same effective values share
+ * their decision.
  * @returns a number from 0 to 15
  */
-export function hintsKey(hints: Hints): number {
-  const readOnly = hints.readOnly === true;
-  const destructive = typeof hints.destructive === 'boolean' ? hints.destructive : !readOnly;
-  const openWorld = typeof hints.openWorld === 'boolean' ? hints.openWorld : true;
+export function hintsKey(hints?: Hints): number {
+  const readOnly = hints?.readOnly === true;
+  const destructive = typeof hints?.destructive === 'boolean' ? hints.destructive : !readOnly;
+  const openWorld = typeof hints?.openWorld === 'boolean' ? hints.openWorld : true;
   return (
-    (readOnly ? 1 : 0) | (destructive ? 2 : 0) | (hints.idempotent === true ? 4 : 0) | (openWorld ? 8 : 0)
+    (readOnly ? 1 : 0) | (destructive ? 2 : 0) | (hints?.idempotent === true ? 4 : 0) | (openWorld ? 8 : 0)
   );
 }
 
-/** Each hint's bit in {@link hintsKey}. */
-const HINT_BITS: Readonly<Record<HintName, number>> = {
-  readOnly: 1,
-  destructive: 2,
-  idempotent: 4,
-  openWorld: 8,
-};
-const NO_HINTS: Hints = Object.freeze({});
-
 /**
  * Compiles one document: parses its selectors, splits exact names from globs and orders globs by specificity.
- * Invalid selectors are recorded in `selectorErrors` and keep what they can still match.
+ * Invalid selectors are recorded in `selectorErrors` and keep what they can still match. Nothing is kept between
+ * calls: a document compiles from what it holds now.
  * @returns the compiled document
  */
 export function compileDocument(source: SourceDocument): CompiledDocument {
-  // Loaded documents are read-only, so a document compiles once however many times it is composed or linted
-  // (`compilePolicies`, then `lintPolicies`, in one `dsh-mode lint`). Keyed by the source and checked against its
-  // `document`, so a source given a new document compiles afresh.
-  const memo = compiledDocuments.get(source);
-  if (memo !== undefined && memo.document === source.document) return memo.compiled;
-  const compiled = compileFresh(source);
-  compiledDocuments.set(source, { document: source.document, compiled });
-  return compiled;
-}
-
-const compiledDocuments = new WeakMap<
-  SourceDocument,
-  { document: SourceDocument['document']; compiled: CompiledDocument }
->();
-
-function compileFresh(source: SourceDocument): CompiledDocument {
   const doc = source.document;
   const rules: CompiledRule[] = [];
-  const exact = new Map<string, CompiledRule | CompiledRule[]>();
+  const exact = new Map<string, CompiledRule[]>();
   const selectorErrors: { selector: string; path: JsonPath; error: string }[] = [];
   const tools = doc.tools ?? {};
   let order = 0;
   for (const selector of Object.keys(tools)) {
     const value = tools[selector]!;
-    if (typeof value === 'string' && isPlainSelector(selector)) {
-      // The common rule, `name: decision`: one exact entry, without the parsed selector and verdict objects that
-      // the general path allocates (a big policy has tens of thousands of these).
-      const rule = new ToolEntry(
-        source,
-        selector,
-        selector,
-        value,
-        selector.length,
-        '', // what `parseSelector` gives a plain name
-        order,
-        selector,
-        matchName,
-        undefined,
-      );
-      rules.push(rule);
-      addExact(exact, selector, rule);
-      order++;
-      continue;
-    }
-    const starPrefix = typeof value === 'string' ? trailingStarPrefix(selector) : undefined;
-    if (typeof value === 'string' && starPrefix !== undefined) {
-      // The common glob, `prefix*: decision`, likewise: what `parseSelector` makes of it, built directly.
-      const rule = new ToolEntry(
-        source,
-        selector,
-        selector,
-        value,
-        starPrefix.length,
-        starPrefix,
-        order,
-        undefined,
-        matchPrefix,
-        undefined,
-      );
-      rules.push(rule);
-      order++;
-      continue;
-    }
-    const braced = typeof value === 'string' ? plainBraceNames(selector) : undefined;
-    if (typeof value === 'string' && braced !== undefined) {
-      // `{read,write}_file: decision`: the exact names, as the general path below would make them.
-      for (const name of braced) {
-        const rule = new ToolEntry(
-          source,
-          selector,
-          name,
-          value,
-          name.length,
-          name,
-          order,
-          name,
-          matchName,
-          undefined,
-        );
-        rules.push(rule);
-        addExact(exact, name, rule);
-      }
-      order++;
-      continue;
-    }
     const parsed = parseSelector(selector);
     if (parsed.error) selectorErrors.push({ selector, path: ['tools', selector], error: parsed.error });
     const { decision, reason, base } = toolVerdict(value);
-    // One set of tables per selector: its brace alternatives share the patterns (and their memo).
+    // One set of tables per selector: its brace alternatives share the patterns.
     const tables = typeof value === 'string' ? NO_TABLES : compileArgumentTables(source, selector, value);
-    // The base is the decision when written (`toolVerdict`): only whether there is one is kept.
-    const extra: ToolExtra | undefined =
-      reason === undefined && tables.length === 0 && base !== undefined
-        ? undefined
-        : { reason, arguments: tables.length > 0 ? tables : undefined, hasBase: base !== undefined };
+    const extra: ToolExtra = {
+      reason,
+      arguments: tables.length > 0 ? tables : undefined,
+      hasBase: base !== undefined,
+    };
     for (const alt of parsed.alternatives) {
-      const rule = new ToolEntry(
-        source,
-        selector,
-        alt.pattern,
-        decision,
-        alt.specificity,
-        alt.prefix ?? '',
-        order,
-        alt.name,
-        alt.name === undefined ? alt.match : matchName,
-        extra,
-      );
+      const rule = new ToolEntry(source, selector, alt, decision, order, extra);
       rules.push(rule);
-      if (alt.name !== undefined) addExact(exact, alt.name, rule);
+      if (alt.name === undefined) continue;
+      const list = exact.get(alt.name);
+      if (list === undefined) exact.set(alt.name, [rule]);
+      else list.push(rule);
     }
     order++;
   }
@@ -232,11 +117,6 @@ function compileFresh(source: SourceDocument): CompiledDocument {
     else globsByPrefix.set(rule.prefix, [rule]);
   }
   const prefixLengths = [...new Set([...globsByPrefix.keys()].map((k) => k.length))].sort((a, b) => a - b);
-  let prefixStarts = '';
-  for (const prefix of globsByPrefix.keys()) {
-    const first = prefix.charAt(0);
-    if (first !== '' && !prefixStarts.includes(first)) prefixStarts += first;
-  }
   const effects: CompiledEffect[] = [];
   for (const hint of HINT_NAMES) {
     const value = doc.effects?.[hint];
@@ -244,7 +124,7 @@ function compileFresh(source: SourceDocument): CompiledDocument {
     const { decision, reason } = verdict(value);
     effects.push(new EffectEntry(source, hint, decision, reason));
   }
-  const compiled: { -readonly [K in keyof CompiledDocument]: CompiledDocument[K] } = {
+  const compiled: CompiledDocument = {
     source,
     mode: doc.mode,
     override: doc.override === true,
@@ -253,12 +133,11 @@ function compileFresh(source: SourceDocument): CompiledDocument {
     globs,
     globsByPrefix,
     prefixLengths,
-    prefixStarts,
     effects,
     selectorErrors,
+    hasArguments: rules.some((r) => r.arguments !== undefined),
+    ...(doc.default === undefined ? {} : { default: new DefaultEntry(source, doc.default) }),
   };
-  // Added in place, not spread into a copy: the same fields in the same order, one object less per document.
-  if (doc.default !== undefined) compiled.default = new DefaultEntry(source, doc.default);
   return compiled;
 }
 
@@ -291,20 +170,9 @@ function verdict(value: RuleValue): { decision: Decision; reason?: string } {
     : { decision: value.decision, reason: value.reason };
 }
 
-/** Adds a rule under its exact name: the rule alone (most names), or a list when the name has several. */
-function addExact(exact: Map<string, CompiledRule | CompiledRule[]>, name: string, rule: CompiledRule): void {
-  const known = exact.get(name);
-  if (known === undefined) exact.set(name, rule);
-  else if (Array.isArray(known)) known.push(rule);
-  else exact.set(name, [known as CompiledRule, rule]);
-}
-
 /**
- * An entry whose `ref` is located on first use: compiling stays cheap for big policies, and a class keeps the
- * objects in fast (non-dictionary) shape. Entries are small: a compiled policy keeps one per rule for as long as
- * it lives (100,000 of them for 1,000 documents of 100 rules), and every young-generation collection that finds
- * them alive copies them. So what can be derived is a getter: the `path` is made when asked (a fresh array each
- * time: compare paths by value), the kind is on the prototype.
+ * An entry whose `ref` is located on first use: most rules are never reported, and locating one reads the file's
+ * positions.
  */
 abstract class Entry {
   #ref: RuleRef | undefined;
@@ -336,20 +204,7 @@ abstract class Entry {
 
 const NO_TABLES: readonly Table[] = Object.freeze([]);
 
-/** An exact rule's matcher, shared by all of them (called as `rule.match(name)`, as `CompiledRule` declares it). */
-function matchName(this: { readonly name: string | undefined }, name: string): boolean {
-  return name === this.name;
-}
-
-/**
- * A `prefix*` glob's matcher (a `trailingStarPrefix` selector), shared likewise: what the general matcher of its
- * runs `[prefix, '']` answers.
- */
-function matchPrefix(this: { readonly prefix: string }, name: string): boolean {
-  return name.length > 0 && name.startsWith(this.prefix);
-}
-
-/** What few rules have: a reason, argument tables, or no base (a rule has one unless its patterns decide alone). */
+/** What a selector's alternatives share: its reason, its argument tables, and whether it has a base. */
 interface ToolExtra {
   readonly reason: string | undefined;
   readonly arguments: readonly Table[] | undefined;
@@ -357,32 +212,37 @@ interface ToolExtra {
 }
 
 class ToolEntry extends Entry implements CompiledRule {
-  declare readonly kind: 'tool';
-  readonly #extra: ToolExtra | undefined;
-  /**
-   * A glob's own matcher, or a shared one read through `this` ({@link matchName}, {@link matchPrefix}): a closure
-   * per rule of a big policy is memory that every collection has to move.
-   */
-  readonly match: (name: string) => boolean;
+  readonly kind = 'tool' as const;
+  readonly pattern: string;
+  readonly specificity: number;
+  readonly prefix: string;
+  readonly name: string | undefined;
+  /** Private, so that two compilations of one rule compare equal field by field. */
+  readonly #match: (name: string) => boolean;
+  readonly #extra: ToolExtra;
   constructor(
     source: SourceDocument,
     readonly selector: string,
-    readonly pattern: string,
+    alt: SelectorAlternative,
     readonly decision: Decision,
-    readonly specificity: number,
-    readonly prefix: string,
     readonly order: number,
-    readonly name: string | undefined,
-    match: (name: string) => boolean,
-    extra: ToolExtra | undefined,
+    extra: ToolExtra,
   ) {
     super(source);
-    this.match = match;
+    this.pattern = alt.pattern;
+    this.specificity = alt.specificity;
+    this.prefix = alt.prefix ?? '';
+    this.name = alt.name;
+    this.#match = alt.match;
     this.#extra = extra;
   }
 
   get isGlob(): boolean {
     return this.name === undefined;
+  }
+
+  match(name: string): boolean {
+    return this.#match(name);
   }
 
   get path(): JsonPath {
@@ -394,22 +254,21 @@ class ToolEntry extends Entry implements CompiledRule {
   }
 
   get reason(): string | undefined {
-    return this.#extra?.reason;
+    return this.#extra.reason;
   }
 
   /** The decision when the rule has a base (a written decision, or a string rule). */
   get base(): Decision | undefined {
-    return this.#extra === undefined || this.#extra.hasBase ? this.decision : undefined;
+    return this.#extra.hasBase ? this.decision : undefined;
   }
 
   get arguments(): readonly Table[] | undefined {
-    return this.#extra?.arguments;
+    return this.#extra.arguments;
   }
 }
-Object.defineProperty(ToolEntry.prototype, 'kind', { value: 'tool' });
 
 class EffectEntry extends Entry implements CompiledEffect {
-  declare readonly kind: 'effect';
+  readonly kind = 'effect' as const;
   readonly reason?: string;
   constructor(
     source: SourceDocument,
@@ -429,10 +288,9 @@ class EffectEntry extends Entry implements CompiledEffect {
     return `effects.${this.hint}`;
   }
 }
-Object.defineProperty(EffectEntry.prototype, 'kind', { value: 'effect' });
 
 class DefaultEntry extends Entry implements CompiledDefault {
-  declare readonly kind: 'default';
+  readonly kind = 'default' as const;
   constructor(
     source: SourceDocument,
     readonly decision: Decision,
@@ -448,7 +306,6 @@ class DefaultEntry extends Entry implements CompiledDefault {
     return 'default';
   }
 }
-Object.defineProperty(DefaultEntry.prototype, 'kind', { value: 'default' });
 
 /** Options of {@link resolveInDocument}. */
 export interface ResolveOptions {
@@ -560,22 +417,15 @@ export function pickToolInDocument(
   skip?: ResolveOptions['skip'],
 ): CompiledRule | undefined {
   const exact = doc.exact.get(name);
-  if (exact !== undefined) {
-    const winner = Array.isArray(exact)
-      ? pick(exact as readonly CompiledRule[], skip)
-      : skip?.(exact as CompiledRule) === true
-        ? undefined
-        : (exact as CompiledRule);
-    if (winner) return winner;
-  }
-  // Only globs whose literal prefix starts the name can match: one map lookup per distinct prefix length.
+  const winner = exact === undefined ? undefined : pick(exact, skip);
+  if (winner) return winner;
+  // A glob can match only names that start with its literal prefix: only the globs filed under one of the name's
+  // own prefixes are tried, so a lookup does not grow with the document's other globs.
   let best: CompiledRule | undefined;
   for (const length of doc.prefixLengths) {
     if (length > name.length) break;
-    // A name that starts unlike every non-empty prefix (`tool_x` among `mcp__*` globs) has no slice to look up.
-    if (length > 0 && !doc.prefixStarts.includes(name.charAt(0))) break;
-    const candidates = doc.globsByPrefix.get(length === name.length ? name : name.slice(0, length));
-    if (!candidates) continue;
+    const candidates = doc.globsByPrefix.get(name.slice(0, length));
+    if (candidates === undefined) continue;
     for (const rule of candidates) {
       if ((best && !outranks(rule, best)) || skip?.(rule) || !rule.match(name)) continue;
       best = rule;
@@ -596,11 +446,10 @@ export function pickFallbackInDocument(
   skip?: ResolveOptions['skip'],
 ): CompiledEffect | CompiledDefault | undefined {
   if (doc.effects.length > 0) {
-    // The hints as bits, without allocating the effective hints (this runs for every name no selector matches).
-    const key = hintsKey(hints ?? NO_HINTS);
+    const effective = effectiveHints(hints);
     let effect: CompiledEffect | undefined;
     for (const e of doc.effects) {
-      if ((key & HINT_BITS[e.hint]) === 0 || skip?.(e)) continue;
+      if (!effective[e.hint] || skip?.(e)) continue;
       if (!effect || compareRestrictiveness(e.decision, effect.decision) > 0) effect = e;
     }
     if (effect) return effect;

@@ -42,47 +42,17 @@ const PRINTABLE_SET = new Set(PRINTABLE);
  * @returns a witness name, verified with both matchers
  */
 export function findCommonName(a: MatchablePattern, b: MatchablePattern): string | undefined {
-  // Most pairs differ in a literal prefix or suffix; for patterns of literals and `*` that shows on the strings.
-  if (!starAffixesAgree(a.pattern, b.pattern)) return undefined;
   const ta = tokenize(a.pattern);
   const tb = tokenize(b.pattern);
   // Hostile lengths would make the product search slow: sample instead.
   if (ta === undefined || tb === undefined || ta.length * tb.length > MAX_STATES) {
     return [...exampleNames(a.pattern), ...exampleNames(b.pattern)].find((n) => a.match(n) && b.match(n));
   }
+  // Most pairs differ in a literal prefix or suffix: no search needed.
   if (!affixesAgree(ta, tb)) return undefined;
   const extra = [...a.pattern, ...b.pattern].filter((c) => !PRINTABLE_SET.has(c));
   const witness = search(ta, tb, extra.length === 0 ? PRINTABLE : [...PRINTABLE, ...new Set(extra)]);
   return witness !== undefined && a.match(witness) && b.match(witness) ? witness : undefined;
-}
-
-/** Literals and `*` only (no escape, `?` or `[`): every other character stands for itself. */
-const STAR_ONLY = /^[^\\?[]*$/;
-
-/**
- * {@link affixesAgree} on the strings, for two patterns of literals and `*`: false when their literal prefixes
- * (or suffixes) differ where both have one. True (undecided) for any other pattern.
- */
-function starAffixesAgree(a: string, b: string): boolean {
-  if (!STAR_ONLY.test(a) || !STAR_ONLY.test(b)) return true;
-  const fa = a.indexOf('*');
-  const fb = b.indexOf('*');
-  const pa = fa === -1 ? a : a.slice(0, fa);
-  const pb = fb === -1 ? b : b.slice(0, fb);
-  if (!(pa.length <= pb.length ? pb.startsWith(pa) : pa.startsWith(pb))) return false;
-  const sa = fa === -1 ? a : a.slice(a.lastIndexOf('*') + 1);
-  const sb = fb === -1 ? b : b.slice(b.lastIndexOf('*') + 1);
-  return sa.length <= sb.length ? sb.endsWith(sa) : sa.endsWith(sb);
-}
-
-/** The literal characters at the start of a token list, joined. */
-function literalRun(tokens: readonly Token[]): string {
-  let out = '';
-  for (const t of tokens) {
-    if (t.kind !== 'char' || t.literal === undefined) break;
-    out += t.literal;
-  }
-  return out;
 }
 
 /** False when the patterns' leading or trailing literal characters differ: no name can match both. */
@@ -106,21 +76,6 @@ function affixesAgree(ta: readonly Token[], tb: readonly Token[]): boolean {
  * @returns candidate names; callers verify them with the matcher
  */
 export function exampleNames(pattern: string): string[] {
-  if (STAR_ONLY.test(pattern)) {
-    // Lint asks this of every glob: one pass, no regular expression (what replacing `\*+` by '' and by 'x' gives).
-    let bare = '';
-    let filled = '';
-    let from = 0;
-    for (let i = pattern.indexOf('*'); i !== -1; i = pattern.indexOf('*', from)) {
-      const run = pattern.slice(from, i);
-      bare += run;
-      filled += run + 'x';
-      from = i + 1;
-      while (pattern.charCodeAt(from) === 42) from++;
-    }
-    const tail = pattern.slice(from);
-    return from === 0 ? [pattern] : [bare + tail, filled + tail];
-  }
   const tokens = tokenize(pattern);
   if (tokens === undefined) return [pattern.replace(/[*?]/g, '')];
   const skeleton = (star: string) => tokens.map((t) => (t.kind === 'star' ? star : t.sample)).join('');

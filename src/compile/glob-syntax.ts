@@ -1,7 +1,7 @@
 /**
  * The one reader of tool-name glob syntax (one brace-free alternative): literals, escapes, `?`, `*` runs and
- * `[...]` classes, read exactly as minimatch's matcher reads them, so that specificity, the literal pre-filter,
- * overlap search and sample names all see the pattern the matcher sees.
+ * `[...]` classes, read exactly as minimatch's matcher reads them, and the one matcher over those tokens, so that
+ * specificity, matching, overlap search and sample names all see one reading of the pattern.
  *
  * minimatch's reading, which this follows: the pattern is scanned by code point; `\` makes the next character
  * literal (a final `\` is itself literal); `[` opens a class only when a `]` closes it, else it is literal; in a
@@ -183,6 +183,58 @@ export function tokenizeGlob(pattern: string): GlobToken[] {
  */
 export function canMatch(tokens: readonly GlobToken[]): boolean {
   return !tokens.some((t) => t.kind === 'class' && t.empty);
+}
+
+/**
+ * The one glob matcher: whether a name matches a pattern's tokens, by code point. `*` matches any run (`/` and `.`
+ * included: tool names are not paths), `?` and a class one code point, a literal itself. The empty name matches
+ * no glob, as in minimatch, and a class that matches nothing fails every name. Every token but `*` takes exactly
+ * one code point, so when the rest does not fit, only the last `*` seen needs to take one more code point and
+ * the rest is retried: at most (tokens × code points) steps, no recursion.
+ * @param tokens the pattern's tokens ({@link tokenizeGlob})
+ * @param name the tool name
+ * @returns whether the name matches
+ */
+export function matchGlob(tokens: readonly GlobToken[], name: string): boolean {
+  if (name.length === 0) return false;
+  let t = 0;
+  let i = 0;
+  // Where the last `*` was, and where the part of the name it has taken so far ends.
+  let star = -1;
+  let starEnd = 0;
+  while (i < name.length) {
+    const token = tokens[t];
+    if (token !== undefined) {
+      if (token.kind === 'star') {
+        star = t++;
+        starEnd = i;
+        continue;
+      }
+      const n = codePointLength(name, i);
+      const ok =
+        token.kind === 'any' ||
+        (token.kind === 'literal'
+          ? token.text.length === n && name.startsWith(token.text, i)
+          : token.test(name.slice(i, i + n)));
+      if (ok) {
+        t++;
+        i += n;
+        continue;
+      }
+    }
+    if (star < 0) return false;
+    starEnd += codePointLength(name, starEnd);
+    i = starEnd;
+    t = star + 1;
+  }
+  while (t < tokens.length && tokens[t]!.kind === 'star') t++;
+  return t === tokens.length;
+}
+
+/** The UTF-16 length of the code point at `i`: 2 for a surrogate pair, else 1 (a lone surrogate is one). */
+function codePointLength(s: string, i: number): number {
+  const c = s.charCodeAt(i);
+  return c >= 0xd800 && c <= 0xdbff && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00 ? 2 : 1;
 }
 
 // Tried in order for a class: readable first, then printable ASCII, then a few letters beyond it.

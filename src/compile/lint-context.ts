@@ -103,12 +103,16 @@ export function* ruleContexts(
     if (mode === undefined) modes.set(name, (mode = new Mode(name)));
     mode.add(d);
   }
+  // Each document is compiled once per run; a rule asking about another document reads the same compilation.
   const positions = new Map<string, number>();
-  for (const source of documents) {
+  const placed = documents.map((source) => {
     const mode = modes.get(source.document.mode)!;
     const position = positions.get(mode.name) ?? 0;
     positions.set(mode.name, position + 1);
-    const compiled = mode.compiled(position);
+    return { source, mode, position, compiled: mode.compiled(position) };
+  });
+  const compiledOf = new Map(placed.map((p) => [p.source, p.compiled]));
+  for (const { source, mode, position, compiled } of placed) {
     let selectors: SelectorRule[] | undefined;
     const own = () => (selectors ??= readSelectors(compiled));
     let alone: CompiledPolicy | undefined;
@@ -133,7 +137,9 @@ export function* ruleContexts(
       catalog,
       isBuiltin: source.file === BUILTIN_PLAN_PATH,
       selectors: (document?: LintDocument) =>
-        document === undefined || document === source ? own() : readSelectors(compileDocument(document)),
+        document === undefined || document === source
+          ? own()
+          : readSelectors(compiledOf.get(document) ?? compileDocument(document)),
       argumentRules: () => argumentRulesOf(compiled),
       compose,
       pathOf: (ref: RuleRef) => pathOfRule(source, ref),

@@ -22,6 +22,7 @@
 import { posix } from 'node:path';
 import { Minimatch } from 'minimatch';
 import { countLiterals, expandBraces, MAX_COMPILED_ALTERNATIVES } from './glob.js';
+import { compareRestrictiveness } from './restrictiveness.js';
 import type { Decision, PathForm, PathResolver } from './types.js';
 
 export type { PathForm, PathResolver, ResolvedPath } from './types.js';
@@ -147,15 +148,11 @@ export function pickPathPattern(candidates: readonly PathCandidate[], form: Path
     if (
       best < 0 ||
       spec > bestSpec ||
-      (spec === bestSpec && rank(c.decision) > rank(candidates[best]!.decision))
+      (spec === bestSpec && compareRestrictiveness(c.decision, candidates[best]!.decision) > 0)
     ) {
       best = i;
       bestSpec = spec;
     }
   }
   return best;
-}
-
-function rank(d: Decision): number {
-  return d === 'deny' ? 2 : d === 'ask' ? 1 : 0;
 }

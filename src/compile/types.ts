@@ -79,7 +79,7 @@ export interface CompiledPolicy {
   readonly description?: string;
   /** The prompt section: the documents' sections joined in load order. */
   readonly section: string;
-  /** The decision for a tool. Memoised per (name, effective hints): the hot path is one map lookup. */
+  /** The decision for a tool, memoised per (name, effective hints) and frozen. */
   decide(name: string, hints?: Hints): DecideResult;
   /** Visibility = the decision is not deny. Same table as `decide`. */
   visible(name: string, hints?: Hints): boolean;
@@ -228,7 +228,7 @@ export interface CompiledRule {
   readonly order: number;
   /** `['tools', selector]`. */
   readonly path: JsonPath;
-  /** Whether this alternative matches a tool name. Call it as a method: an exact rule's matcher reads `name`. */
+  /** Whether this alternative matches a tool name (a method: call it on the rule). */
   match(name: string): boolean;
   /** The rule reference reported by `decide` (computed on first use). */
   readonly ref: RuleRef;
@@ -263,16 +263,19 @@ export interface CompiledDocument {
   readonly override: boolean;
   /** Every `tools` alternative, in document order. */
   readonly rules: readonly CompiledRule[];
-  /** Plain-name alternatives by name: the rule itself when the name has one (most), else the list, in order. */
-  readonly exact: ReadonlyMap<string, CompiledRule | readonly CompiledRule[]>;
+  /** Plain-name alternatives by name, in document order. */
+  readonly exact: ReadonlyMap<string, readonly CompiledRule[]>;
   /** Glob alternatives, most specific first, then in document order. */
   readonly globs: readonly CompiledRule[];
-  /** Glob alternatives by their literal prefix: a name can only match those under one of its own prefixes. */
+  /**
+   * Glob alternatives by their literal prefix (the text every name they match starts with), in the order of
+   * `globs`: a name is matched only against the globs filed under one of its own prefixes.
+   */
   readonly globsByPrefix: ReadonlyMap<string, readonly CompiledRule[]>;
   /** The distinct lengths of those prefixes, ascending. */
   readonly prefixLengths: readonly number[];
-  /** The distinct first UTF-16 code units of the non-empty prefixes, as a string (`m` for `mcp__*` globs). */
-  readonly prefixStarts: string;
+  /** Whether some rule has `commands` or `paths` patterns (then a call's arguments can change its decision). */
+  readonly hasArguments: boolean;
   /** In canonical hint order. */
   readonly effects: readonly CompiledEffect[];
   readonly default?: CompiledDefault;

@@ -29,6 +29,7 @@
 import { createHash } from 'node:crypto';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { Service, type Context } from 'cordis';
+import { compareRestrictiveness } from '../compile/restrictiveness.js';
 import { describeError, emitContained, warn } from './contain.js';
 import { sealedJson } from './frozen-json.js';
 import { foldRequestHeader } from './headers.js';
@@ -471,7 +472,6 @@ export function denialText(
 }
 
 const ALLOW: PreExecuteResult = Object.freeze({ kind: 'allow' });
-const RANK = { allow: 0, ask: 1, deny: 2 } as const;
 
 /**
  * The more restrictive of two verdicts (deny > ask > allow); on a tie the first, so the ceiling's reason is kept.
@@ -479,7 +479,7 @@ const RANK = { allow: 0, ask: 1, deny: 2 } as const;
  * @param b the next one
  */
 export function narrowest(a: PreExecuteResult, b: PreExecuteResult): PreExecuteResult {
-  return RANK[b.kind] > RANK[a.kind] ? b : a;
+  return compareRestrictiveness(b.kind, a.kind) > 0 ? b : a;
 }
 
 /**

@@ -1,6 +1,11 @@
 // compilePolicies and resolveInDocument: the policy language, docs/reference/policy-language.md, clause by clause, on inline YAML documents.
 import { describe, expect, it } from 'vitest';
-import { compilePolicies, DEFAULT_DENY_RULE, effectiveHints } from '../../src/compile/index.js';
+import {
+  compilePolicies,
+  DEFAULT_DENY_RULE,
+  effectiveHints,
+  loadPolicyText,
+} from '../../src/compile/index.js';
 import { compileDocument, resolveInDocument } from '../../src/compile/document.js';
 import { MEMO_LIMIT } from '../../src/compile/compile.js';
 import { doc, policy } from './helpers.js';
@@ -229,6 +234,29 @@ describe('CompiledPolicy.decide and visible', () => {
         expect(p.visible(name, hints)).toBe(p.decide(name, hints).decision !== 'deny');
       }
     }
+  });
+});
+
+describe('compilePolicies on a changed document', () => {
+  // A loaded document is a plain object its caller may change: compiling it again must read what it says now.
+  it('answers deny after a loaded `write: allow` is changed to `deny` and the documents are compiled again', () => {
+    const { documents, diagnostics } = loadPolicyText('mode: m\ntools:\n  write: allow\n', 'm.yaml');
+    expect(diagnostics).toEqual([]);
+    expect(compilePolicies(documents).get('m')!.decide('write').decision).toBe('allow');
+    documents[0]!.document.tools!['write'] = 'deny';
+    expect(compilePolicies(documents).get('m')!.decide('write').decision).toBe('deny');
+    expect(compilePolicies(documents).get('m')!.decideCall!({ name: 'write' }).decision).toBe('deny');
+  });
+
+  it('reads a changed argument rule too', () => {
+    const { documents } = loadPolicyText(
+      'mode: m\ntools:\n  bash: { decision: deny, commands: { "ls **": allow } }\n',
+      'm.yaml',
+    );
+    const call = { name: 'bash', arguments: { command: 'ls -la' } };
+    expect(compilePolicies(documents).get('m')!.decideCall!(call).decision).toBe('allow');
+    documents[0]!.document.tools!['bash'] = { decision: 'deny', commands: { 'ls **': 'deny' } };
+    expect(compilePolicies(documents).get('m')!.decideCall!(call).decision).toBe('deny');
   });
 });
 

@@ -8,7 +8,9 @@ import {
   MAX_SCRIPT_LENGTH,
   type ScriptAnalysis,
 } from '../../src/compile/shell/index.js';
-import { isPlainWord, toShellWord } from '../../src/compile/shell/words.js';
+import { PLAIN_WORD, toShellWord, wordShape } from '../../src/compile/shell/words.js';
+
+const isPlainWord = (text: string) => wordShape(text) === PLAIN_WORD;
 
 const names = (a: ScriptAnalysis) => a.commands.map((c) => c.name);
 const kinds = (script: string) => extractCommands(script).unanalysable.map((r) => r.kind);

@@ -12,9 +12,8 @@
  */
 import { parse } from 'unbash';
 import type * as U from 'unbash';
-import { readWrapper, isInterpreter, isFailure, INTERPRETER_NAMES, WRAPPER_NAMES } from './wrappers.js';
+import { readWrapper, isInterpreter, isFailure } from './wrappers.js';
 import { PLAIN_WORD, toShellWord, walkWordParts, wordShape, type PartVisitor } from './words.js';
-import { scanPlainScript } from './plain.js';
 import type {
   ScriptAnalysis,
   ShellRedirect,
@@ -54,8 +53,8 @@ interface Frame {
 type Offsets = number[];
 
 /**
- * The offsets of a command's words: as given, or read from the parser's command (its name, then the words and
- * assignments among its suffix), made only when a check or a wrapper needs them (most commands need none).
+ * The offsets of a command's words: as given (a command a wrapper runs), or read from the parser's command (its
+ * name, then the words and assignments among its suffix).
  */
 function offsetsOf(located: Offsets | U.Command): Offsets {
   if (Array.isArray(located)) return located;
@@ -102,54 +101,6 @@ export const ASSIGNING: ReadonlySet<string> = new Set([
   'unset',
   'let',
 ]);
-
-/** Names that {@link Walker.command} checks for more than recording them: see {@link needsNameChecks}. */
-const CHECKED_NAMES: ReadonlySet<string> = new Set([
-  ...WRAPPER_NAMES,
-  ...SHELL_STATE,
-  ...ASSIGNING,
-  ...INTERPRETER_NAMES,
-  'alias',
-  'printf',
-  'test',
-  '[',
-  'wait',
-  'let',
-]);
-
-/** A name's slot in {@link CHECKED_FILTER}: its first and last characters (their low 7 bits). */
-function filterSlot(name: string): number {
-  return ((name.charCodeAt(0) & 127) << 7) | (name.charCodeAt(name.length - 1) & 127);
-}
-
-/**
- * A filter of {@link CHECKED_NAMES} by first and last character, one bit per length (31 for any longer): a name
- * whose bit is clear is in no list. Built from the names themselves, so it never hides one.
- */
-const CHECKED_FILTER = new Uint32Array(1 << 14);
-for (const n of CHECKED_NAMES) CHECKED_FILTER[filterSlot(n)]! |= 1 << (n.length < 31 ? n.length : 31);
-
-/**
- * Whether a command name may need any of the checks after it is recorded (interpreter, shell state, assignment,
- * `test`/`let` operands, wrapper): false only for a name none of them reacts to, so most commands skip them all.
- * A name ending in a digit or `.` may be a versioned interpreter (`python3.12`) and is always checked.
- * @returns false when every check would pass the command by
- */
-export function needsNameChecks(name: string): boolean {
-  // The filter first: a fresh name is hashed for the set by a runtime call in V8, and most names are in no list.
-  if (
-    (CHECKED_FILTER[filterSlot(name)]! >>> (name.length < 31 ? name.length : 31)) & 1 &&
-    CHECKED_NAMES.has(name)
-  )
-    return true;
-  const last = name.charCodeAt(name.length - 1);
-  return (last >= 48 && last <= 57) || last === 46;
-}
-
-/** The index of the last `/` in a name, or -1 (`indexOf` first: `lastIndexOf` is a slow runtime call in V8). */
-function lastSlash(text: string): number {
-  return text.indexOf('/') < 0 ? -1 : text.lastIndexOf('/');
-}
 
 class Walker implements PartVisitor {
   readonly commands: SimpleCommand[] = [];
@@ -471,64 +422,23 @@ class Walker implements PartVisitor {
 
   // ---- simple commands ----
 
-  /** The commands of a plain script (see `plain.ts`), as {@link simple} would record them from the parser's. */
-  plain(scan: { commands: number[][]; piped: boolean[] }, frame: Frame): void {
-    const source = frame.source;
-    const { commands, piped } = scan;
-    for (let c = 0; c < commands.length; c++) {
-      const at = commands[c]!;
-      const words = new Array<ShellWord>(at.length >> 1);
-      for (let k = 0; k < words.length; k++) {
-        const text = source.slice(at[2 * k]!, at[2 * k + 1]!);
-        words[k] = { text, value: text, known: wordShape(text) === PLAIN_WORD };
-      }
-      const pipe = piped[c]!;
-      if (pipe) this.pipedStdin++;
-      this.command(words, at, frame, frame.via, frame.parent, false, at[0]!, at[at.length - 1]!);
-      if (pipe) this.pipedStdin--;
-    }
-  }
-
   simple(cmd: U.Command, frame: Frame): void {
-    // Made only for a command that has redirections (most have none).
-    let redirects: U.Redirection[] | undefined;
-    const prefix = cmd.prefix;
-    for (let i = 0; i < prefix.length; i++) {
-      const item = prefix[i]!;
+    const redirects: U.Redirection[] = [];
+    for (const item of cmd.prefix) {
       if (item.type === 'Assignment') {
         this.fail('assignment', `the script assigns a variable: \`${item.text}\``, frame, item.pos, item.end);
         this.assignmentValue(item, frame);
-      } else (redirects ??= []).push(item);
+      } else redirects.push(item);
     }
-    // The words' array is made at its length: growing an empty array allocates twice.
-    const name = cmd.name;
-    const suffix = cmd.suffix;
-    let count = name ? 1 : 0;
-    for (let i = 0; i < suffix.length; i++) {
-      const type = suffix[i]!.type;
-      if (type === 'Word' || type === 'Assignment') count++;
+    const words: ShellWord[] = [];
+    if (cmd.name) words.push(this.word(cmd.name, frame));
+    for (const item of cmd.suffix) {
+      if (item.type === 'Word') words.push(this.word(item, frame));
+      else if (item.type === 'Assignment') words.push(this.assignmentWord(item, frame));
+      else redirects.push(item);
     }
-    const words = new Array<ShellWord>(count);
-    let k = 0;
-    if (name) {
-      words[0] = this.word(name, frame);
-      k = 1;
-    }
-    for (let i = 0; i < suffix.length; i++) {
-      const item = suffix[i]!;
-      if (item.type === 'Word') words[k] = this.word(item, frame);
-      else if (item.type === 'Assignment') words[k] = this.assignmentWord(item, frame);
-      else {
-        (redirects ??= []).push(item);
-        continue;
-      }
-      k++;
-    }
-    let stdinDoc = false;
-    if (redirects !== undefined) {
-      stdinDoc = redirects.some((r) => r.type === 'HereDoc' || r.type === 'HereString');
-      this.redirections(redirects, frame, words[0]);
-    }
+    const stdinDoc = redirects.some((r) => r.type === 'HereDoc' || r.type === 'HereString');
+    if (redirects.length > 0) this.redirections(redirects, frame, words[0]);
     if (words.length === 0) return;
     this.command(words, cmd, frame, frame.via, frame.parent, stdinDoc, cmd.pos, cmd.end);
   }
@@ -566,12 +476,11 @@ class Walker implements PartVisitor {
   ): void {
     const first = words[0]!;
     const written = first.value;
-    const slash = lastSlash(written);
+    const slash = written.lastIndexOf('/');
     const name = slash >= 0 ? written.slice(slash + 1) : written;
     const text = frame.source.slice(pos, end);
     const index = this.commands.length;
     const span = this.span(frame, pos, end);
-    // Written out, not spread: the keys in this order (`path` after `name`, `parent` last), cheaply.
     const record: { -readonly [K in keyof SimpleCommand]: SimpleCommand[K] } =
       slash >= 0 && first.known
         ? { name, path: written, words, text, span, via }
@@ -583,8 +492,9 @@ class Walker implements PartVisitor {
       this.fail('expansion', `a command name with an expansion: \`${first.text}\``, frame, at[0]!, at[1]!);
       return;
     }
-    if (!needsNameChecks(name)) return;
-    const at = offsetsOf(located);
+    // The words' offsets, read when a check or a wrapper points into the words.
+    let offsets: Offsets | undefined;
+    const at = (k: number): number => (offsets ??= offsetsOf(located))[k]!;
     if (isInterpreter(name)) {
       if (stdinDoc || this.docStdin > 0)
         this.fail(
@@ -624,19 +534,18 @@ class Walker implements PartVisitor {
       for (let k = 1; k < words.length; k++) {
         const w = words[k]!;
         if (!w.known) continue;
-        if (/\$\(|`/.test(w.value)) this.arithmetic(w.value, frame, at[2 * k]!, at[2 * k + 1]!);
+        if (/\$\(|`/.test(w.value)) this.arithmetic(w.value, frame, at(2 * k), at(2 * k + 1));
         else if (k > 1 && words[k - 1]!.value === '-v')
-          this.subscript(w.value, frame, at[2 * k]!, at[2 * k + 1]!);
+          this.subscript(w.value, frame, at(2 * k), at(2 * k + 1));
       }
     if (name === 'let')
-      for (let k = 1; k < words.length; k++)
-        this.arithmetic(words[k]!.text, frame, at[2 * k]!, at[2 * k + 1]!);
+      for (let k = 1; k < words.length; k++) this.arithmetic(words[k]!.text, frame, at(2 * k), at(2 * k + 1));
 
     const result = readWrapper(name, words);
     if (result === undefined) return;
     if (isFailure(result)) {
       const k = Math.min(result.at, words.length - 1);
-      this.fail(result.kind, result.message, frame, at[2 * k]!, at[2 * k + 1]!);
+      this.fail(result.kind, result.message, frame, at(2 * k), at(2 * k + 1));
       return;
     }
     const innerVia = [...via, name];
@@ -647,8 +556,8 @@ class Walker implements PartVisitor {
           .map((w) =>
             run.placeholder !== undefined && w.value.includes(run.placeholder) ? { ...w, known: false } : w,
           );
-        let innerAt = at.slice(2 * run.from, 2 * run.to);
-        const lastEnd = at[2 * words.length - 1]!;
+        let innerAt = (offsets ??= offsetsOf(located)).slice(2 * run.from, 2 * run.to);
+        const lastEnd = at(2 * words.length - 1);
         if (run.from >= words.length) {
           inner = [{ text: 'echo', value: 'echo', known: true }];
           innerAt = [lastEnd, lastEnd];
@@ -674,8 +583,8 @@ class Walker implements PartVisitor {
         const parts = words.slice(run.from, run.to);
         const source = parts.map((w) => w.value).join(' ');
         if (parts.length === 0) throw new TypeError('a wrapper ran no words');
-        const partsPos = at[2 * run.from]!;
-        const partsEnd = at[2 * (run.from + parts.length) - 1]!;
+        const partsPos = at(2 * run.from);
+        const partsEnd = at(2 * (run.from + parts.length) - 1);
         if (frame.depth >= MAX_NESTING) {
           this.fail('limit', `scripts nested deeper than ${MAX_NESTING}`, frame, partsPos, partsEnd);
           continue;
@@ -797,25 +706,13 @@ function arithmeticForHeader(text: string): string {
  * @returns every simple command, every redirection, and the reasons it cannot be fully explained
  */
 export function extractCommands(script: string): ScriptAnalysis {
-  return analyse(script, true);
+  return analyse(script);
 }
 
-/**
- * {@link extractCommands} with every script read by the parser, plain ones too: the reference the property tests
- * hold the plain-script shortcut to.
- * @returns what {@link extractCommands} returns
- */
-export function extractCommandsByParser(script: string): ScriptAnalysis {
-  return analyse(script, false);
-}
-
-function analyse(script: string, shortcut: boolean): ScriptAnalysis {
+function analyse(script: string): ScriptAnalysis {
   const walker = new Walker(script);
   const frame: Frame = { source: script, depth: 0, via: [] };
-  // A plain script's commands are its runs of words: read without the parser (its lazy word objects included).
-  const plain = shortcut && script.length <= MAX_SCRIPT_LENGTH ? scanPlainScript(script) : undefined;
-  if (plain !== undefined) walker.plain(plain, frame);
-  else if (script.length > MAX_SCRIPT_LENGTH) {
+  if (script.length > MAX_SCRIPT_LENGTH) {
     walker.fail('limit', `a script longer than ${MAX_SCRIPT_LENGTH} characters`, frame, 0, script.length);
   } else {
     let parsed: U.ParsedScript | undefined;

@@ -1,7 +1,7 @@
 /**
  * Command patterns: words, where `*` inside a word matches any characters and a word that is exactly `**`
  * matches any number of words (none included). A pattern without `**` matches only commands of its exact word
- * count. Matching is a pure function over the analyser's words, in time linear in (pattern words × command
+ * count. Matching is a pure function over the analyser's words, in time bounded by (pattern words × command
  * words).
  *
  * Unknown words (expansions, globs, `~`, what a wrapper fills in) decide which way matching errs: for an allow
@@ -19,8 +19,6 @@ type PatternWord =
       readonly text: string;
       /** For a word with a `*`: what it matches. */
       readonly re?: RegExp;
-      /** For a word whose only `*`s end it: the text before them, matched as a prefix (the same as `re`, faster). */
-      readonly prefix?: string;
     };
 
 /** A parsed command pattern. */
@@ -29,11 +27,6 @@ export interface CommandPattern {
   readonly words: readonly PatternWord[];
   /** Count of literal characters: the more, the more specific. */
   readonly specificity: number;
-  /**
-   * How many words are matched one for one before any `**`: all of them when the pattern has no `**`, all but the
-   * last when its only `**` is the last word; -1 for any other shape (matched by the general DP).
-   */
-  readonly fixed?: number;
 }
 
 /** How to match. */
@@ -55,28 +48,11 @@ export function parseCommandPattern(source: string): CommandPattern {
     .filter((w) => w !== '')
     .map((text): PatternWord => {
       if (text === '**') return { kind: 'any' };
-      // Every word with the same keys in the same order, so the matcher's reads of them stay monomorphic.
-      if (!text.includes('*')) return { kind: 'word', text, re: undefined, prefix: undefined };
-      const pieces = text.split(/\*+/);
-      const re = new RegExp(`^${pieces.map(escape).join('.*')}$`, 's');
-      const prefix = pieces.length === 2 && pieces[1] === '' ? pieces[0]! : undefined;
-      return { kind: 'word', text, re, prefix };
+      if (!text.includes('*')) return { kind: 'word', text };
+      const re = new RegExp(`^${text.split(/\*+/).map(escape).join('.*')}$`, 's');
+      return { kind: 'word', text, re };
     });
-  return { source, words, specificity: commandPatternSpecificity(words), fixed: fixedPrefix(words) };
-}
-
-/** See {@link CommandPattern.fixed}. */
-function fixedPrefix(pws: readonly PatternWord[]): number {
-  let anyAt = -1;
-  let anyCount = 0;
-  for (let i = 0; i < pws.length; i++) {
-    if (pws[i]!.kind === 'any') {
-      anyAt = i;
-      anyCount++;
-    }
-  }
-  if (anyCount === 0) return pws.length;
-  return anyCount === 1 && anyAt === pws.length - 1 ? pws.length - 1 : -1;
+  return { source, words, specificity: commandPatternSpecificity(words) };
 }
 
 /**
@@ -92,7 +68,6 @@ export function commandPatternSpecificity(pattern: CommandPattern | readonly Pat
 }
 
 function wordMatches(p: PatternWord & { kind: 'word' }, value: string): boolean {
-  if (p.prefix !== undefined) return value.startsWith(p.prefix);
   return p.re ? p.re.test(value) : p.text === value;
 }
 
@@ -100,15 +75,13 @@ function nameMatches(p: PatternWord, word: ShellWord, forAllow: boolean): boolea
   if (p.kind === 'any') return !forAllow || word.known;
   if (!word.known) return !forAllow;
   const value = word.value;
-  // The usual case (candidates are picked by name): the literal name itself, a match for allow, deny and ask alike.
-  if (p.re === undefined && p.text === value) return true;
-  // `indexOf` first: most names have no `/`, and `lastIndexOf` is a slow runtime call in V8.
-  if (value.indexOf('/') < 0) return wordMatches(p, value);
-  const slash = value.lastIndexOf('/');
+  if (!value.includes('/')) return wordMatches(p, value);
   // A path is allowed only by its exact self; deny and ask also see its basename.
   if (forAllow) return p.text === value;
-  return wordMatches(p, value) || wordMatches(p, value.slice(slash + 1));
+  return wordMatches(p, value) || wordMatches(p, value.slice(value.lastIndexOf('/') + 1));
 }
+
+const ANY: PatternWord = { kind: 'any' };
 
 /** Whether pattern word `pw` matches command word `w` at position `j` (the name when 0). */
 function wordAt(pw: PatternWord, w: ShellWord, j: number, forAllow: boolean): boolean {
@@ -117,10 +90,6 @@ function wordAt(pw: PatternWord, w: ShellWord, j: number, forAllow: boolean): bo
   if (!w.known) return !forAllow;
   return wordMatches(pw, w.value);
 }
-
-// The DP's two rows, reused: matching runs to completion without calling out, so one pair serves every call.
-let reachRow = new Uint8Array(64);
-let nextRow = new Uint8Array(64);
 
 /**
  * Whether a pattern matches a command.
@@ -151,37 +120,31 @@ export function matchWords(p: CommandPattern, words: readonly ShellWord[], forAl
   const P = pws.length;
   const W = words.length;
   if (P === 0 || W === 0) return P === 0 && W === 0;
-  // The common shapes without the DP: no `**` (word for word), and one `**` at the end (a prefix, then any rest).
-  const fixed = p.fixed ?? fixedPrefix(pws);
-  if (fixed >= 0) {
-    if (fixed === P ? W !== P : W < fixed) return false;
-    for (let j = 0; j < fixed; j++) if (!wordAt(pws[j]!, words[j]!, j, forAllow)) return false;
-    if (fixed === P) return true;
-    const any = pws[P - 1]!;
-    for (let j = fixed; j < W; j++) if (!wordAt(any, words[j]!, j, forAllow)) return false;
-    return true;
-  }
-  // reach[j]: pattern words 0..i-1 can consume command words 0..j-1.
-  if (reachRow.length < W + 1) {
-    reachRow = new Uint8Array(2 * (W + 1));
-    nextRow = new Uint8Array(2 * (W + 1));
-  }
-  let reach = reachRow;
-  let next = nextRow;
-  reach.fill(0, 0, W + 1);
-  reach[0] = 1;
-  for (let i = 0; i < P; i++) {
-    const pw = pws[i]!;
-    const any = pw.kind === 'any';
-    next[0] = any ? reach[0]! : 0;
-    for (let j = 1; j <= W; j++) {
-      // `**` consumes none (reach[j]) or one more word after a reachable prefix.
-      if (any) next[j] = reach[j]! || (next[j - 1]! && wordAt(pw, words[j - 1]!, j - 1, forAllow)) ? 1 : 0;
-      else next[j] = reach[j - 1]! && wordAt(pw, words[j - 1]!, j - 1, forAllow) ? 1 : 0;
+  // Every pattern word but `**` takes exactly one command word, so when the rest does not fit, only the last `**`
+  // seen needs to take one more word and the rest is retried: at most (pattern words × command words) steps.
+  let i = 0;
+  let j = 0;
+  let star = -1;
+  let starEnd = 0;
+  while (j < W) {
+    const pw = pws[i];
+    if (pw !== undefined) {
+      if (pw.kind === 'any') {
+        star = i++;
+        starEnd = j;
+        continue;
+      }
+      if (wordAt(pw, words[j]!, j, forAllow)) {
+        i++;
+        j++;
+        continue;
+      }
     }
-    const t = reach;
-    reach = next;
-    next = t;
+    // For allow, `**` takes no unknown word either.
+    if (star < 0 || !wordAt(ANY, words[starEnd]!, starEnd, forAllow)) return false;
+    j = ++starEnd;
+    i = star + 1;
   }
-  return reach[W] === 1;
+  while (i < P && pws[i]!.kind === 'any') i++;
+  return i === P;
 }

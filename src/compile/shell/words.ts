@@ -56,7 +56,7 @@ function partKnown(part: U.WordPart | U.DoubleQuotedChild): boolean {
 const PLAIN_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./,:=+%@^-';
 /**
  * `PLAIN[c]` is {@link PLAIN_WORD} for a plain character code below 128, {@link GLOB_WORD} for `*` and `?`, 0 for
- * any other (a table: this runs for every word the analyser reads).
+ * any other.
  */
 const PLAIN = new Uint8Array(128);
 for (let i = 0; i < PLAIN_CHARS.length; i++) PLAIN[PLAIN_CHARS.charCodeAt(i)] = 1;
@@ -69,7 +69,7 @@ export const PLAIN_WORD = 1;
 export const GLOB_WORD = 2;
 
 /**
- * The shape of a word's text, for the shortcuts that skip the parser's lazy parts (a re-lex of the word):
+ * The shape of a word's text, read off the text alone (the parser's parts are a re-lex of the word):
  * {@link PLAIN_WORD}: its value is its text, known, nothing nested in it; {@link GLOB_WORD}: its value is its text,
  * not known (bash expands it to file names), nothing nested in it; 0: anything else (read its parts).
  * @returns the shape
@@ -88,23 +88,12 @@ export function wordShape(text: string): number {
 }
 
 /**
- * Whether a word's text is plain (see {@link PLAIN_CHARS}): then its value is its text, it is known, and it has no
- * parts worth walking, so the parser's lazy parts (a re-lex of the word) are never computed for it.
- * @returns true for a plain word
- */
-export function isPlainWord(text: string): boolean {
-  return wordShape(text) === PLAIN_WORD;
-}
-
-/**
  * Dequotes a word and tells whether its value is known.
  * @param word the parser's word
  * @returns the word as written, its value, and whether the value is known
  */
 export function toShellWord(word: U.Word): ShellWord {
   const text = word.text;
-  const shape = wordShape(text);
-  if (shape !== 0) return { text, value: text, known: shape === PLAIN_WORD };
   const parts = word.parts;
   const known = parts === undefined ? literalKnown(word.text) : parts.every(partKnown);
   return { text, value: word.value, known };

@@ -679,6 +679,5 @@ export const INTERPRETER_NAMES: readonly string[] = [
   'mysql',
   'expect',
 ];
-// Every interpreter also with a version after its name (`python3.12`, `node20`, `bash5`), as the docs say: a name
-// ending in a digit or `.` always gets the name checks (`needsNameChecks`).
+// Every interpreter also with a version after its name (`python3.12`, `node20`, `bash5`), as the docs say.
 const INTERPRETER = new RegExp(`^(?:${INTERPRETER_NAMES.join('|')})[0-9.]*$`);
