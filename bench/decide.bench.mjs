@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { parse as parseShell } from 'unbash';
 import { parse as parseYaml } from 'yaml';
 import { compilePolicies, loadPolicyText } from '../dist/compile/index.js';
-import { decideCall } from '../dist/compile/call.js';
+import { decideCall } from '../dist/compile/decide/call.js';
 import { consume, interleave, ratioResult } from './lib.mjs';
 
 const BENCH = 'decide';

@@ -6,9 +6,9 @@
 //    the same documents is timed in the same blocks and reported beside it as the baseline.
 // (The CLI's cold start is cold.bench.mjs's.)
 // Imports dist/: `npm run build` first (`npm run bench` does).
-import { compilePolicies } from '../dist/compile/compile.js';
-import { loadPolicyText } from '../dist/compile/load.js';
-import { lintPolicies } from '../dist/compile/lint.js';
+import { compilePolicies } from '../dist/compile/decide/compile.js';
+import { loadPolicyText } from '../dist/compile/language/load.js';
+import { lintPolicies } from '../dist/compile/lint/lint.js';
 import { consume, median, now, round } from './lib.mjs';
 
 const BENCH = 'lint';

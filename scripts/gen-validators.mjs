@@ -2,7 +2,7 @@
 // neither imports ajv nor compiles a schema at run time: importing ajv and compiling policy.schema.json measured
 // about 30 times the cost of importing the generated module, tens of milliseconds of every cold command.
 // `npm run build` (scripts/build.mjs) writes them beside the modules that import them, not in git:
-//   src/compile/policy-validator.generated.js  — policy.schema.json (`validate`),
+//   src/compile/language/policy-validator.generated.js  — policy.schema.json (`validate`),
 //   src/deploy/config-validators.generated.js  — cordis.schema.json (`validateDeployment`, a whole deployment)
 //     and mode-config.schema.json (`validateModeConfig`, the mode plugin's config given in code).
 // Each has a `.d.ts` beside it, in git, so `tsc --noEmit` needs no build.
@@ -25,7 +25,7 @@ export function validatorSources() {
     'cordis.schema.json',
   ].map(read);
   return {
-    'src/compile/policy-validator.generated.js':
+    'src/compile/language/policy-validator.generated.js':
       BANNER + standaloneValidator([policy], { validate: policy.$id }),
     'src/deploy/config-validators.generated.js':
       BANNER +

@@ -6,11 +6,11 @@
  *
  * A rule's failing and passing examples come from its `meta.docs`; both are linted while generating, and the
  * findings shown are the real ones. A failing example that reports nothing, or a passing one that reports
- * something, stops the generator (the same check as test/compile/rules/index.test.ts).
+ * something, stops the generator (the same check as test/compile/lint/rules/index.test.ts).
  * @module
  */
 import { lintPolicies, loadPolicyText } from '../../dist/compile/index.js';
-import { rules } from '../../dist/compile/rules/index.js';
+import { rules } from '../../dist/compile/lint/rules/index.js';
 import { listRuleMetadata } from '../../dist/cli/formatters/sarif-rules.js';
 import { formatStylish } from '../../dist/cli/formatters/stylish.js';
 import { toLintReport } from '../../dist/cli/report.js';
@@ -25,7 +25,7 @@ const DOCS_CATALOG = [{ name: 'read' }, { name: 'write' }];
 
 /**
  * Lints one example with one rule, without the built-in plan.
- * @param {import('../../dist/compile/rules/define.js').RuleDefinition} rule
+ * @param {import('../../dist/compile/lint/rules/define.js').RuleDefinition} rule
  * @param {string} text
  * @param {boolean} withCatalog
  */
@@ -48,7 +48,7 @@ function lintExample(rule, text, withCatalog) {
 
 /**
  * The section of one lint rule.
- * @param {import('../../dist/compile/rules/define.js').RuleDefinition} rule
+ * @param {import('../../dist/compile/lint/rules/define.js').RuleDefinition} rule
  */
 function ruleSection(rule) {
   const { docs } = rule.meta;
@@ -132,7 +132,7 @@ export function lintRulesPage() {
   }
   const index = metadata.map((m) => `- [${m.id}](#${m.id}) (${m.severity}): ${m.description}`);
   return page([
-    generatedNotice('the rule metadata in src/compile/rules/ and src/cli/formatters/sarif-rules.ts'),
+    generatedNotice('the rule metadata in src/compile/lint/rules/ and src/cli/formatters/sarif-rules.ts'),
     '# Lint rules',
     'Every code `dsh-mode lint` can report, with its severity. Each section’s anchor is the code (`lint-rules.md#conflicting-globs`), so tools and messages can link it; SARIF output carries the same descriptions. Load errors refuse the file (the policy does not load, the plugin does not start). Lint rules never block compiling: the compiled policy follows the language’s rules, and lint tells you where it probably does not say what you meant.',
     'Errors fail `dsh-mode lint` (exit 1); warnings fail it only above `--max-warnings`; info findings never fail it. Rules that need `--tools CATALOG` run only when a catalog is given.',

@@ -4,7 +4,7 @@
  * @module
  */
 import type { Diagnostic } from '../compile/types.js';
-import type { Cell, ToolSource } from '../compile/grid.js';
+import type { Cell, ToolSource } from '../compile/report/grid.js';
 import type { Hints } from '../compile/types.js';
 
 /**

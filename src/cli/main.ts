@@ -9,13 +9,13 @@
  * @module
  */
 import { parseArgv } from './argv.js';
-import { colourEnabled } from './colour.js';
+import { colourEnabled } from '../apps/colour.js';
 import type { CliEnv, CommandContext, OutcomeKind } from './command.js';
 import { commands } from './commands/index.js';
 import { UsageError } from './errors.js';
 import { renderCommandHelp, renderMainHelp } from './help.js';
-import { suggest } from '../compile/suggest.js';
-import { packageReadmeUri, packageRepository, packageVersion } from './version.js';
+import { suggest } from '../compile/language/suggest.js';
+import { packageReadmeUri, packageRepository, packageVersion } from '../apps/version.js';
 
 /** The exit code of each outcome: the only table of exit codes. */
 export const EXIT_CODES: Readonly<Record<OutcomeKind | 'internal', number>> = {

@@ -4,10 +4,10 @@
  * API (`dsh-mode/compile`); they are re-exported here.
  * @module
  */
-import type { LintReport } from '../compile/report.js';
+import type { LintReport } from '../compile/report/report.js';
 import type { Decision, Diagnostic, RuleRef } from '../compile/types.js';
 
-export type { LintReport } from '../compile/report.js';
+export type { LintReport } from '../compile/report/report.js';
 
 /** What `dsh-mode check` answered, or why it could not. */
 export type CheckReport =

@@ -13,52 +13,52 @@ export type {
   RuleValue,
   TestAnnotations,
   ToolRules,
-} from './schema-types.generated.js';
-export { policySchema } from './schema.js';
-export { hasErrors, sortDiagnostics, type LoadCode, type LoadDiagnostic } from './diagnostics.js';
+} from './language/schema-types.generated.js';
+export { policySchema } from './language/schema.js';
+export { hasErrors, sortDiagnostics, type LoadCode, type LoadDiagnostic } from './report/diagnostics.js';
 export {
   MAX_ALIAS_COUNT,
   MAX_DEPTH,
   MAX_POLICY_BYTES,
   parsePolicyText,
   type ParsedDocument,
-} from './parse.js';
-export { validatePolicy, type ValidateResult } from './validate.js';
+} from './language/parse.js';
+export { validatePolicy, type ValidateResult } from './language/validate.js';
 export {
   BUILTIN_PLAN_PATH,
   loadPolicySources,
   loadPolicyText,
   type LoadOptions,
   type LoadResult,
-} from './load.js';
+} from './language/load.js';
 export {
   MAX_BRACE_ALTERNATIVES,
   MAX_COMPILED_ALTERNATIVES,
   type ParsedSelector,
   type SelectorAlternative,
-} from './glob.js';
-export { effectiveHints, HINT_NAMES } from './document.js';
-export { compilePolicies, DEFAULT_DENY_RULE, type CompiledPolicySet } from './compile.js';
+} from './decide/glob.js';
+export { effectiveHints, HINT_NAMES } from './decide/document.js';
+export { compilePolicies, DEFAULT_DENY_RULE, type CompiledPolicySet } from './decide/compile.js';
 /**
  * Deciding one call by its name and its arguments (`commands:` and `paths:` patterns), as
  * `CompiledPolicy.decideCall` does: `decideCall(policy, {name, arguments, hints}, {resolvePath})` → a
  * `CallDecision` (decision, rule, and the deciding `subject`, `pattern` and, for a script, `commands`).
  */
-export { decideCall, hasArgumentRules } from './call.js';
+export { decideCall, hasArgumentRules } from './decide/call.js';
 /**
  * Path resolvers for `DecideCallOptions.resolvePath`: `fsPathResolver(workspace)` follows symlinks on the real
  * filesystem (what a host passes); `lexicalPathResolver(workspace?)` only normalises (the default, pure).
  */
-export { fsPathResolver } from './fs-path-resolver.js';
+export { fsPathResolver } from './decide/fs-path-resolver.js';
 /**
  * The workspace check for `DecideCallOptions.checkProgram`: `fsProgramCheck(workspace)` withholds a pattern's
  * allow for git in a repository whose own config or hooks name programs git would run.
  */
-export { fsProgramCheck, isInertSetting, INERT_SETTINGS, READ_HOOKS } from './fs-program-check.js';
-export { lexicalPathResolver } from './paths.js';
-export { renderSection } from './section.js';
-export { lintPolicies, type LintInput, type LintOptions } from './lint.js';
-export { rules as lintRules } from './rules/index.js';
+export { fsProgramCheck, isInertSetting, INERT_SETTINGS, READ_HOOKS } from './decide/fs-program-check.js';
+export { lexicalPathResolver } from './decide/paths.js';
+export { renderSection } from './decide/section.js';
+export { lintPolicies, type LintInput, type LintOptions } from './lint/lint.js';
+export { rules as lintRules } from './lint/rules/index.js';
 export {
   defineRule,
   type MessageTemplate,
@@ -66,7 +66,7 @@ export {
   type RuleDefinition,
   type RuleDocs,
   type RuleReport,
-} from './rules/define.js';
-export type { LintDocument, SelectorRule } from './lint-context.js';
-export type { JsonCheckOutput, JsonDiagnostic, JsonLintOutput, LintReport } from './report.js';
-export { parseCatalog, type CatalogResult, type ToolCatalogEntry } from './catalog.js';
+} from './lint/rules/define.js';
+export type { LintDocument, SelectorRule } from './lint/context.js';
+export type { JsonCheckOutput, JsonDiagnostic, JsonLintOutput, LintReport } from './report/report.js';
+export { parseCatalog, type CatalogResult, type ToolCatalogEntry } from './catalog/catalog.js';

@@ -178,8 +178,8 @@ export interface ResolvedPath {
  */
 export type PathResolver = (path: string) => ResolvedPath | undefined;
 
-export type { PolicyDocument } from './schema-types.generated.js';
-import type { PolicyDocument } from './schema-types.generated.js';
+export type { PolicyDocument } from './language/schema-types.generated.js';
+import type { PolicyDocument } from './language/schema-types.generated.js';
 
 /** The short names of the four MCP hints, in their canonical order (ties among `effects` resolve in it). */
 export type HintName = 'readOnly' | 'destructive' | 'idempotent' | 'openWorld';

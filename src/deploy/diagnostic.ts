@@ -3,7 +3,7 @@
  * one-line messages (`file:line:column: message`).
  * @module
  */
-import type { LoadCode } from '../compile/diagnostics.js';
+import type { LoadCode } from '../compile/report/diagnostics.js';
 import type { Diagnostic, JsonPath, Range } from '../compile/types.js';
 
 /** Every code a deployment reports besides the lint rules'. Closed. */

@@ -17,12 +17,12 @@
  */
 import { existsSync } from 'node:fs';
 import { basename, isAbsolute, resolve } from 'node:path';
-import { schemaDiagnostics } from '../compile/ajv-errors.js';
-import { compilePolicies } from '../compile/compile.js';
-import { hasErrors, makeDiagnostic, sortDiagnostics } from '../compile/diagnostics.js';
-import { lintPolicies, type LintOptions } from '../compile/lint.js';
-import { loadPolicySources } from '../compile/load.js';
-import type { ModeConfig } from '../compile/schema-types.generated.js';
+import { schemaDiagnostics } from '../compile/language/ajv-errors.js';
+import { compilePolicies } from '../compile/decide/compile.js';
+import { hasErrors, makeDiagnostic, sortDiagnostics } from '../compile/report/diagnostics.js';
+import { lintPolicies, type LintOptions } from '../compile/lint/lint.js';
+import { loadPolicySources } from '../compile/language/load.js';
+import type { ModeConfig } from '../compile/language/schema-types.generated.js';
 import {
   DEFAULT_MODE,
   type CompiledPolicy,
@@ -31,7 +31,7 @@ import {
   type Range,
   type SourceDocument,
 } from '../compile/types.js';
-import { validatePolicy } from '../compile/validate.js';
+import { validatePolicy } from '../compile/language/validate.js';
 import { validateModeConfig } from './config-validators.generated.js';
 
 export type { ModeConfig };

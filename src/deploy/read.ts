@@ -12,10 +12,10 @@
  * @module
  */
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { describePath, schemaDiagnostics } from '../compile/ajv-errors.js';
-import { hasErrors, sortDiagnostics } from '../compile/diagnostics.js';
-import { parsePolicyText } from '../compile/parse.js';
-import { FileRefusedError, readRegularFileSync } from '../compile/read-file.js';
+import { describePath, schemaDiagnostics } from '../compile/language/ajv-errors.js';
+import { hasErrors, sortDiagnostics } from '../compile/report/diagnostics.js';
+import { parsePolicyText } from '../compile/language/parse.js';
+import { FileRefusedError, readRegularFileSync } from '../compile/language/read-file.js';
 import type { Diagnostic, JsonPath, Range } from '../compile/types.js';
 import { validateDeployment } from './config-validators.generated.js';
 import { diagnostic } from './diagnostic.js';

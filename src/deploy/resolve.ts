@@ -4,9 +4,9 @@
  * {@link lintDeployment} is the same pipeline for `dsh-mode lint cordis.yml`, with lint's own severities.
  * @module
  */
-import type { CompiledPolicySet } from '../compile/compile.js';
-import type { LintOptions } from '../compile/lint.js';
-import { sortDiagnostics } from '../compile/diagnostics.js';
+import type { CompiledPolicySet } from '../compile/decide/compile.js';
+import type { LintOptions } from '../compile/lint/lint.js';
+import { sortDiagnostics } from '../compile/report/diagnostics.js';
 import type { Diagnostic, SourceDocument } from '../compile/types.js';
 import { lintModeConfig, resolveModeConfig, type ConfigSource, type ResolvedModes } from './modes.js';
 import { diagnostic } from './diagnostic.js';

@@ -19,8 +19,8 @@ export const ENGINE_EVENT_CATALOG = {
       'src/engine/boundary.ts (a pending intent — user flip, `AgentOptions.mode` or an approved exit — landing right after `turn/start` or `step/end`)',
     readers: [
       'src/engine/fold.ts: the active mode is the last one (none means `default`)',
-      'src/cli/acp: `current_mode_update`',
-      'src/cli/chat: the “mode is now …” line',
+      'src/apps/acp: `current_mode_update`',
+      'src/apps/chat: the “mode is now …” line',
     ],
     description:
       'The active mode from here on: whole-value, the last one wins. Never in the transcript, so no compaction hides it.',

@@ -54,7 +54,7 @@ export const HOST_EVENT_CATALOG = {
       'src/host/session.ts: closes the turn',
       'src/host/journal-file.ts: fsyncs the log',
       'src/host/sessions.ts: `fork()` must end on one',
-      'src/cli/acp, src/cli/chat: stop reason and error text',
+      'src/apps/acp, src/apps/chat: stop reason and error text',
     ],
     description: 'Closes a turn and says why it ended.',
   },
@@ -81,7 +81,7 @@ export const HOST_EVENT_CATALOG = {
     writer: 'src/host/loop.ts (`agent.prompt(text)`)',
     readers: [
       'src/host/transcript.ts: a user-role message',
-      'src/cli/acp: replayed when a session is loaded',
+      'src/apps/acp: replayed when a session is loaded',
     ],
     description: 'What the user said.',
   },
@@ -93,7 +93,7 @@ export const HOST_EVENT_CATALOG = {
     readers: [
       'src/host/transcript.ts: an assistant-role message with its tool calls and reasoning',
       'src/host/headers.ts: `replayHeaders()` yields one header per answer',
-      'src/cli/acp: agent message chunks',
+      'src/apps/acp: agent message chunks',
     ],
     description:
       'The model’s answer: its text and the tool calls it asks for, in order, and a thinking model’s reasoning.',
@@ -104,7 +104,7 @@ export const HOST_EVENT_CATALOG = {
     payload: '{ callId: string; name: string; arguments: unknown }',
     writer:
       'src/host/loop.ts (before each call of the batch runs); src/host/sessions.ts (`resume()`, for a call of the interrupted batch that was never made)',
-    readers: ['src/cli/acp: `tool_call` updates', 'src/cli/chat: the call line'],
+    readers: ['src/apps/acp: `tool_call` updates', 'src/apps/chat: the call line'],
     description: 'A call about to be judged and run (the transcript carries it inside `assistant/message`).',
   },
   'tool/result': {
@@ -115,8 +115,8 @@ export const HOST_EVENT_CATALOG = {
       'src/host/loop.ts (the tool runtime’s result, a denial included); src/host/sessions.ts (`resume()`: an interrupted error for each call a dead process left without one)',
     readers: [
       'src/host/transcript.ts: a tool-role message (a call still without one gets an interrupted error there)',
-      'src/cli/acp: `tool_call_update` (`data.rule` as `_meta["dsh-mode/rule"]`; `data.userReason`, if any, as its text)',
-      'src/cli/chat: the result',
+      'src/apps/acp: `tool_call_update` (`data.rule` as `_meta["dsh-mode/rule"]`; `data.userReason`, if any, as its text)',
+      'src/apps/chat: the result',
     ],
     description:
       'What the call returned; a gate denial or a rejected approval is an error result. `data.rule` is the rule ' +

@@ -1,10 +1,10 @@
 /**
- * The built-in tools' annotations are written once (`src/compile/builtin-tools.ts`): the host's tools, the
+ * The built-in tools' annotations are written once (`src/compile/catalog/builtin-tools.ts`): the host's tools, the
  * engine's `exit_plan_mode` and the default catalog of `matrix`, `diff` and the start notices all read them.
  */
 import { describe, expect, it } from 'vitest';
-import { BUILTIN_TOOL_ANNOTATIONS } from '../../src/compile/builtin-tools.js';
-import { builtinToolCatalog, hintsOfAnnotations } from '../../src/compile/catalog.js';
+import { BUILTIN_TOOL_ANNOTATIONS } from '../../src/compile/catalog/builtin-tools.js';
+import { builtinToolCatalog, hintsOfAnnotations } from '../../src/compile/catalog/catalog.js';
 import { EXIT_PLAN_MODE_HINTS } from '../../src/engine/authorize.js';
 import { builtinTools } from '../../src/host/tools/index.js';
 

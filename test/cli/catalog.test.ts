@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseCatalog } from '../../src/compile/catalog.js';
+import { parseCatalog } from '../../src/compile/catalog/catalog.js';
 import { builtinTools } from '../../src/host/tools/index.js';
 import { dshMode, json, makeTree, ROOT } from './run.js';
 

@@ -5,9 +5,9 @@
  * escalation is a real one. Real files, real CLI (in process), real compiler.
  */
 import { describe, expect, it } from 'vitest';
-import { compilePolicies } from '../../src/compile/compile.js';
-import { commandProbes, pathProbes } from '../../src/compile/argument-probes.js';
-import { loadPolicyText } from '../../src/compile/load.js';
+import { compilePolicies } from '../../src/compile/decide/compile.js';
+import { commandProbes, pathProbes } from '../../src/compile/lint/argument-probes.js';
+import { loadPolicyText } from '../../src/compile/language/load.js';
 import { authorize } from '../../src/engine/authorize.js';
 import { runCli } from './run-in-process.js';
 import { makeTree } from './run.js';

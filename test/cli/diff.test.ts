@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { classify } from '../../src/cli/commands/diff.js';
-import { parseGitSpec } from '../../src/compile/source.js';
+import { parseGitSpec } from '../../src/compile/language/source.js';
 import { runCli } from './run-in-process.js';
 import { dshMode, json, makeTree, ROOT } from './run.js';
 import { readFileSync } from 'node:fs';

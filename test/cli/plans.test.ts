@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { dshMode, ROOT } from './run.js';
 import { runCli } from './run-in-process.js';
-import { BIN, EDITED, FINAL, PLAN, planChat, planProject, sha256 } from './plan-session.js';
+import { BIN, EDITED, FINAL, PLAN, planChat, planProject, sha256 } from '../apps/chat/plan-session.js';
 
 let dir: string;
 let approved: string;

@@ -6,7 +6,7 @@
  * the binary). Each command keeps one binary smoke test beside these.
  */
 import { main } from '../../src/cli/main.js';
-import { colourEnabled } from '../../src/cli/colour.js';
+import { colourEnabled } from '../../src/apps/colour.js';
 import type { RunResult } from './run.js';
 
 /** What an in-process run produced; `code` is never null (no signal can end it). */

@@ -5,12 +5,12 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { rules } from '../../src/compile/rules/index.js';
+import { rules } from '../../src/compile/lint/rules/index.js';
 import type { Diagnostic } from '../../src/compile/types.js';
 import { formatSarif } from '../../src/cli/formatters/sarif.js';
 import { validateSarif } from './sarif-schema.js';
 import { readFileSync } from 'node:fs';
-import { githubWebUrl, packageRepository } from '../../src/cli/version.js';
+import { githubWebUrl, packageRepository } from '../../src/apps/version.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 

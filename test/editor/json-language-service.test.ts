@@ -19,7 +19,7 @@ import {
   type TextDocument as ServiceDocument,
 } from 'vscode-json-languageservice';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { loadPolicyText } from '../../src/compile/load.js';
+import { loadPolicyText } from '../../src/compile/language/load.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const SCHEMA = JSON.parse(readFileSync(path.join(ROOT, 'schema/policy.schema.json'), 'utf8')) as {

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { loadPolicyText } from '../../src/compile/load.js';
+import { loadPolicyText } from '../../src/compile/language/load.js';
 import { LspClient, type LspDiagnostic } from './lsp-client.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { PLUGIN_NAMES } from '../../src/cli/plugin-names.js';
+import { PLUGIN_NAMES } from '../../src/apps/plugin-names.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 const load = (name: string) =>

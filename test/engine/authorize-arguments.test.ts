@@ -8,9 +8,9 @@ import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compilePolicies, type CompiledPolicySet } from '../../src/compile/compile.js';
-import { fsPathResolver } from '../../src/compile/fs-path-resolver.js';
-import { loadPolicySources, loadPolicyText } from '../../src/compile/load.js';
+import { compilePolicies, type CompiledPolicySet } from '../../src/compile/decide/compile.js';
+import { fsPathResolver } from '../../src/compile/decide/fs-path-resolver.js';
+import { loadPolicySources, loadPolicyText } from '../../src/compile/language/load.js';
 import { authorize } from '../../src/engine/authorize.js';
 
 const GUARDED = [

@@ -7,8 +7,8 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Context } from 'cordis';
 import { describe, expect, it } from 'vitest';
-import { compilePolicies, type CompiledPolicySet } from '../../src/compile/compile.js';
-import { loadPolicySources, loadPolicyText } from '../../src/compile/load.js';
+import { compilePolicies, type CompiledPolicySet } from '../../src/compile/decide/compile.js';
+import { loadPolicySources, loadPolicyText } from '../../src/compile/language/load.js';
 import {
   authorize,
   DEFAULT_MODE_RULE,

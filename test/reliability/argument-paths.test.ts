@@ -9,9 +9,9 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compilePolicies } from '../../src/compile/compile.js';
-import { fsPathResolver } from '../../src/compile/fs-path-resolver.js';
-import { loadPolicyText } from '../../src/compile/load.js';
+import { compilePolicies } from '../../src/compile/decide/compile.js';
+import { fsPathResolver } from '../../src/compile/decide/fs-path-resolver.js';
+import { loadPolicyText } from '../../src/compile/language/load.js';
 import { authorize } from '../../src/engine/authorize.js';
 import { agentOf, setup } from '../engine/setup.js';
 import { measured } from './config.js';

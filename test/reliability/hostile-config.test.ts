@@ -1,5 +1,5 @@
 /**
- * Item 3, configuration: cordis.yml (through the deployment loader of src/cli/deployment.ts) and policy files
+ * Item 3, configuration: cordis.yml (through the deployment loader of src/apps/deployment.ts) and policy files
  * (through `loadPolicySources` and the plugin's `resolveModeConfig`) with alias bombs, a folder that lists itself
  * through a symbolic link, symbolic-link loops, a policy path that is a folder, duplicates and missing files. Each
  * is refused with a precise error naming the file; none hangs or throws anything but the loader's own error type;
@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadPolicySources } from '../../src/compile/index.js';
 import { resolveModeConfig } from '../../src/engine/index.js';
-import { DeploymentError, planDeployment, startDeployment } from '../../src/cli/deployment.js';
+import { DeploymentError, planDeployment, startDeployment } from '../../src/apps/deployment.js';
 import { tempDir } from '../engine/setup.js';
 import { measured } from './config.js';
 

@@ -19,8 +19,8 @@ import {
 } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadPolicySources } from '../../src/compile/load.js';
-import { loadCatalog } from '../../src/compile/catalog.js';
+import { loadPolicySources } from '../../src/compile/language/load.js';
+import { loadCatalog } from '../../src/compile/catalog/catalog.js';
 import { readDeployment } from '../../src/deploy/read.js';
 import { loadScript, type ScriptEntry } from '../../src/host/index.js';
 import { bashIsolation, createBashTool } from '../../src/host/tools/bash.js';

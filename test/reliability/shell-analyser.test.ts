@@ -8,7 +8,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extractCommands, matchCommand } from '../../src/compile/shell/index.js';
-import { makeHarness, type Harness } from '../compile/shell-harness.js';
+import { makeHarness, type Harness } from '../compile/shell/harness.js';
 import { check, measured } from './config.js';
 
 const sq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;

@@ -51,7 +51,7 @@ export const command: CliCommand = {
   async execute(args, env) {
     if (args.positionals.length > 0) throw new UsageError(`unexpected argument \`${args.positionals[0]}\``);
     const text = (name: string) => stringOption(args, name);
-    const { runAcp } = await import('../acp/run.js');
+    const { runAcp } = await import('../../apps/acp/run.js');
     const code = await runAcp({ cwd: env.cwd, config: text('config'), modelScript: text('model-script') });
     return { kind: code === 130 ? 'interrupted' : code === 2 ? 'io' : code === 1 ? 'load-failed' : 'ok' };
   },

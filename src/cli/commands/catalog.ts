@@ -54,8 +54,8 @@ export async function runCatalog(options: RunCatalogOptions): Promise<CatalogRep
     { builtinTools },
     { EXIT_PLAN_MODE_PARAMETERS },
   ] = await Promise.all([
-    import('../deployment.js'),
-    import('../../compile/catalog.js'),
+    import('../../apps/deployment.js'),
+    import('../../compile/catalog/catalog.js'),
     import('../../mcp/config.js'),
     import('../../mcp/server.js'),
     import('../../host/tools/index.js'),
@@ -163,7 +163,7 @@ export const command: CliCommand = {
     if (args.positionals.length > 0) throw new UsageError(`unexpected argument \`${args.positionals[0]}\``);
     const config = stringOption(args, 'config');
     const out = stringOption(args, 'out');
-    const { DeploymentError, TrustStoreError, UntrustedConfigError } = await import('../deployment.js');
+    const { DeploymentError, TrustStoreError, UntrustedConfigError } = await import('../../apps/deployment.js');
     let report: CatalogReport;
     try {
       report = await runCatalog({ cwd: env.cwd, ...(config === undefined ? {} : { config }) });

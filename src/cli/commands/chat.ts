@@ -87,7 +87,7 @@ export const command: CliCommand = {
   async execute(args, env) {
     if (args.positionals.length > 0) throw new UsageError(`unexpected argument \`${args.positionals[0]}\``);
     const text = (name: string) => stringOption(args, name);
-    const { runChat } = await import('../chat/run.js');
+    const { runChat } = await import('../../apps/chat/run.js');
     const code = await runChat(
       {
         cwd: env.cwd,

@@ -5,9 +5,9 @@
  * is not denied). `runCheck` returns a report and prints nothing.
  * @module
  */
-import { compilePolicies, type CompiledPolicySet } from '../../compile/compile.js';
-import { fsPathResolver } from '../../compile/fs-path-resolver.js';
-import { fsProgramCheck } from '../../compile/fs-program-check.js';
+import { compilePolicies, type CompiledPolicySet } from '../../compile/decide/compile.js';
+import { fsPathResolver } from '../../compile/decide/fs-path-resolver.js';
+import { fsProgramCheck } from '../../compile/decide/fs-program-check.js';
 import {
   authorize,
   EXIT_PLAN_MODE_HINTS,
@@ -15,11 +15,11 @@ import {
   type ToolCall,
 } from '../../engine/authorize.js';
 import { EXIT_PLAN_MODE } from '../../engine/vocabulary.js';
-import { HINT_NAMES } from '../../compile/document.js';
-import { loadPolicySources } from '../../compile/load.js';
-import { suggest } from '../../compile/suggest.js';
-import { builtinToolCatalog, loadCatalog, type ToolCatalogEntry } from '../../compile/catalog.js';
-import { collectToolRows } from '../../compile/grid.js';
+import { HINT_NAMES } from '../../compile/decide/document.js';
+import { loadPolicySources } from '../../compile/language/load.js';
+import { suggest } from '../../compile/language/suggest.js';
+import { builtinToolCatalog, loadCatalog, type ToolCatalogEntry } from '../../compile/catalog/catalog.js';
+import { collectToolRows } from '../../compile/report/grid.js';
 import type { Hints, HintName, RuleRef, SourceDocument } from '../../compile/types.js';
 import { deploymentPolicies } from '../../deploy/index.js';
 import { stringOption } from '../argv.js';

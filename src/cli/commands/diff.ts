@@ -26,7 +26,7 @@ import {
   modeNames,
   type Cell,
   type ToolRow,
-} from '../../compile/grid.js';
+} from '../../compile/report/grid.js';
 import { decideCell, reportTool } from '../grid-cells.js';
 import {
   describeEscalation,
@@ -36,7 +36,7 @@ import {
 } from '../formatters/diff.js';
 import type { ChangeKind, DiffReport, DiffRow, LoadFailedReport } from '../grid-report.js';
 import { loadSide, loadToolSet, type GridOptions } from '../grid-load.js';
-import { compareRestrictiveness } from '../../compile/document.js';
+import { compareRestrictiveness } from '../../compile/decide/document.js';
 import { loadFailedOutcome } from '../inputs.js';
 
 /** Options of {@link runDiff}. */

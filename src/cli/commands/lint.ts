@@ -7,9 +7,9 @@
  */
 import { stringOption } from '../argv.js';
 import { basename } from 'node:path';
-import type { ToolCatalogEntry } from '../../compile/catalog.js';
-import { sortDiagnostics } from '../../compile/diagnostics.js';
-import { loadPolicySources } from '../../compile/load.js';
+import type { ToolCatalogEntry } from '../../compile/catalog/catalog.js';
+import { sortDiagnostics } from '../../compile/report/diagnostics.js';
+import { loadPolicySources } from '../../compile/language/load.js';
 import type { Diagnostic } from '../../compile/types.js';
 import type { CliCommand, CommandSpec, Outcome } from '../command.js';
 import { UsageError } from '../errors.js';
@@ -51,7 +51,7 @@ export async function runLint(options: RunLintOptions): Promise<LintReport> {
   const extra: Diagnostic[] = [];
   let catalog: ToolCatalogEntry[] | undefined;
   if (options.catalog !== undefined) {
-    const { loadCatalog } = await import('../../compile/catalog.js');
+    const { loadCatalog } = await import('../../compile/catalog/catalog.js');
     const result = await loadCatalog(options.catalog, options.cwd);
     for (const d of result.diagnostics) extra.push(d);
     if (!result.diagnostics.some((d) => d.severity === 'error')) catalog = result.tools;
@@ -71,7 +71,7 @@ export async function runLint(options: RunLintOptions): Promise<LintReport> {
       notes.push(`\`${folder}\` was not read: folders are read one level deep; name it to lint it`);
     }
     const input = { ...load, diagnostics: [...load.diagnostics, ...extra] };
-    add((await import('../../compile/lint.js')).lintPolicies(input, lintOptions), load.files);
+    add((await import('../../compile/lint/lint.js')).lintPolicies(input, lintOptions), load.files);
   } else {
     add(extra, []);
   }

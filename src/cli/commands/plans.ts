@@ -6,7 +6,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
-import { suggest } from '../../compile/suggest.js';
+import { suggest } from '../../compile/language/suggest.js';
 import { stringOption } from '../argv.js';
 import type { CliCommand, CommandSpec, Outcome } from '../command.js';
 import { UsageError } from '../errors.js';
@@ -18,7 +18,7 @@ import {
   type PlanRecord,
   type UnreadLog,
 } from '../plan-log.js';
-import { visible } from '../visible.js';
+import { visible } from '../../apps/visible.js';
 
 /** How many hex digits of a hash the list shows (and `show` takes at least 4 of). */
 const SHORT_HASH = 12;

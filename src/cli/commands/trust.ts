@@ -10,7 +10,7 @@ import { dirname, resolve } from 'node:path';
 import type { CliCommand, CommandSpec, Outcome } from '../command.js';
 import { parseDeployment, resolveDeployment, whereOf } from '../../deploy/index.js';
 import { UsageError } from '../errors.js';
-import { deploymentNotices } from '../start-notices.js';
+import { deploymentNotices } from '../../apps/start-notices.js';
 import {
   addTrust,
   readHashed,
@@ -19,7 +19,7 @@ import {
   storePath,
   TrustStoreError,
   type HashedFile,
-} from '../trust.js';
+} from '../../apps/trust.js';
 
 const spec: CommandSpec = {
   name: 'trust',

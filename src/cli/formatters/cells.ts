@@ -5,7 +5,7 @@
  * @module
  */
 import type { Decision, RuleRef } from '../../compile/types.js';
-import { paint, type Style } from '../colour.js';
+import { paint, type Style } from '../../apps/colour.js';
 import { shownFile } from './paths.js';
 
 /** The colour of each decision, in every human format. */

@@ -1,11 +1,11 @@
 /**
  * Rule metadata for SARIF's `tool.driver.rules`: every code `dsh-mode lint` can report, so code scanning shows
  * each finding with a title, a description and help. Lint rules describe themselves (`meta` in
- * `src/compile/rules/<id>.ts`); the codes that loading reports (parse, schema, catalog) are described here,
+ * `src/compile/lint/rules/<id>.ts`); the codes that loading reports (parse, schema, catalog) are described here,
  * since they have no rule file. Each entry links to the docs anchor of its code.
  * @module
  */
-import { rules } from '../../compile/rules/index.js';
+import { rules } from '../../compile/lint/rules/index.js';
 import type { Severity } from '../../compile/types.js';
 
 /** Where rule documentation lives in the repository; each code is an anchor on this page. */

@@ -5,7 +5,7 @@
  * @module
  */
 import type { Diagnostic, Severity } from '../../compile/types.js';
-import { paint as paintIf, type Style } from '../colour.js';
+import { paint as paintIf, type Style } from '../../apps/colour.js';
 import type { FormatOptions, LintReport } from '../report.js';
 import { shownFile } from './paths.js';
 

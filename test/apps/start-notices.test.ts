@@ -1,0 +1,44 @@
+/**
+ * The start notice for a plan that allows more than the built-in plan names each widened call with the argument
+ * pattern that widens it, and says nothing for a document that only narrows under the ceiling.
+ */
+import { describe, expect, it } from 'vitest';
+import { planWidenings } from '../../src/apps/start-notices.js';
+import { compilePolicies } from '../../src/compile/decide/compile.js';
+import { loadPolicySources, loadPolicyText } from '../../src/compile/language/load.js';
+
+async function plans(extra: string) {
+  const builtin = await loadPolicySources([]);
+  const base = compilePolicies(builtin.documents).get('plan')!;
+  const added = loadPolicyText(extra, 'extra.yaml');
+  expect(added.diagnostics).toEqual([]);
+  return { plan: compilePolicies([...builtin.documents, ...added.documents]).get('plan')!, base };
+}
+
+describe('planWidenings', () => {
+  it('names the widened call and the pattern that allows it', async () => {
+    const { plan, base } = await plans(
+      [
+        'mode: plan',
+        'override: true',
+        'tools:',
+        '  bash:',
+        '    decision: deny',
+        '    commands:',
+        '      "git push **": allow',
+        'default: deny',
+        '',
+      ].join('\n'),
+    );
+    expect(planWidenings(plan, base)).toEqual([
+      'bash command="git push x": deny → allow (git push ** at extra.yaml:7:7)',
+    ]);
+  });
+
+  it('says nothing for an operator allow under the ceiling', async () => {
+    const { plan, base } = await plans(
+      'mode: plan\ntools:\n  bash:\n    commands:\n      "git push **": allow\n',
+    );
+    expect(planWidenings(plan, base)).toEqual([]);
+  });
+});
