@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseShell } from 'unbash';
 import { parse as parseYaml } from 'yaml';
-import { compilePolicies, loadPolicyText } from '../dist/compile/index.js';
+import { compilePolicies, loadPolicyText } from '../dist/compile/api.js';
 import { decideCall } from '../dist/compile/decide/call.js';
 import { consume, interleave, ratioResult } from './lib.mjs';
 

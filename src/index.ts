@@ -16,7 +16,7 @@ export {
   type CompiledPolicySet,
   type Diagnostic,
   type LoadResult,
-} from './compile/index.js';
+} from './compile/api.js';
 export {
   authorize,
   DEFAULT_MODE,

@@ -11,7 +11,7 @@ import {
   compilePolicies,
   lintPolicies,
   loadPolicyText,
-} from '../../dist/compile/index.js';
+} from '../../dist/compile/api.js';
 import { cell, code, fence, table } from './markdown.mjs';
 
 /** How the built-in plan is named on the pages (the real path is machine-specific). */

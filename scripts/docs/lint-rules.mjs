@@ -9,7 +9,7 @@
  * something, stops the generator (the same check as test/compile/lint/rules/index.test.ts).
  * @module
  */
-import { lintPolicies, loadPolicyText } from '../../dist/compile/index.js';
+import { lintPolicies, loadPolicyText } from '../../dist/compile/api.js';
 import { rules } from '../../dist/compile/lint/rules/index.js';
 import { listRuleMetadata } from '../../dist/cli/formatters/sarif-rules.js';
 import { formatStylish } from '../../dist/cli/formatters/stylish.js';

@@ -11,7 +11,7 @@ import {
   MAX_BRACE_ALTERNATIVES,
   MAX_DEPTH,
   MAX_POLICY_BYTES,
-} from '../../dist/compile/index.js';
+} from '../../dist/compile/api.js';
 import { code, table } from './markdown.mjs';
 
 /** The MCP `ToolAnnotations` field of each short hint name. */

@@ -6,7 +6,7 @@
  * @module
  */
 import { stringify } from 'yaml';
-import { loadPolicyText } from '../../dist/compile/index.js';
+import { loadPolicyText } from '../../dist/compile/api.js';
 import { renderExample } from './examples.mjs';
 import { hintsSection, limitsSection } from './policy-facts.mjs';
 import { COMPOSITION_EXAMPLES, RESOLUTION_EXAMPLES } from './policy-examples.mjs';

@@ -20,9 +20,10 @@ import { lstatSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { format } from 'node:util';
 import { Context, type Fiber } from 'cordis';
-import type { Diagnostic, Range } from '../compile/types.js';
+import type { Diagnostic, Range } from '../compile/index.js';
 import {
   diagnostic,
+  fromCwd,
   parseDeployment,
   readDeployment,
   resolveDeployment,
@@ -34,7 +35,6 @@ import { containListeners } from '../host/contain.js';
 import { PLUGIN_NAMES, type PluginSpec } from './plugin-names.js';
 import type { Runtime, RuntimeAgentInit } from './runtime-types.js';
 import { deploymentNotices } from './start-notices.js';
-import { fromCwd } from '../cli/inputs.js';
 import { readHashed, trustStatus, UntrustedConfigError, type HashedFile } from './trust.js';
 
 export { TrustStoreError, UntrustedConfigError } from './trust.js';

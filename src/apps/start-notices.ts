@@ -12,11 +12,15 @@
  */
 import { realpathSync } from 'node:fs';
 import { resolve, sep } from 'node:path';
-import { compilePolicies } from '../compile/decide/compile.js';
-import { loadPolicySources } from '../compile/language/load.js';
-import type { CompiledPolicy, Hints, RuleRef } from '../compile/types.js';
-import { findWidenings } from '../compile/report/widenings.js';
-import { builtinToolCatalog } from '../compile/catalog/catalog.js';
+import {
+  builtinToolCatalog,
+  compilePolicies,
+  findWidenings,
+  loadPolicySources,
+  type CompiledPolicy,
+  type Hints,
+  type RuleRef,
+} from '../compile/index.js';
 import { whereOf, type ResolvedEntry } from '../deploy/index.js';
 
 /** What the notices are computed against. */

@@ -6,7 +6,7 @@
  * @module
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { suggest } from '../compile/language/suggest.js';
+import { suggest } from '../compile/index.js';
 import { UsageError } from './errors.js';
 
 /** One option a command accepts. */

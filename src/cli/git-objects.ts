@@ -6,7 +6,7 @@
  * @module
  */
 import { execFile } from 'node:child_process';
-import { MAX_POLICY_BYTES, type GitAnswer, type GitObjects } from '../compile/language/source.js';
+import { MAX_POLICY_BYTES, type GitAnswer, type GitObjects } from '../compile/index.js';
 
 /**
  * A reader of the repository that holds `cwd`.

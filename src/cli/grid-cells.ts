@@ -5,7 +5,7 @@
  * cell names the deciding pattern.
  * @module
  */
-import type { Cell, ToolRow } from '../compile/report/grid.js';
+import type { Cell, ToolRow } from '../compile/index.js';
 import { authorize, type PolicyLookup, type ToolCall } from '../engine/authorize.js';
 import type { ReportTool } from './grid-report.js';
 

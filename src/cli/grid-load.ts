@@ -9,9 +9,15 @@
  * `--no-builtin`.
  * @module
  */
-import { builtinToolCatalog, loadCatalog, type ToolCatalogEntry } from '../compile/catalog/catalog.js';
-import { compilePolicies, type CompiledPolicySet } from '../compile/decide/compile.js';
-import { loadPolicySources, type LoadResult } from '../compile/language/load.js';
+import {
+  builtinToolCatalog,
+  compilePolicies,
+  loadCatalog,
+  loadPolicySources,
+  type CompiledPolicySet,
+  type LoadResult,
+  type ToolCatalogEntry,
+} from '../compile/index.js';
 import { gitObjects } from './git-objects.js';
 import type { LoadFailedReport } from './grid-report.js';
 import { loadFailed } from './inputs.js';

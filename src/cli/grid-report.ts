@@ -3,9 +3,7 @@
  * output, printed as they are: public API, fields only ever added.
  * @module
  */
-import type { Diagnostic } from '../compile/types.js';
-import type { Cell, ToolSource } from '../compile/report/grid.js';
-import type { Hints } from '../compile/types.js';
+import type { Cell, Diagnostic, Hints, ToolSource } from '../compile/index.js';
 
 /**
  * One tool of a report. `name` is what was decided; `label` is what people see (a glob for a sample). A hint

@@ -5,8 +5,8 @@
  * @module
  */
 import { existsSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
-import type { Diagnostic } from '../compile/types.js';
+import { resolve } from 'node:path';
+import type { Diagnostic } from '../compile/index.js';
 import { formatStylish } from './formatters/stylish.js';
 import type { LoadFailedReport } from './grid-report.js';
 import { toLintReport } from './report.js';
@@ -23,17 +23,6 @@ export const IO_CODES: ReadonlySet<string> = new Set(['io', 'invalid-catalog']);
 export function defaultPaths(paths: readonly string[], cwd: string): string[] {
   if (paths.length > 0) return [...paths];
   return existsSync(resolve(cwd, 'policies')) ? ['policies'] : [];
-}
-
-/**
- * A path for a reader that resolves from the process's folder (the deployment reader): as given when that is
- * `cwd`, so that it is reported as the user wrote it, else resolved from `cwd`.
- * @param path the path as given
- * @param cwd the folder the command runs in
- * @returns the path to pass on
- */
-export function fromCwd(path: string, cwd: string): string {
-  return isAbsolute(path) || resolve(cwd) === process.cwd() ? path : resolve(cwd, path);
 }
 
 /**

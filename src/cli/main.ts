@@ -14,7 +14,7 @@ import type { CliEnv, CommandContext, OutcomeKind } from './command.js';
 import { commands } from './commands/index.js';
 import { UsageError } from './errors.js';
 import { renderCommandHelp, renderMainHelp } from './help.js';
-import { suggest } from '../compile/language/suggest.js';
+import { suggest } from '../compile/index.js';
 import { packageReadmeUri, packageRepository, packageVersion } from '../apps/version.js';
 
 /** The exit code of each outcome: the only table of exit codes. */

@@ -4,10 +4,9 @@
  * API (`dsh-mode/compile`); they are re-exported here.
  * @module
  */
-import type { LintReport } from '../compile/report/report.js';
-import type { Decision, Diagnostic, RuleRef } from '../compile/types.js';
+import type { Decision, Diagnostic, LintReport, RuleRef } from '../compile/index.js';
 
-export type { LintReport } from '../compile/report/report.js';
+export type { LintReport } from '../compile/index.js';
 
 /** What `dsh-mode check` answered, or why it could not. */
 export type CheckReport =

@@ -1,72 +1,67 @@
 /**
- * `dsh-mode/compile`: the policy compiler's public API. Load (parse and validate) policy documents, compile them
- * into one decision per mode, and lint them, with rules of your own written with `defineRule`. Pure except
- * loading files. Nothing here imports cordis, the engine or the host.
+ * The compiler as the other layers of src/ see it: the one module they import (`test/architecture.test.ts` holds
+ * them to it), so what crosses the boundary is listed in one place. The package's public entry point is `api.ts`
+ * (`dsh-mode/compile`); this list is wider, and is not API.
  * @module
  */
-export type * from './types.js';
-export type {
-  EffectRules,
-  InlineTest,
-  ModeName,
-  RuleObject,
-  RuleValue,
-  TestAnnotations,
-  ToolRules,
-} from './language/schema-types.generated.js';
-export { policySchema } from './language/schema.js';
-export { hasErrors, sortDiagnostics, type LoadCode, type LoadDiagnostic } from './report/diagnostics.js';
+export { BUILTIN_TOOL_ANNOTATIONS } from './catalog/builtin-tools.js';
 export {
-  MAX_ALIAS_COUNT,
-  MAX_DEPTH,
-  MAX_POLICY_BYTES,
-  parsePolicyText,
-  type ParsedDocument,
-} from './language/parse.js';
-export { validatePolicy, type ValidateResult } from './language/validate.js';
-export {
-  BUILTIN_PLAN_PATH,
-  loadPolicySources,
-  loadPolicyText,
-  type LoadOptions,
-  type LoadResult,
-} from './language/load.js';
-export {
-  MAX_BRACE_ALTERNATIVES,
-  MAX_COMPILED_ALTERNATIVES,
-  type ParsedSelector,
-  type SelectorAlternative,
-} from './decide/glob.js';
-export { effectiveHints, HINT_NAMES } from './decide/document.js';
-export { compilePolicies, DEFAULT_DENY_RULE, type CompiledPolicySet } from './decide/compile.js';
-/**
- * Deciding one call by its name and its arguments (`commands:` and `paths:` patterns), as
- * `CompiledPolicy.decideCall` does: `decideCall(policy, {name, arguments, hints}, {resolvePath})` → a
- * `CallDecision` (decision, rule, and the deciding `subject`, `pattern` and, for a script, `commands`).
- */
-export { decideCall, hasArgumentRules } from './decide/call.js';
-/**
- * Path resolvers for `DecideCallOptions.resolvePath`: `fsPathResolver(workspace)` follows symlinks on the real
- * filesystem (what a host passes); `lexicalPathResolver(workspace?)` only normalises (the default, pure).
- */
+  builtinToolCatalog,
+  hintsOfAnnotations,
+  loadCatalog,
+  type ToolCatalogEntry,
+} from './catalog/catalog.js';
+export { compilePolicies, type CompiledPolicySet } from './decide/compile.js';
+export { HINT_NAMES } from './decide/document.js';
 export { fsPathResolver } from './decide/fs-path-resolver.js';
-/**
- * The workspace check for `DecideCallOptions.checkProgram`: `fsProgramCheck(workspace)` withholds a pattern's
- * allow for git in a repository whose own config or hooks name programs git would run.
- */
-export { fsProgramCheck, isInertSetting, INERT_SETTINGS, READ_HOOKS } from './decide/fs-program-check.js';
-export { lexicalPathResolver } from './decide/paths.js';
-export { renderSection } from './decide/section.js';
-export { lintPolicies, type LintInput, type LintOptions } from './lint/lint.js';
-export { rules as lintRules } from './lint/rules/index.js';
+export { fsProgramCheck } from './decide/fs-program-check.js';
+export { compareRestrictiveness } from './decide/restrictiveness.js';
+export { describePath, schemaDiagnostics } from './language/ajv-errors.js';
+export { BUILTIN_PLAN_PATH, loadPolicySources, type LoadResult } from './language/load.js';
+export { parsePolicyText } from './language/parse.js';
+export { FileRefusedError, assertRegular, readOpenFile, readRegularFileSync } from './language/read-file.js';
+export { type ModeConfig } from './language/schema-types.generated.js';
+export { MAX_POLICY_BYTES, type GitAnswer, type GitObjects } from './language/source.js';
+export { suggest } from './language/suggest.js';
+export { validatePolicy } from './language/validate.js';
+export { lintPolicies, type LintOptions } from './lint/lint.js';
+export { rules } from './lint/rules/index.js';
+export { hasErrors, makeDiagnostic, sortDiagnostics, type LoadCode } from './report/diagnostics.js';
 export {
-  defineRule,
-  type MessageTemplate,
-  type RuleContext,
-  type RuleDefinition,
-  type RuleDocs,
-  type RuleReport,
-} from './lint/rules/define.js';
-export type { LintDocument, SelectorRule } from './lint/context.js';
-export type { JsonCheckOutput, JsonDiagnostic, JsonLintOutput, LintReport } from './report/report.js';
-export { parseCatalog, type CatalogResult, type ToolCatalogEntry } from './catalog/catalog.js';
+  argumentRows,
+  argumentRulesOf,
+  changedArgumentRules,
+  collectToolRows,
+  hintProbes,
+  isReadOnlyProbe,
+  modeNames,
+  type Cell,
+  type ToolRow,
+  type ToolSource,
+} from './report/grid.js';
+export {
+  type JsonCheckOutput,
+  type JsonDiagnostic,
+  type JsonLintOutput,
+  type JsonRuleRef,
+  type LintReport,
+} from './report/report.js';
+export { findWidenings } from './report/widenings.js';
+export {
+  DEFAULT_MODE,
+  type CallDecision,
+  type CommandDecision,
+  type CompiledPolicy,
+  type DecideCallOptions,
+  type Decision,
+  type Diagnostic,
+  type HintName,
+  type Hints,
+  type JsonPath,
+  type PathResolver,
+  type ProgramCheck,
+  type Range,
+  type RuleRef,
+  type Severity,
+  type SourceDocument,
+} from './types.js';

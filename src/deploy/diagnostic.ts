@@ -3,8 +3,7 @@
  * one-line messages (`file:line:column: message`).
  * @module
  */
-import type { LoadCode } from '../compile/report/diagnostics.js';
-import type { Diagnostic, JsonPath, Range } from '../compile/types.js';
+import type { Diagnostic, JsonPath, LoadCode, Range } from '../compile/index.js';
 
 /** Every code a deployment reports besides the lint rules'. Closed. */
 export type DeployCode =

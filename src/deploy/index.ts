@@ -21,7 +21,7 @@ export {
   type ResolvedModes,
   type ResolveResult,
 } from './modes.js';
-export { parseDeployment, readDeployment, type Deployment, type DeploymentEntry } from './read.js';
+export { fromCwd, parseDeployment, readDeployment, type Deployment, type DeploymentEntry } from './read.js';
 export {
   deploymentPolicies,
   lintDeployment,

@@ -17,21 +17,24 @@
  */
 import { existsSync } from 'node:fs';
 import { basename, isAbsolute, resolve } from 'node:path';
-import { schemaDiagnostics } from '../compile/language/ajv-errors.js';
-import { compilePolicies } from '../compile/decide/compile.js';
-import { hasErrors, makeDiagnostic, sortDiagnostics } from '../compile/report/diagnostics.js';
-import { lintPolicies, type LintOptions } from '../compile/lint/lint.js';
-import { loadPolicySources } from '../compile/language/load.js';
-import type { ModeConfig } from '../compile/language/schema-types.generated.js';
 import {
+  compilePolicies,
   DEFAULT_MODE,
+  hasErrors,
+  lintPolicies,
+  loadPolicySources,
+  makeDiagnostic,
+  schemaDiagnostics,
+  sortDiagnostics,
+  validatePolicy,
   type CompiledPolicy,
   type Diagnostic,
   type JsonPath,
+  type LintOptions,
+  type ModeConfig,
   type Range,
   type SourceDocument,
-} from '../compile/types.js';
-import { validatePolicy } from '../compile/language/validate.js';
+} from '../compile/index.js';
 import { validateModeConfig } from './config-validators.generated.js';
 
 export type { ModeConfig };

@@ -12,11 +12,18 @@
  * @module
  */
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { describePath, schemaDiagnostics } from '../compile/language/ajv-errors.js';
-import { hasErrors, sortDiagnostics } from '../compile/report/diagnostics.js';
-import { parsePolicyText } from '../compile/language/parse.js';
-import { FileRefusedError, readRegularFileSync } from '../compile/language/read-file.js';
-import type { Diagnostic, JsonPath, Range } from '../compile/types.js';
+import {
+  describePath,
+  FileRefusedError,
+  hasErrors,
+  parsePolicyText,
+  readRegularFileSync,
+  schemaDiagnostics,
+  sortDiagnostics,
+  type Diagnostic,
+  type JsonPath,
+  type Range,
+} from '../compile/index.js';
 import { validateDeployment } from './config-validators.generated.js';
 import { diagnostic } from './diagnostic.js';
 
@@ -188,4 +195,15 @@ function resolveMcpPaths(
     out[key] = resolved;
   }
   return { ...config, servers: out };
+}
+
+/**
+ * A path for a reader that resolves from the process's folder (the deployment reader): as given when that is
+ * `cwd`, so that it is reported as the user wrote it, else resolved from `cwd`.
+ * @param path the path as given
+ * @param cwd the folder the command runs in
+ * @returns the path to pass on
+ */
+export function fromCwd(path: string, cwd: string): string {
+  return isAbsolute(path) || resolve(cwd) === process.cwd() ? path : resolve(cwd, path);
 }

@@ -4,10 +4,13 @@
  * {@link lintDeployment} is the same pipeline for `dsh-mode lint cordis.yml`, with lint's own severities.
  * @module
  */
-import type { CompiledPolicySet } from '../compile/decide/compile.js';
-import type { LintOptions } from '../compile/lint/lint.js';
-import { sortDiagnostics } from '../compile/report/diagnostics.js';
-import type { Diagnostic, SourceDocument } from '../compile/types.js';
+import {
+  sortDiagnostics,
+  type CompiledPolicySet,
+  type Diagnostic,
+  type LintOptions,
+  type SourceDocument,
+} from '../compile/index.js';
 import { lintModeConfig, resolveModeConfig, type ConfigSource, type ResolvedModes } from './modes.js';
 import { diagnostic } from './diagnostic.js';
 import { readDeployment, type Deployment, type DeploymentEntry } from './read.js';

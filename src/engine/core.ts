@@ -6,16 +6,13 @@
  * Nothing here is module-global: disposing the plugin drops this object, and a reload starts clean.
  * @module
  */
-import type { Hints } from '../compile/types.js';
+import { fsPathResolver, fsProgramCheck, hintsOfAnnotations, type Hints } from '../compile/index.js';
 import type { Session, ToolAnnotations, ToolLookup } from '../host/types.js';
 import type { ResolvedModes } from '../deploy/modes.js';
-import { fsPathResolver } from '../compile/decide/fs-path-resolver.js';
-import { fsProgramCheck } from '../compile/decide/fs-program-check.js';
 import { authorize, isVisible, type Verdict } from './authorize.js';
 import { DEFAULT_MODE } from './vocabulary.js';
 import { ModeFoldCache } from './fold.js';
 import { removeIntent, writeIntent } from './intent-file.js';
-import { hintsOfAnnotations } from '../compile/catalog/catalog.js';
 
 /** A flip waiting for the next boundary. `narrate` is false for the tool-driven exit (its result narrates it). */
 export interface Intent {

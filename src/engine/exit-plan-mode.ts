@@ -14,7 +14,7 @@
 import type { ApprovalOutcome, Tool, ToolResult } from '../host/types.js';
 import type { ModeCore } from './core.js';
 import { DEFAULT_MODE, EXIT_PLAN_MODE } from './vocabulary.js';
-import { BUILTIN_TOOL_ANNOTATIONS } from '../compile/catalog/builtin-tools.js';
+import { BUILTIN_TOOL_ANNOTATIONS } from '../compile/index.js';
 
 /** The tool's arguments. */
 export interface ExitPlanModeArgs {

@@ -29,7 +29,7 @@
 import { createHash } from 'node:crypto';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { Service, type Context } from 'cordis';
-import { compareRestrictiveness } from '../compile/decide/restrictiveness.js';
+import { compareRestrictiveness } from '../compile/index.js';
 import { describeError, emitContained, warn } from './contain.js';
 import { sealedJson } from './frozen-json.js';
 import { foldRequestHeader } from './headers.js';

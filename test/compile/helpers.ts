@@ -5,7 +5,7 @@ import {
   type CompiledPolicy,
   type Diagnostic,
   type SourceDocument,
-} from '../../src/compile/index.js';
+} from '../../src/compile/api.js';
 
 /** Loads inline YAML that must be valid; throws with the diagnostics otherwise. */
 export function doc(text: string, file: string | null = 'test.yaml'): SourceDocument {

@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { BUILTIN_PLAN_PATH, parsePolicyText } from '../../src/compile/index.js';
+import { BUILTIN_PLAN_PATH, parsePolicyText } from '../../src/compile/api.js';
 import {
   formatDiagnostics,
   ModeConfigError,

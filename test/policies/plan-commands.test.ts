@@ -8,7 +8,7 @@ import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compilePolicies, loadPolicySources, type CompiledPolicy } from '../../src/compile/index.js';
+import { compilePolicies, loadPolicySources, type CompiledPolicy } from '../../src/compile/api.js';
 
 const loaded = await loadPolicySources([]);
 const plan: CompiledPolicy = compilePolicies(loaded.documents).get('plan')!;

@@ -8,7 +8,7 @@ import {
   lintPolicies,
   loadPolicySources,
   loadPolicyText,
-} from '../../src/compile/index.js';
+} from '../../src/compile/api.js';
 
 describe('policy language: inline tests of the shipped policies', async () => {
   const loaded = await loadPolicySources(['policies/examples']);

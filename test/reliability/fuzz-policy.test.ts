@@ -12,7 +12,7 @@ import {
   lintPolicies,
   loadPolicyText,
   type SourceDocument,
-} from '../../src/compile/index.js';
+} from '../../src/compile/api.js';
 import { parseDeployment } from '../../src/deploy/index.js';
 import { check } from './config.js';
 import {

@@ -4,7 +4,7 @@
  * would run.
  */
 import { spawnSync } from 'node:child_process';
-import { compilePolicies, loadPolicySources, type CompiledPolicy } from '../../src/compile/index.js';
+import { compilePolicies, loadPolicySources, type CompiledPolicy } from '../../src/compile/api.js';
 import { shellEnvironment } from '../../src/host/tools/bash.js';
 
 /** The built-in plan mode, compiled. */

@@ -8,7 +8,7 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadPolicySources } from '../../src/compile/index.js';
+import { loadPolicySources } from '../../src/compile/api.js';
 import { resolveModeConfig } from '../../src/engine/index.js';
 import { DeploymentError, planDeployment, startDeployment } from '../../src/apps/deployment.js';
 import { tempDir } from '../engine/setup.js';

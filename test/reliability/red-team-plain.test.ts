@@ -10,7 +10,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync, readFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compilePolicies, loadPolicySources, type CompiledPolicy } from '../../src/compile/index.js';
+import { compilePolicies, loadPolicySources, type CompiledPolicy } from '../../src/compile/api.js';
 import { extractCommands } from '../../src/compile/shell/extract.js';
 
 const loaded = await loadPolicySources([]);

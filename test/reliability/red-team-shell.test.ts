@@ -14,7 +14,7 @@ import {
   fsPathResolver,
   fsProgramCheck,
   type CompiledPolicy,
-} from '../../src/compile/index.js';
+} from '../../src/compile/api.js';
 import { builtinPlan, hostBash } from './host-bash.js';
 import { extractCommands } from '../../src/compile/shell/index.js';
 import { policy } from '../compile/helpers.js';

@@ -3,7 +3,7 @@
  * reproduction of each, so a regression fails here with a readable name before any fuzzer has to rediscover it.
  */
 import { describe, expect, it } from 'vitest';
-import { compilePolicies, loadPolicyText } from '../../src/compile/index.js';
+import { compilePolicies, loadPolicyText } from '../../src/compile/api.js';
 import { DEFAULT_MODE, foldMode, MALFORMED_MODE, ModeFoldCache, PLAN_MODE } from '../../src/engine/index.js';
 import { grepTool, type SessionEvent, type Tool } from '../../src/host/index.js';
 import { agentOf, eventsOf, setup } from '../engine/setup.js';

@@ -6,11 +6,10 @@
  * whose arguments do not have the tool's shape, is shown as its JSON.
  * @module
  */
-import { readOpenFile } from '../../compile/language/read-file.js';
+import { readOpenFile } from '../../compile/index.js';
 import { openForRead } from '../../host/tools/open.js';
 import { confine } from '../../host/tools/paths.js';
-import type { BoxLine } from './render.js';
-import { bodyLines } from './render.js';
+import { bodyLines, type BoxLine } from './render.js';
 
 /** Lines of context around a change. */
 const CONTEXT = 3;

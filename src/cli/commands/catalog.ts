@@ -17,7 +17,7 @@ import { resolve } from 'node:path';
 import { stringOption } from '../argv.js';
 import type { CliCommand, CommandSpec, Outcome } from '../command.js';
 import { UsageError } from '../errors.js';
-import type { Hints } from '../../compile/types.js';
+import type { Hints } from '../../compile/index.js';
 import type { McpServerConfig } from '../../mcp/config.js';
 
 /** One tool of the written catalog. */
@@ -55,7 +55,7 @@ export async function runCatalog(options: RunCatalogOptions): Promise<CatalogRep
     { EXIT_PLAN_MODE_PARAMETERS },
   ] = await Promise.all([
     import('../../apps/deployment.js'),
-    import('../../compile/catalog/catalog.js'),
+    import('../../compile/index.js'),
     import('../../mcp/config.js'),
     import('../../mcp/server.js'),
     import('../../host/tools/index.js'),
@@ -163,7 +163,8 @@ export const command: CliCommand = {
     if (args.positionals.length > 0) throw new UsageError(`unexpected argument \`${args.positionals[0]}\``);
     const config = stringOption(args, 'config');
     const out = stringOption(args, 'out');
-    const { DeploymentError, TrustStoreError, UntrustedConfigError } = await import('../../apps/deployment.js');
+    const { DeploymentError, TrustStoreError, UntrustedConfigError } =
+      await import('../../apps/deployment.js');
     let report: CatalogReport;
     try {
       report = await runCatalog({ cwd: env.cwd, ...(config === undefined ? {} : { config }) });

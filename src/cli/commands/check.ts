@@ -5,9 +5,23 @@
  * is not denied). `runCheck` returns a report and prints nothing.
  * @module
  */
-import { compilePolicies, type CompiledPolicySet } from '../../compile/decide/compile.js';
-import { fsPathResolver } from '../../compile/decide/fs-path-resolver.js';
-import { fsProgramCheck } from '../../compile/decide/fs-program-check.js';
+import {
+  builtinToolCatalog,
+  collectToolRows,
+  compilePolicies,
+  fsPathResolver,
+  fsProgramCheck,
+  HINT_NAMES,
+  loadCatalog,
+  loadPolicySources,
+  suggest,
+  type CompiledPolicySet,
+  type HintName,
+  type Hints,
+  type RuleRef,
+  type SourceDocument,
+  type ToolCatalogEntry,
+} from '../../compile/index.js';
 import {
   authorize,
   EXIT_PLAN_MODE_HINTS,
@@ -15,12 +29,6 @@ import {
   type ToolCall,
 } from '../../engine/authorize.js';
 import { EXIT_PLAN_MODE } from '../../engine/vocabulary.js';
-import { HINT_NAMES } from '../../compile/decide/document.js';
-import { loadPolicySources } from '../../compile/language/load.js';
-import { suggest } from '../../compile/language/suggest.js';
-import { builtinToolCatalog, loadCatalog, type ToolCatalogEntry } from '../../compile/catalog/catalog.js';
-import { collectToolRows } from '../../compile/report/grid.js';
-import type { Hints, HintName, RuleRef, SourceDocument } from '../../compile/types.js';
 import { deploymentPolicies } from '../../deploy/index.js';
 import { stringOption } from '../argv.js';
 import type { CliCommand, CommandSpec } from '../command.js';

@@ -21,12 +21,13 @@ import {
   argumentRows,
   changedArgumentRules,
   collectToolRows,
+  compareRestrictiveness,
   hintProbes,
   isReadOnlyProbe,
   modeNames,
   type Cell,
   type ToolRow,
-} from '../../compile/report/grid.js';
+} from '../../compile/index.js';
 import { decideCell, reportTool } from '../grid-cells.js';
 import {
   describeEscalation,
@@ -36,7 +37,6 @@ import {
 } from '../formatters/diff.js';
 import type { ChangeKind, DiffReport, DiffRow, LoadFailedReport } from '../grid-report.js';
 import { loadSide, loadToolSet, type GridOptions } from '../grid-load.js';
-import { compareRestrictiveness } from '../../compile/decide/document.js';
 import { loadFailedOutcome } from '../inputs.js';
 
 /** Options of {@link runDiff}. */

@@ -7,14 +7,16 @@
  */
 import { stringOption } from '../argv.js';
 import { basename } from 'node:path';
-import type { ToolCatalogEntry } from '../../compile/catalog/catalog.js';
-import { sortDiagnostics } from '../../compile/report/diagnostics.js';
-import { loadPolicySources } from '../../compile/language/load.js';
-import type { Diagnostic } from '../../compile/types.js';
+import {
+  loadPolicySources,
+  sortDiagnostics,
+  type Diagnostic,
+  type ToolCatalogEntry,
+} from '../../compile/index.js';
 import type { CliCommand, CommandSpec, Outcome } from '../command.js';
 import { UsageError } from '../errors.js';
 import { lintFormatters, type LintFormatName } from '../formatters/index.js';
-import { defaultPaths, fromCwd, IO_CODES } from '../inputs.js';
+import { defaultPaths, IO_CODES } from '../inputs.js';
 import { toLintReport, type LintReport } from '../report.js';
 
 /** Options of {@link runLint}. */
@@ -51,7 +53,7 @@ export async function runLint(options: RunLintOptions): Promise<LintReport> {
   const extra: Diagnostic[] = [];
   let catalog: ToolCatalogEntry[] | undefined;
   if (options.catalog !== undefined) {
-    const { loadCatalog } = await import('../../compile/catalog/catalog.js');
+    const { loadCatalog } = await import('../../compile/index.js');
     const result = await loadCatalog(options.catalog, options.cwd);
     for (const d of result.diagnostics) extra.push(d);
     if (!result.diagnostics.some((d) => d.severity === 'error')) catalog = result.tools;
@@ -71,14 +73,14 @@ export async function runLint(options: RunLintOptions): Promise<LintReport> {
       notes.push(`\`${folder}\` was not read: folders are read one level deep; name it to lint it`);
     }
     const input = { ...load, diagnostics: [...load.diagnostics, ...extra] };
-    add((await import('../../compile/lint/lint.js')).lintPolicies(input, lintOptions), load.files);
+    add((await import('../../compile/index.js')).lintPolicies(input, lintOptions), load.files);
   } else {
     add(extra, []);
   }
   // Imported only for a deployment: its validators are the largest module `lint` would otherwise load.
-  const { lintDeployment } = deployments.length > 0 ? await import('../../deploy/index.js') : {};
+  const { fromCwd, lintDeployment } = deployments.length > 0 ? await import('../../deploy/index.js') : {};
   for (const file of deployments) {
-    const linted = await lintDeployment!(fromCwd(file, options.cwd), lintOptions);
+    const linted = await lintDeployment!(fromCwd!(file, options.cwd), lintOptions);
     add(linted.diagnostics, linted.files);
   }
   const report = toLintReport(sortDiagnostics(diagnostics), files);

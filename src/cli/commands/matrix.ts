@@ -18,7 +18,7 @@ import {
   isReadOnlyProbe,
   type Cell,
   type ToolRow,
-} from '../../compile/report/grid.js';
+} from '../../compile/index.js';
 import { decideCell, reportTool } from '../grid-cells.js';
 import { formatMatrixJson, formatMatrixMarkdown, formatMatrixText } from '../formatters/matrix.js';
 import type { LoadFailedReport, MatrixReport } from '../grid-report.js';

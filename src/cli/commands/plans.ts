@@ -6,7 +6,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
-import { suggest } from '../../compile/language/suggest.js';
+import { suggest } from '../../compile/index.js';
 import { stringOption } from '../argv.js';
 import type { CliCommand, CommandSpec, Outcome } from '../command.js';
 import { UsageError } from '../errors.js';

@@ -6,8 +6,7 @@
  * Pure: report in, text out.
  * @module
  */
-import type { Cell } from '../../compile/report/grid.js';
-import type { RuleRef } from '../../compile/types.js';
+import type { Cell, RuleRef } from '../../compile/index.js';
 import { labelBuiltin } from './paths.js';
 import type { ChangeKind, DiffReport, DiffRow } from '../grid-report.js';
 import type { FormatOptions } from '../report.js';

@@ -3,12 +3,17 @@
  * ever added, never renamed or removed.
  * @module
  */
-import type { JsonCheckOutput, JsonDiagnostic, JsonLintOutput, JsonRuleRef } from '../../compile/report/report.js';
-import type { Diagnostic } from '../../compile/types.js';
+import type {
+  Diagnostic,
+  JsonCheckOutput,
+  JsonDiagnostic,
+  JsonLintOutput,
+  JsonRuleRef,
+} from '../../compile/index.js';
 import { labelBuiltin } from './paths.js';
 import type { CheckReport, FormatOptions, LintReport } from '../report.js';
 
-export type { JsonCheckOutput, JsonDiagnostic, JsonLintOutput, JsonRuleRef } from '../../compile/report/report.js';
+export type { JsonCheckOutput, JsonDiagnostic, JsonLintOutput, JsonRuleRef } from '../../compile/index.js';
 
 /**
  * Converts one diagnostic to its JSON form.

@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { BUILTIN_PLAN_PATH } from '../../compile/language/load.js';
+import { BUILTIN_PLAN_PATH } from '../../compile/index.js';
 
 /**
  * How every output names the built-in plan: its place in the package, not where the package happens to be

@@ -5,8 +5,7 @@
  * since they have no rule file. Each entry links to the docs anchor of its code.
  * @module
  */
-import { rules } from '../../compile/lint/rules/index.js';
-import type { Severity } from '../../compile/types.js';
+import { rules, type Severity } from '../../compile/index.js';
 
 /** Where rule documentation lives in the repository; each code is an anchor on this page. */
 export const RULES_DOCS_PATH = 'docs/reference/lint-rules.md';

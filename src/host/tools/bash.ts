@@ -19,7 +19,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import type { Tool } from '../types.js';
-import { BUILTIN_TOOL_ANNOTATIONS } from '../../compile/catalog/builtin-tools.js';
+import { BUILTIN_TOOL_ANNOTATIONS } from '../../compile/index.js';
 
 /** Timeout of a command that names none. */
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;

@@ -5,11 +5,10 @@
  * A file that is not valid UTF-8 is refused unchanged: decoding it lossily would rewrite bytes far from the edit.
  * @module
  */
-import { readOpenFile } from '../../compile/language/read-file.js';
+import { BUILTIN_TOOL_ANNOTATIONS, readOpenFile } from '../../compile/index.js';
 import type { Tool } from '../types.js';
 import { openForWrite, replaceContent } from './open.js';
 import { confine } from './paths.js';
-import { BUILTIN_TOOL_ANNOTATIONS } from '../../compile/catalog/builtin-tools.js';
 
 /** Largest file `edit` changes, in bytes. */
 export const EDIT_MAX_BYTES = 16 * 1024 * 1024;

@@ -15,11 +15,10 @@
 import { opendir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RE2JS } from 're2js';
-import { FileRefusedError, readOpenFile } from '../../compile/language/read-file.js';
+import { BUILTIN_TOOL_ANNOTATIONS, FileRefusedError, readOpenFile } from '../../compile/index.js';
 import type { Tool } from '../types.js';
 import { openChild, openForRead, type OpenNode } from './open.js';
 import { confine } from './paths.js';
-import { BUILTIN_TOOL_ANNOTATIONS } from '../../compile/catalog/builtin-tools.js';
 
 // `.dsh` holds the host's own state (session logs): searching it would find the search itself.
 const SKIP = new Set(['.git', 'node_modules', '.dsh']);

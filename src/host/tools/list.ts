@@ -8,7 +8,7 @@ import { opendir } from 'node:fs/promises';
 import type { Tool } from '../types.js';
 import { openForRead } from './open.js';
 import { confine, explainFsError } from './paths.js';
-import { BUILTIN_TOOL_ANNOTATIONS } from '../../compile/catalog/builtin-tools.js';
+import { BUILTIN_TOOL_ANNOTATIONS } from '../../compile/index.js';
 
 /** Most entries `list` shows. */
 export const LIST_MAX_ENTRIES = 1000;

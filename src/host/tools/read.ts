@@ -9,7 +9,7 @@ import type { FileHandle } from 'node:fs/promises';
 import type { Tool } from '../types.js';
 import { openForRead } from './open.js';
 import { confine } from './paths.js';
-import { BUILTIN_TOOL_ANNOTATIONS } from '../../compile/catalog/builtin-tools.js';
+import { BUILTIN_TOOL_ANNOTATIONS } from '../../compile/index.js';
 
 /** Largest file `read` returns whole, in bytes; larger files need `offset`/`limit`. Also the cap of a window. */
 export const READ_MAX_BYTES = 256 * 1024;

@@ -4,7 +4,7 @@
  * @module
  */
 import type { TodoItem, Tool } from '../types.js';
-import { BUILTIN_TOOL_ANNOTATIONS } from '../../compile/catalog/builtin-tools.js';
+import { BUILTIN_TOOL_ANNOTATIONS } from '../../compile/index.js';
 
 /** The `todo_write` tool: not destructive, idempotent, closed-world; needs an agent. */
 export const todoWriteTool: Tool<{ todos: TodoItem[] }> = {

@@ -7,7 +7,7 @@
 import type { Tool } from '../types.js';
 import { openForWrite, replaceContent } from './open.js';
 import { confine } from './paths.js';
-import { BUILTIN_TOOL_ANNOTATIONS } from '../../compile/catalog/builtin-tools.js';
+import { BUILTIN_TOOL_ANNOTATIONS } from '../../compile/index.js';
 
 /** The `write` tool: destructive (it overwrites), idempotent, closed-world. */
 export const writeTool: Tool<{ path: string; content: string }> = {

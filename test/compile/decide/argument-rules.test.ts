@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { CommandTable } from '../../../src/compile/decide/argument-tables.js';
 import { decideCall, type CallInput } from '../../../src/compile/decide/call.js';
 import { compileDocument } from '../../../src/compile/decide/document.js';
-import { loadPolicyText } from '../../../src/compile/index.js';
+import { loadPolicyText } from '../../../src/compile/api.js';
 import { lexicalPathResolver } from '../../../src/compile/decide/paths.js';
 import { doc, policy } from '../helpers.js';
 

@@ -5,7 +5,7 @@ import {
   DEFAULT_DENY_RULE,
   effectiveHints,
   loadPolicyText,
-} from '../../../src/compile/index.js';
+} from '../../../src/compile/api.js';
 import { compileDocument, resolveInDocument } from '../../../src/compile/decide/document.js';
 import { MEMO_LIMIT } from '../../../src/compile/decide/compile.js';
 import { doc, policy } from '../helpers.js';

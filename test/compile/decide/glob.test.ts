@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { Minimatch } from 'minimatch';
 import { describe, expect, it } from 'vitest';
-import { MAX_BRACE_ALTERNATIVES } from '../../../src/compile/index.js';
+import { MAX_BRACE_ALTERNATIVES } from '../../../src/compile/api.js';
 import { countLiterals, expandBraces, parseSelector } from '../../../src/compile/decide/glob.js';
 
 const matches = (selector: string, name: string) =>

@@ -9,7 +9,7 @@ import {
   type Hints,
   type PolicyDocument,
   type SourceDocument,
-} from '../../../src/compile/index.js';
+} from '../../../src/compile/api.js';
 import { resolveComposed } from '../../../src/compile/decide/compile.js';
 import { compareRestrictiveness, compileDocument, resolveInDocument } from '../../../src/compile/decide/document.js';
 import { policyValidator } from '../../../src/compile/language/validate.js';

@@ -9,7 +9,7 @@ import {
   loadPolicyText,
   MAX_POLICY_BYTES,
   parsePolicyText,
-} from '../../../src/compile/index.js';
+} from '../../../src/compile/api.js';
 
 describe('hostile inputs', () => {
   it('refuses an alias bomb with alias-limit', () => {

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BUILTIN_PLAN_PATH, compilePolicies, loadPolicySources } from '../../../src/compile/index.js';
+import { BUILTIN_PLAN_PATH, compilePolicies, loadPolicySources } from '../../../src/compile/api.js';
 
 let dir: string;
 

@@ -1,7 +1,7 @@
 // schema/policy.schema.json: the editor-facing contract (draft-07, a relative $id, strict, documented everywhere).
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { policySchema } from '../../../src/compile/index.js';
+import { policySchema } from '../../../src/compile/api.js';
 
 type Node = Record<string, unknown>;
 

@@ -1,6 +1,6 @@
 // sortDiagnostics and hasErrors: the order reported output uses.
 import { describe, expect, it } from 'vitest';
-import { hasErrors, sortDiagnostics, type Diagnostic } from '../../../src/compile/index.js';
+import { hasErrors, sortDiagnostics, type Diagnostic } from '../../../src/compile/api.js';
 
 const d = (file: string | null, line: number | undefined, code: string, column = 1): Diagnostic => ({
   code,
