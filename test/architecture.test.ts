@@ -127,6 +127,16 @@ describe('the layers of src/', () => {
     expect(inside).toEqual([]);
   });
 
+  // Inside the compiler the concepts build on each other one way, so each folder can be read without the later ones.
+  it('the folders of src/compile depend one way: language, catalog, decide and shell, lint, report', () => {
+    const order = ['language', 'catalog', 'shell', 'decide', 'lint', 'report'];
+    const later = (folder: string) => order.slice(order.indexOf(folder) + 1).map((f) => `compile/${f}`);
+    const backwards = order.flatMap((folder) =>
+      crossings((m) => m.startsWith(`compile/${folder}/`), later(folder)),
+    );
+    expect(backwards).toEqual([]);
+  });
+
   it('src/engine/authorize.ts imports nothing from host, deploy, apps or cli', () => {
     expect(crossings((m) => m === 'engine/authorize.ts', ['host', 'deploy', 'apps', 'cli'])).toEqual([]);
   });

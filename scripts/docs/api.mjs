@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { cell, code, generatedNotice, page, table } from './markdown.mjs';
-import { docOf, relPath } from './ts-source.mjs';
+import { docOf, openSourceProgram, relPath } from './ts-source.mjs';
 
 /**
  * The package's code entry points: the subpath, and the source file that its `dist/` target is built from.
@@ -68,13 +68,24 @@ export function apiSurface(sp) {
         const symbol =
           exported.flags & ts.SymbolFlags.Alias ? sp.checker.getAliasedSymbol(exported) : exported;
         const decl = symbol.declarations?.[0];
-        const summary = decl === undefined ? '' : (docOf(sp, decl).text.split(/\n\s*\n|(?<=\.)\s/)[0] ?? '');
+        // A const's TSDoc sits on its statement, two levels up from the declaration.
+        const documented = decl !== undefined && ts.isVariableDeclaration(decl) ? decl.parent.parent : decl;
+        const summary =
+          documented === undefined ? '' : (docOf(sp, documented).text.split(/\n\s*\n|(?<=\.)\s/)[0] ?? '');
         const from = decl === undefined ? '' : relPath(sp, decl.getSourceFile());
         return { name: exported.name, kind: kindOf(symbol), summary: summary.replace(/\s+/g, ' '), from };
       })
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     return { subpath, source, names };
   });
+}
+
+/**
+ * The exports of each entry point, from a fresh program over src/.
+ * @param {string} root the repository root
+ */
+export function apiSurfaceOf(root) {
+  return apiSurface(openSourceProgram(root));
 }
 
 /**

@@ -4,14 +4,9 @@
  * MCP defaults (computed by `effectiveHints`), and the limits that refuse a file (the exported constants).
  * @module
  */
-import {
-  effectiveHints,
-  HINT_NAMES,
-  MAX_ALIAS_COUNT,
-  MAX_BRACE_ALTERNATIVES,
-  MAX_DEPTH,
-  MAX_POLICY_BYTES,
-} from '../../dist/compile/api.js';
+import { effectiveHints, HINT_NAMES } from '../../dist/compile/decide/document.js';
+import { MAX_BRACE_ALTERNATIVES } from '../../dist/compile/language/glob.js';
+import { MAX_ALIAS_COUNT, MAX_DEPTH, MAX_POLICY_BYTES } from '../../dist/compile/language/parse.js';
 import { code, table } from './markdown.mjs';
 
 /** The MCP `ToolAnnotations` field of each short hint name. */

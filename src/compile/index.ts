@@ -26,7 +26,7 @@ export { suggest } from './language/suggest.js';
 export { validatePolicy } from './language/validate.js';
 export { lintPolicies, type LintOptions } from './lint/lint.js';
 export { rules } from './lint/rules/index.js';
-export { hasErrors, makeDiagnostic, sortDiagnostics, type LoadCode } from './report/diagnostics.js';
+export { hasErrors, makeDiagnostic, sortDiagnostics, type LoadCode } from './language/diagnostics.js';
 export {
   argumentRows,
   argumentRulesOf,

@@ -1,7 +1,7 @@
 /**
  * `dsh-mode matrix`, end to end in temp folders (text, Markdown, JSON, colour, exit codes): in process through
  * `main()`, and one run of the built binary as a child process. The tool rows are unit-tested in
- * test/compile/report/grid.test.ts (sample names in test/compile/decide/glob-syntax.test.ts).
+ * test/compile/report/grid.test.ts (sample names in test/compile/language/glob-syntax.test.ts).
  */
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';

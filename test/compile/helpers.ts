@@ -4,8 +4,8 @@ import {
   loadPolicyText,
   type CompiledPolicy,
   type Diagnostic,
-  type SourceDocument,
 } from '../../src/compile/api.js';
+import { type SourceDocument } from '../../src/compile/types.js';
 
 /** Loads inline YAML that must be valid; throws with the diagnostics otherwise. */
 export function doc(text: string, file: string | null = 'test.yaml'): SourceDocument {

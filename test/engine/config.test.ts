@@ -7,7 +7,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { BUILTIN_PLAN_PATH, parsePolicyText } from '../../src/compile/api.js';
+import { BUILTIN_PLAN_PATH } from '../../src/compile/api.js';
+import { parsePolicyText } from '../../src/compile/language/parse.js';
 import {
   formatDiagnostics,
   ModeConfigError,

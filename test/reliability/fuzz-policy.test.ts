@@ -6,13 +6,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  compilePolicies,
-  hasErrors,
-  lintPolicies,
-  loadPolicyText,
-  type SourceDocument,
-} from '../../src/compile/api.js';
+import { compilePolicies, hasErrors, lintPolicies, loadPolicyText } from '../../src/compile/api.js';
+import { type SourceDocument } from '../../src/compile/types.js';
 import { parseDeployment } from '../../src/deploy/index.js';
 import { check } from './config.js';
 import {

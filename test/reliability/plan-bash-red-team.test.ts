@@ -9,7 +9,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writ
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { fsProgramCheck } from '../../src/compile/api.js';
+import { fsProgramCheck } from '../../src/compile/decide/fs-program-check.js';
 import { builtinPlan, hostBash } from './host-bash.js';
 
 const plan = builtinPlan;

@@ -71,8 +71,6 @@ import {
   type CompiledPolicySet,
   type Diagnostic,
   type PathResolver,
-  type JsonLintOutput,
-  type LintReport,
   type PolicyDocument,
 } from 'dsh-mode/compile';
 import { authorize, DEFAULT_MODE, EXIT_PLAN_MODE, PLAN_MODE, type Hints, type Verdict } from 'dsh-mode/engine';
@@ -103,9 +101,7 @@ console.log(byArgs.decision, byArgs.subject, lexical.decision);
 const found: Diagnostic[] = lintPolicies(load, { rules: [...Object.values(lintRules), noBash] });
 const first: PolicyDocument | undefined = load.documents[0]?.document;
 const where: string | null = verdict.rule.file;
-const report: LintReport = { diagnostics: found, errorCount: 0, warningCount: 0, infoCount: 0, files: load.files };
-const json: JsonLintOutput = { diagnostics: [], errorCount: report.errorCount, warningCount: 0, infoCount: 0 };
-console.log(verdict.decision, exit.decision, found.length, first?.mode, where, json);
+console.log(verdict.decision, exit.decision, found.length, first?.mode, where);
 `;
 
 const PLUGIN_TS = `import ModePluginDefault, { apply, inject, ModePlugin, name, type ModeConfig } from 'dsh-mode/engine/plugin';

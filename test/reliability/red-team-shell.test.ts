@@ -9,12 +9,8 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  compilePolicies,
-  fsPathResolver,
-  fsProgramCheck,
-  type CompiledPolicy,
-} from '../../src/compile/api.js';
+import { compilePolicies, fsPathResolver, type CompiledPolicy } from '../../src/compile/api.js';
+import { fsProgramCheck } from '../../src/compile/decide/fs-program-check.js';
 import { builtinPlan, hostBash } from './host-bash.js';
 import { extractCommands } from '../../src/compile/shell/index.js';
 import { policy } from '../compile/helpers.js';

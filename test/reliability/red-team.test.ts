@@ -145,7 +145,7 @@ describe('red team: the probe for tools nobody named', () => {
   // HOLE (not fixed, grid.ts): `(other tool)` is decided for one fixed name, `\u2063dsh-mode-other-tool\u2063`.
   // A glob that matched the old fixed probe name and nothing real (`"\u2063*": deny`) decided the probe, so
   // `default: allow` went unseen: every tool nobody named (`mcp__db__drop`) went from deny to allow with 0
-  // escalations. The probe is now a name no selector of either side matches (src/compile/lint/glob-witness.ts).
+  // escalations. The probe is now a name no selector of either side matches (src/compile/report/glob-witness.ts).
   it('a default widened behind a selector that matches the probe name is an escalation', async () => {
     await measured('diff-probes', 'red team: default widening behind the probe name', null, async () => {
       const wide = overridePlan('  write: deny\n  edit: deny\n  "\u2063*": deny\n').replace(
@@ -299,8 +299,8 @@ describe('red team: nothing the user owns is damaged', () => {
 
 describe('red team: the probe for tools nobody named, against chains of deny globs', () => {
   it('finds a name no glob matches behind `[!m]*`, `m[!c]*`, `mc[!p]*`, … and none when `*` covers all', async () => {
-    const { unmatchedName } = await import('../../src/compile/lint/glob-witness.js');
-    const { parseSelector } = await import('../../src/compile/decide/glob.js');
+    const { unmatchedName } = await import('../../src/compile/report/glob-witness.js');
+    const { parseSelector } = await import('../../src/compile/language/glob.js');
     const globsOf = (selectors: string[]) => selectors.flatMap((s) => parseSelector(s).alternatives);
     const chain = ['[!m]*', 'm[!c]*', 'mc[!p]*', 'mcp[!_]*', 'mcp_[!_]*', '\u2063*', 'x*', 'q*'];
     const name = unmatchedName(globsOf(chain), new Set(['mcp', 'mcp_', 'mcp__', 'm', 'mc']));

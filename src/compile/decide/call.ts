@@ -47,14 +47,6 @@ export function hasArgumentRules(policy: CompiledPolicy): boolean {
 }
 
 /**
- * Whether one compiled document has a rule with `commands` or `paths`.
- * @returns `doc.hasArguments`
- */
-export function documentHasArguments(doc: CompiledDocument): boolean {
-  return doc.hasArguments;
-}
-
-/**
  * Whether a call's arguments can change its decision in this policy: false when no document's deciding rule for
  * the name (with these hints) has `commands` or `paths` patterns, so the decision by name is the whole answer.
  * @returns true when some document decides the tool by a rule with argument patterns

@@ -9,7 +9,7 @@
  * @module
  */
 import { compileArgumentTables, type Table } from './argument-tables.js';
-import { parseSelector } from './glob.js';
+import { parseSelector } from '../language/glob.js';
 import { compareRestrictiveness, RESTRICTIVENESS } from './restrictiveness.js';
 import type {
   CompiledDefault,
@@ -27,7 +27,7 @@ import type {
   SourceDocument,
 } from '../types.js';
 import type { RuleValue, ToolRuleValue } from '../language/schema-types.generated.js';
-import type { SelectorAlternative } from './glob.js';
+import type { SelectorAlternative } from '../language/glob.js';
 
 /** The rule reported when no document of the mode decides. */
 export const DEFAULT_DENY_RULE: RuleRef = Object.freeze({
@@ -411,7 +411,7 @@ export function pickInDocument(
  * the most specific matching glob.
  * @returns the rule, or undefined when no selector matches (the document's fallback decides)
  */
-export function pickToolInDocument(
+function pickToolInDocument(
   doc: CompiledDocument,
   name: string,
   skip?: ResolveOptions['skip'],
@@ -440,7 +440,7 @@ export function pickToolInDocument(
  * @param hints the tool's hints; MCP defaults apply to absent ones
  * @returns the entry, or undefined when the document abstains
  */
-export function pickFallbackInDocument(
+function pickFallbackInDocument(
   doc: CompiledDocument,
   hints?: Hints | EffectiveHints,
   skip?: ResolveOptions['skip'],

@@ -21,7 +21,7 @@
  */
 import { posix } from 'node:path';
 import { Minimatch } from 'minimatch';
-import { countLiterals, expandBraces, MAX_COMPILED_ALTERNATIVES } from './glob.js';
+import { countLiterals, expandBraces, MAX_COMPILED_ALTERNATIVES } from '../language/glob.js';
 import { compareRestrictiveness } from './restrictiveness.js';
 import type { Decision, PathForm, PathResolver } from '../types.js';
 

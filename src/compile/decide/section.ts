@@ -23,7 +23,7 @@
  * the user's approval). Any other `{{…}}` is left as written. Pure: no I/O.
  * @module
  */
-import { commandCovers } from '../lint/argument-overlap.js';
+import { commandCovers } from './argument-overlap.js';
 import { pickInDocument, RESTRICTIVENESS } from './document.js';
 import { parseCommandPattern } from '../shell/index.js';
 import type { ArgumentPattern, ArgumentTable, CompiledDocument, Decision } from '../types.js';

@@ -10,7 +10,7 @@
  * @module
  */
 import type { ErrorObject } from 'ajv';
-import { makeDiagnostic, type LoadCode, type LoadDiagnostic } from '../report/diagnostics.js';
+import { makeDiagnostic, type LoadCode, type LoadDiagnostic } from './diagnostics.js';
 import { suggest } from './suggest.js';
 import type { JsonPath, Range } from '../types.js';
 

@@ -10,7 +10,7 @@
  */
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { hasErrors, type LoadDiagnostic } from '../report/diagnostics.js';
+import { hasErrors, type LoadDiagnostic } from './diagnostics.js';
 import { parsePolicyText } from './parse.js';
 import { fileSource, policySource, type GitObjects, type PolicySource } from './source.js';
 import type { SourceDocument } from '../types.js';
@@ -21,7 +21,7 @@ export type { SourceDocument };
 /** Absolute path of the built-in plan policy: `policies/plan.yaml` of the package, from `src/` and `dist/` alike. */
 export const BUILTIN_PLAN_PATH: string = resolve(
   dirname(fileURLToPath(import.meta.url)),
-  '../../policies/plan.yaml',
+  '../../../policies/plan.yaml',
 );
 
 /** What loading produced: the valid documents in load order, every diagnostic, and the files read. */

@@ -21,7 +21,7 @@ import {
   type Pair,
   type YAMLMap,
 } from 'yaml';
-import { makeDiagnostic, sortDiagnostics, type LoadDiagnostic } from '../report/diagnostics.js';
+import { makeDiagnostic, sortDiagnostics, type LoadDiagnostic } from './diagnostics.js';
 import { jsonSyntaxError } from './json-syntax.js';
 import type { JsonPath, Range } from '../types.js';
 

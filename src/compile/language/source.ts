@@ -10,7 +10,7 @@
  */
 import { readdir, realpath, stat } from 'node:fs/promises';
 import { extname, resolve, sep } from 'node:path';
-import { makeDiagnostic, type LoadDiagnostic } from '../report/diagnostics.js';
+import { makeDiagnostic, type LoadDiagnostic } from './diagnostics.js';
 import { MAX_POLICY_BYTES } from './parse.js';
 
 export { MAX_POLICY_BYTES };

@@ -8,11 +8,11 @@
  */
 import type { ValidateFunction } from 'ajv';
 import { schemaDiagnostics } from './ajv-errors.js';
-import { hasErrors, makeDiagnostic, sortDiagnostics, type LoadDiagnostic } from '../report/diagnostics.js';
+import { hasErrors, makeDiagnostic, sortDiagnostics, type LoadDiagnostic } from './diagnostics.js';
 import type { ParsedDocument } from './parse.js';
 import { validate as generated } from './policy-validator.generated.js';
 import type { PolicyDocument } from './schema-types.generated.js';
-import { expandBraces, MAX_COMPILED_ALTERNATIVES } from '../decide/glob.js';
+import { expandBraces, MAX_COMPILED_ALTERNATIVES } from './glob.js';
 import type { JsonPath } from '../types.js';
 
 /** The outcome of validation: the typed document when valid, and every finding. */

@@ -18,8 +18,8 @@
  * the pattern lies under (`src`).
  * @module
  */
-import { expandBraces } from '../decide/glob.js';
-import { sampleName } from '../decide/glob-syntax.js';
+import { expandBraces } from '../language/glob.js';
+import { sampleName } from '../language/glob-syntax.js';
 import type { SourceDocument } from '../types.js';
 
 /** Most probes made from one pattern. */

@@ -12,7 +12,12 @@
  * documents the ceiling decides (`pattern-under-ceiling`).
  * @module
  */
-import { commandCovers, pathAlternatives, pathCovers, type PathAlternative } from './argument-overlap.js';
+import {
+  commandCovers,
+  pathAlternatives,
+  pathCovers,
+  type PathAlternative,
+} from '../decide/argument-overlap.js';
 import { commandProbes, pathProbes } from './argument-probes.js';
 import { RESTRICTIVENESS } from '../decide/document.js';
 import { matchCommand, type ShellWord } from '../shell/index.js';

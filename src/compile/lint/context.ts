@@ -13,7 +13,7 @@ import { composePolicy } from '../decide/compile.js';
 import { compileDocument, HINT_NAMES, toolVerdict } from '../decide/document.js';
 import { BUILTIN_PLAN_PATH } from '../language/load.js';
 import type { ToolCatalogEntry } from '../catalog/catalog.js';
-import type { SelectorAlternative } from '../decide/glob.js';
+import type { SelectorAlternative } from '../language/glob.js';
 import type {
   ArgumentRule,
   LintDocument,

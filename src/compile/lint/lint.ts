@@ -10,7 +10,7 @@
  * (an error, so CI fails closed) and the other rules still run.
  * @module
  */
-import { sortDiagnostics } from '../report/diagnostics.js';
+import { sortDiagnostics } from '../language/diagnostics.js';
 import { ruleContexts } from './context.js';
 import type { LoadResult } from '../language/load.js';
 import type { ToolCatalogEntry } from '../catalog/catalog.js';

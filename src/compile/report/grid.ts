@@ -33,12 +33,12 @@ import {
   writtenArgumentRules,
   type WrittenArgumentRule,
 } from '../lint/argument-probes.js';
-import { unmatchedName } from '../lint/glob-witness.js';
+import { unmatchedName } from './glob-witness.js';
 import type { ToolCatalogEntry } from '../catalog/catalog.js';
 import type { CompiledPolicySet } from '../decide/compile.js';
 import { HINT_NAMES } from '../decide/document.js';
-import { parseSelector, type SelectorAlternative } from '../decide/glob.js';
-import { sampleName } from '../decide/glob-syntax.js';
+import { parseSelector, type SelectorAlternative } from '../language/glob.js';
+import { sampleName } from '../language/glob-syntax.js';
 import type { Decision, HintName, Hints, RuleRef, SourceDocument } from '../types.js';
 
 /** Where a row's tool came from. */

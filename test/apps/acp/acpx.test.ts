@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { tempDir } from '../../engine/setup.js';
 import { watchAgentMessages } from '../../reliability/acp-schema.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
+const ROOT = resolve(import.meta.dirname, '../../..');
 const ACPX = join(ROOT, 'node_modules/acpx/dist/cli.js');
 const BIN = join(ROOT, 'bin/dsh-mode.mjs');
 const run = promisify(execFile);

@@ -11,7 +11,7 @@ import * as acp from '@agentclientprotocol/sdk';
 import { describe, expect, it } from 'vitest';
 import { spawnAcp } from '../../reliability/acp-client.js';
 
-const BIN = resolve(import.meta.dirname, '../../bin/dsh-mode.mjs');
+const BIN = resolve(import.meta.dirname, '../../../bin/dsh-mode.mjs');
 const COMMAND = 'ls && make test';
 
 /** A deployment whose `review` mode asks about `make`, and a model that runs COMMAND. */

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-const BIN = resolve(import.meta.dirname, '../../bin/dsh-mode.mjs');
+const BIN = resolve(import.meta.dirname, '../../../bin/dsh-mode.mjs');
 
 describe('dsh-mode chat prints model-controlled text without terminal control characters', () => {
   it('escapes ESC, CR and C1 in streamed text and in tool-call lines, keeping newlines and tabs (as spaces)', () => {

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 
-const BIN = resolve(import.meta.dirname, '../../bin/dsh-mode.mjs');
+const BIN = resolve(import.meta.dirname, '../../../bin/dsh-mode.mjs');
 let server: Server | undefined;
 
 afterEach(async () => {

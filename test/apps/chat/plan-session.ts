@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
-const ROOT = resolve(import.meta.dirname, '../..');
+const ROOT = resolve(import.meta.dirname, '../../..');
 export const BIN = join(ROOT, 'bin/dsh-mode.mjs');
 
 export const PLAN = '# Add a greeting\n\n1. Write `hello.txt`.\n2. Report back.';

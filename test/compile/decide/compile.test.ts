@@ -1,11 +1,7 @@
 // compilePolicies and resolveInDocument: the policy language, docs/reference/policy-language.md, clause by clause, on inline YAML documents.
 import { describe, expect, it } from 'vitest';
-import {
-  compilePolicies,
-  DEFAULT_DENY_RULE,
-  effectiveHints,
-  loadPolicyText,
-} from '../../../src/compile/api.js';
+import { compilePolicies, loadPolicyText } from '../../../src/compile/api.js';
+import { DEFAULT_DENY_RULE, effectiveHints } from '../../../src/compile/decide/document.js';
 import { compileDocument, resolveInDocument } from '../../../src/compile/decide/document.js';
 import { MEMO_LIMIT } from '../../../src/compile/decide/compile.js';
 import { doc, policy } from '../helpers.js';

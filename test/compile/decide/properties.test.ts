@@ -2,16 +2,15 @@
 // the ceiling never widens, key order never matters, visibility is "not deny", memo = direct resolution.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  compilePolicies,
-  DEFAULT_DENY_RULE,
-  type Decision,
-  type Hints,
-  type PolicyDocument,
-  type SourceDocument,
-} from '../../../src/compile/api.js';
+import { compilePolicies, type Decision, type Hints, type PolicyDocument } from '../../../src/compile/api.js';
+import { DEFAULT_DENY_RULE } from '../../../src/compile/decide/document.js';
+import { type SourceDocument } from '../../../src/compile/types.js';
 import { resolveComposed } from '../../../src/compile/decide/compile.js';
-import { compareRestrictiveness, compileDocument, resolveInDocument } from '../../../src/compile/decide/document.js';
+import {
+  compareRestrictiveness,
+  compileDocument,
+  resolveInDocument,
+} from '../../../src/compile/decide/document.js';
 import { policyValidator } from '../../../src/compile/language/validate.js';
 
 const NAMES = ['a', 'b', 'ab', 'ba', 'abc', 'x', '__proto__', 'constructor', 'wébfetch', 'a/b', 'a.b'];

@@ -1,7 +1,8 @@
 // A section's `{{commands TOOL}}` is rendered from the compiled rules: the built-in plan's section lists exactly
 // the command patterns plan allows through `bash`, and a document that narrows plan changes the list with it.
 import { describe, expect, it } from 'vitest';
-import { compilePolicies, loadPolicySources, type SourceDocument } from '../../../src/compile/api.js';
+import { compilePolicies, loadPolicySources } from '../../../src/compile/api.js';
+import { type SourceDocument } from '../../../src/compile/types.js';
 import { doc, policy } from '../helpers.js';
 
 const builtin = (await loadPolicySources([])).documents;

@@ -4,12 +4,8 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  loadPolicySources,
-  loadPolicyText,
-  MAX_POLICY_BYTES,
-  parsePolicyText,
-} from '../../../src/compile/api.js';
+import { loadPolicySources, loadPolicyText } from '../../../src/compile/api.js';
+import { MAX_POLICY_BYTES, parsePolicyText } from '../../../src/compile/language/parse.js';
 
 describe('hostile inputs', () => {
   it('refuses an alias bomb with alias-limit', () => {

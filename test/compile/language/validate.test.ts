@@ -1,7 +1,9 @@
 // parsePolicyText + validatePolicy through loadPolicyText: every finding with its exact position (1-based,
 // end exclusive), real YAML and JSON text, no fakes.
 import { describe, expect, it } from 'vitest';
-import { loadPolicyText, parsePolicyText, validatePolicy } from '../../../src/compile/api.js';
+import { loadPolicyText } from '../../../src/compile/api.js';
+import { parsePolicyText } from '../../../src/compile/language/parse.js';
+import { validatePolicy } from '../../../src/compile/language/validate.js';
 import { where } from '../helpers.js';
 
 function findings(text: string) {

@@ -53,7 +53,7 @@ export function renderRuns(runs: readonly { name: string; lines: string[] }[]): 
 
 describe('lint on generated corpora', () => {
   it('reports exactly the pinned findings', async () => {
-    await expect(renderRuns(await corpusRuns())).toMatchFileSnapshot('./fixtures/lint-corpus.findings.txt');
+    await expect(renderRuns(await corpusRuns())).toMatchFileSnapshot('../fixtures/lint-corpus.findings.txt');
   });
 
   it('finds something for every rule, so the pin covers them all', () => {

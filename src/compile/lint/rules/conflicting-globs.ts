@@ -9,7 +9,7 @@
  * selector, once per conflicting pair.
  * @module
  */
-import { findCommonName } from '../glob-overlap.js';
+import { findCommonName } from '../../decide/glob-overlap.js';
 import type { SelectorAlternative } from '../context.js';
 import { mostRestrictive } from '../../decide/document.js';
 import { defineRule } from './define.js';

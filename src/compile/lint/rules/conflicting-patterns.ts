@@ -10,7 +10,7 @@
  * the later pattern, once per conflicting pair.
  * @module
  */
-import { commonCommand, commonPath, pathAlternatives } from '../argument-overlap.js';
+import { commonCommand, commonPath, pathAlternatives } from '../../decide/argument-overlap.js';
 import { mostRestrictive } from '../../decide/document.js';
 import type { ArgumentPattern } from '../../types.js';
 import { defineRule } from './define.js';

@@ -10,7 +10,7 @@
  * @module
  */
 import type { ToolCatalogEntry } from '../../catalog/catalog.js';
-import type { SelectorAlternative } from '../../decide/glob.js';
+import type { SelectorAlternative } from '../../language/glob.js';
 import type {
   ArgumentTable,
   CompiledPolicy,

@@ -3,7 +3,7 @@
  * minimatch would read such a pattern as literal text and silently match nothing the author meant.
  * @module
  */
-import { expandBraces } from '../../decide/glob.js';
+import { expandBraces } from '../../language/glob.js';
 import { defineRule } from './define.js';
 
 export default defineRule({

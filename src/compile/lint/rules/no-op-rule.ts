@@ -11,7 +11,7 @@
  * patterns decide per call.
  * @module
  */
-import { exampleNames, findCommonName } from '../glob-overlap.js';
+import { exampleNames, findCommonName } from '../../decide/glob-overlap.js';
 import { hintSets, UNMATCHED_PROBE, type SelectorAlternative, type SelectorRule } from '../context.js';
 import type { CompiledPolicy, Hints, JsonPath } from '../../types.js';
 import { defineRule, type RuleContext } from './define.js';

@@ -13,7 +13,7 @@
 import { commandProbes, pathProbes } from '../argument-probes.js';
 import { decideCall } from '../../decide/call.js';
 import { RESTRICTIVENESS } from '../../decide/document.js';
-import { sampleName } from '../../decide/glob-syntax.js';
+import { sampleName } from '../../language/glob-syntax.js';
 import type { RuleRef } from '../../types.js';
 import { defineRule } from './define.js';
 

@@ -4,7 +4,7 @@
  * selector is slow to compile and hard to review.
  * @module
  */
-import { expandBraces, MAX_BRACE_ALTERNATIVES } from '../../decide/glob.js';
+import { expandBraces, MAX_BRACE_ALTERNATIVES } from '../../language/glob.js';
 import { defineRule } from './define.js';
 
 export default defineRule({

@@ -9,7 +9,7 @@
  * false positive, and not a realistic one.
  * @module
  */
-import { exampleNames } from '../glob-overlap.js';
+import { exampleNames } from '../../decide/glob-overlap.js';
 import { hintSets, UNMATCHED_PROBE } from '../context.js';
 import { defineRule } from './define.js';
 

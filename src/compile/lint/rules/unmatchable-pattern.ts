@@ -17,7 +17,7 @@
  *   is not shadowed: it wins.
  * @module
  */
-import { expandBraces } from '../../decide/glob.js';
+import { expandBraces } from '../../language/glob.js';
 import { defineRule } from './define.js';
 import { findShadows } from '../argument-shadows.js';
 

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { rules } from '../../../../src/compile/lint/rules/index.js';
 import { runRule } from './rule-tester.js';
 
-const SRC = join(import.meta.dirname, '../../../src/compile/rules');
+const SRC = join(import.meta.dirname, '../../../../src/compile/lint/rules');
 const SUPPORT = new Set(['define.ts', 'index.ts']);
 const ruleFiles = readdirSync(SRC)
   .filter((f) => f.endsWith('.ts') && !SUPPORT.has(f))

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { expandBraces, MAX_BRACE_ALTERNATIVES } from '../../../../src/compile/decide/glob.js';
+import { expandBraces, MAX_BRACE_ALTERNATIVES } from '../../../../src/compile/language/glob.js';
 import rule from '../../../../src/compile/lint/rules/too-many-alternatives.js';
 import { testRule } from './rule-tester.js';
 

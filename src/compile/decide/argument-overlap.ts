@@ -10,8 +10,8 @@
  * @module
  */
 import { findCommonName } from './glob-overlap.js';
-import { expandBraces } from '../decide/glob.js';
-import { compilePathPattern, type PathForm } from '../decide/paths.js';
+import { expandBraces } from '../language/glob.js';
+import { compilePathPattern, type PathForm } from './paths.js';
 import { matchCommand, parseCommandPattern, type ShellWord } from '../shell/index.js';
 
 const known = (value: string): ShellWord => ({ text: value, value, known: true });

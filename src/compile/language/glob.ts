@@ -93,17 +93,6 @@ function compileAlternative(pattern: string): SelectorAlternative {
   return { pattern, specificity, isGlob: true, prefix, match: (n) => matchGlob(tokens, n) };
 }
 
-/** No escape, `?` or `[`: every character but `*` is a literal of its own. */
-const PLAIN_OR_STAR = /^[^\\?[]*$/;
-
-/**
- * Whether a brace-free pattern is literals and `*` only (no escape, `?` or `[`).
- * @returns true when every character but `*` stands for itself
- */
-export function isStarOnly(pattern: string): boolean {
-  return PLAIN_OR_STAR.test(pattern);
-}
-
 /**
  * Counts literal characters of a brace-free pattern.
  * @returns the specificity

@@ -2,9 +2,15 @@
 import fc from 'fast-check';
 import { Minimatch } from 'minimatch';
 import { describe, expect, it } from 'vitest';
-import { canMatch, matchGlob, sampleName, scanClass, tokenizeGlob } from '../../../src/compile/decide/glob-syntax.js';
-import { parseSelector } from '../../../src/compile/decide/glob.js';
-import { findCommonName } from '../../../src/compile/lint/glob-overlap.js';
+import {
+  canMatch,
+  matchGlob,
+  sampleName,
+  scanClass,
+  tokenizeGlob,
+} from '../../../src/compile/language/glob-syntax.js';
+import { parseSelector } from '../../../src/compile/language/glob.js';
+import { findCommonName } from '../../../src/compile/decide/glob-overlap.js';
 
 const OPTIONS = { nobrace: true, noext: true, nonegate: true, nocomment: true, noglobstar: true, dot: true };
 const SLASH = '\uffff';

@@ -10,7 +10,7 @@
  * against the real matchers, so a name it returns is matched by none of them.
  * @module
  */
-import { sampleChar, tokenizeGlob, type GlobToken } from '../decide/glob-syntax.js';
+import { sampleChar, tokenizeGlob, type GlobToken } from '../language/glob-syntax.js';
 
 /** A glob as the search needs it: its pattern (brace-free) and the matcher the compiler uses. */
 export interface WitnessGlob {

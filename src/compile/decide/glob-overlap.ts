@@ -14,7 +14,7 @@
  * The search is bounded by the product of the pattern lengths (4 KiB each at most by `glob.ts`).
  * @module
  */
-import { sampleChar, tokenizeGlob } from '../decide/glob-syntax.js';
+import { sampleChar, tokenizeGlob } from '../language/glob-syntax.js';
 
 /** A selector alternative as the glob parser produces it: the pattern and its matcher. */
 export interface MatchablePattern {

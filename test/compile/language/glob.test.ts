@@ -2,8 +2,8 @@
 import fc from 'fast-check';
 import { Minimatch } from 'minimatch';
 import { describe, expect, it } from 'vitest';
-import { MAX_BRACE_ALTERNATIVES } from '../../../src/compile/api.js';
-import { countLiterals, expandBraces, parseSelector } from '../../../src/compile/decide/glob.js';
+import { MAX_BRACE_ALTERNATIVES } from '../../../src/compile/language/glob.js';
+import { countLiterals, expandBraces, parseSelector } from '../../../src/compile/language/glob.js';
 
 const matches = (selector: string, name: string) =>
   parseSelector(selector).alternatives.some((a) => a.match(name));

@@ -1,6 +1,7 @@
 // sortDiagnostics and hasErrors: the order reported output uses.
 import { describe, expect, it } from 'vitest';
-import { hasErrors, sortDiagnostics, type Diagnostic } from '../../../src/compile/api.js';
+import type { Diagnostic } from '../../../src/compile/api.js';
+import { hasErrors, sortDiagnostics } from '../../../src/compile/language/diagnostics.js';
 
 const d = (file: string | null, line: number | undefined, code: string, column = 1): Diagnostic => ({
   code,

@@ -1,11 +1,11 @@
-// `commandCovers` and `pathCovers` (src/compile/lint/argument-overlap.ts) prove that one argument pattern matches every
+// `commandCovers` and `pathCovers` (src/compile/decide/argument-overlap.ts) prove that one argument pattern matches every
 // command or path another matches; lint's shadowed-pattern finding rests on them. Checked here against the real
 // matchers over generated patterns and subjects: a proof that a subject contradicts would be a wrong finding.
 // Subjects are drawn as instances of the specific pattern, and the general pattern is often the specific one
 // generalised, so that most runs reach the claim.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { commandCovers, pathAlternatives, pathCovers } from '../../../src/compile/lint/argument-overlap.js';
+import { commandCovers, pathAlternatives, pathCovers } from '../../../src/compile/decide/argument-overlap.js';
 import { matchCommand, type ShellWord } from '../../../src/compile/shell/index.js';
 
 const PATTERN_WORDS = ['a', 'ab', 'b', '*', 'a*', '*b', '**', '/a', '*/a', '-*', '-a'];

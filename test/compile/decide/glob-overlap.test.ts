@@ -4,8 +4,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { exampleNames, findCommonName } from '../../../src/compile/lint/glob-overlap.js';
-import { parseSelector } from '../../../src/compile/decide/glob.js';
+import { exampleNames, findCommonName } from '../../../src/compile/decide/glob-overlap.js';
+import { parseSelector } from '../../../src/compile/language/glob.js';
 
 const alt = (pattern: string) => parseSelector(pattern).alternatives[0]!;
 
