@@ -20,7 +20,7 @@ import { lstatSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { format } from 'node:util';
 import { Context, type Fiber } from 'cordis';
-import type { Diagnostic, Range } from '../compile/index.js';
+import type { Diagnostic, Range } from '../compile/types.js';
 import {
   diagnostic,
   fromCwd,

@@ -12,15 +12,8 @@
  */
 import { realpathSync } from 'node:fs';
 import { resolve, sep } from 'node:path';
-import {
-  builtinToolCatalog,
-  compilePolicies,
-  findWidenings,
-  loadPolicySources,
-  type CompiledPolicy,
-  type Hints,
-  type RuleRef,
-} from '../compile/index.js';
+import { builtinToolCatalog, compilePolicies, findWidenings, loadPolicySources } from '../compile/index.js';
+import type { CompiledPolicy, Hints, RuleRef } from '../compile/types.js';
 import { whereOf, type ResolvedEntry } from '../deploy/index.js';
 
 /** What the notices are computed against. */

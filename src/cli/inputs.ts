@@ -6,7 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Diagnostic } from '../compile/index.js';
+import type { Diagnostic } from '../compile/types.js';
 import { formatStylish } from './formatters/stylish.js';
 import type { LoadFailedReport } from './grid-report.js';
 import { toLintReport } from './report.js';

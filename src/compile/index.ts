@@ -19,7 +19,6 @@ export { compareRestrictiveness } from './decide/restrictiveness.js';
 export { describePath, schemaDiagnostics } from './language/ajv-errors.js';
 export { BUILTIN_PLAN_PATH, loadPolicySources, type LoadResult } from './language/load.js';
 export { parsePolicyText } from './language/parse.js';
-export { FileRefusedError, assertRegular, readOpenFile, readRegularFileSync } from './language/read-file.js';
 export { type ModeConfig } from './language/schema-types.generated.js';
 export { MAX_POLICY_BYTES, type GitAnswer, type GitObjects } from './language/source.js';
 export { suggest } from './language/suggest.js';

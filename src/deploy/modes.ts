@@ -27,14 +27,10 @@ import {
   schemaDiagnostics,
   sortDiagnostics,
   validatePolicy,
-  type CompiledPolicy,
-  type Diagnostic,
-  type JsonPath,
   type LintOptions,
   type ModeConfig,
-  type Range,
-  type SourceDocument,
 } from '../compile/index.js';
+import type { CompiledPolicy, Diagnostic, JsonPath, Range, SourceDocument } from '../compile/types.js';
 import { validateModeConfig } from './config-validators.generated.js';
 
 export type { ModeConfig };

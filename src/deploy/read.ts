@@ -14,16 +14,13 @@
 import { dirname, isAbsolute, resolve } from 'node:path';
 import {
   describePath,
-  FileRefusedError,
   hasErrors,
   parsePolicyText,
-  readRegularFileSync,
   schemaDiagnostics,
   sortDiagnostics,
-  type Diagnostic,
-  type JsonPath,
-  type Range,
 } from '../compile/index.js';
+import { FileRefusedError, readRegularFileSync } from '../files/read-file.js';
+import type { Diagnostic, JsonPath, Range } from '../compile/types.js';
 import { validateDeployment } from './config-validators.generated.js';
 import { diagnostic } from './diagnostic.js';
 

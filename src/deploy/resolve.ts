@@ -4,13 +4,8 @@
  * {@link lintDeployment} is the same pipeline for `dsh-mode lint cordis.yml`, with lint's own severities.
  * @module
  */
-import {
-  sortDiagnostics,
-  type CompiledPolicySet,
-  type Diagnostic,
-  type LintOptions,
-  type SourceDocument,
-} from '../compile/index.js';
+import { sortDiagnostics, type CompiledPolicySet, type LintOptions } from '../compile/index.js';
+import type { Diagnostic, SourceDocument } from '../compile/types.js';
 import { lintModeConfig, resolveModeConfig, type ConfigSource, type ResolvedModes } from './modes.js';
 import { diagnostic } from './diagnostic.js';
 import { readDeployment, type Deployment, type DeploymentEntry } from './read.js';

@@ -17,4 +17,4 @@ export {
 } from './authorize.js';
 export { DEFAULT_MODE, EXIT_PLAN_MODE, PLAN_MODE } from './vocabulary.js';
 export { foldMode, MALFORMED_MODE, modeOfSet } from './fold.js';
-export type { Decision, Hints, RuleRef } from '../compile/index.js';
+export type { Decision, Hints, RuleRef } from '../compile/types.js';

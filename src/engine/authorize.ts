@@ -27,7 +27,7 @@ import type {
   PathResolver,
   ProgramCheck,
   RuleRef,
-} from '../compile/index.js';
+} from '../compile/types.js';
 import { DEFAULT_MODE, EXIT_PLAN_MODE } from './vocabulary.js';
 
 /** What `compilePolicies` returns, or any set that finds a compiled mode by name. */

@@ -6,7 +6,8 @@
  * Nothing here is module-global: disposing the plugin drops this object, and a reload starts clean.
  * @module
  */
-import { fsPathResolver, fsProgramCheck, hintsOfAnnotations, type Hints } from '../compile/index.js';
+import { fsPathResolver, fsProgramCheck, hintsOfAnnotations } from '../compile/index.js';
+import type { Hints } from '../compile/types.js';
 import type { Session, ToolAnnotations, ToolLookup } from '../host/types.js';
 import type { ResolvedModes } from '../deploy/modes.js';
 import { authorize, isVisible, type Verdict } from './authorize.js';

@@ -16,7 +16,7 @@
  * @module
  */
 import type { Authorizer, PreExecuteResult } from '../host/types.js';
-import type { RuleRef } from '../compile/index.js';
+import type { RuleRef } from '../compile/types.js';
 import type { ModeCore } from './core.js';
 import { EXIT_PLAN_MODE } from './vocabulary.js';
 

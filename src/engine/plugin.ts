@@ -36,7 +36,7 @@ import { createGate } from './gate.js';
 import { seed } from './seed.js';
 import { ModesService } from './service.js';
 import { createModeSection, createToolView } from './soft-layer.js';
-import type { Diagnostic } from '../compile/index.js';
+import type { Diagnostic } from '../compile/types.js';
 // Type-only: these bring the host's cordis events and service keys into scope (declaration merging). The engine's
 // code uses the seams through the interfaces of ../host/types.ts and has no run-time dependency on the host.
 import type {} from '../host/agents.js';

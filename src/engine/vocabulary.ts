@@ -24,7 +24,7 @@ declare module '../host/types.js' {
 }
 
 /** The mode of a log with no `mode/set`: the absence of policy. Reserved; no document may define it. */
-export { DEFAULT_MODE } from '../compile/index.js';
+export { DEFAULT_MODE } from '../compile/types.js';
 
 /** The built-in planning mode (`policies/plan.yaml`). */
 export const PLAN_MODE = 'plan';

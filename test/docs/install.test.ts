@@ -137,7 +137,7 @@ describe('installing from a tarball (docs/guide.md)', () => {
       'bin/dsh-mode.mjs',
       'dist/bundle/cli.js',
       'dist/cli/main.js',
-      'dist/compile/policy-validator.generated.js',
+      'dist/compile/language/policy-validator.generated.js',
       'dist/deploy/config-validators.generated.js',
       'dist/index.js',
       'dist/index.d.ts',

@@ -53,7 +53,9 @@ function importsOf(file: string): ModuleImport[] {
 function resolveSpecifier(from: string, specifier: string): string | null {
   if (!specifier.startsWith('.')) return null;
   const base = resolve(dirname(from), specifier);
-  for (const candidate of [base.replace(/\.js$/, '.ts'), `${base}.ts`, join(base, 'index.ts')]) {
+  // A generated module (not in git) is known by its declaration, as tsc knows it.
+  const declared = base.replace(/\.js$/, '.d.ts');
+  for (const candidate of [base.replace(/\.js$/, '.ts'), `${base}.ts`, join(base, 'index.ts'), declared]) {
     if (existsSync(candidate)) return candidate;
   }
   throw new Error(`${relative(SRC, from)}: cannot resolve ${specifier}`);

@@ -18,6 +18,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadPolicySources } from '../../src/compile/language/load.js';
 import { loadCatalog } from '../../src/compile/catalog/catalog.js';
@@ -324,23 +325,14 @@ describe('hostile files: bash ends every descendant', () => {
   it.runIf(process.getuid?.() === 0)(
     'without root, the command runs in a PID namespace too',
     async () => {
-      // The tool's module and the table it reads, compiled alone, run by `nobody` in a child process.
-      const ts = (await import('typescript')).default;
+      // The built tool (dist/, which the global setup builds), run by `nobody` in a child process.
       const dir = tempDir('dsh-bash-nobody-');
       chmodSync(dir, 0o777);
-      writeFileSync(join(dir, 'package.json'), '{"type": "module"}');
-      for (const module of ['host/tools/bash', 'compile/builtin-tools']) {
-        const source = readFileSync(join(import.meta.dirname, `../../src/${module}.ts`), 'utf8');
-        const js = ts.transpileModule(source, {
-          compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
-        }).outputText;
-        mkdirSync(dirname(join(dir, `${module}.js`)), { recursive: true });
-        writeFileSync(join(dir, `${module}.js`), js);
-      }
+      const bashModule = pathToFileURL(join(import.meta.dirname, '../../dist/host/tools/bash.js')).href;
       const marker = `dsh-setsid-nobody-${process.pid}`;
       writeFileSync(
         join(dir, 'run.mjs'),
-        `import { bashIsolation, bashTool } from './host/tools/bash.js';
+        `import { bashIsolation, bashTool } from ${JSON.stringify(bashModule)};
 const result = await bashTool.execute({ command: ${JSON.stringify(command(marker))}, timeout_ms: 1000 },
   { callId: 'n', signal: new AbortController().signal, workspace: ${JSON.stringify(dir)} });
 console.log(JSON.stringify({ isolation: bashIsolation(), uid: process.getuid(), result }));`,

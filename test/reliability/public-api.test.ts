@@ -9,7 +9,7 @@
  * - the root is a subset of the two entries and holds no plugin field or internal helper.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,6 +30,10 @@ function packedCopy(pkg: string): void {
     });
   } catch {
     // Type errors in another area's in-progress files still emit; the checks below fail on a missing entry.
+  }
+  // The schemas' validators are generated JavaScript beside their modules (the global setup's build wrote them).
+  for (const file of readdirSync(join(root, 'src'), { recursive: true }).map(String)) {
+    if (file.endsWith('.generated.js')) cpSync(join(root, 'src', file), join(pkg, 'dist', file));
   }
   cpSync(join(root, 'package.json'), join(pkg, 'package.json'));
   for (const folder of ['policies', 'schema', 'node_modules'])

@@ -6,7 +6,7 @@
  * whose arguments do not have the tool's shape, is shown as its JSON.
  * @module
  */
-import { readOpenFile } from '../../compile/index.js';
+import { readOpenFile } from '../../files/read-file.js';
 import { openForRead } from '../../host/tools/open.js';
 import { confine } from '../../host/tools/paths.js';
 import { bodyLines, type BoxLine } from './render.js';

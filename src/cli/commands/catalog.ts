@@ -17,7 +17,7 @@ import { resolve } from 'node:path';
 import { stringOption } from '../argv.js';
 import type { CliCommand, CommandSpec, Outcome } from '../command.js';
 import { UsageError } from '../errors.js';
-import type { Hints } from '../../compile/index.js';
+import type { Hints } from '../../compile/types.js';
 import type { McpServerConfig } from '../../mcp/config.js';
 
 /** One tool of the written catalog. */

@@ -16,12 +16,9 @@ import {
   loadPolicySources,
   suggest,
   type CompiledPolicySet,
-  type HintName,
-  type Hints,
-  type RuleRef,
-  type SourceDocument,
   type ToolCatalogEntry,
 } from '../../compile/index.js';
+import type { HintName, Hints, RuleRef, SourceDocument } from '../../compile/types.js';
 import {
   authorize,
   EXIT_PLAN_MODE_HINTS,

@@ -7,12 +7,8 @@
  */
 import { stringOption } from '../argv.js';
 import { basename } from 'node:path';
-import {
-  loadPolicySources,
-  sortDiagnostics,
-  type Diagnostic,
-  type ToolCatalogEntry,
-} from '../../compile/index.js';
+import { loadPolicySources, sortDiagnostics, type ToolCatalogEntry } from '../../compile/index.js';
+import type { Diagnostic } from '../../compile/types.js';
 import type { CliCommand, CommandSpec, Outcome } from '../command.js';
 import { UsageError } from '../errors.js';
 import { lintFormatters, type LintFormatName } from '../formatters/index.js';

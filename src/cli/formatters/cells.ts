@@ -4,7 +4,7 @@
  * backtick or a newline in a name must not break a pull-request comment).
  * @module
  */
-import type { Decision, RuleRef } from '../../compile/index.js';
+import type { Decision, RuleRef } from '../../compile/types.js';
 import { paint, type Style } from '../../apps/colour.js';
 import { shownFile } from './paths.js';
 

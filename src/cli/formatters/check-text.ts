@@ -2,7 +2,7 @@
  * The human format of `check`: the decision, visibility, reason and the deciding rule with its location.
  * @module
  */
-import type { RuleRef } from '../../compile/index.js';
+import type { RuleRef } from '../../compile/types.js';
 import type { CheckReport, FormatOptions } from '../report.js';
 import { paintDecision } from './cells.js';
 import { shownFile } from './paths.js';

@@ -12,7 +12,7 @@
  * end column is one less (never before the start). Pure: `(report, options) => string`.
  * @module
  */
-import type { Diagnostic, Severity } from '../../compile/index.js';
+import type { Diagnostic, Severity } from '../../compile/types.js';
 import type { FormatContext } from '../report.js';
 import { displayPath } from './paths.js';
 

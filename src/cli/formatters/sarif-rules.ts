@@ -5,7 +5,8 @@
  * since they have no rule file. Each entry links to the docs anchor of its code.
  * @module
  */
-import { rules, type Severity } from '../../compile/index.js';
+import { rules } from '../../compile/index.js';
+import type { Severity } from '../../compile/types.js';
 
 /** Where rule documentation lives in the repository; each code is an anchor on this page. */
 export const RULES_DOCS_PATH = 'docs/reference/lint-rules.md';

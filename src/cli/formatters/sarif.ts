@@ -12,7 +12,7 @@
  * info → `note`. Pure: `(report, options) => string`; a test validates the output against the SARIF schema.
  * @module
  */
-import type { Diagnostic, Severity } from '../../compile/index.js';
+import type { Diagnostic, Severity } from '../../compile/types.js';
 import type { FormatContext } from '../report.js';
 import type { DiagnosticsReport } from './github.js';
 import { artifactLocation, folderUri, SRCROOT } from './paths.js';

@@ -4,7 +4,7 @@
  * (`main.ts` decides, see `../colour.ts`). Pure: a report in, text out.
  * @module
  */
-import type { Diagnostic, Severity } from '../../compile/index.js';
+import type { Diagnostic, Severity } from '../../compile/types.js';
 import { paint as paintIf, type Style } from '../../apps/colour.js';
 import type { FormatOptions, LintReport } from '../report.js';
 import { shownFile } from './paths.js';

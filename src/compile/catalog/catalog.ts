@@ -21,7 +21,7 @@
  */
 import { resolve } from 'node:path';
 import { BUILTIN_TOOL_ANNOTATIONS } from './builtin-tools.js';
-import { FileRefusedError, readRegularFile } from '../language/read-file.js';
+import { FileRefusedError, readRegularFile } from '../../files/read-file.js';
 import type { Diagnostic, Hints, JsonPath } from '../types.js';
 
 /** One catalogued tool. */

@@ -14,7 +14,7 @@ import { makeDiagnostic, type LoadDiagnostic } from './diagnostics.js';
 import { MAX_POLICY_BYTES } from './parse.js';
 
 export { MAX_POLICY_BYTES };
-import { FileRefusedError, readRegularFile } from './read-file.js';
+import { FileRefusedError, readRegularFile } from '../../files/read-file.js';
 
 /** One policy file's text, named as it is reported. */
 export interface PolicyText {

@@ -4,7 +4,7 @@
  * @module
  */
 import { isMap, isSeq, LineCounter, parseDocument, type Node } from 'yaml';
-import { FileRefusedError, readRegularFileSync } from '../../compile/index.js';
+import { FileRefusedError, readRegularFileSync } from '../../files/read-file.js';
 import type { ScriptEntry } from './scripted.js';
 
 const ENTRY_KEYS = new Set(['text', 'tool_calls']);

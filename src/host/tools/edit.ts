@@ -5,7 +5,8 @@
  * A file that is not valid UTF-8 is refused unchanged: decoding it lossily would rewrite bytes far from the edit.
  * @module
  */
-import { BUILTIN_TOOL_ANNOTATIONS, readOpenFile } from '../../compile/index.js';
+import { BUILTIN_TOOL_ANNOTATIONS } from '../../compile/index.js';
+import { readOpenFile } from '../../files/read-file.js';
 import type { Tool } from '../types.js';
 import { openForWrite, replaceContent } from './open.js';
 import { confine } from './paths.js';

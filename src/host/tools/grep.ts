@@ -15,7 +15,8 @@
 import { opendir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { RE2JS } from 're2js';
-import { BUILTIN_TOOL_ANNOTATIONS, FileRefusedError, readOpenFile } from '../../compile/index.js';
+import { BUILTIN_TOOL_ANNOTATIONS } from '../../compile/index.js';
+import { FileRefusedError, readOpenFile } from '../../files/read-file.js';
 import type { Tool } from '../types.js';
 import { openChild, openForRead, type OpenNode } from './open.js';
 import { confine } from './paths.js';

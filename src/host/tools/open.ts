@@ -19,7 +19,7 @@
 import { constants, existsSync, type Stats } from 'node:fs';
 import { mkdir, open, readlink, realpath, type FileHandle } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
-import { assertRegular } from '../../compile/index.js';
+import { assertRegular } from '../../files/read-file.js';
 import { explainFsError, inside } from './paths.js';
 
 const { O_RDONLY, O_WRONLY, O_RDWR, O_CREAT, O_EXCL, O_NOFOLLOW, O_DIRECTORY } = constants;

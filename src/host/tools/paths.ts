@@ -6,7 +6,7 @@
  */
 import { readlinkSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
-import { FileRefusedError } from '../../compile/index.js';
+import { FileRefusedError } from '../../files/read-file.js';
 import type { Tool } from '../types.js';
 
 /** The longest path the file tools accept (Linux's PATH_MAX). */
