@@ -28,9 +28,11 @@ describe('writes', () => {
       '/etc/new',
       '/var/new',
       '/dev/new',
-      '/proc/sys/vm/swappiness',
     ];
-    const script = targets.map((t) => `echo x >> '${t}' && echo "WROTE ${t}"`).join('; ');
+    // A host setting is written with its own value: if the write went through, nothing on the host changed.
+    const setting =
+      'read v < /proc/sys/vm/swappiness; echo "$v" > /proc/sys/vm/swappiness && echo "WROTE setting"';
+    const script = [...targets.map((t) => `echo x >> '${t}' && echo "WROTE ${t}"`), setting].join('; ');
     const r = await w.run({ command: { script: `${script}; echo done` }, timeoutMs: 20_000 });
     expect(r.output).toContain('done');
     expect(r.output).not.toContain('WROTE');
