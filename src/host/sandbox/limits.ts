@@ -132,13 +132,18 @@ function members(cgroup: PidsCgroup): number[] {
 }
 
 /**
- * Removes a call's cgroup once its processes are gone, killing any still in it (a call's processes belong to
- * the call: the PID namespace normally ends them all before this runs).
- * @param attempts how many 10 ms waits before giving up (the folder then stays, empty of live processes or not)
- * @returns whether the cgroup was removed
+ * Ends a call's cgroup: kills any process still in it (a call's processes belong to the call: the PID namespace
+ * normally ends them all before this runs) and waits until it is empty, then removes the folder. The kernel
+ * refuses the removal (EBUSY) for a moment after the last process left, so that part is retried in the
+ * background: the call's promise, that nothing it started still runs, holds once the cgroup is empty.
+ * @param attempts how many 1 ms waits for the cgroup to empty, and for its removal
+ * @returns whether the cgroup emptied
  */
-export async function removePidsCgroup(cgroup: PidsCgroup, attempts = 500): Promise<boolean> {
-  for (let i = 0; i < attempts; i++) {
+export async function endPidsCgroup(cgroup: PidsCgroup, attempts = 5000): Promise<boolean> {
+  // The last processes leave the cgroup within a millisecond or two of the call's end: poll at that grain.
+  const pause = () => new Promise((resolve) => setTimeout(resolve, 1));
+  let empty = false;
+  for (let i = 0; i < attempts && !empty; i++) {
     const left = members(cgroup);
     for (const pid of left) {
       try {
@@ -147,16 +152,21 @@ export async function removePidsCgroup(cgroup: PidsCgroup, attempts = 500): Prom
         // exited meanwhile
       }
     }
-    if (left.length === 0) {
+    empty = left.length === 0;
+    if (!empty) await pause();
+  }
+  const remove = async (): Promise<void> => {
+    for (let i = 0; i < attempts; i++) {
       try {
         rmdirSync(cgroup.dir);
-        return true;
+        return;
       } catch (error) {
-        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return true;
-        // EBUSY: a member is still exiting
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code !== 'EBUSY') return;
       }
+      await pause();
     }
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  return false;
+  };
+  void remove();
+  return empty;
 }

@@ -68,7 +68,7 @@ export function bwrapArgs(plan: MountPlan): string[] {
   // bwrap leaves the fresh /proc/sys writable, and for a root host it is the host's kernel settings.
   args.push('--ro-bind', '/proc/sys', '/proc/sys');
   args.push('--perms', '1777', '--size', String(plan.tmpBytes), '--tmpfs', '/tmp');
-  for (const folder of plan.hidden) args.push('--perms', '0755', '--tmpfs', folder);
+  for (const folder of plan.hidden) args.push('--tmpfs', folder);
   const covered = ['/tmp', ...plan.hidden].some((folder) => isInside(plan.workspace, folder));
   if (covered) args.push('--ro-bind', plan.workspace, plan.workspace);
   for (const folder of plan.hidden) args.push('--remount-ro', folder);

@@ -18,7 +18,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { sandboxEnvironment } from './environment.js';
-import { createPidsCgroup, prlimitArgs, removePidsCgroup, resolveLimits, type PidsCgroup } from './limits.js';
+import { createPidsCgroup, prlimitArgs, endPidsCgroup, resolveLimits, type PidsCgroup } from './limits.js';
 import { bwrapArgs, hiddenFolders, isInside, STATUS_FD } from './mounts.js';
 import type { SandboxLimitKind, SandboxOutcome, SandboxRefused, SandboxRequest } from './types.js';
 import { findProgram } from './which.js';
@@ -195,6 +195,6 @@ export async function runSandboxed(request: SandboxRequest): Promise<SandboxOutc
     // 'close' comes once bwrap has exited and every pipe is closed: only the namespace's processes hold them.
     child.on('close', () => void finish());
   });
-  if (cgroup) await removePidsCgroup(cgroup);
+  if (cgroup) await endPidsCgroup(cgroup);
   return outcome;
 }
