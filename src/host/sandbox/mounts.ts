@@ -14,7 +14,8 @@
  * Everything else stays readable, as the host user can read it: `/usr`, `/etc`, `/opt`, `/var` (but `/var/tmp`),
  * `/srv`, `/mnt`, `/media`, `/sys`, and the workspace. The namespaces: mount, PID, IPC, UTS, network (only a
  * loopback of its own), cgroup where the kernel has it, and a user namespace for a host that is not root (where
- * `RLIMIT_NPROC` then counts the call's own processes). All capabilities are dropped.
+ * `RLIMIT_NPROC` then counts the call's own processes). All capabilities are dropped, and the seccomp filter of
+ * `seccomp.ts` (read from {@link SECCOMP_FD}) refuses Unix sockets.
  * @module
  */
 import { existsSync, realpathSync, statSync } from 'node:fs';
@@ -22,6 +23,8 @@ import { sep } from 'node:path';
 
 /** The file descriptor bwrap writes its JSON status lines to (the runner's fourth stdio slot). */
 export const STATUS_FD = 3;
+/** The file descriptor bwrap reads the seccomp program from (`seccomp.ts`; the fifth slot). */
+export const SECCOMP_FD = 4;
 
 /** What {@link bwrapArgs} needs, resolved: real paths only. */
 export interface MountPlan {
@@ -79,6 +82,6 @@ export function bwrapArgs(plan: MountPlan): string[] {
   // As root bwrap keeps every capability unless told: with CAP_SYS_ADMIN a command could unmount the hiding tmpfs.
   args.push('--cap-drop', 'ALL');
   args.push('--die-with-parent', '--new-session', '--chdir', plan.workspace);
-  args.push('--json-status-fd', String(STATUS_FD));
+  args.push('--json-status-fd', String(STATUS_FD), '--seccomp', String(SECCOMP_FD));
   return args;
 }

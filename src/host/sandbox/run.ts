@@ -2,8 +2,9 @@
  * Runs one command in the OS sandbox ({@link runSandboxed}), or refuses without running it.
  *
  * The command runs under `bwrap` (the filesystem of `mounts.ts`, its own mount, PID, IPC, UTS and network
- * namespaces, its own session, no capabilities), with `prlimit` applying the rlimits first, and, for a root host,
- * in a pids cgroup of its own (`limits.ts`), in the minimal environment of `environment.ts`. The call ends with
+ * namespaces, its own session, no capabilities, no Unix sockets: `seccomp.ts`), with `prlimit` applying the
+ * rlimits first, and, for a root host, in a pids cgroup of its own (`limits.ts`), in the minimal environment of
+ * `environment.ts`. The call ends with
  * the command; a timeout or an abort SIGKILLs bwrap, whose `--die-with-parent` kills the namespace's first
  * process, and the kernel then kills every other process of the namespace. The runner resolves only once they
  * are gone: nothing the call started outlives it, and its `/tmp` goes with its mount namespace.
@@ -19,7 +20,8 @@ import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { sandboxEnvironment } from './environment.js';
 import { createPidsCgroup, prlimitArgs, endPidsCgroup, resolveLimits, type PidsCgroup } from './limits.js';
-import { bwrapArgs, hiddenFolders, isInside, STATUS_FD } from './mounts.js';
+import { bwrapArgs, hiddenFolders, isInside, SECCOMP_FD, STATUS_FD } from './mounts.js';
+import { unixSocketFilter } from './seccomp.js';
 import type { SandboxLimitKind, SandboxOutcome, SandboxRefused, SandboxRequest } from './types.js';
 import { findProgram } from './which.js';
 
@@ -55,6 +57,8 @@ function refuse(reason: string, howToInstall: string): SandboxRefused {
 interface Prepared {
   kind: 'prepared';
   file: string;
+  /** The seccomp program, written to bwrap's {@link SECCOMP_FD}. */
+  filter: Buffer;
   args: string[];
   env: Record<string, string>;
   cgroup?: PidsCgroup;
@@ -86,6 +90,12 @@ function prepare(request: SandboxRequest): Prepared | SandboxRefused {
   const hidden = hiddenFolders(home);
   if (['/tmp', ...hidden].some((folder) => isInside(prlimit, folder)))
     return refuse(`\`prlimit\` at ${prlimit} lies in a folder the sandbox hides`, INSTALL_PRLIMIT);
+  const filter = unixSocketFilter();
+  if (filter === undefined)
+    return refuse(
+      `there is no seccomp filter for the ${process.arch} architecture`,
+      'Run dsh-mode on x86-64 or arm64.',
+    );
   const root = process.getuid?.() === 0;
   const args = [
     ...bwrapArgs({ workspace, hidden, tmpBytes: limits.tmpBytes, userNamespace: !root }),
@@ -94,7 +104,7 @@ function prepare(request: SandboxRequest): Prepared | SandboxRefused {
     ...argv,
   ];
   const env = sandboxEnvironment(hostEnv, home, request.env);
-  if (!root) return { kind: 'prepared', file: bwrap, args, env, limits: 'rlimit' };
+  if (!root) return { kind: 'prepared', file: bwrap, args, env, filter, limits: 'rlimit' };
   const cgroup = createPidsCgroup(limits.processes);
   if ('error' in cgroup)
     return refuse(
@@ -103,7 +113,7 @@ function prepare(request: SandboxRequest): Prepared | SandboxRefused {
     );
   // The shell joins the cgroup and becomes bwrap, so nothing of the call ever runs outside it.
   const join = ['-c', 'echo $$ > "$0" && exec "$@"', cgroup.procs, bwrap, ...args];
-  return { kind: 'prepared', file: '/bin/sh', args: join, env, cgroup, limits: 'rlimit+cgroup' };
+  return { kind: 'prepared', file: '/bin/sh', args: join, env, filter, cgroup, limits: 'rlimit+cgroup' };
 }
 
 /** Whether a process (by host pid) still runs: present and not a zombie. */
@@ -135,9 +145,13 @@ export async function runSandboxed(request: SandboxRequest): Promise<SandboxOutc
   const prepared = prepare(request);
   if (prepared.kind === 'refused') return prepared;
   const cap = request.maxOutputBytes ?? SANDBOX_OUTPUT_CAP;
-  const { file, args, env, cgroup } = prepared;
+  const { file, args, env, filter, cgroup } = prepared;
   const outcome = await new Promise<SandboxOutcome>((resolve) => {
-    const child = spawn(file, args, { cwd: '/', env, stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
+    const child = spawn(file, args, { cwd: '/', env, stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'] });
+    // bwrap reads the program to its end before it sets the sandbox up; a bwrap that died first closed it.
+    const seccomp = child.stdio[SECCOMP_FD] as NodeJS.WritableStream;
+    seccomp.on('error', () => {});
+    seccomp.end(filter);
     const chunks: Buffer[] = [];
     let kept = 0;
     let dropped = 0;

@@ -6,8 +6,10 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { createServer, type Server } from 'node:net';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mayAddVariable, runSandboxed, sandboxEnvironment } from '../../../src/host/sandbox/index.js';
+import { unixSocketFilter } from '../../../src/host/sandbox/seccomp.js';
 import { world, type World } from './helpers.js';
 
 let w: World;
@@ -55,6 +57,46 @@ describe('network', () => {
     expect(r.output).toContain('rc=1');
     expect(r.output.trim().split('\n').at(-1)!.trim()).toBe('lo');
     expect(connections).toBe(before);
+  });
+});
+
+describe('Unix sockets', () => {
+  // A service's socket the hidden folders do not cover: here, one in the workspace, served by this process.
+  const connect = (path: string) =>
+    `perl -MIO::Socket::UNIX -e '$s = IO::Socket::UNIX->new(Peer => "${path}") or die "connect: $!\\n"; print <$s>'`;
+  let path: string;
+  let unixServer: Server;
+  beforeAll(async () => {
+    path = join(w.workspace, 'service.sock');
+    unixServer = createServer((socket) => socket.end('hello from the unix socket\n'));
+    await new Promise<void>((resolve) => unixServer.listen(path, resolve));
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => unixServer.close(resolve));
+  });
+
+  it('the host reaches the socket (the attack works outside)', async () => {
+    const { stdout } = await promisify(execFile)('bash', ['-c', connect(path)], {
+      encoding: 'utf8',
+      timeout: 10_000,
+    });
+    expect(stdout).toBe('hello from the unix socket\n');
+  });
+
+  it('the filter is eight-byte instructions for x86-64 and arm64, and absent elsewhere', () => {
+    expect(unixSocketFilter('x64')).toHaveLength(11 * 8);
+    expect(unixSocketFilter('arm64')).toHaveLength(11 * 8);
+    expect(unixSocketFilter('ia32')).toBeUndefined();
+  });
+
+  it('the sandbox cannot open a Unix socket at all (seccomp), though the file is visible', async () => {
+    const r = await w.run({
+      command: { script: `test -S '${path}' && echo visible; ${connect(path)}` },
+      timeoutMs: 20_000,
+    });
+    expect(r.output).toContain('visible');
+    expect(r.output).not.toContain('hello from the unix socket');
+    expect(r.output).toContain('connect: Operation not permitted');
   });
 });
 

@@ -19,6 +19,7 @@ afterAll(() => w.remove());
 
 const MiB = 1024 ** 2;
 const root = process.getuid?.() === 0;
+const RUNNER_FDS = ['--json-status-fd', '--seccomp'];
 
 describe('memory', () => {
   it.each([
@@ -96,7 +97,8 @@ describe('processes', () => {
             hidden: [],
             tmpBytes: limits.tmpBytes,
             userNamespace: true,
-          }).filter((a, i, all) => a !== '--json-status-fd' && all[i - 1] !== '--json-status-fd'),
+            // Without the runner's status and seccomp descriptors.
+          }).filter((a, i, all) => !RUNNER_FDS.includes(a) && !RUNNER_FDS.includes(all[i - 1]!)),
           '--',
           ...prlimitArgs(
             execFileSync('bash', ['-c', 'command -v prlimit'], { encoding: 'utf8' }).trim(),
