@@ -131,6 +131,19 @@ function members(cgroup: PidsCgroup): number[] {
   }
 }
 
+/** SIGKILL to every process in a call's cgroup; returns how many were listed. */
+export function killMembers(cgroup: PidsCgroup): number {
+  const left = members(cgroup);
+  for (const pid of left) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return left.length;
+}
+
 /**
  * Ends a call's cgroup: kills any process still in it (a call's processes belong to the call: the PID namespace
  * normally ends them all before this runs) and waits until it is empty, then removes the folder. The kernel
@@ -144,15 +157,7 @@ export async function endPidsCgroup(cgroup: PidsCgroup, attempts = 5000): Promis
   const pause = () => new Promise((resolve) => setTimeout(resolve, 1));
   let empty = false;
   for (let i = 0; i < attempts && !empty; i++) {
-    const left = members(cgroup);
-    for (const pid of left) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        // exited meanwhile
-      }
-    }
-    empty = left.length === 0;
+    empty = killMembers(cgroup) === 0;
     if (!empty) await pause();
   }
   const remove = async (): Promise<void> => {

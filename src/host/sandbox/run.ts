@@ -4,10 +4,10 @@
  * The command runs under `bwrap` (the filesystem of `mounts.ts`, its own mount, PID, IPC, UTS and network
  * namespaces, its own session, no capabilities, no Unix sockets: `seccomp.ts`), with `prlimit` applying the
  * rlimits first, and, for a root host, in a pids cgroup of its own (`limits.ts`), in the minimal environment of
- * `environment.ts`. The call ends with
- * the command; a timeout or an abort SIGKILLs bwrap, whose `--die-with-parent` kills the namespace's first
- * process, and the kernel then kills every other process of the namespace. The runner resolves only once they
- * are gone: nothing the call started outlives it, and its `/tmp` goes with its mount namespace.
+ * `environment.ts`. The call ends with the command. A timeout or an abort SIGKILLs bwrap's process group and the namespace's first process
+ * (`tree.ts`: bwrap arms `--die-with-parent` only after its setup), and the kernel then kills every other
+ * process of the namespace. The runner resolves only once the first process is gone (for a root host, once the
+ * cgroup is empty): nothing the call started outlives it, and its `/tmp` goes with its mount namespace.
  *
  * It refuses, and never runs the command bare, when the platform is not Linux, `bwrap` or `prlimit` is not on
  * the host's `PATH`, a root host cannot make a pids cgroup, or bwrap fails to set the sandbox up (bwrap reports
@@ -16,13 +16,21 @@
  * @module
  */
 import { spawn } from 'node:child_process';
-import { readFileSync, realpathSync, statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { sandboxEnvironment } from './environment.js';
-import { createPidsCgroup, prlimitArgs, endPidsCgroup, resolveLimits, type PidsCgroup } from './limits.js';
+import {
+  createPidsCgroup,
+  endPidsCgroup,
+  killMembers,
+  prlimitArgs,
+  resolveLimits,
+  type PidsCgroup,
+} from './limits.js';
 import { bwrapArgs, hiddenFolders, isInside, SECCOMP_FD, STATUS_FD } from './mounts.js';
 import { unixSocketFilter } from './seccomp.js';
 import type { SandboxLimitKind, SandboxOutcome, SandboxRefused, SandboxRequest } from './types.js';
+import { identify, killGroup, killProcess, waitGone, type ProcessIdentity } from './tree.js';
 import { findProgram } from './which.js';
 
 /** Output kept from a call that names no cap. */
@@ -116,24 +124,8 @@ function prepare(request: SandboxRequest): Prepared | SandboxRefused {
   return { kind: 'prepared', file: '/bin/sh', args: join, env, filter, cgroup, limits: 'rlimit+cgroup' };
 }
 
-/** Whether a process (by host pid) still runs: present and not a zombie. */
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The state follows the command name, which is in parentheses and may itself hold ") ".
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Waits until the namespace's first process is gone. The kernel lets it finish exiting only after every other
- * process of its PID namespace has: when it is gone (or a zombie), the whole tree is.
- */
-async function namespaceGone(pid: number, attempts = 500): Promise<void> {
-  for (let i = 0; i < attempts && alive(pid); i++) await new Promise((r) => setTimeout(r, 10));
-}
+/** How long the output may stay open after a killed call's bwrap is gone, before the runner stops waiting. */
+const DRAIN_MS = 2_000;
 
 /**
  * Runs a command in the sandbox.
@@ -147,7 +139,13 @@ export async function runSandboxed(request: SandboxRequest): Promise<SandboxOutc
   const cap = request.maxOutputBytes ?? SANDBOX_OUTPUT_CAP;
   const { file, args, env, filter, cgroup } = prepared;
   const outcome = await new Promise<SandboxOutcome>((resolve) => {
-    const child = spawn(file, args, { cwd: '/', env, stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'] });
+    // Its own process group: bwrap's first process in the namespace stays in it until its setup is done.
+    const child = spawn(file, args, {
+      cwd: '/',
+      env,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe', 'pipe'],
+    });
     // bwrap reads the program to its end before it sets the sandbox up; a bwrap that died first closed it.
     const seccomp = child.stdio[SECCOMP_FD] as NodeJS.WritableStream;
     seccomp.on('error', () => {});
@@ -165,28 +163,46 @@ export async function runSandboxed(request: SandboxRequest): Promise<SandboxOutc
     };
     child.stdout!.on('data', collect);
     child.stderr!.on('data', collect);
-    let status = '';
-    (child.stdio[STATUS_FD] as NodeJS.ReadableStream).on('data', (chunk: Buffer) => {
-      status += chunk.toString('utf8');
-    });
     let ending: 'timeout' | 'cancel' | undefined;
+    let status = '';
+    // The namespace's first process, identified as soon as bwrap names it (it is alive then: bwrap holds it).
+    let inner: ProcessIdentity | undefined;
+    const statusStream = child.stdio[STATUS_FD] as NodeJS.ReadableStream;
+    statusStream.on('data', (chunk: Buffer) => {
+      status += chunk.toString('utf8');
+      const pid = /"child-pid"\s*:\s*(\d+)/.exec(status)?.[1];
+      if (inner === undefined && pid !== undefined) inner = identify(Number(pid));
+      if (ending) killTree();
+    });
+    const killTree = (): void => {
+      if (child.pid !== undefined) killGroup(child.pid);
+      child.kill('SIGKILL');
+      if (inner) killProcess(inner);
+      if (cgroup) killMembers(cgroup);
+    };
     const kill = (why: 'timeout' | 'cancel'): void => {
       ending ??= why;
-      child.kill('SIGKILL');
+      killTree();
     };
     const timer = setTimeout(() => kill('timeout'), request.timeoutMs);
     const onAbort = (): void => kill('cancel');
     request.signal?.addEventListener('abort', onAbort, { once: true });
     if (request.signal?.aborted) onAbort();
     let settled = false;
+    let drain: NodeJS.Timeout | undefined;
     const finish = async (failure?: Error): Promise<void> => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      clearTimeout(drain);
       request.signal?.removeEventListener('abort', onAbort);
       if (failure) return resolve(refuse(`bwrap could not be started: ${failure.message}`, INSTALL_BWRAP));
-      const childPid = /"child-pid"\s*:\s*(\d+)/.exec(status)?.[1];
-      if (ending && childPid !== undefined) await namespaceGone(Number(childPid));
+      if (ending) {
+        killTree();
+        if (inner) await waitGone(inner);
+        for (const stream of [child.stdout, child.stderr, statusStream])
+          (stream as NodeJS.ReadStream).destroy();
+      }
       const output = Buffer.concat(chunks).toString('utf8');
       const exit = /"exit-code"\s*:\s*(-?\d+)/.exec(status)?.[1];
       if (ending === undefined && exit === undefined) {
@@ -206,6 +222,14 @@ export async function runSandboxed(request: SandboxRequest): Promise<SandboxOutc
       });
     };
     child.on('error', (error) => void finish(error));
+    child.on('exit', () => {
+      // A killed call: bwrap is gone, and what it named is killed too; the output then closes with the
+      // namespace, and a process that escaped both (none should) cannot hold the call open.
+      if (ending) {
+        killTree();
+        drain = setTimeout(() => void finish(), DRAIN_MS);
+      }
+    });
     // 'close' comes once bwrap has exited and every pipe is closed: only the namespace's processes hold them.
     child.on('close', () => void finish());
   });
