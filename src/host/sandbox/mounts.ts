@@ -13,8 +13,8 @@
  *
  * Everything else stays readable, as the host user can read it: `/usr`, `/etc`, `/opt`, `/var` (but `/var/tmp`),
  * `/srv`, `/mnt`, `/media`, `/sys`, and the workspace. The namespaces: mount, PID, IPC, UTS, network (only a
- * loopback of its own), cgroup where the kernel has it, and a user namespace for a host that is not root (where
- * `RLIMIT_NPROC` then counts the call's own processes). All capabilities are dropped, and the seccomp filter of
+ * loopback of its own), cgroup where the kernel has it, and user (the host's user mapped to itself; for a host
+ * that is not root, `RLIMIT_NPROC` then counts the call's own processes), with no further user namespace. All capabilities are dropped, and the seccomp filter of
  * `seccomp.ts` (read from {@link SECCOMP_FD}) refuses Unix sockets.
  * @module
  */
@@ -34,8 +34,6 @@ export interface MountPlan {
   hidden: readonly string[];
   /** Size of the private `/tmp` in bytes. */
   tmpBytes: number;
-  /** Whether to make a user namespace (a host that is not root). */
-  userNamespace: boolean;
 }
 
 /** Whether `path` is `folder` or inside it (both absolute and normalised). */
@@ -78,7 +76,9 @@ export function bwrapArgs(plan: MountPlan): string[] {
   // bwrap's /dev is a tmpfs of unbounded size: read-only, it is no second place to write (devices still work).
   args.push('--remount-ro', '/dev');
   args.push('--unshare-ipc', '--unshare-pid', '--unshare-net', '--unshare-uts', '--unshare-cgroup-try');
-  if (plan.userNamespace) args.push('--unshare-user');
+  // A user namespace of its own, and no further ones inside: a nested user namespace would give the command
+  // capabilities over mount namespaces of its own making (bwrap needs --unshare-user for --disable-userns).
+  args.push('--unshare-user', '--disable-userns');
   // As root bwrap keeps every capability unless told: with CAP_SYS_ADMIN a command could unmount the hiding tmpfs.
   args.push('--cap-drop', 'ALL');
   args.push('--die-with-parent', '--new-session', '--chdir', plan.workspace);

@@ -106,7 +106,7 @@ function prepare(request: SandboxRequest): Prepared | SandboxRefused {
     );
   const root = process.getuid?.() === 0;
   const args = [
-    ...bwrapArgs({ workspace, hidden, tmpBytes: limits.tmpBytes, userNamespace: !root }),
+    ...bwrapArgs({ workspace, hidden, tmpBytes: limits.tmpBytes }),
     '--',
     ...prlimitArgs(prlimit, limits),
     ...argv,

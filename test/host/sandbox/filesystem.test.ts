@@ -53,6 +53,18 @@ describe('writes', () => {
     expect(r.output).toContain('end');
   });
 
+  it('cannot make a user namespace of its own, where it would have capabilities again', async () => {
+    const r = await w.run({
+      command: {
+        script: `unshare -U true && echo NESTED; unshare -Urm sh -c "umount '${w.home}'; cat '${w.home}/.secret'" && echo NESTED; echo end`,
+      },
+      timeoutMs: 20_000,
+    });
+    expect(r.output).not.toContain('NESTED');
+    expect(r.output).not.toContain(w.secret);
+    expect(r.output).toContain('end');
+  });
+
   it('has a private /tmp: written inside, absent on the host and in the next call', async () => {
     const name = `dsh-private-${token()}`;
     const first = await w.run({

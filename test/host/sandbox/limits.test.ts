@@ -96,7 +96,6 @@ describe('processes', () => {
             workspace: w.workspace,
             hidden: [],
             tmpBytes: limits.tmpBytes,
-            userNamespace: true,
             // Without the runner's status and seccomp descriptors.
           }).filter((a, i, all) => !RUNNER_FDS.includes(a) && !RUNNER_FDS.includes(all[i - 1]!)),
           '--',
