@@ -5,7 +5,7 @@
  * killed. Large `sort` and `git log -p` still work.
  */
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { processesWith, token, world, type World } from './helpers.js';
@@ -98,6 +98,24 @@ describe('what stays hidden', () => {
     expect(r.output).not.toContain(w.secret);
     expect(r.output).toContain(`HOME=${w.home}\n`);
     expect(r.output.match(/No such file or directory/g)).toHaveLength(2);
+  });
+
+  it("a link the workspace ships to the home's secret leads nowhere", async () => {
+    const inner = world('link-');
+    try {
+      symlinkSync(join(inner.home, '.secret'), join(inner.workspace, 'innocent.txt'));
+      symlinkSync(inner.home, join(inner.workspace, 'home'));
+      // On the host, the link reads the secret: the attack works outside.
+      expect(readFileSync(join(inner.workspace, 'innocent.txt'), 'utf8')).toBe(inner.secret);
+      const r = await inner.run({
+        command: { script: 'cat innocent.txt; cat home/.secret; ls -A home' },
+        timeoutMs: 20_000,
+      });
+      expect(r.output).not.toContain(inner.secret);
+      expect(r.output.match(/No such file or directory/g)).toHaveLength(2);
+    } finally {
+      inner.remove();
+    }
   });
 
   it('shows a workspace inside the home, read-only, and still hides the rest of the home', async () => {
