@@ -183,7 +183,7 @@ describe("GNU sort's spill", () => {
     });
     expect(r.exitCode).toBe(0);
     expect(r.output).toBe(host);
-  });
+  }, 180_000);
 
   it('runs git log -p over a large history', async () => {
     const repo = join(w.base, 'repo');
@@ -201,5 +201,5 @@ describe("GNU sort's spill", () => {
     const [sum, bytes] = r.output.split('\n');
     expect(`${sum}\n`).toBe(host);
     expect(Number(bytes)).toBeGreaterThan(20 * MiB);
-  });
+  }, 180_000);
 });
