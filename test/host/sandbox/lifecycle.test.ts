@@ -74,6 +74,19 @@ describe('the end of a call', () => {
   });
 });
 
+describe('calls side by side', () => {
+  it('run apart: each its own /tmp, and each ends whole', async () => {
+    const calls = [1, 2, 3, 4].map((n) =>
+      w.run({
+        command: { script: `echo ${n} > /tmp/mine; sleep 0.2; cat /tmp/mine; ls /tmp` },
+        timeoutMs: 30_000,
+      }),
+    );
+    const results = await Promise.all(calls);
+    expect(results.map((r) => r.output)).toEqual(['1\nmine\n', '2\nmine\n', '3\nmine\n', '4\nmine\n']);
+  });
+});
+
 describe('output', () => {
   it('keeps at most the cap and counts the rest', async () => {
     const r = await w.run({
