@@ -71,6 +71,10 @@ const LABELS = {
   ],
   'naive-prefix-vs-decide': ['naive regex prefix matching (Gemini-style)', 'the uncached decision'],
   'fold-read-100k-vs-refold': ['mode fold per read, 100k events, one new event', 'a full refold'],
+  'sandbox-bash-true-vs-bare-bwrap': [
+    'a sandboxed `bash -c true` (`runSandboxed`: mounts, namespaces, limits, the whole call)',
+    'a bare `bwrap --ro-bind / / … bash -c true`',
+  ],
 };
 
 /** Whether a result meets its goal: true, false, or undefined when it has none. */

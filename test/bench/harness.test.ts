@@ -27,6 +27,7 @@ const REQUIRED = [
   'decide-command-memoised-vs-map-get',
   'decide-command-uncached-vs-parse',
   'naive-prefix-vs-decide',
+  'sandbox-bash-true-vs-bare-bwrap',
 ];
 
 const run = (...args: string[]) =>

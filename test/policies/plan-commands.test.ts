@@ -48,23 +48,40 @@ const SIGNATURES: readonly Flag[] = [
   { flag: '--diff-merges=r' },
 ];
 
+// Options by which git runs in another repository: each alternate object store's (`git for-each-ref` there).
+const OTHER_REPOSITORY: readonly Flag[] = [{ flag: '--alternate-refs' }];
+
 const PROGRAMS: readonly Program[] = [
   {
     base: 'git log',
     allowed: ['git log', 'git log --oneline -5', 'git log -p HEAD~3.. -- src', 'git log --format=%h%x20%s'],
-    denied: [...DIFF_OPTIONS, ...SIGNATURES],
+    denied: [...DIFF_OPTIONS, ...SIGNATURES, ...OTHER_REPOSITORY],
   },
   {
     base: 'git show',
     allowed: ['git show', 'git show HEAD:README.md', 'git show --stat HEAD~1'],
-    denied: [...DIFF_OPTIONS, ...SIGNATURES],
+    denied: [...DIFF_OPTIONS, ...SIGNATURES, ...OTHER_REPOSITORY],
   },
   {
     base: 'git diff',
     allowed: ['git diff', 'git diff --stat HEAD~1', 'git diff --no-index a b', 'git diff --cached -- src'],
-    denied: DIFF_OPTIONS,
+    denied: [...DIFF_OPTIONS, ...OTHER_REPOSITORY],
   },
-  { base: 'git blame', allowed: ['git blame -L 1,5 README.md'], denied: DIFF_OPTIONS },
+  {
+    base: 'git blame',
+    allowed: ['git blame -L 1,5 README.md'],
+    denied: [...DIFF_OPTIONS, ...OTHER_REPOSITORY],
+  },
+  {
+    // The folder above the top level (`git -C .. ls-files`), and a repository at a path.
+    base: 'git rev-parse',
+    allowed: [
+      'git rev-parse --show-toplevel',
+      'git rev-parse --git-dir HEAD',
+      'git rev-parse --show-superproject',
+    ],
+    denied: [{ flag: '--show-superproject-working-tree' }, { flag: '--resolve-git-dir', value: true }],
+  },
   {
     base: 'git grep',
     bundle: 'i',

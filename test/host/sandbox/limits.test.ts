@@ -1,0 +1,161 @@
+/**
+ * The sandbox's resource limits, attacked with real processes (issue 27: `sort /dev/zero`, `grep -f /dev/zero`
+ * and a `while … & done` fork loop each took the machine's memory or process table for up to 600 s). Each is
+ * ended by a limit, the call returns, and no process of it is left on the host. Counts and explicit timeouts
+ * only: nothing here measures time.
+ */
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, readdirSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { prlimitArgs, resolveLimits } from '../../../src/host/sandbox/limits.js';
+import { bwrapArgs } from '../../../src/host/sandbox/mounts.js';
+import { processesWith, token, world, type World } from './helpers.js';
+
+let w: World;
+beforeAll(() => {
+  w = world('limits-');
+});
+afterAll(() => w.remove());
+
+const MiB = 1024 ** 2;
+const root = process.getuid?.() === 0;
+const RUNNER_FDS = ['--json-status-fd', '--seccomp'];
+
+describe('memory', () => {
+  it.each([
+    ['sort /dev/zero', 'sort: memory exhausted'],
+    ['grep -f /dev/zero README.md', 'grep: memory exhausted'],
+  ])('%s fails on the address-space limit instead of filling memory', async (command, message) => {
+    const r = await w.run({
+      command: { script: command },
+      timeoutMs: 60_000,
+      limits: { memoryBytes: 256 * MiB },
+    });
+    expect(r.timedOut).toBe(false);
+    expect(r.exitCode).toBe(2);
+    expect(r.output).toContain(message);
+  });
+});
+
+describe('processes', () => {
+  it('a fork loop gets fewer processes than the limit, and they end with the call', async () => {
+    const mark = token();
+    const r = await w.run({
+      command: { script: `for i in $(seq 300); do sleep 3600.${mark} & echo started; done` },
+      timeoutMs: 60_000,
+      limits: { processes: 32 },
+    });
+    // bash gives up when fork keeps failing (exit 254): the loop ends by the limit, not by the timeout.
+    expect(r.timedOut).toBe(false);
+    expect(r.output).toContain('Resource temporarily unavailable');
+    const started = r.output.match(/^started$/gm)?.length ?? 0;
+    expect(started).toBeGreaterThan(10);
+    expect(started).toBeLessThan(32);
+    expect(processesWith(`3600.${mark}`)).toEqual([]);
+  }, 90_000);
+
+  it('an endless fork loop is held by the limit, ended by the timeout, and leaves no process', async () => {
+    const mark = token();
+    const r = await w.run({
+      command: { script: `while :; do sleep 3600.${mark} & done` },
+      timeoutMs: 3_000,
+      limits: { processes: 32 },
+    });
+    expect(r.timedOut).toBe(true);
+    expect(r.output).toContain('Resource temporarily unavailable');
+    expect(processesWith(`3600.${mark}`)).toEqual([]);
+  });
+
+  it.runIf(root)('a root host leaves no cgroup behind', async () => {
+    const r = await w.run({ command: { script: 'cat /proc/self/cgroup' }, timeoutMs: 20_000 });
+    expect(r.limits).toBe('rlimit+cgroup');
+    const base = '/sys/fs/cgroup/pids';
+    const left = existsSync(base)
+      ? readdirSync(base).filter((f) => f.startsWith(`dsh-sandbox-${process.pid}-`))
+      : [];
+    expect(left).toEqual([]);
+  });
+
+  // What a host that is not root relies on: in the user namespace bwrap makes, RLIMIT_NPROC counts the call's
+  // own processes. Run as `nobody` with nobody's other processes outside: the call still gets its full limit,
+  // and no more.
+  it.runIf(root)(
+    'for a user host, the process limit counts the call alone (user namespace)',
+    () => {
+      const outside = Array.from({ length: 40 }, () =>
+        spawn('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', 'sleep', '60'], {
+          stdio: 'ignore',
+        }),
+      );
+      try {
+        chmodSync(w.base, 0o755);
+        chmodSync(w.workspace, 0o755);
+        const limits = resolveLimits({ processes: 24 });
+        const args = [
+          ...bwrapArgs({
+            workspace: w.workspace,
+            hidden: [],
+            tmpBytes: limits.tmpBytes,
+            // Without the runner's status and seccomp descriptors.
+          }).filter((a, i, all) => !RUNNER_FDS.includes(a) && !RUNNER_FDS.includes(all[i - 1]!)),
+          '--',
+          ...prlimitArgs(
+            execFileSync('bash', ['-c', 'command -v prlimit'], { encoding: 'utf8' }).trim(),
+            limits,
+          ),
+          'bash',
+          '-c',
+          'for i in $(seq 100); do sleep 20 & echo started; done 2>/dev/null',
+        ];
+        const run = spawnSync(
+          'setpriv',
+          ['--reuid=65534', '--regid=65534', '--clear-groups', 'bwrap', ...args],
+          {
+            encoding: 'utf8',
+            timeout: 60_000,
+          },
+        );
+        expect(run.stderr).not.toMatch(/^bwrap:/m);
+        const started = run.stdout.match(/^started$/gm)?.length ?? 0;
+        expect(started).toBeGreaterThan(15);
+        expect(started).toBeLessThan(24);
+      } finally {
+        for (const child of outside) child.kill('SIGKILL');
+      }
+    },
+    90_000,
+  );
+});
+
+describe('file size', () => {
+  it('a write past the file limit ends the writer with SIGXFSZ (exit 128 + 25)', async () => {
+    const r = await w.run({
+      command: { script: 'head -c 2M /dev/zero > /tmp/f; echo "rc=$?"; stat -c %s /tmp/f' },
+      timeoutMs: 20_000,
+      limits: { fileBytes: 1 * MiB },
+    });
+    expect(r.output).toContain('rc=153');
+    expect(r.output).toContain(`${MiB}\n`);
+  });
+});
+
+describe('the limits themselves', () => {
+  it('are in force inside, soft and hard', async () => {
+    const r = await w.run({
+      command: {
+        script:
+          'ulimit -Sv; ulimit -Hv; ulimit -Su; ulimit -Hu; ulimit -Sf; ulimit -Hf; ulimit -c; ulimit -Hv unlimited || echo cannot-raise',
+      },
+      timeoutMs: 20_000,
+      limits: { memoryBytes: 512 * MiB, processes: 50, fileBytes: 4 * MiB },
+    });
+    // bash reports -v in KiB and -f in 1024-byte blocks.
+    expect(r.output.split('\n').slice(0, 7)).toEqual(['524288', '524288', '50', '50', '4096', '4096', '0']);
+    expect(r.output).toContain('cannot-raise');
+  });
+
+  it('reject a limit that is not a positive integer', () => {
+    expect(() => resolveLimits({ processes: 0 })).toThrow(RangeError);
+    expect(() => resolveLimits({ memoryBytes: 1.5 })).toThrow(/memoryBytes/);
+  });
+});

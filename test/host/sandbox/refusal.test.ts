@@ -1,0 +1,110 @@
+/**
+ * Where the sandbox cannot start, the command does not run at all: the runner refuses with a reason and how to
+ * install what is missing (a mode turns this into a deny), and `sandboxSupport()` says the same for `doctor`.
+ * A missing bwrap is simulated with a `PATH` without it; a bwrap that fails to set up, with a fake `bwrap` that
+ * exits as the real one does when namespaces are not permitted.
+ */
+import { chmodSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { INSTALL_BWRAP, runSandboxed, sandboxSupport } from '../../../src/host/sandbox/index.js';
+import { world, type World } from './helpers.js';
+
+let w: World;
+let noBwrap: string;
+let failingBwrap: string;
+beforeAll(() => {
+  w = world('refuse-');
+  // A PATH with the programs a command needs and prlimit, but no bwrap.
+  noBwrap = join(w.base, 'bin-no-bwrap');
+  mkdirSync(noBwrap);
+  for (const program of ['prlimit', 'bash', 'touch', 'sh'])
+    symlinkSync(`/usr/bin/${program}`, join(noBwrap, program));
+  failingBwrap = join(w.base, 'bin-failing-bwrap');
+  mkdirSync(failingBwrap);
+  symlinkSync('/usr/bin/prlimit', join(failingBwrap, 'prlimit'));
+  writeFileSync(
+    join(failingBwrap, 'bwrap'),
+    '#!/bin/sh\necho "bwrap: No permissions to create new namespace, likely because the kernel does not allow non-privileged user namespaces." >&2\nexit 1\n',
+  );
+  chmodSync(join(failingBwrap, 'bwrap'), 0o755);
+});
+afterAll(() => w.remove());
+
+describe('a missing bwrap', () => {
+  it('refuses with the install hint, and the command does not run', async () => {
+    const marker = join(w.base, 'ran');
+    const outcome = await runSandboxed({
+      workspace: w.workspace,
+      command: { argv: ['touch', marker] },
+      timeoutMs: 10_000,
+      hostEnv: { PATH: noBwrap, HOME: w.home },
+    });
+    expect(outcome).toEqual({
+      kind: 'refused',
+      reason: 'bubblewrap (`bwrap`) is not on the PATH',
+      howToInstall: INSTALL_BWRAP,
+    });
+    expect(INSTALL_BWRAP).toContain('apt-get install bubblewrap');
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('is what sandboxSupport() reports', async () => {
+    expect(await sandboxSupport({ hostEnv: { PATH: noBwrap } })).toEqual({
+      available: false,
+      kind: 'bwrap',
+      reason: 'bubblewrap (`bwrap`) is not on the PATH',
+      howToInstall: INSTALL_BWRAP,
+    });
+  });
+});
+
+describe('a bwrap that cannot set up', () => {
+  it('refuses with what bwrap said, and how to allow namespaces', async () => {
+    const outcome = await runSandboxed({
+      workspace: w.workspace,
+      command: { script: 'echo ran' },
+      timeoutMs: 10_000,
+      hostEnv: { PATH: failingBwrap, HOME: w.home },
+    });
+    expect(outcome.kind).toBe('refused');
+    if (outcome.kind !== 'refused') return;
+    expect(outcome.reason).toMatch(
+      /^the sandbox failed to start: bwrap: No permissions to create new namespace/,
+    );
+    expect(outcome.howToInstall).toMatch(/user namespaces/);
+  });
+});
+
+describe('sandboxSupport() on this machine', () => {
+  it('finds bwrap working (the CI installs it)', async () => {
+    const support = await sandboxSupport();
+    expect(support).toMatchObject({ available: true, kind: 'bwrap' });
+    expect(support.limits).toBe(process.getuid?.() === 0 ? 'rlimit+cgroup' : 'rlimit');
+  });
+});
+
+describe('a malformed request', () => {
+  it('throws, as a programming error', async () => {
+    await expect(
+      runSandboxed({ workspace: w.workspace, command: { argv: [] }, timeoutMs: 1_000 }),
+    ).rejects.toThrow(/no program/);
+    await expect(
+      runSandboxed({
+        workspace: w.workspace,
+        command: { argv: ['true'] },
+        timeoutMs: 1_000,
+        limits: { tmpBytes: -1 },
+      }),
+    ).rejects.toThrow(RangeError);
+  });
+
+  it('refuses a workspace that is not a folder', async () => {
+    const outcome = await runSandboxed({
+      workspace: join(w.base, 'missing'),
+      command: { argv: ['true'] },
+      timeoutMs: 1_000,
+    });
+    expect(outcome.kind).toBe('refused');
+  });
+});
