@@ -1,12 +1,7 @@
-// Lint at scale.
-//  - lint of a realistic repository: 10 modes × 5 documents × 50 rules (each document with a `bash` rule of command
-//    patterns), against parse + validate of the same files, timed in the same blocks (the issue's goal: ≤ 2×).
-//  - compile + lint of 1,000 parsed documents × 100 rules (10 modes of 100 documents: exact names, prefix globs,
-//    brace selectors, effects, a default and inline tests), in seconds with parsing excluded; parse + validate of
-//    the same documents is timed in the same blocks and reported beside it as the baseline.
-// (The CLI's cold start is cold.bench.mjs's.)
+// Lint of a realistic repository: 10 modes × 5 documents × 50 rules (exact names, prefix globs, brace selectors,
+// effects, a default, inline tests, and a `bash` rule of command patterns), against parse + validate of the same
+// files, timed in the same blocks. (The CLI's cold start is cold.bench.mjs's.)
 // Imports dist/: `npm run build` first (`npm run bench` does).
-import { compilePolicies } from '../dist/compile/decide/compile.js';
 import { loadPolicyText } from '../dist/compile/language/load.js';
 import { lintPolicies } from '../dist/compile/lint/lint.js';
 import { consume, median, now, round } from './lib.mjs';
@@ -44,18 +39,6 @@ export function documentText(d, mode, rules = 100, commands = false) {
   return lines.join('\n');
 }
 
-/** One block: parse + validate fresh documents (timed), then compile + lint them (timed). */
-function lintBlock(texts) {
-  let start = now();
-  const docs = texts.flatMap((t, i) => loadPolicyText(t, `doc${i}.yaml`).documents);
-  const load = now() - start;
-  if (docs.length !== texts.length) throw new Error('bench documents did not load');
-  start = now();
-  consume(compilePolicies(docs).modes.size);
-  consume(lintPolicies({ documents: docs, diagnostics: [] }).length);
-  return { load, lint: now() - start };
-}
-
 /** One block of the realistic figure: parse + validate fresh documents (timed), then lint them (timed). */
 function realisticBlock(texts) {
   let start = now();
@@ -69,7 +52,6 @@ function realisticBlock(texts) {
 
 export default async function run({ quick }) {
   const out = [];
-  const s = (ns) => round(ns * 1e-9);
   const ms = (v) => round(v * 1e-6);
 
   const realistic = Array.from({ length: 50 }, (_, d) => documentText(d, `m${d % 10}`, 50, true));
@@ -94,27 +76,5 @@ export default async function run({ quick }) {
     goal: { ratio: 2 },
   });
 
-  const count = quick ? 20 : 1000;
-  const texts = Array.from({ length: count }, (_, d) => documentText(d, `m${d % 10}`));
-  // Warm-up: the parser's, compiler's and rules' own code is compiled before the first timed block.
-  lintBlock(texts.slice(0, Math.min(100, count)));
-  const load = [];
-  const lint = [];
-  for (let b = 0; b < (quick ? 2 : 5); b++) {
-    const r = lintBlock(texts);
-    load.push(r.load);
-    lint.push(r.lint);
-  }
-  const lintRatios = lint.map((v, i) => v / load[i]);
-  out.push({
-    bench: BENCH,
-    metric: 'compile-lint-1000x100',
-    value: s(median(lint)),
-    unit: 's',
-    baseline: s(median(load)),
-    ratio: round(median(lintRatios)),
-    spread: [round(Math.min(...lintRatios)), round(Math.max(...lintRatios))],
-    note: `baseline: parse + validate of the same ${count} documents`,
-  });
   return out;
 }

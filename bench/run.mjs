@@ -28,28 +28,6 @@ const only = args.filter((a, i) => !a.startsWith('--') && (fromAt === -1 || i !=
 
 /** What each figure measures, for people (the table and the text output). */
 const LABELS = {
-  'plugin-overhead-default': ['one step with the plugin, default mode', 'the same step without the plugin'],
-  'plugin-overhead-plan': ['one step with the plugin, plan mode', 'the same step without the plugin'],
-  'null-hooks-overhead': [
-    "one step with a do-nothing hook on each seam the engine uses, no plugin (the host's dispatch alone)",
-    'the same step without them',
-  ],
-  'gate-host-vs-map-get': ['the gate as the host runs it on each call (`judge`)', 'a bare `Map.get`'],
-  'step-vs-floor': [
-    'one scripted step without the plugin',
-    'a floor loop (append JSON lines, build the request from an array)',
-  ],
-  'step-100k-vs-1k': ['per step, resumed 100k-event session', 'per step, resumed 1k-event session'],
-  'resume-100k-vs-parse': ['resume of a 100k-event session', 'read + split + `JSON.parse` of its file'],
-  'journal-append-vs-bare': ['journal append on disk, plugin loaded', 'bare `JSON.stringify` + `writeSync`'],
-  'lint-10x5x50-vs-load': [
-    'lint of a realistic repository: 10 modes × 5 documents × 50 rules',
-    'parse + validate of the same files',
-  ],
-  'compile-lint-1000x100': [
-    'compile + lint, 1,000 parsed documents × 100 rules',
-    'parse + validate of the same documents',
-  ],
   'cold-check-vs-node': [
     'cold `dsh-mode check plan bash --args \'{"command":"git status; rm -rf /"}\'`',
     '`node -e 0`',
@@ -62,15 +40,22 @@ const LABELS = {
     'cold `dsh-mode lint policies/examples/review.yaml` (the built-in plan linted too)',
     '`node -e 0`',
   ],
-  'decide-memoised-vs-map-get': ['memoised `decide()` by name', 'a bare `Map.get`'],
-  'decide-name-only-vs-map-get': ['a name-only tool through `decideCall`', 'a bare `Map.get`'],
-  'decide-command-memoised-vs-map-get': ['a repeated command decision', 'a bare `Map.get`'],
+  'plugin-overhead-default': ['one step with the plugin, default mode', 'the same step without the plugin'],
+  'plugin-overhead-plan': ['one step with the plugin, plan mode', 'the same step without the plugin'],
+  'null-hooks-overhead': [
+    "one step with a do-nothing hook on each seam the engine uses, no plugin (the host's dispatch alone)",
+    'the same step without them',
+  ],
+  'fold-read-100k-vs-refold': ['mode fold per read, 100k events, one new event', 'a full refold'],
   'decide-command-uncached-vs-parse': [
     'an uncached decision, ~130-character compound command',
     'a bare unbash parse of it',
   ],
-  'naive-prefix-vs-decide': ['naive regex prefix matching (Gemini-style)', 'the uncached decision'],
-  'fold-read-100k-vs-refold': ['mode fold per read, 100k events, one new event', 'a full refold'],
+  'resume-1m-vs-parse': ['resume of a 1,000,000-event session', 'read + split + `JSON.parse` of its file'],
+  'lint-10x5x50-vs-load': [
+    'lint of a realistic repository: 10 modes × 5 documents × 50 rules',
+    'parse + validate of the same files',
+  ],
   'sandbox-bash-true-vs-bare-bwrap': [
     'a sandboxed `bash -c true` (`runSandboxed`: mounts, namespaces, limits, the whole call)',
     'a bare `bwrap --ro-bind / / … bash -c true`',
@@ -103,11 +88,9 @@ function textLine(r) {
   const ok = holds(r);
   const verdict =
     ok === undefined ? '' : ok ? `  goal ${goalText(r)}: holds` : `  goal ${goalText(r)}: MISSED`;
-  const extra =
-    r.wrong !== undefined ? `, ${r.wrong}/${r.cases} wrong on the corpus (${r.unsafe} unsafe allows)` : '';
   return (
     `  ${r.metric.padEnd(36)} ${String(r.value).padStart(9)} ${r.unit.padEnd(3)} ${String(r.ratio).padStart(7)}× ` +
-    `[${r.spread.join(', ')}]  ${what} vs ${against} (${r.baseline} ${r.unit})${extra}${verdict}`
+    `[${r.spread.join(', ')}]  ${what} vs ${against} (${r.baseline} ${r.unit})${verdict}`
   );
 }
 
@@ -137,10 +120,8 @@ function markdownTable(results) {
     const [what, against] = LABELS[r.metric] ?? [r.metric, 'baseline'];
     const ok = holds(r);
     const goal = ok === undefined ? '' : `${goalText(r)} ${ok ? '(holds)' : '(missed)'}`;
-    const extra =
-      r.wrong !== undefined ? `; ${r.wrong} of ${r.cases} corpus answers wrong, ${r.unsafe} unsafe` : '';
     lines.push(
-      `| ${what} | ${readable(r.value, r.unit)} | ${against}: ${readable(r.baseline, r.unit)}${extra} | ${r.ratio}× [${r.spread.join(', ')}] | ${goal} |`,
+      `| ${what} | ${readable(r.value, r.unit)} | ${against}: ${readable(r.baseline, r.unit)} | ${r.ratio}× [${r.spread.join(', ')}] | ${goal} |`,
     );
   }
   return lines.join('\n');
