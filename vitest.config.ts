@@ -12,8 +12,10 @@ export default defineConfig({
     // Two workers even on two cores (vitest's default there is one): most test time is spent waiting on child
     // processes (the CLI, bash, git, npm), so a second worker overlaps that wait.
     maxWorkers: 2,
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // Timeouts catch hangs, never slowness: a test that takes 10 s alone can take several times that on a loaded
+    // two-core machine. Property tests are bounded by their number of runs, not by time.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
     coverage: {
       provider: 'v8',
       include: ['src/**/*.ts'],

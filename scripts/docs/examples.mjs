@@ -6,12 +6,7 @@
  * @module
  */
 import { readFileSync } from 'node:fs';
-import {
-  BUILTIN_PLAN_PATH,
-  compilePolicies,
-  lintPolicies,
-  loadPolicyText,
-} from '../../dist/compile/api.js';
+import { BUILTIN_PLAN_PATH, compilePolicies, lintPolicies, loadPolicyText } from '../../dist/compile/api.js';
 import { cell, code, fence, table } from './markdown.mjs';
 
 /** How the built-in plan is named on the pages (the real path is machine-specific). */

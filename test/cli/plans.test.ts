@@ -23,7 +23,7 @@ beforeAll(() => {
   approved = planChat(dir, 'e\ny\n', { EDITOR: project.editor }).id;
   rejected = planChat(dir, 'not yet\n', { EDITOR: project.editor }).id;
   cancelled = planChat(dir, '', { EDITOR: project.editor }).id;
-}, 60_000);
+});
 
 /** The bytes and modification times of every file under .dsh/sessions. */
 function snapshot(): Map<string, string> {
@@ -219,5 +219,5 @@ describe('docs/apps.md: the plans listing is what a demo user sees', () => {
         .replace(/\d{8}-\d{6}-[0-9a-f]{6}/g, 'SESSION')
         .replace(/^TIME {16}/m, 'TIME');
     expect(normal(run.stdout)).toBe(normal(listing ?? ''));
-  }, 60_000);
+  });
 });

@@ -21,7 +21,7 @@ describe('the npm start transcript in docs/apps.md', () => {
     );
     expect(transcript).toContain('default> /exit\nresume with: dsh-mode chat --demo --resume ');
     expect(transcript).not.toContain(root);
-  }, 60_000);
+  });
 
   it('replaces only the block between its markers, and refuses a page without them', () => {
     const page = `before\n${START}\nold\n${END}\nafter\n`;

@@ -84,7 +84,7 @@ describe('hostile configuration', () => {
           'alias bombs (top level, inside config), missing paths, self-link, link loop, the config folder itself',
       };
     });
-  }, 60_000);
+  });
 
   it('policy sources: loops and duplicates load each real file once and report each bad path', async () => {
     await measured('hostile', 'config: loadPolicySources loops and duplicates', null, async () => {
@@ -121,5 +121,5 @@ describe('hostile configuration', () => {
         notes: 'file alias, folder self-link, link loop, alias bomb, repeats, missing file',
       };
     });
-  }, 60_000);
+  });
 });

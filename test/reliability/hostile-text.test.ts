@@ -112,7 +112,7 @@ describe('hostile text shown to people', () => {
         notes: 'names, paths, plan and streamed text with 22 hostile characters',
       };
     });
-  }, 60_000);
+  });
 
   it('dsh-mode chat: an asked call is shown in a bordered box and its question is one line', async () => {
     await measured('hostile', 'chat: hostile arguments of an asked call', null, async () => {
@@ -157,7 +157,7 @@ describe('hostile text shown to people', () => {
       expect(ui).toHaveLength(6);
       return { runs: 1, violations: 0 };
     });
-  }, 60_000);
+  });
 
   it('dsh-mode acp: tool call titles are one escaped line, cards and results escaped', async () => {
     await measured('hostile', 'acp: hostile tool names and plans in titles and cards', null, async () => {
@@ -205,7 +205,7 @@ describe('hostile text shown to people', () => {
         client.child.kill();
       }
     });
-  }, 60_000);
+  });
 });
 
 /** True when no string inside `value` holds a raw control, bidi or zero-width character. */

@@ -266,5 +266,5 @@ describe('hostile model: tool calls', () => {
           'in plan and default mode: non-string text and names, string/null/array arguments, null calls, no toolCalls, null answer',
       };
     });
-  }, 60_000);
+  });
 });

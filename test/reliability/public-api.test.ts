@@ -9,7 +9,16 @@
  * - the root is a subset of the two entries and holds no plugin field or internal helper.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -211,5 +220,5 @@ describe('the public API, as a consumer imports it', () => {
       expect(got.same).toBe(true);
       return { runs: 4, violations: 0, notes: 'dsh-mode, /compile, /engine, /engine/plugin' };
     });
-  }, 60_000);
+  });
 });

@@ -111,7 +111,7 @@ describe('a malformed mode/set fails closed wherever it is read', () => {
       }
       return { runs: 1, violations: 0, notes: 'a plugin appends mode/set {mode: 42} after turn/start' };
     });
-  }, 60_000);
+  });
 });
 
 describe('SessionEvent is a union discriminated by type', () => {

@@ -217,5 +217,5 @@ describe('verdict rules: ACP clients see the rule in _meta', () => {
         notes: 'a denied write and an approved exit over the real SDK client',
       };
     });
-  }, 60_000);
+  });
 });

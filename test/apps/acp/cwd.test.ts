@@ -57,5 +57,5 @@ describe('ACP session cwd', () => {
     } finally {
       expect(await client.close()).toBe(0);
     }
-  }, 60_000);
+  });
 });

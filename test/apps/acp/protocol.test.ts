@@ -158,7 +158,7 @@ describe('ACP session config options', () => {
     const tail = second.updates.slice(-2);
     expect(tail.map((u) => u.sessionUpdate)).toEqual(['current_mode_update', 'config_option_update']);
     expect(modeOption(tail[1]!.configOptions)).toBe('plan');
-  }, 60_000);
+  });
 });
 
 describe('ACP session/load', () => {
@@ -198,7 +198,7 @@ describe('ACP session/load', () => {
     ]);
     // Each its own message, so a client does not run the narration into the prompt after it.
     expect(new Set(users.map((u) => u.messageId)).size).toBe(3);
-  }, 60_000);
+  });
 });
 
 describe('ACP agent ended by a signal', () => {
@@ -253,6 +253,6 @@ describe('ACP agent ended by a signal', () => {
       expect(next.code).toBe(0);
       expect(next.stderr).not.toContain('stale lock');
     },
-    60_000,
+    120_000,
   );
 });

@@ -62,7 +62,7 @@ describe('an ask shows the command and what in it asks', () => {
     expect(question).toContain(COMMAND);
     expect(question).toMatch(ASKED);
     expect(run.stdout).toContain('→ rejected');
-  }, 60_000);
+  });
 
   it('over ACP: the permission request shows the command in its title and the reason in its content', async () => {
     const { dir, config } = deployment();
@@ -104,5 +104,5 @@ describe('an ask shows the command and what in it asks', () => {
     expect(shown).toMatch(ASKED);
     child.stdin.end();
     expect(await exited).toBe(0);
-  }, 60_000);
+  });
 });

@@ -3,7 +3,10 @@
  * argument rules on the built-in tools by it, so it must not drift from what the tools really take.
  */
 import { describe, expect, it } from 'vitest';
-import { BUILTIN_ARGUMENT_TYPES, BUILTIN_PATH_ARGUMENTS } from '../../../src/compile/catalog/builtin-arguments.js';
+import {
+  BUILTIN_ARGUMENT_TYPES,
+  BUILTIN_PATH_ARGUMENTS,
+} from '../../../src/compile/catalog/builtin-arguments.js';
 import { builtinTools } from '../../../src/host/tools/index.js';
 
 describe('BUILTIN_ARGUMENT_TYPES', () => {
