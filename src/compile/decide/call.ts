@@ -9,8 +9,8 @@
  * restrictive document answer wins (the first in load order among equals), and a call that no document decides
  * completely is denied by the default rule.
  *
- * A policy with no argument rules answers `decide(name, hints)`. Otherwise every call is decided afresh here; the
- * only memo below is the command tables' judgement of a script text (`argument-tables.ts`).
+ * A policy with no argument rules answers `decide(name, hints)`, its one memo. Otherwise every call is decided
+ * afresh here, from the compiled tables: nothing below it is memoised.
  * @module
  */
 import { DEFAULT_DENY_RULE, effectiveHints, pickInDocument } from './document.js';
