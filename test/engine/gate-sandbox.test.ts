@@ -39,7 +39,7 @@ async function world(options: { sandbox: 'real' | 'missing' }) {
     if (answer) answerApprovals(host.ctx, { outcome: 'allowed-once' });
     const { agent } = agentOf(
       host.ctx,
-      [{ tool_calls: [{ id: 't1', name: 'bash', arguments: { command } }] }, { text: 'done' }],
+      [{ tool_calls: [{ name: 'bash', arguments: { command } }] }, { text: 'done' }],
       { mode },
     );
     await agent.prompt('go');
