@@ -4,6 +4,7 @@
  * @module
  */
 import type { Cell, Diagnostic, Hints, ToolSource } from '../compile/index.js';
+import type { SandboxChange } from './sandbox-diff.js';
 
 /**
  * One tool of a report. `name` is what was decided; `label` is what people see (a glob for a sample). A hint
@@ -64,6 +65,8 @@ export interface DiffReport {
   toolSet: 'catalog' | 'builtin';
   rows: DiffRow[];
   counts: Record<ChangeKind, number>;
+  /** The modes whose `sandbox` setting changed (`read-only` → `none` is an escalation); empty when none did. */
+  sandbox: SandboxChange[];
 }
 
 /** Why `matrix` or `diff` could not compare: a side that does not load (fail closed). */
