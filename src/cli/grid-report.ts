@@ -4,7 +4,7 @@
  * @module
  */
 import type { Cell, Diagnostic, Hints, ToolSource } from '../compile/index.js';
-import type { SandboxChange } from './sandbox-diff.js';
+import type { SandboxChange, SandboxSide } from './sandbox-diff.js';
 
 /**
  * One tool of a report. `name` is what was decided; `label` is what people see (a glob for a sample). A hint
@@ -23,8 +23,11 @@ export interface ReportTool {
 /** What `matrix` found: every mode's decision for every tool. */
 export interface MatrixReport {
   kind: 'matrix';
-  /** The modes, in load order, with their descriptions. */
-  modes: { name: string; description: string | null }[];
+  /**
+   * The modes, in load order, with their descriptions and the sandbox their program tools (`bash`) run in, with
+   * the `sandbox` key that sets it (null: none does, so they run unsandboxed).
+   */
+  modes: { name: string; description: string | null; sandbox: SandboxSide }[];
   tools: ReportTool[];
   /** `cells[m][t]` is mode `modes[m]`'s decision for `tools[t]`. */
   cells: Cell[][];
