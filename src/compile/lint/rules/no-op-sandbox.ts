@@ -34,7 +34,8 @@ export default defineRule({
   },
   check(context, report) {
     const kind = context.source.document.sandbox;
-    if (kind === undefined) return;
+    // The built-in plan cannot be edited: a mode whose operator denies `bash` simply has nothing to contain.
+    if (kind === undefined || context.isBuiltin) return;
     const mode = context.source.document.mode;
     const composed = context.compose('mode');
     const tools = (context.catalog ?? builtinToolCatalog()).filter((tool) => tool.runsPrograms);

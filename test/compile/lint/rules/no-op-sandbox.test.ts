@@ -23,6 +23,11 @@ testRule(rule, {
       builtin: true,
     },
     {
+      name: 'the built-in plan under an operator that denies bash',
+      policy: 'mode: plan\ntools:\n  bash: deny\n',
+      builtin: true,
+    },
+    {
       name: 'bash in the catalog',
       policy: 'mode: m\nsandbox: read-only\ndefault: allow\n',
       catalog: [{ name: 'bash', runsPrograms: true }],
