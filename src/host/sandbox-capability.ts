@@ -39,6 +39,7 @@ export function sandboxDenyReason(
       ? ` (\`sandbox: ${required.kind}\` at ${rule.file}:${rule.line ?? '?'}:${rule.column ?? '?'})`
       : '';
   const why = support.reason ?? 'the sandbox is not available';
-  const how = support.howToInstall ? `; ${support.howToInstall}` : '';
+  // The probe runs once per process: a sandbox installed now is seen by the next start.
+  const how = support.howToInstall ? `; ${support.howToInstall} Then start dsh-mode again.` : '';
   return `tool "${name}" must run in a ${required.kind} OS sandbox in this mode${where}, and none can start on this machine, so it was denied and nothing ran: ${why}${how}`;
 }
