@@ -63,6 +63,15 @@ describe('diff: the sandbox setting', () => {
     );
   });
 
+  it('reports nothing for a mode whose new side shows no tool that runs programs', async () => {
+    const cwd = sides(
+      'mode: m\nsandbox: read-only\ndefault: allow\n',
+      'mode: m\ntools:\n  bash: deny\ndefault: allow\n',
+    );
+    const out = await diff(cwd, '--format', 'json', '--fail-on-escalation');
+    expect(JSON.parse(out.stdout).sandbox).toEqual([]);
+  });
+
   it('sees no change when the setting stays, wherever its key moves', async () => {
     const cwd = sides(
       'mode: m\nsandbox: read-only\ndefault: allow\n',

@@ -102,7 +102,7 @@ export async function runDiff(options: RunDiffOptions): Promise<DiffReport | Loa
     toolSet: toolSet.toolSet,
     rows,
     counts,
-    sandbox: sandboxChanges(before.policies, after.policies),
+    sandbox: sandboxChanges(before.policies, after.policies, toolSet.tools),
   };
 }
 
