@@ -284,6 +284,13 @@ export class ToolsService extends Service implements ToolRegistry {
     if (!entry.validate(exec.arguments)) {
       return error(`invalid arguments for \`${exec.name}\`: ${schemaProblems(entry.validate)}`);
     }
+    // A tool that cannot run in the sandbox a verdict requires could only run bare: refused before any question.
+    if (verdict.sandbox && entry.tool.sandboxes !== true) {
+      return error(
+        `\`${exec.name}\` must run in a ${verdict.sandbox.kind} OS sandbox here, and this tool cannot, so it was denied and nothing ran`,
+        verdict.sandbox.rule ? { rule: verdict.sandbox.rule } : undefined,
+      );
+    }
     let args = exec.arguments;
     let edited = false;
     let sandbox = verdict.sandbox;
@@ -292,6 +299,8 @@ export class ToolsService extends Service implements ToolRegistry {
       const { outcome } = asked;
       // A revised call was judged again: its own requirement holds as well.
       sandbox ??= asked.sandbox;
+      if (sandbox && entry.tool.sandboxes !== true)
+        return error(`\`${exec.name}\` must run in a ${sandbox.kind} OS sandbox here, and this tool cannot`);
       if (outcome.outcome !== 'allowed-once') {
         // The arguments the call stands with: the model's, or the user's revision of a rejected one.
         const denied =

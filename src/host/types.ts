@@ -238,6 +238,11 @@ export interface Tool<A = unknown> {
   parameters: JsonSchema;
   /** MCP's hints (the mode engine's input); fixed when the tool is registered: frozen and read-only. */
   annotations?: ToolAnnotations;
+  /**
+   * True for a tool that honours `context.sandbox` (runs what it runs in the OS sandbox, or refuses). A call whose
+   * verdict requires a sandbox is denied for any other tool: it could only run bare.
+   */
+  sandboxes?: boolean;
   execute(args: A, context: ToolContext): Promise<ToolResult> | ToolResult;
   /** How a UI presents a call of this tool (a card); absent means a generic card titled by the tool name. */
   present?(args: A): { title: string; markdown?: string };

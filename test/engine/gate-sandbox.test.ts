@@ -18,7 +18,7 @@ const MODES: ModeConfig = {
   modes: {
     boxed: { sandbox: 'read-only', tools: { bash: 'allow' }, default: 'deny' },
     asked: { sandbox: 'read-only', tools: { bash: 'ask' }, default: 'deny' },
-    bare: { sandbox: 'none', tools: { bash: 'allow' }, default: 'deny' },
+    bare: { sandbox: 'none', tools: { bash: 'allow', write: 'allow' }, default: 'deny' },
   },
 };
 
@@ -141,6 +141,23 @@ describe('judges add a sandbox, never lift one', () => {
     const agent = await run('bare', 'echo x > made.txt');
     expect(resultOf(agent.session.events, 'bash')!.content).toMatch(/read-only sandbox\]$/);
     expect(existsSync(join(workspace, 'made.txt'))).toBe(false);
+  });
+
+  it('a tool that cannot run in a sandbox is refused when one is required, and nothing runs', async () => {
+    const { ctx, workspace } = await world({ sandbox: 'real' });
+    ctx.on('tools/pre-execute', async () => ({ kind: 'allow', sandbox: { kind: 'read-only' } }));
+    const { agent } = agentOf(
+      ctx,
+      [{ tool_calls: [{ name: 'write', arguments: { path: 'w.txt', content: 'x' } }] }, { text: 'done' }],
+      { mode: 'bare' },
+    );
+    await agent.prompt('go');
+    expect(resultOf(agent.session.events, 'write')).toMatchObject({
+      isError: true,
+      content:
+        'Error: `write` must run in a read-only OS sandbox here, and this tool cannot, so it was denied and nothing ran',
+    });
+    expect(existsSync(join(workspace, 'w.txt'))).toBe(false);
   });
 
   it('a malformed requirement denies', async () => {

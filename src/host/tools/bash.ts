@@ -154,6 +154,7 @@ export function createBashTool(
       additionalProperties: false,
     },
     annotations: BUILTIN_TOOL_ANNOTATIONS.bash,
+    sandboxes: true,
     execute(args, context) {
       if (context.sandbox === 'read-only')
         return runInSandbox(
