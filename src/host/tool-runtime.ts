@@ -157,10 +157,9 @@ export class ToolsService extends Service implements ToolRegistry {
   /**
    * The verdict for a call, without running it: the most restrictive of every guard's verdict and the
    * `tools/pre-execute` waterfall's. A guard that denies skips the waterfall. Never rejects: a throwing guard or
-   * listener, or a verdict that is not one, denies.
+   * listener, or a verdict that is not one, denies. An allow or ask that requires an OS sandbox where this machine
+   * cannot start one is denied, with a reason that says how to install one: such a call never runs bare.
    * @param exec the call
-   * An allow or ask that requires an OS sandbox where this machine cannot start one is denied, with a reason that
-   * says how to install one: such a call never runs bare.
    * @returns allow, ask (with the reason of the first judge that asks) or deny (with the first deny's reason)
    */
   async judge(exec: ToolExec): Promise<PreExecuteResult> {
