@@ -5,8 +5,8 @@
  * `/dev/shm` and a `/tmp` file for a later call; reach a loopback TCP server and a Unix socket of the host; read
  * a credential from the environment and a planted secret in a hidden folder; signal a host process; mount over
  * what hides the home; and leave a detached process behind. Each attempt is judged by what the host sees
- * afterwards, not by the command's own exit code. A second battery checks that `sort -S 1K /dev/urandom` killed
- * by its timeout leaves no file in the host's `/tmp` or `TMPDIR`.
+ * afterwards, not by the command's own exit code. A second battery checks that `sort -S 1K /dev/urandom`, ended
+ * by its timeout or by the private `/tmp`'s size limit, leaves no file in the host's `/tmp` or `TMPDIR`.
  */
 import { spawn } from 'node:child_process';
 import { createServer as createTcpServer, type Server } from 'node:net';
@@ -205,7 +205,10 @@ describe('the read-only sandbox holds without the command list', () => {
         ...readdirSync(tmpdir()).filter((n) => n.startsWith('sort') && !before.has(n)),
         ...readdirSync(workspace).filter((n) => n !== '.dsh'),
       ];
-      expect(results.every((r) => /timed out after \d+ ms; .*read-only sandbox\]$/.test(r))).toBe(true);
+      // Each call ends by its timeout, or earlier on the private /tmp's size limit: the spill is discarded either way.
+      const ended =
+        /(timed out after \d+ ms; .*|No space left on device\n\n\[exit code 2); read-only sandbox\]$/;
+      expect(results.filter((r) => !ended.test(r))).toEqual([]);
       expect(left).toEqual([]);
       return { runs: calls.length, violations: left.length, notes: 'timeouts of 1, 2 and 3 s in plan' };
     });
