@@ -46,6 +46,7 @@ const AREAS = [
   ['diff-probes', '5. Escalation probes (diff and matrix)'],
   ['install', '6. Packaging and install'],
   ['api', '7. The package as a library'],
+  ['sandbox', "8. The OS sandbox (plan's second layer)"],
 ];
 const violations = records.reduce((n, r) => n + r.violations, 0);
 const cell = (s) => String(s).replaceAll('|', '\\|').replaceAll('\n', ' ');

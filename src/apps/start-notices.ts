@@ -1,6 +1,7 @@
 /**
  * The notices `chat` and `acp` print at start, whatever the trust, for what a deployment changes that a user
- * would not expect: plan mode made less restrictive than the built-in plan, a workspace outside the current
+ * would not expect: plan mode made less restrictive than the built-in plan (its decisions, or `bash` run without
+ * the read-only sandbox), a workspace outside the current
  * folder, and a model endpoint other than the default (it receives the key: `DEEPSEEK_API_KEY`, or the variable
  * `apiKeyEnv` names).
  *
@@ -79,6 +80,8 @@ async function planNotices(entry: ResolvedEntry): Promise<string[]> {
     const at = `${doc.source.file ?? entry.file}${range ? `:${range.start.line}:${range.start.column}` : ''}`;
     lines.push(`${PREFIX}plan mode is replaced by an \`override: true\` document at ${at}`);
   }
+  const lifted = sandboxLifted(plan, base);
+  if (lifted !== undefined) lines.push(`${PREFIX}${lifted}`);
   const widened = planWidenings(plan, base);
   if (widened.length > 0) {
     const shown = widened.slice(0, MAX_LISTED).map((w) => `  ${w}`);
@@ -100,6 +103,21 @@ export function planWidenings(plan: CompiledPolicy, base: CompiledPolicy): strin
     const given = w.hints === undefined ? '' : ` when it declares ${hintText(w.hints)}`;
     return `${w.label}: ${w.before} → ${w.after}${given} (${ruleText(w.pattern ?? w.rule)})`;
   });
+}
+
+/**
+ * Whether a composed plan runs `bash` outside the read-only sandbox the built-in plan requires (only an `override:
+ * true` document can do that), in words, or undefined when it does not, or shows no program tool.
+ */
+export function sandboxLifted(plan: CompiledPolicy, base: CompiledPolicy): string | undefined {
+  if (base.sandbox?.kind !== 'read-only' || plan.sandbox?.kind === 'read-only') return undefined;
+  const tools = builtinToolCatalog().filter((t) => t.runsPrograms && plan.visible(t.name, t.hints));
+  if (tools.length === 0) return undefined;
+  const set = plan.sandbox?.rule;
+  const by = set
+    ? `\`sandbox: none\`${set.file === null ? '' : ` at ${set.file}:${set.line}:${set.column}`}`
+    : 'no `sandbox` key after the override';
+  return `plan mode runs ${tools.map((t) => `\`${t.name}\``).join(', ')} without the read-only OS sandbox of the built-in plan (${by})`;
 }
 
 function loadBuiltinPlan(): Promise<CompiledPolicy | undefined> {

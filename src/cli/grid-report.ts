@@ -4,6 +4,7 @@
  * @module
  */
 import type { Cell, Diagnostic, Hints, ToolSource } from '../compile/index.js';
+import type { SandboxChange, SandboxSide } from './sandbox-diff.js';
 
 /**
  * One tool of a report. `name` is what was decided; `label` is what people see (a glob for a sample). A hint
@@ -22,8 +23,11 @@ export interface ReportTool {
 /** What `matrix` found: every mode's decision for every tool. */
 export interface MatrixReport {
   kind: 'matrix';
-  /** The modes, in load order, with their descriptions. */
-  modes: { name: string; description: string | null }[];
+  /**
+   * The modes, in load order, with their descriptions and the sandbox their program tools (`bash`) run in, with
+   * the `sandbox` key that sets it (null: none does, so they run unsandboxed).
+   */
+  modes: { name: string; description: string | null; sandbox: SandboxSide }[];
   tools: ReportTool[];
   /** `cells[m][t]` is mode `modes[m]`'s decision for `tools[t]`. */
   cells: Cell[][];
@@ -64,6 +68,8 @@ export interface DiffReport {
   toolSet: 'catalog' | 'builtin';
   rows: DiffRow[];
   counts: Record<ChangeKind, number>;
+  /** The modes whose `sandbox` setting changed (`read-only` → `none` is an escalation); empty when none did. */
+  sandbox: SandboxChange[];
 }
 
 /** Why `matrix` or `diff` could not compare: a side that does not load (fail closed). */

@@ -4,7 +4,7 @@
  * API (`dsh-mode/compile`); they are re-exported here.
  * @module
  */
-import type { Decision, Diagnostic, LintReport, RuleRef } from '../compile/index.js';
+import type { Decision, Diagnostic, LintReport, RuleRef, SandboxKind } from '../compile/index.js';
 
 export type { LintReport } from '../compile/index.js';
 
@@ -22,6 +22,11 @@ export type CheckReport =
       arguments?: CheckArguments;
       /** A did-you-mean when no rule names TOOL and it is no known tool. */
       hint?: string;
+      /**
+       * For a tool that runs programs whose call is not denied: the sandbox it runs in, and the `sandbox` key
+       * that sets it (absent when no document sets one, so it runs unsandboxed).
+       */
+      sandbox?: { kind: SandboxKind; rule?: RuleRef };
     }
   | { kind: 'unknown-mode'; mode: string; modes: string[] }
   | {

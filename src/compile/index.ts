@@ -4,7 +4,7 @@
  * (`dsh-mode/compile`); this list is wider, and is not API.
  * @module
  */
-export { BUILTIN_TOOL_ANNOTATIONS } from './catalog/builtin-tools.js';
+export { BUILTIN_TOOL_ANNOTATIONS, runsPrograms } from './catalog/builtin-tools.js';
 export {
   builtinToolCatalog,
   hintsOfAnnotations,
@@ -61,6 +61,8 @@ export {
   type ProgramCheck,
   type Range,
   type RuleRef,
+  type SandboxKind,
+  type SandboxSetting,
   type Severity,
   type SourceDocument,
 } from './types.js';

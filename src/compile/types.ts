@@ -73,6 +73,19 @@ export interface DecideResult {
   rule: RuleRef;
 }
 
+/**
+ * The OS sandbox a mode runs program-running tools under (`sandbox:` in a document): `read-only`, or `none`
+ * (unsandboxed, as in the default mode).
+ */
+export type SandboxKind = 'read-only' | 'none';
+
+/** A mode's composed `sandbox` setting and the document key that set it. */
+export interface SandboxSetting {
+  readonly kind: SandboxKind;
+  /** Where it is written: selector `sandbox` with the key's file:line:column. */
+  readonly rule: RuleRef;
+}
+
 /** One mode, compiled from every document that names it. */
 export interface CompiledPolicy {
   readonly mode: string;
@@ -93,6 +106,16 @@ export interface CompiledPolicy {
    * without argument rules answers `decide(name, hints)`. Optional: a hand-made policy decides by name only.
    */
   decideCall?(call: CallInput, options?: DecideCallOptions): CallDecision;
+  /**
+   * The sandbox the mode's program-running tools run under, composed over its documents as a ceiling (`read-only`
+   * beats `none`); absent when no document sets one (then they run unsandboxed). A hand-made policy may omit it.
+   */
+  readonly sandbox?: SandboxSetting;
+  /**
+   * The sandbox a call of `name` runs under: the mode's `sandbox` setting for a tool that runs programs (`bash`),
+   * undefined for any other tool or when the mode sets none. Optional: a hand-made policy requires no sandbox.
+   */
+  sandboxFor?(name: string): SandboxSetting | undefined;
 }
 
 /** One call: the tool's name, its arguments and its declared hints. */

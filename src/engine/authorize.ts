@@ -9,7 +9,10 @@
  * - a mode the policies do not define fails closed: every tool is denied, and the reason tells the model to ask
  *   the user to switch mode;
  * - `exit_plan_mode` always asks where it is not denied: a mode that allows it must not let the model leave it
- *   without a human's approval.
+ *   without a human's approval;
+ * - a call of a tool that runs programs (`bash`) that is allowed or asked in a mode whose `sandbox` is `read-only`
+ *   carries that requirement (`sandbox`): the host must run it in the OS sandbox, or deny it. The default mode
+ *   never requires one.
  *
  * `reason` is the text the gate gives: the deny reason the model reads (it names the mode, and in a mode where
  * `exit_plan_mode` is available it points there), or the reason shown with the approval question. Where that
@@ -27,6 +30,7 @@ import type {
   PathResolver,
   ProgramCheck,
   RuleRef,
+  SandboxSetting,
 } from '../compile/types.js';
 import { DEFAULT_MODE, EXIT_PLAN_MODE } from './vocabulary.js';
 
@@ -63,6 +67,12 @@ export interface Verdict {
   ruleReason?: string;
   /** For a deny whose `reason` tells the model what to do next: the reason in words for the user. */
   userReason?: string;
+  /**
+   * The OS sandbox the call must run in, with the `sandbox` key that requires it: set on an allow or ask of a tool
+   * that runs programs (`bash`) in a mode whose composed setting is `read-only`. The host runs the call in that
+   * sandbox or denies it; it never runs such a call bare. Absent means no sandbox is required.
+   */
+  sandbox?: SandboxSetting;
 }
 
 /** The rule reported for every tool of a mode the policies do not define. */
@@ -239,6 +249,8 @@ export function authorize(
   if (r.subject !== undefined) out.subject = r.subject;
   if (r.pattern !== undefined) out.pattern = r.pattern;
   if (r.commands !== undefined) out.commands = r.commands;
+  const sandbox = policy.sandboxFor?.(name);
+  if (out.decision !== 'deny' && sandbox?.kind === 'read-only') out.sandbox = sandbox;
   return out;
 }
 

@@ -11,11 +11,14 @@
  * and the deny result) pass through unchanged, and so does a deny's `userReason` (the sentence a chat shows the
  * user instead of the model's next-step advice). The gate adds only what needs the session:
  * - no agent → allow (no session to fold); an `allow` verdict → allow (the waterfall may still narrow it);
+ * - an allow or ask that requires an OS sandbox (`verdict.sandbox`: `bash` in a mode with `sandbox: read-only`)
+ *   carries it as `sandbox`, with the `sandbox` key as its rule: the runtime runs the call in the sandbox, or
+ *   denies it where none can start;
  * - an `exit_plan_mode` call when an earlier exit of the same step was already approved → deny, unasked, with
  *   `EXIT_ALREADY_APPROVED_RULE`.
  * @module
  */
-import type { Authorizer, PreExecuteResult } from '../host/types.js';
+import type { Authorizer, PreExecuteResult, SandboxRequirement } from '../host/types.js';
 import type { RuleRef } from '../compile/types.js';
 import type { ModeCore } from './core.js';
 import { EXIT_PLAN_MODE } from './vocabulary.js';
@@ -65,7 +68,14 @@ export function createGate(core: ModeCore, hostWorkspace: string): Authorizer {
       arguments: exec.arguments,
       workspace: exec.agent.workspace ?? hostWorkspace,
     });
-    if (verdict.decision === 'allow') return ALLOW;
+    // A call of a program-running tool in a mode that requires a sandbox carries the requirement to the runtime,
+    // which runs it sandboxed or denies it.
+    const sandbox: { sandbox?: SandboxRequirement } =
+      verdict.sandbox?.kind === 'read-only'
+        ? { sandbox: Object.freeze({ kind: 'read-only', rule: verdict.sandbox.rule }) }
+        : {};
+    if (verdict.decision === 'allow')
+      return sandbox.sandbox ? Object.freeze({ kind: 'allow', ...sandbox }) : ALLOW;
     // One approval per step: a later exit of the same batch is not asked (it could only repeat or contradict
     // the answer that already decided where the session goes at this step's end).
     if (verdict.decision === 'ask' && exec.name === EXIT_PLAN_MODE && core.exitApproved(session)) {
@@ -76,7 +86,8 @@ export function createGate(core: ModeCore, hostWorkspace: string): Authorizer {
         rule: EXIT_ALREADY_APPROVED_RULE,
       };
     }
-    if (verdict.decision === 'ask') return { kind: 'ask', reason: verdict.reason, rule: verdict.rule };
+    if (verdict.decision === 'ask')
+      return { kind: 'ask', reason: verdict.reason, rule: verdict.rule, ...sandbox };
     return {
       kind: 'deny',
       reason: verdict.reason,

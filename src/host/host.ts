@@ -8,7 +8,7 @@ import { AgentsService } from './agents.js';
 import { ApprovalService } from './approval.js';
 import { SessionsService } from './sessions.js';
 import { SystemPromptService } from './system-prompt.js';
-import { ToolsService } from './tool-runtime.js';
+import { ToolsService, type ToolsConfig } from './tool-runtime.js';
 import { BuiltinTools } from './tools/index.js';
 
 /** Config of the host. */
@@ -19,6 +19,8 @@ export interface HostConfig {
   sessionsDir?: string;
   /** Register read, list, grep, write, edit, bash, todo_write (default true). */
   builtinTools?: boolean;
+  /** Whether the OS sandbox can start here (`ToolsConfig.sandboxSupport`); default one probe per process. */
+  sandboxSupport?: ToolsConfig['sandboxSupport'];
 }
 
 /**
@@ -29,7 +31,12 @@ export async function applyHost(ctx: Context, config: HostConfig): Promise<Fiber
   const fibers: Fiber[] = [];
   fibers.push(await ctx.plugin(SessionsService, { workspace: config.workspace, dir: config.sessionsDir }));
   fibers.push(await ctx.plugin(SystemPromptService));
-  fibers.push(await ctx.plugin(ToolsService, { workspace: config.workspace }));
+  fibers.push(
+    await ctx.plugin(ToolsService, {
+      workspace: config.workspace,
+      ...(config.sandboxSupport ? { sandboxSupport: config.sandboxSupport } : {}),
+    }),
+  );
   fibers.push(await ctx.plugin(ApprovalService));
   fibers.push(await ctx.plugin(AgentsService));
   if (config.builtinTools !== false) fibers.push(await ctx.plugin(BuiltinTools));

@@ -33,10 +33,13 @@ import { compareRestrictiveness } from '../compile/index.js';
 import { describeError, emitContained, warn } from './contain.js';
 import { sealedJson } from './frozen-json.js';
 import { foldRequestHeader } from './headers.js';
+import { hostSandboxSupport, sandboxDenyReason } from './sandbox-capability.js';
+import type { SandboxSupport } from './sandbox/index.js';
 import type {
   ApprovalOutcome,
   Authorizer,
   PreExecuteResult,
+  SandboxRequirement,
   Tool,
   ToolExec,
   ToolRegistry,
@@ -62,6 +65,11 @@ declare module 'cordis' {
 export interface ToolsConfig {
   /** The workspace root handed to tools when the call's agent names none. */
   workspace: string;
+  /**
+   * Whether this machine can start the OS sandbox, asked when a verdict first requires one. Default: one probe
+   * per process (`sandboxSupport()`), since what the machine can do does not change while it runs.
+   */
+  sandboxSupport?: () => Promise<SandboxSupport>;
 }
 
 const never = new AbortController().signal;
@@ -79,12 +87,14 @@ export class ToolsService extends Service implements ToolRegistry {
    */
   private guards: readonly { authorizer: Authorizer }[] = [];
   readonly workspace: string;
+  private readonly sandboxSupport: () => Promise<SandboxSupport>;
 
   constructor(ctx: Context, config: ToolsConfig) {
     super(ctx, 'tools');
     if (!config || typeof config.workspace !== 'string')
       throw new Error('ctx.tools needs a `workspace` path');
     this.workspace = config.workspace;
+    this.sandboxSupport = config.sandboxSupport ?? hostSandboxSupport;
   }
 
   /**
@@ -147,14 +157,37 @@ export class ToolsService extends Service implements ToolRegistry {
   /**
    * The verdict for a call, without running it: the most restrictive of every guard's verdict and the
    * `tools/pre-execute` waterfall's. A guard that denies skips the waterfall. Never rejects: a throwing guard or
-   * listener, or a verdict that is not one, denies.
+   * listener, or a verdict that is not one, denies. An allow or ask that requires an OS sandbox where this machine
+   * cannot start one is denied, with a reason that says how to install one: such a call never runs bare.
    * @param exec the call
    * @returns allow, ask (with the reason of the first judge that asks) or deny (with the first deny's reason)
    */
   async judge(exec: ToolExec): Promise<PreExecuteResult> {
     const ceiling = this.ceiling(exec);
     if (ceiling.kind === 'deny') return ceiling;
-    return narrowest(ceiling, await this.preExecute(exec));
+    const verdict = narrowest(ceiling, await this.preExecute(exec));
+    if (verdict.kind === 'deny' || verdict.sandbox === undefined) return verdict;
+    return this.sandboxed(exec, verdict.sandbox, verdict);
+  }
+
+  /** The verdict as it stands when the sandbox it requires can start here, else a deny that says why. */
+  private async sandboxed(
+    exec: ToolExec,
+    required: SandboxRequirement,
+    verdict: PreExecuteResult,
+  ): Promise<PreExecuteResult> {
+    let support: SandboxSupport;
+    try {
+      support = await this.sandboxSupport();
+    } catch (failure) {
+      support = { available: false, kind: 'none', reason: describeError(failure), howToInstall: '' };
+    }
+    if (support.available) return verdict;
+    return Object.freeze({
+      kind: 'deny',
+      reason: sandboxDenyReason(exec.name, required, support),
+      ...(required.rule ? { rule: required.rule } : {}),
+    });
   }
 
   /** The most restrictive of the guards' verdicts; a throwing guard or a malformed verdict denies. */
@@ -250,11 +283,23 @@ export class ToolsService extends Service implements ToolRegistry {
     if (!entry.validate(exec.arguments)) {
       return error(`invalid arguments for \`${exec.name}\`: ${schemaProblems(entry.validate)}`);
     }
+    // A tool that cannot run in the sandbox a verdict requires could only run bare: refused before any question.
+    if (verdict.sandbox && entry.tool.sandboxes !== true) {
+      return error(
+        `\`${exec.name}\` must run in a ${verdict.sandbox.kind} OS sandbox here, and this tool cannot, so it was denied and nothing ran`,
+        verdict.sandbox.rule ? { rule: verdict.sandbox.rule } : undefined,
+      );
+    }
     let args = exec.arguments;
     let edited = false;
+    let sandbox = verdict.sandbox;
     if (verdict.kind === 'ask') {
       const asked = await this.ask(exec, verdict, entry);
       const { outcome } = asked;
+      // A revised call was judged again: its own requirement holds as well.
+      sandbox ??= asked.sandbox;
+      if (sandbox && entry.tool.sandboxes !== true)
+        return error(`\`${exec.name}\` must run in a ${sandbox.kind} OS sandbox here, and this tool cannot`);
       if (outcome.outcome !== 'allowed-once') {
         // The arguments the call stands with: the model's, or the user's revision of a rejected one.
         const denied =
@@ -272,6 +317,7 @@ export class ToolsService extends Service implements ToolRegistry {
         signal: exec.signal ?? never,
         workspace,
         ...(edited ? { edited } : {}),
+        ...(sandbox ? { sandbox: sandbox.kind } : {}),
       });
       if (typeof result?.content !== 'string') return error(`\`${exec.name}\` returned no content`, data);
       return withData(
@@ -317,7 +363,7 @@ export class ToolsService extends Service implements ToolRegistry {
     exec: ToolExec,
     verdict: { reason?: string; rule?: VerdictRule },
     entry: { tool: Tool<never>; validate: ValidateFunction },
-  ): Promise<{ outcome: ApprovalOutcome; args: unknown; edited: boolean }> {
+  ): Promise<{ outcome: ApprovalOutcome; args: unknown; edited: boolean; sandbox?: SandboxRequirement }> {
     const { reason, rule } = verdict;
     const session = exec.agent?.session;
     const audit = session?.turnOpen ? session : undefined;
@@ -344,6 +390,7 @@ export class ToolsService extends Service implements ToolRegistry {
       : { outcome: 'unavailable' };
     let args = exec.arguments;
     let edited = false;
+    let sandbox: SandboxRequirement | undefined;
     if (outcome.outcome === 'allowed-once' && outcome.arguments !== undefined) {
       const valid = entry.validate(outcome.arguments);
       const revised = valid ? sealedJson(outcome.arguments) : undefined;
@@ -364,6 +411,7 @@ export class ToolsService extends Service implements ToolRegistry {
       } else if (revised !== undefined) {
         args = revised;
         edited = changed;
+        if (again?.sandbox) sandbox = again.sandbox;
       } else {
         warn(
           this.ctx,
@@ -397,7 +445,7 @@ export class ToolsService extends Service implements ToolRegistry {
       ...(markdown !== undefined || edited ? { edited } : {}),
       ...(edited ? { arguments: args } : {}),
     });
-    return { outcome, args, edited };
+    return { outcome, args, edited, ...(sandbox ? { sandbox } : {}) };
   }
 }
 
@@ -475,11 +523,15 @@ const ALLOW: PreExecuteResult = Object.freeze({ kind: 'allow' });
 
 /**
  * The more restrictive of two verdicts (deny > ask > allow); on a tie the first, so the ceiling's reason is kept.
+ * A sandbox either requires stays required: a judge can add one, never lift one.
  * @param a the verdict so far
  * @param b the next one
  */
 export function narrowest(a: PreExecuteResult, b: PreExecuteResult): PreExecuteResult {
-  return compareRestrictiveness(b.kind, a.kind) > 0 ? b : a;
+  const [pick, other] = compareRestrictiveness(b.kind, a.kind) > 0 ? [b, a] : [a, b];
+  // Neither is a deny past this point: deny is the most restrictive, so it would have been picked.
+  if (pick.kind === 'deny' || other.kind === 'deny' || pick.sandbox !== undefined) return pick;
+  return other.sandbox === undefined ? pick : Object.freeze({ ...pick, sandbox: other.sandbox });
 }
 
 /**
@@ -487,24 +539,44 @@ export function narrowest(a: PreExecuteResult, b: PreExecuteResult): PreExecuteR
  * malformed `rule` is dropped, not trusted: it is only a label, and the verdict still stands.
  */
 function checked(value: unknown): PreExecuteResult | null {
-  const verdict = value as { kind?: unknown; reason?: unknown; userReason?: unknown; rule?: unknown } | null;
+  const verdict = value as {
+    kind?: unknown;
+    reason?: unknown;
+    userReason?: unknown;
+    rule?: unknown;
+    sandbox?: unknown;
+  } | null;
   const reason = typeof verdict?.reason === 'string' ? verdict.reason : undefined;
   const userReason = typeof verdict?.userReason === 'string' ? { userReason: verdict.userReason } : {};
   const rule = ruleOf(verdict?.rule);
   const labelled = rule ? { rule } : {};
+  // A sandbox requirement is not a label: one the runtime cannot read makes the verdict malformed (it denies).
+  const required = verdict?.sandbox === undefined ? undefined : sandboxOf(verdict.sandbox);
+  if (required === null) return null;
+  const sandbox = required ? { sandbox: required } : {};
   // Frozen: every `tools/verdict` observer is handed the same object, and none may change what the others see.
   switch (verdict?.kind) {
     case 'allow':
-      return ALLOW;
+      return required ? Object.freeze({ kind: 'allow', ...sandbox }) : ALLOW;
     case 'ask':
       return Object.freeze(
-        reason !== undefined ? { kind: 'ask', reason, ...labelled } : { kind: 'ask', ...labelled },
+        reason !== undefined
+          ? { kind: 'ask', reason, ...labelled, ...sandbox }
+          : { kind: 'ask', ...labelled, ...sandbox },
       );
     case 'deny':
       return Object.freeze({ kind: 'deny', reason: reason ?? '', ...userReason, ...labelled });
     default:
       return null;
   }
+}
+
+/** A frozen copy of a well-formed sandbox requirement, or null for anything else. */
+function sandboxOf(value: unknown): SandboxRequirement | null {
+  const required = value as { kind?: unknown; rule?: unknown } | null;
+  if (typeof required !== 'object' || required === null || required.kind !== 'read-only') return null;
+  const rule = ruleOf(required.rule);
+  return Object.freeze(rule ? { kind: 'read-only', rule } : { kind: 'read-only' });
 }
 
 /** A frozen copy of a well-formed rule, or undefined. */

@@ -195,6 +195,11 @@ export interface ToolContext {
   workspace: string;
   /** True when the approver revised the call's arguments (an edited plan): `execute` got the revised ones. */
   edited?: boolean;
+  /**
+   * The OS sandbox the call must run in (`read-only`), when the verdict requires one: a tool that runs programs
+   * runs them in it, or refuses the call; it never runs them bare. Absent: no sandbox is required.
+   */
+  sandbox?: 'read-only';
 }
 
 /** What a tool returns; `isError` results reach the model as errors. */
@@ -233,6 +238,11 @@ export interface Tool<A = unknown> {
   parameters: JsonSchema;
   /** MCP's hints (the mode engine's input); fixed when the tool is registered: frozen and read-only. */
   annotations?: ToolAnnotations;
+  /**
+   * True for a tool that honours `context.sandbox` (runs what it runs in the OS sandbox, or refuses). A call whose
+   * verdict requires a sandbox is denied for any other tool: it could only run bare.
+   */
+  sandboxes?: boolean;
   execute(args: A, context: ToolContext): Promise<ToolResult> | ToolResult;
   /** How a UI presents a call of this tool (a card); absent means a generic card titled by the tool name. */
   present?(args: A): { title: string; markdown?: string };
@@ -252,9 +262,22 @@ export interface ToolExec {
   signal?: AbortSignal;
 }
 
-/** The verdict of a guard or the `tools/pre-execute` waterfall; `rule` names what decided a deny or an ask. */
+/**
+ * The OS sandbox a verdict requires for a call (`read-only`), and the rule that requires it (a policy's `sandbox`
+ * key), named in the deny when this machine cannot start one.
+ */
+export interface SandboxRequirement {
+  kind: 'read-only';
+  rule?: VerdictRule;
+}
+
+/**
+ * The verdict of a guard or the `tools/pre-execute` waterfall; `rule` names what decided a deny or an ask. An
+ * allow or ask may require a `sandbox`: the runtime keeps the requirement of every judge (it can only add one),
+ * denies the call where no sandbox can start, and otherwise hands it to the tool (`ToolContext.sandbox`).
+ */
 export type PreExecuteResult =
-  | { kind: 'allow' }
+  | { kind: 'allow'; sandbox?: SandboxRequirement }
   | {
       kind: 'deny';
       /** What the model gets, as `Error: <reason>`. */
@@ -266,7 +289,7 @@ export type PreExecuteResult =
       userReason?: string;
       rule?: VerdictRule;
     }
-  | { kind: 'ask'; reason?: string; rule?: VerdictRule };
+  | { kind: 'ask'; reason?: string; rule?: VerdictRule; sandbox?: SandboxRequirement };
 
 /**
  * A synchronous judge registered with `ctx.tools.guard()`. Its verdict is a ceiling: the runtime combines it with

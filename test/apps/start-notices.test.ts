@@ -3,7 +3,7 @@
  * pattern that widens it, and says nothing for a document that only narrows under the ceiling.
  */
 import { describe, expect, it } from 'vitest';
-import { planWidenings } from '../../src/apps/start-notices.js';
+import { planWidenings, sandboxLifted } from '../../src/apps/start-notices.js';
 import { compilePolicies } from '../../src/compile/decide/compile.js';
 import { loadPolicySources, loadPolicyText } from '../../src/compile/language/load.js';
 
@@ -40,5 +40,30 @@ describe('planWidenings', () => {
       'mode: plan\ntools:\n  bash:\n    commands:\n      "git push **": allow\n',
     );
     expect(planWidenings(plan, base)).toEqual([]);
+  });
+});
+
+describe('sandboxLifted', () => {
+  const OVERRIDE =
+    'mode: plan\noverride: true\ntools:\n  bash:\n    decision: deny\n    commands:\n      "ls **": allow\ndefault: deny\n';
+
+  it('names an override that runs bash without the sandbox, by its key or its absence', async () => {
+    const none = await plans(OVERRIDE.replace('override: true\n', 'override: true\nsandbox: none\n'));
+    expect(sandboxLifted(none.plan, none.base)).toBe(
+      'plan mode runs `bash` without the read-only OS sandbox of the built-in plan (`sandbox: none` at extra.yaml:3:1)',
+    );
+    const absent = await plans(OVERRIDE);
+    expect(sandboxLifted(absent.plan, absent.base)).toBe(
+      'plan mode runs `bash` without the read-only OS sandbox of the built-in plan (no `sandbox` key after the override)',
+    );
+  });
+
+  it('says nothing when the sandbox stays, or when bash is not shown', async () => {
+    const kept = await plans(OVERRIDE.replace('override: true\n', 'override: true\nsandbox: read-only\n'));
+    expect(sandboxLifted(kept.plan, kept.base)).toBeUndefined();
+    const operator = await plans('mode: plan\nsandbox: none\n');
+    expect(sandboxLifted(operator.plan, operator.base)).toBeUndefined();
+    const hidden = await plans('mode: plan\noverride: true\ntools:\n  read: allow\ndefault: deny\n');
+    expect(sandboxLifted(hidden.plan, hidden.base)).toBeUndefined();
   });
 });

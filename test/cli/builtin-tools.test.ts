@@ -31,7 +31,11 @@ describe('the built-in tool table', () => {
       { name: 'grep', hints: { readOnly: true, destructive: false, idempotent: true, openWorld: false } },
       { name: 'write', hints: { readOnly: false, destructive: true, idempotent: true, openWorld: false } },
       { name: 'edit', hints: { readOnly: false, destructive: true, idempotent: false, openWorld: false } },
-      { name: 'bash', hints: { readOnly: false, destructive: true, idempotent: false, openWorld: true } },
+      {
+        name: 'bash',
+        hints: { readOnly: false, destructive: true, idempotent: false, openWorld: true },
+        runsPrograms: true,
+      },
       {
         name: 'todo_write',
         hints: { readOnly: false, destructive: false, idempotent: true, openWorld: false },

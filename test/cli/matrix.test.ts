@@ -74,8 +74,20 @@ describe('dsh-mode matrix', () => {
     const dir = makeTree({ 'policies/review.yaml': REVIEW });
     const out = json(dshMode(['matrix', '--format', 'json'], dir)) as unknown as Matrix;
     expect(out.modes).toEqual([
-      { name: 'plan', description: expect.any(String) },
-      { name: 'review', description: 'Read and comment.' },
+      {
+        name: 'plan',
+        description: expect.any(String),
+        sandbox: {
+          kind: 'read-only',
+          rule: {
+            selector: 'sandbox',
+            file: 'dsh-mode:policies/plan.yaml',
+            line: expect.any(Number),
+            column: 1,
+          },
+        },
+      },
+      { name: 'review', description: 'Read and comment.', sandbox: { kind: 'none', rule: null } },
     ]);
     expect(out.toolSet).toBe('builtin');
     expect(cell(out, 'review', 'read')).toMatchObject({
@@ -160,5 +172,17 @@ describe('dsh-mode matrix', () => {
     const result = await runCli(['matrix', 'policies', 'policies/examples'], { cwd: ROOT });
     expect(result.code).toBe(0);
     expect(result.stdout.split('\n')[0]).toMatch(/^tool +plan +\S+/);
+  });
+});
+
+describe('dsh-mode matrix: the sandbox of each mode', () => {
+  it('names the sandbox each mode runs bash in, in text and Markdown', async () => {
+    const { runCli } = await import('./run-in-process.js');
+    const dir = makeTree({ 'policies/boxed.yaml': 'mode: boxed\nsandbox: read-only\ndefault: allow\n' });
+    const text = await runCli(['matrix'], { cwd: dir });
+    expect(text.stdout).toContain('\nsandbox for bash: plan read-only, boxed read-only\n');
+    const none = makeTree({ 'policies/bare.yaml': 'mode: bare\nsandbox: none\ndefault: allow\n' });
+    const md = await runCli(['matrix', '--format', 'markdown'], { cwd: none });
+    expect(md.stdout).toContain('\nsandbox for bash: `plan` read-only, `bare` none\n');
   });
 });

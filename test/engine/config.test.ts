@@ -45,7 +45,7 @@ const TRAP_HELP =
   'allow or ask for at least one tool, or add `exit_plan_mode: ask` so the agent can propose leaving';
 const MODE_CONFIG_KEYS = 'allowed keys here: `policies`, `modes`';
 const INLINE_KEYS =
-  'allowed keys here: `mode`, `description`, `section`, `tools`, `effects`, `default`, `override`, `tests`';
+  'allowed keys here: `mode`, `description`, `section`, `tools`, `effects`, `default`, `override`, `sandbox`, `tests`';
 
 describe('resolveModeConfig', () => {
   it('loads the built-in plan policy first, even with no config', async () => {

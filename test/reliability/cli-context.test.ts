@@ -56,7 +56,7 @@ describe('the format context: one folder for loading and output', () => {
         dir,
       );
       expect(github.stdout).toBe(
-        '::error file=policies/review.yaml,line=2,col=1,endLine=2,endColumn=4,title=unknown-key::unknown key `tool`: did you mean `tools`?%0Aallowed keys here: `$schema`, `mode`, `description`, `section`, `tools`, `effects`, `default`, `override`, `tests`\n',
+        '::error file=policies/review.yaml,line=2,col=1,endLine=2,endColumn=4,title=unknown-key::unknown key `tool`: did you mean `tools`?%0Aallowed keys here: `$schema`, `mode`, `description`, `section`, `tools`, `effects`, `default`, `override`, `sandbox`, `tests`\n',
       );
       return { runs: 3, violations: 0 };
     });

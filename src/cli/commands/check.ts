@@ -13,6 +13,7 @@ import {
   fsProgramCheck,
   HINT_NAMES,
   loadCatalog,
+  runsPrograms,
   loadPolicySources,
   suggest,
   type CompiledPolicySet,
@@ -116,6 +117,11 @@ export async function runCheck(options: RunCheckOptions): Promise<CheckReport> {
   };
   const hint = unknownToolHint(options.tool, verdict.rule, known, documents);
   if (hint !== undefined) report.hint = hint;
+  // The sandbox the call would run in, as the gate hands it to the tool: only a program tool's call that runs.
+  const setting = policies.get(options.mode)!.sandboxFor?.(options.tool);
+  if (verdict.decision !== 'deny' && runsPrograms(options.tool)) {
+    report.sandbox = setting ? { kind: setting.kind, rule: setting.rule } : { kind: 'none' };
+  }
   if (options.args === undefined) return report;
   const args: CheckArguments = { subject: verdict.subject ?? null, message: verdict.reason };
   if (verdict.pattern) args.pattern = verdict.pattern;

@@ -12,6 +12,7 @@
  * deny", a tool becoming visible is one too. A mode only one side defines counts as denying everything on the
  * other side (the engine fails closed on an undefined mode), so a new permissive mode escalates. With
  * `--fail-on-escalation` any escalation exits 1 and stderr names each one with the rule and line that caused it.
+ * A mode's `sandbox` going from `read-only` to `none` is an escalation too (`../sandbox-diff.ts`), listed apart.
  * @module
  */
 import { stringOption } from '../argv.js';
@@ -38,6 +39,7 @@ import {
 import type { ChangeKind, DiffReport, DiffRow, LoadFailedReport } from '../grid-report.js';
 import { loadSide, loadToolSet, type GridOptions } from '../grid-load.js';
 import { loadFailedOutcome } from '../inputs.js';
+import { describeSandboxChange, sandboxChanges } from '../sandbox-diff.js';
 
 /** Options of {@link runDiff}. */
 export interface RunDiffOptions extends GridOptions {
@@ -100,6 +102,7 @@ export async function runDiff(options: RunDiffOptions): Promise<DiffReport | Loa
     toolSet: toolSet.toolSet,
     rows,
     counts,
+    sandbox: sandboxChanges(before.policies, after.policies, toolSet.tools),
   };
 }
 
@@ -206,11 +209,14 @@ export const command: CliCommand = {
           ? formatDiffMarkdown(report)
           : formatDiffText(report, env);
     const escalations = report.rows.filter((r) => r.change === 'escalation');
-    if (args.options.has('fail-on-escalation') && escalations.length > 0) {
-      const n = escalations.length;
+    // A sandbox lifted (read-only → none) escalates as much as a decision moving towards allow.
+    const lifted = report.sandbox.filter((c) => c.change === 'escalation');
+    if (args.options.has('fail-on-escalation') && escalations.length + lifted.length > 0) {
+      const n = escalations.length + lifted.length;
       const stderr = [
         `error: ${n} escalation${n === 1 ? '' : 's'} towards allow (--fail-on-escalation):`,
         ...escalations.map((r) => `  ${describeEscalation(r)}`),
+        ...lifted.map((c) => `  ${describeSandboxChange(c)}`),
         '',
       ].join('\n');
       return { kind: 'findings', stdout, stderr };

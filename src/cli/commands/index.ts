@@ -34,6 +34,10 @@ export const commands: Readonly<Record<string, CommandEntry>> = {
     summary: 'compare the decisions of two policy sets and flag escalations',
     load: async () => (await import('./diff.js')).command,
   },
+  doctor: {
+    summary: 'check that this machine can run what dsh-mode relies on (the OS sandbox)',
+    load: async () => (await import('./doctor.js')).command,
+  },
   lint: {
     summary: 'validate policies, run their inline tests and report findings',
     load: async () => (await import('./lint.js')).command,

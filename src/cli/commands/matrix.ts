@@ -79,7 +79,11 @@ export async function runMatrix(options: RunMatrixOptions): Promise<MatrixReport
   }
   return {
     kind: 'matrix',
-    modes: modes.map((p) => ({ name: p.mode, description: p.description ?? null })),
+    modes: modes.map((p) => ({
+      name: p.mode,
+      description: p.description ?? null,
+      sandbox: { kind: p.sandbox?.kind ?? 'none', rule: p.sandbox?.rule ?? null },
+    })),
     tools: grid.map(({ row }) => reportTool(row)),
     cells: modes.map((_, m) => grid.map(({ cells }) => cells[m]!)),
     toolSet: toolSet.toolSet,

@@ -1,5 +1,6 @@
 /**
- * The human format of `check`: the decision, visibility, reason and the deciding rule with its location.
+ * The human format of `check`: the decision, visibility, reason and the deciding rule with its location, and for
+ * a program tool's call that runs, the sandbox it runs in.
  * @module
  */
 import type { RuleRef } from '../../compile/types.js';
@@ -26,6 +27,10 @@ export function formatCheckText(
     `  rule     ${rule.selector} at ${where(rule)}`,
   ];
   if (report.hint !== undefined) lines.push(`  hint     ${report.hint}`);
+  if (report.sandbox) {
+    const { kind, rule: set } = report.sandbox;
+    lines.push(`  sandbox  ${kind}${set ? `, set at ${where(set)}` : ' (no document of the mode sets one)'}`);
+  }
   const args = report.arguments;
   if (args) {
     lines.push(

@@ -11,6 +11,7 @@ import { labelBuiltin } from './paths.js';
 import type { ChangeKind, DiffReport, DiffRow } from '../grid-report.js';
 import type { FormatOptions } from '../report.js';
 import { describeRule, mdCode, mdRule, mdText, paintDecision } from './cells.js';
+import { describeSandboxChange } from '../sandbox-diff.js';
 
 const ORDER: Record<ChangeKind, number> = { escalation: 0, narrowing: 1, 'rule-changed': 2, unchanged: 3 };
 const MARK: Record<ChangeKind, string> = {
@@ -54,6 +55,8 @@ export function describeEscalation(row: DiffRow): string {
  */
 export function formatDiffText(report: DiffReport, options: FormatOptions): string {
   const lines = [`${report.old.source} → ${report.new.source}: ${summary(report)}`];
+  for (const change of report.sandbox)
+    lines.push(`${change.change === 'escalation' ? '↑' : '↓'} ${describeSandboxChange(change)}`);
   const rows = changedRows(report);
   if (rows.length === 0) return lines.join('\n') + '\n';
   const modeWidth = rows.reduce((w, r) => Math.max(w, r.mode.length), 0);
@@ -82,6 +85,10 @@ export function formatDiffMarkdown(report: DiffReport): string {
   const title = `### dsh-mode policy diff: ${mdCode(report.old.source)} → ${mdCode(report.new.source)}`;
   const rows = changedRows(report);
   const lines = [title, '', summaryMarkdown(report)];
+  for (const change of report.sandbox) {
+    const badge = change.change === 'escalation' ? '**⚠️ sandbox escalation:**' : 'Sandbox narrowing:';
+    lines.push('', `${badge} ${mdText(describeSandboxChange(change))}.`);
+  }
   if (rows.length > 0) {
     lines.push(
       '',

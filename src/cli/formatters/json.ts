@@ -68,6 +68,11 @@ export function formatCheckJson(report: Extract<CheckReport, { kind: 'decided' }
     rule: { selector, file, line, column },
   };
   if (report.hint !== undefined) out.hint = report.hint;
+  if (report.sandbox)
+    out.sandbox = {
+      kind: report.sandbox.kind,
+      rule: report.sandbox.rule ? ref(report.sandbox.rule) : null,
+    };
   const args = report.arguments;
   if (args) {
     out.subject = args.subject;

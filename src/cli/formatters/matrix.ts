@@ -29,7 +29,11 @@ export function formatMatrixText(report: MatrixReport, options: FormatOptions): 
     );
     lines.push([tool.label.padEnd(labelWidth), ...cells].join('  ').trimEnd());
   });
-  lines.push('', footnote(report));
+  lines.push(
+    '',
+    sandboxLine(report, (text) => text),
+    footnote(report),
+  );
   return lines.join('\n') + '\n';
 }
 
@@ -61,7 +65,7 @@ export function formatMatrixMarkdown(report: MatrixReport): string {
     });
     lines.push('');
   });
-  lines.push('</details>', '', `_${footnote(report)}_`);
+  lines.push('</details>', '', sandboxLine(report, mdCode), '', `_${footnote(report)}_`);
   return lines.join('\n') + '\n';
 }
 
@@ -72,6 +76,12 @@ export function formatMatrixMarkdown(report: MatrixReport): string {
  */
 export function formatMatrixJson(report: MatrixReport): string {
   return JSON.stringify(report, labelBuiltin, 2) + '\n';
+}
+
+/** Where each mode runs `bash`: in the read-only sandbox, or unsandboxed (`none`). */
+function sandboxLine(report: MatrixReport, code: (text: string) => string): string {
+  const modes = report.modes.map((m) => `${code(m.name)} ${m.sandbox.kind}`);
+  return `sandbox for bash: ${modes.join(', ')}`;
 }
 
 function footnote(report: MatrixReport): string {

@@ -43,3 +43,18 @@ function deepFreeze<T extends Record<string, BuiltinAnnotations>>(table: T): Rea
   for (const value of Object.values(table)) Object.freeze(value);
   return Object.freeze(table);
 }
+
+/**
+ * The built-in tools that run programs the host does not know in advance (a script for `bash -c`): the tools a
+ * mode's `sandbox` setting applies to. MCP tools run in their server's process and are never in it.
+ */
+export const BUILTIN_PROGRAM_TOOLS: readonly string[] = Object.freeze(['bash']);
+
+/**
+ * Whether a tool runs programs, and so runs under the mode's `sandbox` setting.
+ * @param name the tool name as the model sees it (a built-in name, or `mcp__server__tool`)
+ * @returns true for a built-in program-running tool
+ */
+export function runsPrograms(name: string): boolean {
+  return BUILTIN_PROGRAM_TOOLS.includes(name);
+}

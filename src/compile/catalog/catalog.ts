@@ -20,7 +20,7 @@
  * @module
  */
 import { resolve } from 'node:path';
-import { BUILTIN_TOOL_ANNOTATIONS } from './builtin-tools.js';
+import { BUILTIN_TOOL_ANNOTATIONS, runsPrograms } from './builtin-tools.js';
 import { FileRefusedError, readRegularFile } from '../../files/read-file.js';
 import type { Diagnostic, Hints, JsonPath } from '../types.js';
 
@@ -39,6 +39,11 @@ export interface ToolCatalogEntry {
    * rules against it.
    */
   arguments?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * Set on a built-in tool that runs programs (`bash`): a mode's `sandbox` setting applies to it. MCP tools run in
+   * their server's process and never have it.
+   */
+  runsPrograms?: true;
 }
 
 /** What {@link parseCatalog} returns: the tools, and the problems found (an error means the catalog is unusable). */
@@ -133,6 +138,9 @@ export function parseCatalog(text: string, file: string): CatalogResult {
     const entry: ToolCatalogEntry = {
       name: server === undefined ? item.name : `mcp__${server}__${item.name}`,
     };
+    // A plain entry with a built-in program tool's name is the host's own (`dsh-mode catalog` writes it so).
+    if (server === undefined && own.server === undefined && runsPrograms(entry.name))
+      entry.runsPrograms = true;
     const label = own.server ?? server;
     if (label !== undefined) entry.server = label;
     // A page with a server is untrusted unless it says so; a plain list is trusted unless it says not.
@@ -296,5 +304,6 @@ export function builtinToolCatalog(): ToolCatalogEntry[] {
   return Object.entries(BUILTIN_TOOL_ANNOTATIONS).map(([name, annotations]) => ({
     name,
     hints: hintsOfAnnotations(annotations)!,
+    ...(runsPrograms(name) ? { runsPrograms: true as const } : {}),
   }));
 }

@@ -13,6 +13,8 @@
  */
 import { decideCall } from './call.js';
 import { renderSection } from './section.js';
+import { composeSandbox } from './sandbox.js';
+import { runsPrograms } from '../catalog/builtin-tools.js';
 import {
   compareRestrictiveness,
   compileDocument,
@@ -31,6 +33,7 @@ import type {
   EffectiveHints,
   Hints,
   RuleRef,
+  SandboxSetting,
   SourceDocument,
 } from '../types.js';
 
@@ -94,6 +97,7 @@ class MemoPolicy implements CompiledPolicy {
   readonly mode: string;
   readonly description?: string;
   readonly documents: readonly CompiledDocument[];
+  readonly sandbox?: SandboxSetting;
   #section: string | undefined;
   /** Whether some rule of the mode has `commands` or `paths` (else a call is decided by its name). */
   readonly #byArguments: boolean;
@@ -107,6 +111,8 @@ class MemoPolicy implements CompiledPolicy {
     const description = documents.find((d) => d.source.document.description !== undefined);
     if (description) this.description = description.source.document.description;
     this.#byArguments = documents.some((d) => d.hasArguments);
+    const sandbox = composeSandbox(documents);
+    if (sandbox) this.sandbox = sandbox;
   }
 
   /** The documents' sections joined, placeholders such as `{{commands bash}}` expanded from the composed rules. */
@@ -135,6 +141,10 @@ class MemoPolicy implements CompiledPolicy {
     (this.#memo[key] ??= new Map()).set(name, result);
     this.#size++;
     return result;
+  }
+
+  sandboxFor(name: string): SandboxSetting | undefined {
+    return runsPrograms(name) ? this.sandbox : undefined;
   }
 
   visible(name: string, hints?: Hints): boolean {

@@ -67,6 +67,10 @@ export interface PolicyDocument {
    */
   override?: boolean;
   /**
+   * The OS sandbox the tools that run programs (the built-in `bash`) run under in this mode: `read-only` or `none`; documents of a mode compose as a ceiling (read-only wins).
+   */
+  sandbox?: 'read-only' | 'none';
+  /**
    * Inline expectations, run by `dsh-mode lint` against the mode as composed up to this document.
    */
   tests?: InlineTest[];
@@ -297,6 +301,10 @@ export interface InlineMode {
    * Replace every earlier document of this mode instead of composing with them (reported by lint).
    */
   override?: boolean;
+  /**
+   * The OS sandbox the tools that run programs (the built-in `bash`) run under in this mode: `read-only` or `none`.
+   */
+  sandbox?: 'read-only' | 'none';
   tests?: Tests;
 }
 /**

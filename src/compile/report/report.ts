@@ -60,6 +60,11 @@ export interface JsonCheckOutput {
   message?: string;
   /** With `--args` for a script: one entry per simple command. */
   commands?: { text: string; decision: Decision; rule: JsonRuleRef; pattern?: JsonRuleRef; note?: string }[];
+  /**
+   * For a tool that runs programs (`bash`) whose call is not denied: the OS sandbox it runs in (`read-only` or
+   * `none`) and the mode's `sandbox` key that sets it (null when no document sets one).
+   */
+  sandbox?: { kind: 'read-only' | 'none'; rule: JsonRuleRef | null };
 }
 
 /** A rule or pattern with its location. */

@@ -13,13 +13,18 @@
  *
  * Output (stdout and stderr, interleaved) is capped. bash runs with `--norc --noprofile`, stdin closed, and no
  * `BASH_ENV`, `ENV` or exported functions in its environment, so no startup file or inherited function can
- * shadow the names a command policy judged. A text gate is not a sandbox: the command can reach anything the host
- * user can.
+ * shadow the names a command policy judged. Unsandboxed, the command can reach anything the host user can.
+ *
+ * When the call's verdict requires a sandbox (`context.sandbox`, a mode with `sandbox: read-only`), the script
+ * runs through `runSandboxed` instead (src/host/sandbox/README.md): read-only but a private `/tmp`, offline, its
+ * own PID namespace, limits, a minimal environment. Where the sandbox cannot start, the call is refused with the
+ * reason and how to install one; it never runs bare.
  * @module
  */
 import { spawn, spawnSync } from 'node:child_process';
-import type { Tool } from '../types.js';
+import type { Tool, ToolContext, ToolResult } from '../types.js';
 import { BUILTIN_TOOL_ANNOTATIONS } from '../../compile/index.js';
+import { runSandboxed } from '../sandbox/index.js';
 
 /** Timeout of a command that names none. */
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
@@ -79,6 +84,53 @@ export function shellEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 export interface BashToolOptions {
   /** `auto` (the default) uses a PID namespace where the system allows one. */
   isolation?: 'auto' | 'process-group';
+  /**
+   * The host environment a sandboxed call finds `bwrap` and `prlimit` on (`PATH`) and takes its minimal
+   * environment from. Default `process.env`.
+   */
+  hostEnv?: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * Runs one script in the read-only sandbox and words the result as the unsandboxed path does, or refuses.
+ * @returns the tool result
+ */
+async function runInSandbox(
+  command: string,
+  timeoutMs: number,
+  context: ToolContext,
+  hostEnv: BashToolOptions['hostEnv'],
+): Promise<ToolResult> {
+  const outcome = await runSandboxed({
+    workspace: context.workspace,
+    command: { script: command },
+    timeoutMs,
+    // The same guard as unsandboxed: a read such as `git status` must not try to rewrite `.git/index`.
+    env: { GIT_OPTIONAL_LOCKS: '0' },
+    signal: context.signal,
+    maxOutputBytes: BASH_OUTPUT_CAP,
+    ...(hostEnv ? { hostEnv } : {}),
+  });
+  if (outcome.kind === 'refused') {
+    const how = outcome.howToInstall ? `; ${outcome.howToInstall}` : '';
+    return {
+      content: `Error: this mode runs bash in a read-only OS sandbox, which cannot start here, so nothing ran: ${outcome.reason}${how}`,
+      isError: true,
+    };
+  }
+  const tail = outcome.droppedBytes > 0 ? `\n[output truncated at ${BASH_OUTPUT_CAP} bytes]` : '';
+  const where = 'read-only sandbox';
+  if (outcome.timedOut || outcome.cancelled) {
+    const ending = outcome.timedOut ? `timed out after ${timeoutMs} ms` : 'cancelled';
+    return {
+      content: `${outcome.output}${tail}\n[${ending}; the command and every process it started were killed; ${where}]`,
+      isError: true,
+    };
+  }
+  return {
+    content: `${outcome.output}${tail}\n[exit code ${outcome.exitCode}; ${where}]`,
+    isError: outcome.exitCode !== 0,
+  };
 }
 
 /**
@@ -102,7 +154,15 @@ export function createBashTool(
       additionalProperties: false,
     },
     annotations: BUILTIN_TOOL_ANNOTATIONS.bash,
+    sandboxes: true,
     execute(args, context) {
+      if (context.sandbox === 'read-only')
+        return runInSandbox(
+          args.command,
+          args.timeout_ms ?? BASH_DEFAULT_TIMEOUT_MS,
+          context,
+          options.hostEnv,
+        );
       const { isolation, prefix } =
         options.isolation === 'process-group' ? { isolation: 'process-group' as const, prefix: [] } : probe();
       return new Promise((resolve) => {

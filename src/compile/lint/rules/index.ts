@@ -11,6 +11,7 @@ import exitWithoutApproval from './exit-without-approval.js';
 import failingTest from './failing-test.js';
 import invalidGlob from './invalid-glob.js';
 import noOpRule from './no-op-rule.js';
+import noOpSandbox from './no-op-sandbox.js';
 import override from './override.js';
 import patternUnderCeiling from './pattern-under-ceiling.js';
 import tooManyAlternatives from './too-many-alternatives.js';
@@ -28,6 +29,7 @@ export const rules: Readonly<Record<string, RuleDefinition>> = {
   'failing-test': failingTest,
   'invalid-glob': invalidGlob,
   'no-op-rule': noOpRule,
+  'no-op-sandbox': noOpSandbox,
   override: override,
   'pattern-under-ceiling': patternUnderCeiling,
   'too-many-alternatives': tooManyAlternatives,
