@@ -11,11 +11,14 @@
  * and the deny result) pass through unchanged, and so does a deny's `userReason` (the sentence a chat shows the
  * user instead of the model's next-step advice). The gate adds only what needs the session:
  * - no agent → allow (no session to fold); an `allow` verdict → allow (the waterfall may still narrow it);
+ * - an allow or ask carries the path resolutions the decision used (`paths`), which the runtime hands to the
+ *   tool: the tool opens exactly what was decided on, and refuses if it changed since;
  * - an `exit_plan_mode` call when an earlier exit of the same step was already approved → deny, unasked, with
  *   `EXIT_ALREADY_APPROVED_RULE`.
  * @module
  */
-import type { Authorizer, PreExecuteResult } from '../host/types.js';
+import type { ResolvedWorkspacePath, WorkspacePathResolution } from '../files/resolve-path.js';
+import type { Authorizer, CheckedPaths, PreExecuteResult } from '../host/types.js';
 import type { RuleRef } from '../compile/types.js';
 import type { ModeCore } from './core.js';
 import { EXIT_PLAN_MODE } from './vocabulary.js';
@@ -60,12 +63,16 @@ export function createGate(core: ModeCore, hostWorkspace: string): Authorizer {
     if (!exec.agent) return ALLOW;
     const session = exec.agent.session;
     const mode = core.mode(session);
-    // The arguments may decide too (argument rules), and paths resolve where the tool will run.
+    // The arguments may decide too (argument rules), and paths resolve where the tool will run; the resolutions
+    // decided on go to the tool, which opens exactly them.
+    const record = new Map<string, WorkspacePathResolution>();
     const verdict = core.verdict(mode, exec.name, {
       arguments: exec.arguments,
       workspace: exec.agent.workspace ?? hostWorkspace,
+      record,
     });
-    if (verdict.decision === 'allow') return ALLOW;
+    const paths = checkedPaths(record);
+    if (verdict.decision === 'allow') return paths ? { kind: 'allow', paths } : ALLOW;
     // One approval per step: a later exit of the same batch is not asked (it could only repeat or contradict
     // the answer that already decided where the session goes at this step's end).
     if (verdict.decision === 'ask' && exec.name === EXIT_PLAN_MODE && core.exitApproved(session)) {
@@ -76,7 +83,8 @@ export function createGate(core: ModeCore, hostWorkspace: string): Authorizer {
         rule: EXIT_ALREADY_APPROVED_RULE,
       };
     }
-    if (verdict.decision === 'ask') return { kind: 'ask', reason: verdict.reason, rule: verdict.rule };
+    if (verdict.decision === 'ask')
+      return { kind: 'ask', reason: verdict.reason, rule: verdict.rule, ...(paths ? { paths } : {}) };
     return {
       kind: 'deny',
       reason: verdict.reason,
@@ -87,3 +95,10 @@ export function createGate(core: ModeCore, hostWorkspace: string): Authorizer {
 }
 
 const ALLOW: PreExecuteResult = Object.freeze({ kind: 'allow' });
+
+/** The resolved paths of a decision (a refused one denied the call), or undefined when it looked at none. */
+function checkedPaths(record: ReadonlyMap<string, WorkspacePathResolution>): CheckedPaths | undefined {
+  const paths = new Map<string, ResolvedWorkspacePath>();
+  for (const [path, resolution] of record) if (resolution.ok) paths.set(path, resolution);
+  return paths.size > 0 ? paths : undefined;
+}

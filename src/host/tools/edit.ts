@@ -32,8 +32,8 @@ export const editTool: Tool<{ path: string; old_string: string; new_string: stri
   },
   annotations: BUILTIN_TOOL_ANNOTATIONS.edit,
   async execute(args, context) {
-    const file = confine(context.workspace, args.path);
-    const handle = await openForWrite(context.workspace, file.display, 'edit');
+    const file = confine(context.workspace, args.path, context.paths);
+    const handle = await openForWrite(file, 'edit');
     try {
       const { size } = await handle.stat();
       if (size > EDIT_MAX_BYTES) {

@@ -79,9 +79,9 @@ export const grepTool: Tool<{ pattern: string; path?: string; ignoreCase?: boole
         isError: true,
       };
     }
-    const start = confine(context.workspace, args.path ?? '.');
+    const start = confine(context.workspace, args.path ?? '.', context.paths);
     const search = new Search(regex, context.signal);
-    const node = await openForRead(context.workspace, start.absolute, start.display, 'any');
+    const node = await openForRead(start, 'any');
     try {
       if (node.stats.isDirectory()) await search.folder(node, start.display === '.' ? '' : start.display);
       else await search.file(node, start.display);

@@ -26,8 +26,8 @@ export const listTool: Tool<{ path?: string }> = {
   },
   annotations: BUILTIN_TOOL_ANNOTATIONS.list,
   async execute(args, context) {
-    const dir = confine(context.workspace, args.path ?? '.');
-    const node = await openForRead(context.workspace, dir.absolute, dir.display, 'folder');
+    const dir = confine(context.workspace, args.path ?? '.', context.paths);
+    const node = await openForRead(dir, 'folder');
     const names: string[] = [];
     try {
       const entries = await opendir(node.ref).catch((error) => explainFsError(error, dir.display));

@@ -24,8 +24,8 @@ export const writeTool: Tool<{ path: string; content: string }> = {
   },
   annotations: BUILTIN_TOOL_ANNOTATIONS.write,
   async execute(args, context) {
-    const file = confine(context.workspace, args.path);
-    const handle = await openForWrite(context.workspace, file.display, 'write');
+    const file = confine(context.workspace, args.path, context.paths);
+    const handle = await openForWrite(file, 'write');
     try {
       await replaceContent(handle, args.content);
     } finally {

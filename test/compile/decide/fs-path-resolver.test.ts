@@ -93,11 +93,26 @@ describe('fsPathResolver: symlinks and `..` under path rules', () => {
     expect(decide('notes/../notes/a.md').decision).toBe('allow');
   });
 
-  it('fails closed on a symlink loop: unresolvable, never allowed', () => {
+  it('denies a symlink loop with the reason, whatever the base: the kernel fails it too', () => {
     const r = decide('l1/x');
-    expect(r).toMatchObject({ decision: 'deny', unanalysable: true, note: 'the path cannot be resolved' });
+    expect(r).toMatchObject({
+      decision: 'deny',
+      unanalysable: true,
+      note: 'the path has too many levels of symbolic links',
+    });
     const allowBase = 'mode: x\ntools:\n  read: { decision: allow, paths: { ".env*": deny } }\n';
-    expect(decide('l1', ws, allowBase).decision).toBe('ask');
+    expect(decide('l1', ws, allowBase).decision).toBe('deny');
+    // A rule without a base does not abstain on it either: the rest of the policy cannot allow it.
+    const narrowing = 'mode: x\ntools:\n  read: { paths: { ".env*": deny } }\ndefault: allow\n';
+    expect(decide('l1', ws, narrowing).decision).toBe('deny');
+  });
+
+  it('denies a `..` after a folder that does not exist, naming it', () => {
+    const r = decide('notes/nope/../a.md');
+    expect(r.decision).toBe('deny');
+    expect(r.note).toBe(
+      'the path goes through `notes/nope`, which does not exist, and then `..`: write the path without `..`',
+    );
   });
 
   it('judges absolute paths: inside by their workspace-relative form, elsewhere never allowed', () => {
