@@ -172,8 +172,13 @@ class PathTable extends Table {
     const same =
       resolved.target.absolute === resolved.written.absolute &&
       resolved.target.relative === resolved.written.relative;
-    const outside = resolved.written.relative === undefined || resolved.target.relative === undefined;
-    const note = outside ? `\`${resolved.target.absolute}\` is outside the workspace` : undefined;
+    // Said without the absolute path: it would tell the model where the workspace is.
+    const note =
+      resolved.written.relative === undefined
+        ? 'the path is outside the workspace'
+        : resolved.target.relative === undefined
+          ? 'it resolves outside the workspace, through a symbolic link'
+          : undefined;
     if (same) return [note === undefined ? written : { ...written, note }];
     const target = this.verdictOf(path, pickPathPattern(this.compiled, resolved.target));
     const linkNote = `it resolves to \`${resolved.target.relative ?? resolved.target.absolute}\``;

@@ -108,7 +108,8 @@ async function walk(file: WorkspacePath, purpose: Purpose): Promise<OpenNode> {
     return explainFsError(error, display);
   }
   try {
-    let anchor = existing === 0 ? await identity(node) : undefined;
+    // The anchor is compared as soon as it is open: nothing is created below a folder that is not the one checked.
+    if (existing === 0) await sameAnchor(node, resolution.anchor, display);
     for (let i = 0; i < parts.length; i++) {
       const last = i === parts.length - 1;
       const next =
@@ -117,9 +118,8 @@ async function walk(file: WorkspacePath, purpose: Purpose): Promise<OpenNode> {
           : await openFolder(node, parts[i]!, i >= existing, display);
       await node.handle.close();
       node = next;
-      if (i === existing - 1) anchor = await identity(node);
+      if (i === existing - 1) await sameAnchor(node, resolution.anchor, display);
     }
-    if (anchor !== resolution.anchor) throw changed(display, 'it is another file now');
     if (purpose.kind === 'read' && purpose.expect === 'folder' && !node.stats.isDirectory())
       throw code('ENOTDIR');
     if (purpose.kind !== 'read' || purpose.expect === 'file' || !node.stats.isDirectory())
@@ -131,8 +131,10 @@ async function walk(file: WorkspacePath, purpose: Purpose): Promise<OpenNode> {
   }
 }
 
-async function identity(node: OpenNode): Promise<string> {
-  return identityOf((await node.handle.stat({ bigint: true })) as BigIntStats);
+/** Refuses `node` unless it is the file the resolution recorded (device and inode). */
+async function sameAnchor(node: OpenNode, anchor: string, display: string): Promise<void> {
+  const stats = (await node.handle.stat({ bigint: true })) as BigIntStats;
+  if (identityOf(stats) !== anchor) throw changed(display, 'it is another file now');
 }
 
 /** An error with an errno code, worded by `explainFsError`. */

@@ -19,7 +19,7 @@ import type { CheckedPaths, Tool } from '../types.js';
 
 export { MAX_PATH_LENGTH };
 
-/** A path inside the workspace: where it resolved, and `display` (as written, relative to the root) for messages. */
+/** A path inside the workspace: where it resolved, and `display` (that target, relative to the root) for messages. */
 export interface WorkspacePath {
   resolution: ResolvedWorkspacePath & { readonly relative: string };
   display: string;
@@ -54,10 +54,12 @@ export function confine(workspace: string, path: string, checked?: CheckedPaths)
     throw new Error(`\`${path}\` was checked against another workspace`);
   const resolution = given ?? resolveWorkspacePath(root, path);
   if (!resolution.ok) throw new Error(`\`${path}\` ${resolution.reason}`);
-  const display = relative(root, resolution.written) || '.';
   if (resolution.relative === undefined)
-    throw new Error(`\`${display}\` leaves the workspace through a symbolic link`);
-  return { resolution: resolution as WorkspacePath['resolution'], display };
+    throw new Error(
+      `\`${relative(root, resolution.written) || '.'}\` leaves the workspace through a symbolic link`,
+    );
+  // Named where it resolved: a result says which file was read or written, links or not.
+  return { resolution: resolution as WorkspacePath['resolution'], display: resolution.relative };
 }
 
 const FS_REASONS: Record<string, string> = {
