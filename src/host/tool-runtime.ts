@@ -24,6 +24,11 @@
  * of all wins (deny > ask > allow). A guard's deny skips the waterfall. Because the ceiling is not a listener, no
  * registration order (`prepend` or not, before or after the guard's plugin) lets a listener widen it
  * (invariant 4). A throwing guard or listener denies.
+ *
+ * A guard's allow or ask may carry the path resolutions it decided on (`paths`): the runtime keeps them apart
+ * from the verdict that `tools/verdict` observers see, takes them from guards only (never from the waterfall),
+ * and hands them to the tool as `ToolContext.paths` (those of the re-judged revision when an approver revised the
+ * arguments), so a file tool opens exactly what was decided on.
  * @module
  */
 import { createHash } from 'node:crypto';

@@ -211,8 +211,9 @@ describe('red team: repository-shipped links against path rules, through the gat
     const { root, ws } = workspace();
     const { ctx, agent } = await host(ws);
     const write = await call(ctx, agent, 'write', { path: 'docs/nope/../g/config', content: 'pwned' });
-    expect(write.content).toContain(
-      '"docs/nope/../g/config" cannot be analysed: the path goes through `docs/nope`, which does not exist, and then `..`',
+    // The text docs/argument-rules.md shows.
+    expect(write.content).toBe(
+      'Error: tool "write" is not available in docs mode: "docs/nope/../g/config" cannot be analysed: the path goes through `docs/nope`, which does not exist, and then `..`: write the path without `..`',
     );
     expect(write.data?.rule).toMatchObject({ selector: 'write' });
     const read = await call(ctx, agent, 'read', { path: 'docs/nope/../up/.env' });

@@ -1,7 +1,8 @@
 /**
  * `edit`: replaces one exact, unique occurrence of `old_string` in a workspace file with `new_string`. Zero or
  * several occurrences are an error (quote more context to make it unique). The file is read and rewritten
- * through one descriptor, opened as `write` opens its file (see open.ts), so the file checked is the file changed.
+ * through one descriptor, opened as `write` opens its file (see open.ts), so the file the gate checked is the file
+ * changed.
  * A file that is not valid UTF-8 is refused unchanged: decoding it lossily would rewrite bytes far from the edit.
  * @module
  */

@@ -1,6 +1,6 @@
 /**
  * `list`: the entries of a workspace folder, sorted, folders marked with a trailing `/`, symbolic links
- * with `@` (they are not followed). The folder is checked on its open descriptor (see open.ts). Output is capped
+ * with `@` (they are not followed). The folder is the one the gate checked, opened by a no-follow walk (see open.ts). Output is capped
  * by count and bytes, with a note saying how many entries were left out.
  * @module
  */
