@@ -64,9 +64,10 @@ export type WorkspacePathResolution = ResolvedWorkspacePath | UnresolvedWorkspac
 
 /**
  * The identity of a file as {@link ResolvedWorkspacePath.anchor} records it.
- * @param stats stats read with `{bigint: true}` (inode numbers exceed 2^53 on some filesystems)
+ * @param stats stats read with `{bigint: true}` (inode numbers exceed 2^53 on some filesystems); typed by shape,
+ *   so the public declarations that name this module need no Node types
  */
-export function identityOf(stats: BigIntStats): string {
+export function identityOf(stats: { readonly dev: bigint; readonly ino: bigint }): string {
   return `${stats.dev}:${stats.ino}`;
 }
 
