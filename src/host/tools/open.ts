@@ -93,6 +93,8 @@ async function walk(file: WorkspacePath, purpose: Purpose): Promise<OpenNode> {
   // Components [0, existing) existed at the check; the anchor is the last of them (the root when none did).
   const existing = parts.length - resolution.missing;
   if (resolution.missing > 0 && purpose.kind !== 'write') return explainFsError(code('ENOENT'), display);
+  // `new/` or a link to `x/.` names a folder: the kernel would not create a file there, and neither does write.
+  if (purpose.kind !== 'read' && resolution.namesFolder) return explainFsError(code('EISDIR'), display);
   if (
     purpose.kind === 'read' &&
     purpose.expect === 'folder' &&

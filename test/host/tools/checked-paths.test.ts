@@ -85,6 +85,12 @@ describe('the file tools resolve as the kernel does', () => {
     expect((await run(readTool, { path: 'docs/up/.env' })).content).toBe('KEY=secret\n');
   });
 
+  it('write no file at a path that names a folder (`new/`), as the kernel creates none there', async () => {
+    const result = await run(writeTool, { path: 'docs/new/', content: 'x' });
+    expect(result.content).toBe('Error: `docs/new` is a folder');
+    expect(existsSync(join(ws, 'docs', 'new'))).toBe(false);
+  });
+
   it('create missing folders where the resolution says, under a link that stays inside', async () => {
     expect((await run(writeTool, { path: 'docs/d/new/deep/f.md', content: 'f' })).isError).toBeFalsy();
     expect(readFileSync(join(ws, 'docs', 'sub', 'new', 'deep', 'f.md'), 'utf8')).toBe('f');
