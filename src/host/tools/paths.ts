@@ -8,10 +8,11 @@
  * @module
  */
 import { realpathSync } from 'node:fs';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { resolve, sep } from 'node:path';
 import { FileRefusedError } from '../../files/read-file.js';
 import {
   MAX_PATH_LENGTH,
+  relativeTo,
   resolveWorkspacePath,
   type ResolvedWorkspacePath,
 } from '../../files/resolve-path.js';
@@ -23,12 +24,6 @@ export { MAX_PATH_LENGTH };
 export interface WorkspacePath {
   resolution: ResolvedWorkspacePath & { readonly relative: string };
   display: string;
-}
-
-/** True when `target` is `root` or below it (both absolute, already resolved). */
-export function inside(root: string, target: string): boolean {
-  const rel = relative(root, target);
-  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
 }
 
 /**
@@ -46,7 +41,8 @@ export function confine(workspace: string, path: string, checked?: CheckedPaths)
   }
   const root = resolve(workspace);
   // Written out of the workspace: refused as such, whatever the walk would meet on the way.
-  if (!inside(root, resolve(root, path))) throw new Error(`\`${path}\` is outside the workspace`);
+  const written = relativeTo(root, resolve(root, path));
+  if (written === undefined) throw new Error(`\`${path}\` is outside the workspace`);
   const given = checked?.get(path);
   // A resolution made against another root is not this call's: refused rather than re-resolved, since the tool
   // must open what the gate decided on.
@@ -55,9 +51,7 @@ export function confine(workspace: string, path: string, checked?: CheckedPaths)
   const resolution = given ?? resolveWorkspacePath(root, path);
   if (!resolution.ok) throw new Error(`\`${path}\` ${resolution.reason}`);
   if (resolution.relative === undefined)
-    throw new Error(
-      `\`${relative(root, resolution.written) || '.'}\` leaves the workspace through a symbolic link`,
-    );
+    throw new Error(`\`${written}\` leaves the workspace through a symbolic link`);
   // Named where it resolved: a result says which file was read or written, links or not.
   return { resolution: resolution as WorkspacePath['resolution'], display: resolution.relative };
 }
