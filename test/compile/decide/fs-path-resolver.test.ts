@@ -140,3 +140,31 @@ describe('fsPathResolver: symlinks and `..` under path rules', () => {
     );
   });
 });
+
+describe('fsPathResolver: one resolution per call', () => {
+  it('answers a path asked for again from `record`, so every document of a call decides on one resolution', () => {
+    const record = new Map();
+    const resolve = fsPathResolver(ws, { record });
+    const first = resolve('notes/later');
+    expect(first).toMatchObject({ target: { relative: 'notes/later' } });
+    // The filesystem changes after the first resolution: the call keeps deciding on what it resolved.
+    symlinkSync('../.env', join(ws, 'notes', 'later'));
+    try {
+      expect(resolve('notes/later')).toEqual(first);
+      expect(record.get('notes/later')).toMatchObject({ ok: true, missing: 1 });
+      // A fresh resolver (the next call) sees the link.
+      expect(fsPathResolver(ws)('notes/later')).toMatchObject({ target: { relative: '.env' } });
+    } finally {
+      rmSync(join(ws, 'notes', 'later'));
+    }
+  });
+
+  it('records a refusal with its reason', () => {
+    const record = new Map();
+    expect(fsPathResolver(ws, { record })('notes/nope/../a.md')).toEqual({
+      unresolved:
+        'goes through `notes/nope`, which does not exist, and then `..`: write the path without `..`',
+    });
+    expect(record.get('notes/nope/../a.md')).toMatchObject({ ok: false });
+  });
+});
