@@ -23,6 +23,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { build, relativePath, tree } from './trees.js';
 import {
   identityOf,
   MAX_LINKS,
@@ -203,59 +204,17 @@ function kernelCreate(path: string): { target: string } | { code: string } {
   return { target };
 }
 
-const NAMES = ['a', 'b', '.env', '.git'];
-const name = fc.constantFrom(...NAMES);
-const step = fc.oneof(
-  { weight: 4, arbitrary: name },
-  { weight: 2, arbitrary: fc.constant('..') },
-  { weight: 1, arbitrary: fc.constant('.') },
-  { weight: 1, arbitrary: fc.constant('') },
-);
-/** A relative path of names, `..`, `.` and empty components (repeated slashes). */
-const relativePath = fc.array(step, { minLength: 1, maxLength: 6 }).map((parts) => parts.join('/'));
-
-type Entry = { path: string[]; kind: 'dir' | 'file' } | { path: string[]; kind: 'link'; target: string };
-const entry: fc.Arbitrary<Entry> = fc.oneof(
-  fc.record({ path: fc.array(name, { minLength: 1, maxLength: 3 }), kind: fc.constantFrom('dir', 'file') }),
-  fc.record({
-    path: fc.array(name, { minLength: 1, maxLength: 3 }),
-    kind: fc.constant('link'),
-    // Relative targets (climbing with `..`), or absolute ones into the workspace or its sibling.
-    target: fc.oneof(
-      relativePath,
-      relativePath.map((p) => `@ws/${p}`),
-      relativePath.map((p) => `@outside/${p}`),
-    ),
-  }) as fc.Arbitrary<Entry>,
-);
-
 describe.runIf(PROC_FD)('resolveWorkspacePath agrees with the kernel on generated trees', () => {
   it('reaches the file open reaches, fails where open fails, and creates where O_CREAT creates', () => {
-    let tree = 0;
+    let count = 0;
     fc.assert(
       fc.property(
-        fc.array(entry, { minLength: 1, maxLength: 12 }),
+        tree,
         fc.array(fc.tuple(relativePath, fc.boolean()), { minLength: 1, maxLength: 8 }),
         (entries, paths) => {
           // Deep enough that no relative link climbs out of the test's own folder.
-          const root = join(base, 'gen', String(tree++), 'p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7');
-          const workspace = join(root, 'ws');
-          mkdirSync(join(root, 'outside'), { recursive: true });
-          mkdirSync(workspace);
-          for (const e of entries) {
-            const at = join(workspace, ...e.path);
-            try {
-              if (e.kind === 'link')
-                symlinkSync(
-                  e.target.replace(/^@ws/, workspace).replace(/^@outside/, join(root, 'outside')),
-                  at,
-                );
-              else if (e.kind === 'dir') mkdirSync(at);
-              else writeFileSync(at, '', { flag: 'wx' });
-            } catch {
-              // The parent is missing or not a folder, or the name is taken: the tree is what it is.
-            }
-          }
+          const root = join(base, 'gen', String(count++), 'p1', 'p2', 'p3', 'p4', 'p5', 'p6', 'p7');
+          const workspace = build(root, entries);
           for (const [written, absolute] of paths) {
             if (written === '' && !absolute) continue; // no path at all: refused before any walk
             // Joined as text: `join` would remove `..` lexically, which is what the kernel does not do.
