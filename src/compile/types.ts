@@ -191,15 +191,19 @@ export interface PathForm {
 export interface ResolvedPath {
   /** The path as written, normalised lexically. */
   readonly written: PathForm;
-  /** Its target: the symlinks of the existing prefix followed (the written form when nothing is known). */
+  /**
+   * Where the kernel lands: every symlink replaced by its target as the walk meets it, the missing rest appended
+   * (the written form when nothing is known).
+   */
   readonly target: PathForm;
 }
 
 /**
- * Resolves a path argument against the workspace. Returns undefined when the path cannot be resolved (a
- * symlink loop, an unreadable link): such a path is never allowed.
+ * Resolves a path argument against the workspace. Answers `{unresolved: why}` (or undefined, with no reason) for
+ * a path that cannot be resolved safely: a `..` after a folder that does not exist, a symlink loop, an unreadable
+ * link. Such a path is denied.
  */
-export type PathResolver = (path: string) => ResolvedPath | undefined;
+export type PathResolver = (path: string) => ResolvedPath | { readonly unresolved: string } | undefined;
 
 export type { PolicyDocument } from './language/schema-types.generated.js';
 import type { PolicyDocument } from './language/schema-types.generated.js';

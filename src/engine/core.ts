@@ -8,6 +8,7 @@
  */
 import { fsPathResolver, fsProgramCheck, hintsOfAnnotations } from '../compile/index.js';
 import type { Hints } from '../compile/types.js';
+import type { WorkspacePathResolution } from '../files/resolve-path.js';
 import type { Session, ToolAnnotations, ToolLookup } from '../host/types.js';
 import type { ResolvedModes } from '../deploy/modes.js';
 import { authorize, isVisible, type Verdict } from './authorize.js';
@@ -25,6 +26,11 @@ export interface Intent {
 export interface CallArguments {
   readonly arguments: unknown;
   readonly workspace: string;
+  /**
+   * Where the path resolutions the decision used are recorded, by path as written (a fresh map per call): the
+   * gate hands them to the tool, which opens exactly what was decided on.
+   */
+  readonly record?: Map<string, WorkspacePathResolution>;
 }
 
 /** Finds a registered tool by name (`ctx.tools.get`), for its annotations. */
@@ -131,13 +137,13 @@ export class ModeCore {
     const hints = hintsOf(this.lookup(name)?.annotations);
     if (call === undefined) return authorize(this.modes, mode, { name, hints });
     // Made on first use: most calls meet no argument rule, and making either reads the file system.
-    const { workspace } = call;
+    const { workspace, record } = call;
     return authorize(
       this.modes,
       mode,
       { name, arguments: call.arguments, hints },
       {
-        resolvePath: onFirstUse(() => fsPathResolver(workspace)),
+        resolvePath: onFirstUse(() => fsPathResolver(workspace, record ? { record } : {})),
         checkProgram: onFirstUse(() => fsProgramCheck(workspace)),
       },
     );

@@ -14,11 +14,14 @@
  * - an allow or ask that requires an OS sandbox (`verdict.sandbox`: `bash` in a mode with `sandbox: read-only`)
  *   carries it as `sandbox`, with the `sandbox` key as its rule: the runtime runs the call in the sandbox, or
  *   denies it where none can start;
+ * - an allow or ask carries the path resolutions the decision used (`paths`), which the runtime hands to the
+ *   tool: the tool opens exactly what was decided on, and refuses if it changed since;
  * - an `exit_plan_mode` call when an earlier exit of the same step was already approved → deny, unasked, with
  *   `EXIT_ALREADY_APPROVED_RULE`.
  * @module
  */
-import type { Authorizer, PreExecuteResult, SandboxRequirement } from '../host/types.js';
+import type { ResolvedWorkspacePath, WorkspacePathResolution } from '../files/resolve-path.js';
+import type { Authorizer, CheckedPaths, PreExecuteResult, SandboxRequirement } from '../host/types.js';
 import type { RuleRef } from '../compile/types.js';
 import type { ModeCore } from './core.js';
 import { EXIT_PLAN_MODE } from './vocabulary.js';
@@ -63,10 +66,13 @@ export function createGate(core: ModeCore, hostWorkspace: string): Authorizer {
     if (!exec.agent) return ALLOW;
     const session = exec.agent.session;
     const mode = core.mode(session);
-    // The arguments may decide too (argument rules), and paths resolve where the tool will run.
+    // The arguments may decide too (argument rules), and paths resolve where the tool will run; the resolutions
+    // decided on go to the tool, which opens exactly them.
+    const record = new Map<string, WorkspacePathResolution>();
     const verdict = core.verdict(mode, exec.name, {
       arguments: exec.arguments,
       workspace: exec.agent.workspace ?? hostWorkspace,
+      record,
     });
     // A call of a program-running tool in a mode that requires a sandbox carries the requirement to the runtime,
     // which runs it sandboxed or denies it.
@@ -74,8 +80,10 @@ export function createGate(core: ModeCore, hostWorkspace: string): Authorizer {
       verdict.sandbox?.kind === 'read-only'
         ? { sandbox: Object.freeze({ kind: 'read-only', rule: verdict.sandbox.rule }) }
         : {};
+    const paths = checkedPaths(record);
+    const carried = { ...sandbox, ...(paths ? { paths } : {}) };
     if (verdict.decision === 'allow')
-      return sandbox.sandbox ? Object.freeze({ kind: 'allow', ...sandbox }) : ALLOW;
+      return carried.sandbox || carried.paths ? Object.freeze({ kind: 'allow', ...carried }) : ALLOW;
     // One approval per step: a later exit of the same batch is not asked (it could only repeat or contradict
     // the answer that already decided where the session goes at this step's end).
     if (verdict.decision === 'ask' && exec.name === EXIT_PLAN_MODE && core.exitApproved(session)) {
@@ -87,7 +95,7 @@ export function createGate(core: ModeCore, hostWorkspace: string): Authorizer {
       };
     }
     if (verdict.decision === 'ask')
-      return { kind: 'ask', reason: verdict.reason, rule: verdict.rule, ...sandbox };
+      return { kind: 'ask', reason: verdict.reason, rule: verdict.rule, ...carried };
     return {
       kind: 'deny',
       reason: verdict.reason,
@@ -98,3 +106,10 @@ export function createGate(core: ModeCore, hostWorkspace: string): Authorizer {
 }
 
 const ALLOW: PreExecuteResult = Object.freeze({ kind: 'allow' });
+
+/** The resolved paths of a decision (a refused one denied the call), or undefined when it looked at none. */
+function checkedPaths(record: ReadonlyMap<string, WorkspacePathResolution>): CheckedPaths | undefined {
+  const paths = new Map<string, ResolvedWorkspacePath>();
+  for (const [path, resolution] of record) if (resolution.ok) paths.set(path, resolution);
+  return paths.size > 0 ? paths : undefined;
+}

@@ -24,6 +24,11 @@
  * of all wins (deny > ask > allow). A guard's deny skips the waterfall. Because the ceiling is not a listener, no
  * registration order (`prepend` or not, before or after the guard's plugin) lets a listener widen it
  * (invariant 4). A throwing guard or listener denies.
+ *
+ * A guard's allow or ask may carry the path resolutions it decided on (`paths`): the runtime keeps them apart
+ * from the verdict that `tools/verdict` observers see, takes them from guards only (never from the waterfall),
+ * and hands them to the tool as `ToolContext.paths` (those of the re-judged revision when an approver revised the
+ * arguments), so a file tool opens exactly what was decided on.
  * @module
  */
 import { createHash } from 'node:crypto';
@@ -35,9 +40,11 @@ import { sealedJson } from './frozen-json.js';
 import { foldRequestHeader } from './headers.js';
 import { hostSandboxSupport, sandboxDenyReason } from './sandbox-capability.js';
 import type { SandboxSupport } from './sandbox/index.js';
+import type { ResolvedWorkspacePath } from '../files/resolve-path.js';
 import type {
   ApprovalOutcome,
   Authorizer,
+  CheckedPaths,
   PreExecuteResult,
   SandboxRequirement,
   Tool,
@@ -163,11 +170,22 @@ export class ToolsService extends Service implements ToolRegistry {
    * @returns allow, ask (with the reason of the first judge that asks) or deny (with the first deny's reason)
    */
   async judge(exec: ToolExec): Promise<PreExecuteResult> {
-    const ceiling = this.ceiling(exec);
-    if (ceiling.kind === 'deny') return ceiling;
-    const verdict = narrowest(ceiling, await this.preExecute(exec));
-    if (verdict.kind === 'deny' || verdict.sandbox === undefined) return verdict;
-    return this.sandboxed(exec, verdict.sandbox, verdict);
+    return (await this.decide(exec)).verdict;
+  }
+
+  /**
+   * {@link judge}, with the paths the guards decided on. They stay here, out of the verdict the `tools/verdict`
+   * observers are handed, so only a guard's own resolution reaches the tool.
+   */
+  private async decide(exec: ToolExec): Promise<{ verdict: PreExecuteResult; paths?: CheckedPaths }> {
+    const { verdict: ceiling, paths } = this.ceiling(exec);
+    if (ceiling.kind === 'deny') return { verdict: ceiling };
+    const narrowed = narrowest(ceiling, await this.preExecute(exec));
+    const verdict =
+      narrowed.kind === 'deny' || narrowed.sandbox === undefined
+        ? narrowed
+        : await this.sandboxed(exec, narrowed.sandbox, narrowed);
+    return verdict.kind === 'deny' || paths === undefined ? { verdict } : { verdict, paths };
   }
 
   /** The verdict as it stands when the sandbox it requires can start here, else a deny that says why. */
@@ -190,29 +208,42 @@ export class ToolsService extends Service implements ToolRegistry {
     });
   }
 
-  /** The most restrictive of the guards' verdicts; a throwing guard or a malformed verdict denies. */
-  private ceiling(exec: ToolExec): PreExecuteResult {
+  /**
+   * The most restrictive of the guards' verdicts, and the paths they decided on (a copy; the first guard's
+   * resolution of a path is kept); a throwing guard or a malformed verdict denies.
+   */
+  private ceiling(exec: ToolExec): { verdict: PreExecuteResult; paths?: CheckedPaths } {
     let ceiling: PreExecuteResult = ALLOW;
+    let paths: Map<string, ResolvedWorkspacePath> | undefined;
     for (const { authorizer } of this.guards) {
       let verdict: PreExecuteResult | null;
       try {
-        verdict = checked(authorizer(exec));
+        const raw = authorizer(exec);
+        verdict = checked(raw);
+        for (const [path, resolution] of pathsOf(raw)) {
+          paths ??= new Map();
+          if (!paths.has(path)) paths.set(path, resolution);
+        }
       } catch (failure) {
         warn(this.ctx, `a tools guard failed; denying \`${exec.name}\``, failure);
-        return Object.freeze({
-          kind: 'deny',
-          reason: `the check of \`${exec.name}\` failed, so the call is denied: ${describeError(failure)}`,
-        });
+        return {
+          verdict: Object.freeze({
+            kind: 'deny',
+            reason: `the check of \`${exec.name}\` failed, so the call is denied: ${describeError(failure)}`,
+          }),
+        };
       }
       if (!verdict)
-        return Object.freeze({
-          kind: 'deny',
-          reason: `the check of \`${exec.name}\` gave no verdict, so the call is denied`,
-        });
+        return {
+          verdict: Object.freeze({
+            kind: 'deny',
+            reason: `the check of \`${exec.name}\` gave no verdict, so the call is denied`,
+          }),
+        };
       ceiling = narrowest(ceiling, verdict);
-      if (ceiling.kind === 'deny') return ceiling;
+      if (ceiling.kind === 'deny') return { verdict: ceiling };
     }
-    return ceiling;
+    return paths === undefined ? { verdict: ceiling } : { verdict: ceiling, paths };
   }
 
   /** The `tools/pre-execute` waterfall's verdict; a throwing listener or a malformed verdict denies. */
@@ -271,7 +302,8 @@ export class ToolsService extends Service implements ToolRegistry {
     exec = frozen;
     const workspace = exec.agent?.workspace ?? this.workspace;
     // Judged before validation: a call the verdict denies never shows the model the tool's schema errors.
-    const verdict = await this.judge(exec);
+    const { verdict, paths: decidedPaths } = await this.decide(exec);
+    let paths = decidedPaths;
     emitContained(this.ctx, 'tools/verdict', exec, verdict);
     const data = verdict.kind !== 'allow' && verdict.rule ? { rule: verdict.rule } : undefined;
     if (verdict.kind === 'deny') {
@@ -308,6 +340,8 @@ export class ToolsService extends Service implements ToolRegistry {
       }
       args = asked.args;
       edited = asked.edited;
+      // A revision was judged again: its tool opens what that judgement decided on.
+      if (asked.edited) paths = asked.paths;
     }
     if (exec.signal?.aborted) return error(`\`${exec.name}\` was cancelled before it ran`);
     try {
@@ -318,6 +352,7 @@ export class ToolsService extends Service implements ToolRegistry {
         workspace,
         ...(edited ? { edited } : {}),
         ...(sandbox ? { sandbox: sandbox.kind } : {}),
+        ...(paths ? { paths } : {}),
       });
       if (typeof result?.content !== 'string') return error(`\`${exec.name}\` returned no content`, data);
       return withData(
@@ -347,8 +382,11 @@ export class ToolsService extends Service implements ToolRegistry {
   }
 
   /** The verdict for `exec` with the approver's revised arguments (sealed JSON), as for any call. */
-  private async judgeRevision(exec: ToolExec, revised: unknown): Promise<PreExecuteResult> {
-    return this.judge(Object.freeze({ ...exec, arguments: revised }));
+  private async judgeRevision(
+    exec: ToolExec,
+    revised: unknown,
+  ): Promise<{ verdict: PreExecuteResult; paths?: CheckedPaths }> {
+    return this.decide(Object.freeze({ ...exec, arguments: revised }));
   }
 
   /**
@@ -363,7 +401,7 @@ export class ToolsService extends Service implements ToolRegistry {
     exec: ToolExec,
     verdict: { reason?: string; rule?: VerdictRule },
     entry: { tool: Tool<never>; validate: ValidateFunction },
-  ): Promise<{ outcome: ApprovalOutcome; args: unknown; edited: boolean; sandbox?: SandboxRequirement }> {
+  ): Promise<{ outcome: ApprovalOutcome; args: unknown; edited: boolean; sandbox?: SandboxRequirement; paths?: CheckedPaths }> {
     const { reason, rule } = verdict;
     const session = exec.agent?.session;
     const audit = session?.turnOpen ? session : undefined;
@@ -391,13 +429,15 @@ export class ToolsService extends Service implements ToolRegistry {
     let args = exec.arguments;
     let edited = false;
     let sandbox: SandboxRequirement | undefined;
+    let revisedPaths: CheckedPaths | undefined;
     if (outcome.outcome === 'allowed-once' && outcome.arguments !== undefined) {
       const valid = entry.validate(outcome.arguments);
       const revised = valid ? sealedJson(outcome.arguments) : undefined;
       const changed = revised !== undefined && JSON.stringify(revised) !== JSON.stringify(exec.arguments);
       // A revision is another call: judged again, so an approval of one call cannot run one the guards or
       // listeners deny (the approver was asked about the call as judged; only `ask` is answered by approving).
-      const again = changed ? await this.judgeRevision(exec, revised) : undefined;
+      const judged = changed ? await this.judgeRevision(exec, revised) : undefined;
+      const again = judged?.verdict;
       if (again?.kind === 'deny') {
         warn(
           this.ctx,
@@ -412,6 +452,7 @@ export class ToolsService extends Service implements ToolRegistry {
         args = revised;
         edited = changed;
         if (again?.sandbox) sandbox = again.sandbox;
+        revisedPaths = judged?.paths;
       } else {
         warn(
           this.ctx,
@@ -445,7 +486,7 @@ export class ToolsService extends Service implements ToolRegistry {
       ...(markdown !== undefined || edited ? { edited } : {}),
       ...(edited ? { arguments: args } : {}),
     });
-    return { outcome, args, edited, ...(sandbox ? { sandbox } : {}) };
+    return { outcome, args, edited, ...(sandbox ? { sandbox } : {}), ...(revisedPaths ? { paths: revisedPaths } : {}) };
   }
 }
 
@@ -593,6 +634,27 @@ function ruleOf(value: unknown): VerdictRule | undefined {
 
 function positionOrNull(value: unknown): boolean {
   return value === null || (Number.isSafeInteger(value) && (value as number) >= 0);
+}
+
+/**
+ * The path resolutions a guard's verdict carries, copied and frozen: only well-formed, resolved entries (a guard
+ * is trusted code, but a later change to its map must not change what the tool opens).
+ */
+function pathsOf(value: unknown): [string, ResolvedWorkspacePath][] {
+  const paths = (value as { kind?: unknown; paths?: unknown } | null)?.paths;
+  if (!(paths instanceof Map) || (value as { kind: unknown }).kind === 'deny') return [];
+  const out: [string, ResolvedWorkspacePath][] = [];
+  for (const [path, resolution] of paths as Map<unknown, unknown>) {
+    const r = resolution as Partial<ResolvedWorkspacePath> | null;
+    if (
+      typeof path === 'string' &&
+      r?.ok === true &&
+      typeof r.target === 'string' &&
+      typeof r.anchor === 'string'
+    )
+      out.push([path, Object.freeze({ ...(r as ResolvedWorkspacePath) })]);
+  }
+  return out;
 }
 
 function error(message: string, data?: ToolResultData): ToolResult {

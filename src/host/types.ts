@@ -1,12 +1,13 @@
 /**
  * The host's seams, as types: the contract between the reference host (`src/host/`) and the plugins that
  * live in it (the mode engine in `src/engine/`). Names follow the upstream harness at the time of the RFC
- * (src/host/README.md), so the engine reads like the RFC. This file has no runtime imports.
+ * (src/host/README.md), so the engine reads like the RFC. This file has no runtime imports (types only).
  *
  * Every interface meant for plugins to extend (`SessionEventMap`, `AgentOptions`) is open to declaration
  * merging: `declare module '../host/types.js' { interface SessionEventMap { 'mode/set': { mode: string } } }`.
  * @module
  */
+import type { ResolvedWorkspacePath } from '../files/resolve-path.js';
 
 /** A JSON Schema object, as sent to the model for a tool's parameters. */
 export type JsonSchema = { [key: string]: unknown };
@@ -186,6 +187,13 @@ export interface ToolAnnotations {
   openWorldHint?: boolean;
 }
 
+/**
+ * The paths a guard decided a call on, by path as written in the call: each where it resolved
+ * (src/files/resolve-path.ts), with the identity of what it found there. A file tool opens its path's entry,
+ * without following links, and refuses if it changed since; a path without an entry it resolves itself.
+ */
+export type CheckedPaths = ReadonlyMap<string, ResolvedWorkspacePath>;
+
 /** What a tool's `execute` receives besides its validated arguments. */
 export interface ToolContext {
   callId: string;
@@ -193,6 +201,8 @@ export interface ToolContext {
   signal: AbortSignal;
   /** The workspace root the file tools are confined to. */
   workspace: string;
+  /** The paths the guards decided this call on (absent when none looked at a path). */
+  paths?: CheckedPaths;
   /** True when the approver revised the call's arguments (an edited plan): `execute` got the revised ones. */
   edited?: boolean;
   /**
@@ -277,7 +287,11 @@ export interface SandboxRequirement {
  * denies the call where no sandbox can start, and otherwise hands it to the tool (`ToolContext.sandbox`).
  */
 export type PreExecuteResult =
-  | { kind: 'allow'; sandbox?: SandboxRequirement }
+  /**
+   * `paths`: what a guard decided on (the runtime takes it from guards only, never from the waterfall, and hands
+   * it to the tool as `ToolContext.paths`).
+   */
+  | { kind: 'allow'; sandbox?: SandboxRequirement; paths?: CheckedPaths }
   | {
       kind: 'deny';
       /** What the model gets, as `Error: <reason>`. */
@@ -289,7 +303,7 @@ export type PreExecuteResult =
       userReason?: string;
       rule?: VerdictRule;
     }
-  | { kind: 'ask'; reason?: string; rule?: VerdictRule; sandbox?: SandboxRequirement };
+  | { kind: 'ask'; reason?: string; rule?: VerdictRule; sandbox?: SandboxRequirement; paths?: CheckedPaths };
 
 /**
  * A synchronous judge registered with `ctx.tools.guard()`. Its verdict is a ceiling: the runtime combines it with

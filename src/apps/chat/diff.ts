@@ -77,8 +77,7 @@ async function currentText(
   });
   let node;
   try {
-    const file = confine(workspace, path);
-    node = await openForRead(workspace, file.absolute, file.display, 'file');
+    node = await openForRead(confine(workspace, path), 'file');
   } catch (error) {
     if (
       (error as NodeJS.ErrnoException).code === 'ENOENT' ||

@@ -6,8 +6,9 @@
  * with the decision of its winning pattern: the most specific match (count of literal characters), then the most
  * restrictive, then the first written. A subject no pattern matches gets the rule's base decision, or, for a rule
  * without one, abstains. What cannot be analysed (a missing or non-string argument, a script the analyser cannot
- * fully explain, a path that cannot be resolved) is never allowed: it gets `ask` when the base is `allow`,
- * otherwise the base; a rule without a base answers `ask` and abstains too, so the rest of the policy also decides.
+ * fully explain) is never allowed: it gets `ask` when the base is `allow`, otherwise the base; a rule without a
+ * base answers `ask` and abstains too, so the rest of the policy also decides. A path that cannot be resolved
+ * safely (see src/files/resolve-path.ts) is denied, with the resolver's reason.
  *
  * Nothing is memoised here: a script is analysed and matched on every call (tens of microseconds for a compound
  * command), and path judgements depend on the filesystem through the resolver.
@@ -159,14 +160,25 @@ class PathTable extends Table {
 
   protected judgeText(path: string, context: JudgeContext): readonly SubjectVerdict[] {
     const resolved = context.resolvePath(path);
-    if (resolved === undefined) return [this.unanalysable(path, 'the path cannot be resolved')];
+    // Denied whatever the base: the tool could not open it as the gate saw it, and the kernel fails such a path.
+    if (resolved === undefined || 'unresolved' in resolved) {
+      const why = resolved?.unresolved ?? 'cannot be resolved';
+      return [
+        { subject: path, decision: 'deny', abstains: false, note: `the path ${why}`, unanalysable: true },
+      ];
+    }
     // An allow must match both forms, a deny fires on either: judge each, keep the more restrictive.
     const written = this.verdictOf(path, pickPathPattern(this.compiled, resolved.written));
     const same =
       resolved.target.absolute === resolved.written.absolute &&
       resolved.target.relative === resolved.written.relative;
-    const outside = resolved.written.relative === undefined || resolved.target.relative === undefined;
-    const note = outside ? `\`${resolved.target.absolute}\` is outside the workspace` : undefined;
+    // Said without the absolute path: it would tell the model where the workspace is.
+    const note =
+      resolved.written.relative === undefined
+        ? 'the path is outside the workspace'
+        : resolved.target.relative === undefined
+          ? 'it resolves outside the workspace, through a symbolic link'
+          : undefined;
     if (same) return [note === undefined ? written : { ...written, note }];
     const target = this.verdictOf(path, pickPathPattern(this.compiled, resolved.target));
     const linkNote = `it resolves to \`${resolved.target.relative ?? resolved.target.absolute}\``;

@@ -7,9 +7,11 @@
  * alternative has its own specificity (its count of literal characters, as for tool-name globs).
  *
  * A call's path is resolved before matching, by a {@link PathResolver}: the path as written, normalised lexically
- * against the workspace root (`./`, `..`, repeated slashes), and its target with the symlinks of the existing
- * prefix followed. The pure {@link lexicalPathResolver} has no filesystem, so its target is the written path; the
- * host and the CLI pass a resolver over the real filesystem (`fs-path-resolver.ts`).
+ * against the workspace root (`./`, `..`, repeated slashes), and its target, where the kernel will land (every
+ * symlink replaced by its target as the walk meets it, so a `..` after a link leaves the link target's parent).
+ * The pure {@link lexicalPathResolver} has no filesystem, so its target is the written path; the host and the CLI
+ * pass a resolver over the real filesystem (`fs-path-resolver.ts`, over src/files/resolve-path.ts), which also
+ * answers why a path cannot be resolved safely.
  *
  * Matching rules, all failing closed:
  * - relative patterns see a form only when it is inside the workspace; absolute patterns see its absolute text;
@@ -21,24 +23,16 @@
  */
 import { posix } from 'node:path';
 import { Minimatch } from 'minimatch';
+import { relativeTo } from '../../files/resolve-path.js';
 import { countLiterals, expandBraces, MAX_COMPILED_ALTERNATIVES } from '../language/glob.js';
 import { compareRestrictiveness } from './restrictiveness.js';
 import type { Decision, PathForm, PathResolver } from '../types.js';
 
 export type { PathForm, PathResolver, ResolvedPath } from '../types.js';
+export { relativeTo };
 
 // A root no real path lies under: with no workspace, every absolute path is outside it.
 const VIRTUAL_ROOT = '/\ufffeworkspace';
-
-/**
- * The workspace-relative form of an absolute, normalised path.
- * @returns `.` for the root, the relative path inside, undefined outside
- */
-export function relativeTo(root: string, absolute: string): string | undefined {
-  if (absolute === root) return '.';
-  const prefix = root.endsWith('/') ? root : root + '/';
-  return absolute.startsWith(prefix) ? absolute.slice(prefix.length) : undefined;
-}
 
 /**
  * A resolver without a filesystem: the path normalised lexically; its target is the same path.

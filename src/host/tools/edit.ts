@@ -1,7 +1,8 @@
 /**
  * `edit`: replaces one exact, unique occurrence of `old_string` in a workspace file with `new_string`. Zero or
  * several occurrences are an error (quote more context to make it unique). The file is read and rewritten
- * through one descriptor, opened as `write` opens its file (see open.ts), so the file checked is the file changed.
+ * through one descriptor, opened as `write` opens its file (see open.ts), so the file the gate checked is the file
+ * changed.
  * A file that is not valid UTF-8 is refused unchanged: decoding it lossily would rewrite bytes far from the edit.
  * @module
  */
@@ -32,8 +33,8 @@ export const editTool: Tool<{ path: string; old_string: string; new_string: stri
   },
   annotations: BUILTIN_TOOL_ANNOTATIONS.edit,
   async execute(args, context) {
-    const file = confine(context.workspace, args.path);
-    const handle = await openForWrite(context.workspace, file.display, 'edit');
+    const file = confine(context.workspace, args.path, context.paths);
+    const handle = await openForWrite(file, 'edit');
     try {
       const { size } = await handle.stat();
       if (size > EDIT_MAX_BYTES) {

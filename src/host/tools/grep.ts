@@ -1,7 +1,7 @@
 /**
  * `grep`: a regular expression over the workspace's text files, as `path:line: text`. Skips `.git`,
  * `node_modules` and `.dsh`, does not follow symbolic links (so it cannot leave the workspace; every file and
- * folder is opened relative to its checked parent, see open.ts), skips files over 1 MiB and anything that is not
+ * folder is opened relative to its checked parent, and the starting path is the one the gate checked, see open.ts), skips files over 1 MiB and anything that is not
  * a regular file.
  *
  * Matching uses RE2 (re2js), whose time is linear in the text: no pattern can make a search take years, as
@@ -79,9 +79,9 @@ export const grepTool: Tool<{ pattern: string; path?: string; ignoreCase?: boole
         isError: true,
       };
     }
-    const start = confine(context.workspace, args.path ?? '.');
+    const start = confine(context.workspace, args.path ?? '.', context.paths);
     const search = new Search(regex, context.signal);
-    const node = await openForRead(context.workspace, start.absolute, start.display, 'any');
+    const node = await openForRead(start, 'any');
     try {
       if (node.stats.isDirectory()) await search.folder(node, start.display === '.' ? '' : start.display);
       else await search.file(node, start.display);

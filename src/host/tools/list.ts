@@ -1,6 +1,6 @@
 /**
  * `list`: the entries of a workspace folder, sorted, folders marked with a trailing `/`, symbolic links
- * with `@` (they are not followed). The folder is checked on its open descriptor (see open.ts). Output is capped
+ * with `@` (they are not followed). The folder is the one the gate checked, opened by a no-follow walk (see open.ts). Output is capped
  * by count and bytes, with a note saying how many entries were left out.
  * @module
  */
@@ -26,8 +26,8 @@ export const listTool: Tool<{ path?: string }> = {
   },
   annotations: BUILTIN_TOOL_ANNOTATIONS.list,
   async execute(args, context) {
-    const dir = confine(context.workspace, args.path ?? '.');
-    const node = await openForRead(context.workspace, dir.absolute, dir.display, 'folder');
+    const dir = confine(context.workspace, args.path ?? '.', context.paths);
+    const node = await openForRead(dir, 'folder');
     const names: string[] = [];
     try {
       const entries = await opendir(node.ref).catch((error) => explainFsError(error, dir.display));

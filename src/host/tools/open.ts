@@ -1,34 +1,38 @@
 /**
- * Opening workspace files so that the confinement check and the file operation refer to the same file. A path
- * check alone (see `confine`) leaves a window: another process can swap a folder or a file for a symbolic link
- * between the check and the `open`. Here the check is made on the open descriptor instead.
+ * Opening a workspace file exactly where its path resolved (see paths.ts), so that what the gate decided on, the
+ * confinement check and the file operation are one file. The resolution names a target with no symbolic link in
+ * it; this module opens that target and nothing else:
  *
- * - Reads open the path (following links inside the workspace) and then ask the kernel where the descriptor
- *   really points (`/proc/self/fd/N`); a file outside the workspace is closed unread.
- * - Writes never open through an unchecked folder: they walk from the workspace root one component at a time,
- *   each relative to the last checked folder's descriptor (`/proc/self/fd/N/name`, in effect `openat`), and the
- *   last component is opened with `O_NOFOLLOW` (a link is resolved by hand and checked). New files are created
- *   with `O_EXCL`, which never follows a link. So nothing is created, truncated or written outside.
+ * - One walk, for every tool: from the workspace's real root, one component at a time, each opened relative to
+ *   the folder opened before it (`/proc/self/fd/N/name`, in effect `openat`) with `O_NOFOLLOW`. A component that
+ *   has become a link since the check fails to open; nothing is ever followed.
+ * - The last component that existed at the check (the file, or the folder a new file goes in) must still be the
+ *   same file: its device and inode are compared with those the resolution recorded. A path that changed between
+ *   the check and the open (a folder renamed, a file replaced, a link swapped in) is refused.
+ * - What did not exist at the check is created (`write` only): folders with `mkdir`, which never follows a link,
+ *   and the file with `O_CREAT | O_EXCL | O_NOFOLLOW`. One that appeared meanwhile is opened no-follow, as it is
+ *   at the checked place.
  * - Everything opens with `O_NONBLOCK` and is refused unless it is a regular file (or a folder where one is
  *   expected), so a FIFO or a device never blocks a call.
  *
- * Where `/proc/self/fd` does not exist (not Linux), the same walk runs on path strings and each step is checked
- * with `realpath`: the window narrows to one component but is not closed.
+ * Where `/proc/self/fd` does not exist (not Linux), the same walk runs on path strings: each component is still
+ * opened with `O_NOFOLLOW` and the identity is still compared, but a folder swapped between two steps is caught
+ * only by that comparison.
  * @module
  */
-import { constants, existsSync, type Stats } from 'node:fs';
-import { mkdir, open, readlink, realpath, type FileHandle } from 'node:fs/promises';
-import { join, relative, resolve, sep } from 'node:path';
+import { constants, existsSync, type BigIntStats, type Stats } from 'node:fs';
+import { mkdir, open, type FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
 import { assertRegular } from '../../files/read-file.js';
-import { explainFsError, inside } from './paths.js';
+import { identityOf } from '../../files/resolve-path.js';
+import { explainFsError, type WorkspacePath } from './paths.js';
 
 const { O_RDONLY, O_WRONLY, O_RDWR, O_CREAT, O_EXCL, O_NOFOLLOW, O_DIRECTORY } = constants;
 // Never wait on a FIFO or a device, and never make a terminal the controlling one.
 const NO_WAIT = (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
 const PROC_FD = process.platform === 'linux' && existsSync('/proc/self/fd');
-const MAX_HOPS = 40;
 
-/** An open file or folder of the workspace, with the path it was reached by (for the fallback and messages). */
+/** An open file or folder of the workspace, with a path that reaches it (for listing and messages). */
 export interface OpenNode {
   handle: FileHandle;
   stats: Stats;
@@ -46,45 +50,164 @@ function childRef(dir: OpenNode, name: string): string {
   return join(dir.ref, name);
 }
 
-/** Where the workspace root really is (links resolved). */
-export async function realRoot(workspace: string, display: string): Promise<string> {
-  return realpath(resolve(workspace)).catch((error) => explainFsError(error, display));
+/** The error for a path that is no longer what was checked. */
+function changed(display: string, what: string): Error {
+  return new Error(
+    `\`${display}\` changed since it was checked (${what}), so it was not opened; call the tool again`,
+  );
 }
 
-/** Refuses `handle` unless what it is open on lies inside `root` (a real path). */
-async function assertInside(
-  handle: FileHandle,
-  fallback: string,
-  root: string,
+/** An open error on a component that existed at the check: a link or a non-folder there now means it changed. */
+function stepError(error: unknown, display: string): Error {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ELOOP' || code === 'EMLINK' || code === 'ENOTDIR')
+    return changed(display, 'a symbolic link or another kind of file is in its place');
+  if (code === 'ENOENT') return changed(display, 'a part of it was removed');
+  return error as Error;
+}
+
+async function openNode(path: string, flags: number): Promise<OpenNode> {
+  const handle = await open(path, flags);
+  try {
+    return { handle, stats: await handle.stat(), ref: refOf(handle, path) };
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+}
+
+/** What the walk does at the end of the path. */
+type Purpose =
+  | { kind: 'read'; expect: 'file' | 'folder' | 'any' }
+  | { kind: 'write' } // create or truncate-free open for writing, creating missing folders
+  | { kind: 'edit' }; // an existing file, for reading and writing
+
+/**
+ * The one walk: opens `file`'s resolved target from the workspace's real root without following any link, and
+ * checks the recorded identity. The caller closes the returned node.
+ * @throws an error naming `file.display` (never the absolute path)
+ */
+async function walk(file: WorkspacePath, purpose: Purpose): Promise<OpenNode> {
+  const { resolution, display } = file;
+  const parts = resolution.relative === '.' ? [] : resolution.relative.split('/');
+  // Components [0, existing) existed at the check; the anchor is the last of them (the root when none did).
+  const existing = parts.length - resolution.missing;
+  if (resolution.missing > 0 && purpose.kind !== 'write') return explainFsError(code('ENOENT'), display);
+  // `new/` or a link to `x/.` names a folder: the kernel would not create a file there, and neither does write.
+  if (purpose.kind !== 'read' && resolution.namesFolder) return explainFsError(code('EISDIR'), display);
+  if (
+    purpose.kind === 'read' &&
+    purpose.expect === 'folder' &&
+    resolution.missing === 0 &&
+    !resolution.anchorIsFolder
+  )
+    return explainFsError(code('ENOTDIR'), display);
+  let node: OpenNode;
+  try {
+    // The root is the deployment's, not the model's: it may be reached through a link.
+    node = await openNode(resolution.realRoot, O_RDONLY | O_DIRECTORY | NO_WAIT);
+  } catch (error) {
+    return explainFsError(error, display);
+  }
+  try {
+    // The anchor is compared as soon as it is open: nothing is created below a folder that is not the one checked.
+    if (existing === 0) await sameAnchor(node, resolution.anchor, display);
+    for (let i = 0; i < parts.length; i++) {
+      const last = i === parts.length - 1;
+      const next =
+        last && !(purpose.kind === 'read' && purpose.expect === 'folder')
+          ? await openLast(node, parts[i]!, i >= existing, purpose, display)
+          : await openFolder(node, parts[i]!, i >= existing, display);
+      await node.handle.close();
+      node = next;
+      if (i === existing - 1) await sameAnchor(node, resolution.anchor, display);
+    }
+    if (purpose.kind === 'read' && purpose.expect === 'folder' && !node.stats.isDirectory())
+      throw code('ENOTDIR');
+    if (purpose.kind !== 'read' || purpose.expect === 'file' || !node.stats.isDirectory())
+      assertRegular(node.stats);
+    return node;
+  } catch (error) {
+    await node.handle.close();
+    return explainFsError(error, display);
+  }
+}
+
+/** Refuses `node` unless it is the file the resolution recorded (device and inode). */
+async function sameAnchor(node: OpenNode, anchor: string, display: string): Promise<void> {
+  const stats = (await node.handle.stat({ bigint: true })) as BigIntStats;
+  if (identityOf(stats) !== anchor) throw changed(display, 'it is another file now');
+}
+
+/** An error with an errno code, worded by `explainFsError`. */
+function code(errno: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(errno), { code: errno });
+}
+
+/** One folder of the walk, opened no-follow relative to its parent; created first when it was missing (`write`). */
+async function openFolder(
+  dir: OpenNode,
+  name: string,
+  wasMissing: boolean,
   display: string,
-): Promise<void> {
-  const real = PROC_FD ? await readlink(refOf(handle, fallback)) : await realpath(fallback);
-  if (!inside(root, real)) throw new Error(`\`${display}\` leaves the workspace through a symbolic link`);
+): Promise<OpenNode> {
+  const path = childRef(dir, name);
+  const flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | NO_WAIT;
+  if (wasMissing) {
+    // mkdir never follows a link in its last component; one made meanwhile by someone else is opened as it is.
+    await mkdir(path).catch((error) => {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    });
+    return openNode(path, flags).catch((error) => {
+      throw stepError(error, display);
+    });
+  }
+  return openNode(path, flags).catch((error) => {
+    throw stepError(error, display);
+  });
+}
+
+/** The last component: read, or opened for writing (created when it was missing), never followed. */
+async function openLast(
+  dir: OpenNode,
+  name: string,
+  wasMissing: boolean,
+  purpose: Purpose,
+  display: string,
+): Promise<OpenNode> {
+  const path = childRef(dir, name);
+  const access = purpose.kind === 'read' ? O_RDONLY : purpose.kind === 'edit' ? O_RDWR : O_WRONLY;
+  const flags = access | NO_WAIT | O_NOFOLLOW;
+  if (wasMissing) {
+    try {
+      return await openNode(path, flags | O_CREAT | O_EXCL);
+    } catch (error) {
+      // Created meanwhile at the checked place: opened as it is (O_NOFOLLOW still refuses a link there).
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+  }
+  return openNode(path, flags).catch((error) => {
+    throw stepError(error, display);
+  });
 }
 
 /**
- * Opens `absolute` (a path `confine` accepted) for reading, checked on the descriptor.
+ * Opens a checked workspace path for reading.
  * @param expect `file` refuses anything but a regular file; `folder` anything but a folder; `any` takes both
- * @throws an error naming `display` (never the absolute path)
+ * @throws an error naming `file.display` (never the absolute path)
  */
-export async function openForRead(
-  workspace: string,
-  absolute: string,
-  display: string,
-  expect: 'file' | 'folder' | 'any',
-): Promise<OpenNode> {
-  const root = await realRoot(workspace, display);
-  const flags = O_RDONLY | NO_WAIT | (expect === 'folder' ? O_DIRECTORY : 0);
-  const handle = await open(absolute, flags).catch((error) => explainFsError(error, display));
-  try {
-    await assertInside(handle, absolute, root, display);
-    const stats = await handle.stat();
-    if (expect === 'file' || (expect === 'any' && !stats.isDirectory())) assertRegular(stats);
-    return { handle, stats, ref: refOf(handle, absolute) };
-  } catch (error) {
-    await handle.close();
-    return explainFsError(error, display);
-  }
+export async function openForRead(file: WorkspacePath, expect: 'file' | 'folder' | 'any'): Promise<OpenNode> {
+  return walk(file, { kind: 'read', expect });
+}
+
+/**
+ * Opens a checked workspace file: `write` opens it for writing, creating missing parent folders and the file;
+ * `edit` opens an existing file for reading and writing. The returned handle is on a regular file inside the
+ * workspace, positioned at 0, not truncated.
+ * @throws an error naming `file.display` (never the absolute path)
+ */
+export async function openForWrite(file: WorkspacePath, mode: 'write' | 'edit'): Promise<FileHandle> {
+  return (await walk(file, { kind: mode })).handle;
 }
 
 /**
@@ -106,122 +229,6 @@ export async function openChild(dir: OpenNode, name: string): Promise<OpenNode |
     return undefined;
   }
   return { handle, stats, ref: refOf(handle, path) };
-}
-
-/**
- * Opens the workspace file `display` (a path `confine` accepted, relative to the root): `write` opens it for
- * writing, creating missing parent folders and the file; `edit` opens an existing file for reading and writing.
- * The returned handle is on a regular file inside the workspace, positioned at 0, not truncated.
- * @throws an error naming `display` (never the absolute path)
- */
-export async function openForWrite(
-  workspace: string,
-  display: string,
-  mode: 'write' | 'edit',
-): Promise<FileHandle> {
-  const root = await realRoot(workspace, display);
-  return openWalk(root, display, display, mode, 0);
-}
-
-async function openWalk(
-  root: string,
-  path: string,
-  display: string,
-  mode: 'write' | 'edit',
-  hops: number,
-): Promise<FileHandle> {
-  const parts = path.split(sep).filter((part) => part !== '' && part !== '.');
-  const name = parts.pop();
-  if (name === undefined || name === '..') throw new Error(`\`${display}\` is a folder`);
-  let dir = await openRoot(root, display);
-  try {
-    for (const part of parts) {
-      const next = await openFolderStep(dir, part, root, display, mode === 'write');
-      await dir.handle.close();
-      dir = next;
-    }
-    const flags = (mode === 'edit' ? O_RDWR : O_WRONLY) | NO_WAIT;
-    const target = childRef(dir, name);
-    let handle: FileHandle | undefined;
-    for (let attempt = 0; handle === undefined; attempt++) {
-      try {
-        handle = await open(target, flags | O_NOFOLLOW);
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        if (code === 'ENOENT' && mode === 'write' && attempt < 3) {
-          // O_EXCL never follows a link: a link planted since the first open makes this fail with EEXIST.
-          handle = await open(target, flags | O_CREAT | O_EXCL | O_NOFOLLOW, 0o666).catch((again) => {
-            if ((again as NodeJS.ErrnoException).code === 'EEXIST') return undefined;
-            throw again;
-          });
-          continue;
-        }
-        if ((code === 'ELOOP' || code === 'EMLINK') && hops < MAX_HOPS) {
-          // The last component is a symbolic link: follow it by hand, and only to a path inside the workspace.
-          const link = await readlink(target);
-          const base = PROC_FD ? await readlink(dir.ref) : dir.ref;
-          const next = resolve(base, link);
-          if (!inside(root, next))
-            throw new Error(`\`${display}\` leaves the workspace through a symbolic link`);
-          return await openWalk(root, relative(root, next), display, mode, hops + 1);
-        }
-        if (code === 'ELOOP' || code === 'EMLINK')
-          throw new Error(`\`${display}\` has too many levels of symbolic links`);
-        throw error;
-      }
-    }
-    try {
-      await assertInside(handle, target, root, display);
-      assertRegular(await handle.stat());
-    } catch (error) {
-      await handle.close();
-      throw error;
-    }
-    return handle;
-  } catch (error) {
-    return explainFsError(error, display);
-  } finally {
-    await dir.handle.close();
-  }
-}
-
-async function openRoot(root: string, display: string): Promise<OpenNode> {
-  const handle = await open(root, O_RDONLY | O_DIRECTORY).catch((error) => explainFsError(error, display));
-  return { handle, stats: await handle.stat(), ref: refOf(handle, root) };
-}
-
-/** One folder of a write's walk: opened relative to its checked parent, created when missing and `create`. */
-async function openFolderStep(
-  dir: OpenNode,
-  part: string,
-  root: string,
-  display: string,
-  create: boolean,
-): Promise<OpenNode> {
-  const path = childRef(dir, part);
-  for (let attempt = 0; ; attempt++) {
-    try {
-      // Following a link is fine here: the folder reached is checked before anything is opened in it.
-      const handle = await open(path, O_RDONLY | O_DIRECTORY);
-      try {
-        await assertInside(handle, path, root, display);
-      } catch (error) {
-        await handle.close();
-        throw error;
-      }
-      return { handle, stats: await handle.stat(), ref: refOf(handle, path) };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || !create || attempt >= 3) throw error;
-      // mkdir never follows a link in its last component, so it cannot create a folder outside.
-      await mkdir(path).catch((again) => {
-        if ((again as NodeJS.ErrnoException).code !== 'EEXIST') throw again;
-      });
-      if (attempt >= 1) {
-        // mkdir says it exists, open says it does not: a link to a missing folder.
-        throw new Error(`\`${display}\` goes through a symbolic link to a folder that does not exist`);
-      }
-    }
-  }
 }
 
 /** Replaces the whole content of an open file with `text`, from offset 0 whatever the handle's position. */

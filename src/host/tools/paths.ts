@@ -1,90 +1,59 @@
 /**
- * Workspace confinement for the file tools. A path is resolved against the workspace root and refused when it
- * leaves it: `..` segments that climb out, absolute paths elsewhere, and symlinks whose target is outside
- * (checked with realpath on the path, or on its deepest existing ancestor for a path that does not exist yet).
+ * Workspace confinement for the file tools. A path is resolved once, the way the kernel will walk it
+ * (`resolveWorkspacePath`, src/files/resolve-path.ts, the resolution the mode gate decides on), and refused when
+ * it cannot be resolved safely or leaves the workspace: written out of it (`..` that climbs out, an absolute path
+ * elsewhere) or led out of it by a symbolic link. When the gate decided the call on this path, the tool takes the
+ * gate's resolution (`ToolContext.paths`) instead of resolving again, so it opens exactly what was decided on
+ * (open.ts refuses if that changed since).
  * @module
  */
-import { readlinkSync, realpathSync } from 'node:fs';
-import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { realpathSync } from 'node:fs';
+import { resolve, sep } from 'node:path';
 import { FileRefusedError } from '../../files/read-file.js';
-import type { Tool } from '../types.js';
+import {
+  MAX_PATH_LENGTH,
+  relativeTo,
+  resolveWorkspacePath,
+  type ResolvedWorkspacePath,
+} from '../../files/resolve-path.js';
+import type { CheckedPaths, Tool } from '../types.js';
 
-/** The longest path the file tools accept (Linux's PATH_MAX). */
-export const MAX_PATH_LENGTH = 4096;
+export { MAX_PATH_LENGTH };
 
-/** A path inside the workspace: `absolute` for fs calls, `display` relative to the root for messages. */
+/** A path inside the workspace: where it resolved, and `display` (that target, relative to the root) for messages. */
 export interface WorkspacePath {
-  absolute: string;
+  resolution: ResolvedWorkspacePath & { readonly relative: string };
   display: string;
 }
 
-/** True when `target` is `root` or below it (both absolute, already resolved). */
-export function inside(root: string, target: string): boolean {
-  const rel = relative(root, target);
-  return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel));
-}
-
-/** The realpath of `target`, or of its deepest existing ancestor joined with the rest. */
-function realish(target: string): string {
-  let current = target;
-  const rest: string[] = [];
-  let hops = 0;
-  for (;;) {
-    try {
-      return resolve(realpathSync(current), ...rest);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
-      // A dangling symbolic link (realpath fails on it): follow it by hand, since a write through it creates its
-      // target, which may lie outside the workspace.
-      const link = linkTarget(current);
-      if (link !== undefined) {
-        if (++hops > 40) throw new Error('too many levels of symbolic links');
-        current = resolve(dirname(current), link);
-        continue;
-      }
-      const parent = dirname(current);
-      if (parent === current) return target;
-      rest.unshift(current.slice(parent.length + (parent.endsWith(sep) ? 0 : 1)));
-      current = parent;
-    }
-  }
-}
-
-/** The target of a symbolic link, or undefined when `path` is not one. */
-function linkTarget(path: string): string | undefined {
-  try {
-    return readlinkSync(path);
-  } catch {
-    return undefined;
-  }
-}
-
 /**
- * Resolves `path` inside `workspace`.
- * @throws an error naming the path when it leaves the workspace (directly or through a symlink)
+ * Resolves `path` inside `workspace`: the gate's resolution when `checked` has one for it, otherwise a fresh one.
+ * @param checked the paths the gate decided the call on (`ToolContext.paths`)
+ * @throws an error naming the path when it cannot be resolved safely or leaves the workspace (directly or through
+ *   a symbolic link)
  */
-export function confine(workspace: string, path: string): WorkspacePath {
+export function confine(workspace: string, path: string, checked?: CheckedPaths): WorkspacePath {
   if (typeof path !== 'string' || path === '') throw new Error('a path is required');
   if (path.includes('\u0000')) throw new Error('a path must not contain NUL');
-  // Linux's PATH_MAX: longer paths fail in realpath with an error that quotes them whole (a 10 MB path would come
-  // back to the model as a 10 MB error).
+  // Linux's PATH_MAX: a longer path would come back whole in an error (a 10 MB path as a 10 MB error).
   if (path.length > MAX_PATH_LENGTH) {
     throw new Error(`a path of ${path.length} characters is longer than the limit of ${MAX_PATH_LENGTH}`);
   }
   const root = resolve(workspace);
-  const absolute = resolve(root, path);
-  if (!inside(root, absolute)) throw new Error(`\`${path}\` is outside the workspace`);
-  const display = relative(root, absolute) || '.';
-  let escapes: boolean;
-  try {
-    escapes = !inside(realish(root), realish(absolute));
-  } catch (error) {
-    // realpath's own errors (ELOOP, ENAMETOOLONG, EACCES) quote the absolute path: name the workspace path.
-    return explainFsError(error, display);
-  }
-  if (escapes) throw new Error(`\`${path}\` leaves the workspace through a symbolic link`);
-  return { absolute, display };
+  // Written out of the workspace: refused as such, whatever the walk would meet on the way.
+  const written = relativeTo(root, resolve(root, path));
+  if (written === undefined) throw new Error(`\`${path}\` is outside the workspace`);
+  const given = checked?.get(path);
+  // A resolution made against another root is not this call's: refused rather than re-resolved, since the tool
+  // must open what the gate decided on.
+  if (given !== undefined && given.root !== root)
+    throw new Error(`\`${path}\` was checked against another workspace`);
+  const resolution = given ?? resolveWorkspacePath(root, path);
+  if (!resolution.ok) throw new Error(`\`${path}\` ${resolution.reason}`);
+  if (resolution.relative === undefined)
+    throw new Error(`\`${written}\` leaves the workspace through a symbolic link`);
+  // Named where it resolved: a result says which file was read or written, links or not.
+  return { resolution: resolution as WorkspacePath['resolution'], display: resolution.relative };
 }
 
 const FS_REASONS: Record<string, string> = {

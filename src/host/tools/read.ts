@@ -34,8 +34,8 @@ export const readTool: Tool<{ path: string; offset?: number; limit?: number }> =
   },
   annotations: BUILTIN_TOOL_ANNOTATIONS.read,
   async execute(args, context) {
-    const file = confine(context.workspace, args.path);
-    const { handle, stats } = await openForRead(context.workspace, file.absolute, file.display, 'any');
+    const file = confine(context.workspace, args.path, context.paths);
+    const { handle, stats } = await openForRead(file, 'any');
     try {
       if (stats.isDirectory())
         return { content: `Error: \`${file.display}\` is a directory; use list`, isError: true };

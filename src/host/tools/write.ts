@@ -1,7 +1,8 @@
 /**
- * `write`: creates or replaces a file in the workspace (parent folders are created). The file is opened by a
- * walk from the workspace root that checks each folder on its descriptor (see open.ts), so a link swapped in by
- * another process while the call runs cannot send the write outside the workspace.
+ * `write`: creates or replaces a file in the workspace (parent folders are created). The path is the resolution
+ * the gate decided on (or the tool's own, resolved the same way; see paths.ts), opened by a no-follow walk from
+ * the workspace root (see open.ts), so a link swapped in by another process since the check makes the call fail
+ * instead of sending the write elsewhere.
  * @module
  */
 import type { Tool } from '../types.js';
@@ -24,8 +25,8 @@ export const writeTool: Tool<{ path: string; content: string }> = {
   },
   annotations: BUILTIN_TOOL_ANNOTATIONS.write,
   async execute(args, context) {
-    const file = confine(context.workspace, args.path);
-    const handle = await openForWrite(context.workspace, file.display, 'write');
+    const file = confine(context.workspace, args.path, context.paths);
+    const handle = await openForWrite(file, 'write');
     try {
       await replaceContent(handle, args.content);
     } finally {

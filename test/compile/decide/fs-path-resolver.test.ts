@@ -71,7 +71,7 @@ describe('fsPathResolver: symlinks and `..` under path rules', () => {
     const r = decide('out/secret');
     expect(r.decision).toBe('deny');
     expect(r.pattern).toBeUndefined();
-    expect(r.note).toBe(`\`${join(outside, 'secret')}\` is outside the workspace`);
+    expect(r.note).toBe('it resolves outside the workspace, through a symbolic link');
   });
 
   it('needs both forms for an allow in a rule without a base: one allowed form abstains', () => {
@@ -93,11 +93,26 @@ describe('fsPathResolver: symlinks and `..` under path rules', () => {
     expect(decide('notes/../notes/a.md').decision).toBe('allow');
   });
 
-  it('fails closed on a symlink loop: unresolvable, never allowed', () => {
+  it('denies a symlink loop with the reason, whatever the base: the kernel fails it too', () => {
     const r = decide('l1/x');
-    expect(r).toMatchObject({ decision: 'deny', unanalysable: true, note: 'the path cannot be resolved' });
+    expect(r).toMatchObject({
+      decision: 'deny',
+      unanalysable: true,
+      note: 'the path has too many levels of symbolic links',
+    });
     const allowBase = 'mode: x\ntools:\n  read: { decision: allow, paths: { ".env*": deny } }\n';
-    expect(decide('l1', ws, allowBase).decision).toBe('ask');
+    expect(decide('l1', ws, allowBase).decision).toBe('deny');
+    // A rule without a base does not abstain on it either: the rest of the policy cannot allow it.
+    const narrowing = 'mode: x\ntools:\n  read: { paths: { ".env*": deny } }\ndefault: allow\n';
+    expect(decide('l1', ws, narrowing).decision).toBe('deny');
+  });
+
+  it('denies a `..` after a folder that does not exist, naming it', () => {
+    const r = decide('notes/nope/../a.md');
+    expect(r.decision).toBe('deny');
+    expect(r.note).toBe(
+      'the path goes through `notes/nope`, which does not exist, and then `..`: write the path without `..`',
+    );
   });
 
   it('judges absolute paths: inside by their workspace-relative form, elsewhere never allowed', () => {
@@ -123,5 +138,33 @@ describe('fsPathResolver: symlinks and `..` under path rules', () => {
     expect(decideCall(p, { name: 'list', arguments: { path: 'notes' } }, { resolvePath }).decision).toBe(
       'allow',
     );
+  });
+});
+
+describe('fsPathResolver: one resolution per call', () => {
+  it('answers a path asked for again from `record`, so every document of a call decides on one resolution', () => {
+    const record = new Map();
+    const resolve = fsPathResolver(ws, { record });
+    const first = resolve('notes/later');
+    expect(first).toMatchObject({ target: { relative: 'notes/later' } });
+    // The filesystem changes after the first resolution: the call keeps deciding on what it resolved.
+    symlinkSync('../.env', join(ws, 'notes', 'later'));
+    try {
+      expect(resolve('notes/later')).toEqual(first);
+      expect(record.get('notes/later')).toMatchObject({ ok: true, missing: 1 });
+      // A fresh resolver (the next call) sees the link.
+      expect(fsPathResolver(ws)('notes/later')).toMatchObject({ target: { relative: '.env' } });
+    } finally {
+      rmSync(join(ws, 'notes', 'later'));
+    }
+  });
+
+  it('records a refusal with its reason', () => {
+    const record = new Map();
+    expect(fsPathResolver(ws, { record })('notes/nope/../a.md')).toEqual({
+      unresolved:
+        'goes through `notes/nope`, which does not exist, and then `..`: write the path without `..`',
+    });
+    expect(record.get('notes/nope/../a.md')).toMatchObject({ ok: false });
   });
 });
