@@ -1,0 +1,116 @@
+/**
+ * The programs a deployment runs from inside its project: what trust records beside the `cordis.yml` itself, so
+ * a server script that changes after `dsh-mode trust` (a `git pull`) is refused at the next start as a changed
+ * `cordis.yml` is.
+ *
+ * What counts: every `mcp` server's `command` when it is a path, and each of its `args` as a path, resolved as
+ * the server will see them (from the server's `cwd`, by default the workspace), that lie inside the project: the
+ * folder of the `cordis.yml` or the workspace (`host.workspace`, else the folder the apps run in, else
+ * `--workspace`). Each is recorded by its real path with the sha256 of its bytes, or as absent (`sha256: null`),
+ * so a file that appears later is a change too. A folder is not recorded (its contents are not hashed), nor is a
+ * program found on `PATH` (`node`, `npx`, `uvx`) or any path outside the project: those are the machine's, not
+ * the repository's. Only the named file is hashed, not the modules it loads.
+ * @module
+ */
+import { createHash } from 'node:crypto';
+import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import type { DeploymentEntry } from '../deploy/index.js';
+import { planServer, type McpServerConfig } from '../mcp/config.js';
+
+/** One program of a trusted deployment. */
+export interface ProgramRecord {
+  /** Its real path (symbolic links resolved), or the absolute path it would have when absent. */
+  path: string;
+  /** The sha256 of its bytes, lowercase hex; null when no file was there. */
+  sha256: string | null;
+}
+
+/** Where a deployment's relative paths lead. */
+export interface ProgramRoots {
+  /** The folder of the `cordis.yml`'s real path (the project it came with). */
+  baseDir: string;
+  /** The folder the apps run in (the default workspace). */
+  cwd: string;
+  /** `--workspace`, when the command line names one (it wins over the file's `host.workspace`). */
+  workspace?: string;
+}
+
+/**
+ * The programs inside the project that a deployment's entries run, sorted by path.
+ * @param entries the parsed entries (their `./…` paths resolved by the deployment reader)
+ * @param roots the deployment's folder, the apps' folder and any `--workspace`
+ * @returns one record per path
+ * @throws Error when a program inside the project exists but cannot be read
+ */
+export function deploymentPrograms(
+  entries: readonly DeploymentEntry[],
+  roots: ProgramRoots,
+): ProgramRecord[] {
+  const host = entries.find((e) => e.name === 'host');
+  const named = host?.config.workspace;
+  const workspace = resolve(roots.workspace ?? (typeof named === 'string' ? named : roots.cwd));
+  const inside = [realOrSelf(roots.baseDir), realOrSelf(workspace)];
+  const found = new Map<string, ProgramRecord>();
+  for (const entry of entries.filter((e) => e.name === 'mcp')) {
+    const servers = (entry.config.servers ?? {}) as Record<string, McpServerConfig>;
+    for (const [name, server] of Object.entries(servers)) {
+      const { launch } = planServer(name, server, workspace);
+      // A bare command is looked up on PATH: the machine's program, not the project's.
+      const paths = launch.command.includes('/') ? [launch.command] : [];
+      for (const arg of launch.args) if (arg !== '' && !arg.startsWith('-')) paths.push(arg);
+      for (const path of paths) {
+        const record = programAt(resolve(launch.cwd, path), inside);
+        if (record !== undefined) found.set(record.path, record);
+      }
+    }
+  }
+  return [...found.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/** The record of one candidate path, or undefined when it is outside the project or a folder. */
+function programAt(path: string, roots: readonly string[]): ProgramRecord | undefined {
+  let real: string;
+  try {
+    real = realpathSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    // Absent: where it would be, its existing folders' links followed.
+    const where = resolve(realOrSelf(dirname(path)), path.slice(dirname(path).length + 1));
+    return roots.some((root) => within(root, where)) ? { path: where, sha256: null } : undefined;
+  }
+  if (!roots.some((root) => within(root, real))) return undefined;
+  const sha256 = hashFile(real);
+  return sha256 === undefined ? undefined : { path: real, sha256 };
+}
+
+/** The sha256 of a regular file read through one descriptor; undefined for a folder or another kind of file. */
+function hashFile(path: string): string | undefined {
+  const fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    if (!fstatSync(fd).isFile()) return undefined;
+    const hash = createHash('sha256');
+    const chunk = Buffer.alloc(64 * 1024);
+    for (;;) {
+      const n = readSync(fd, chunk, 0, chunk.length, null);
+      if (n === 0) break;
+      hash.update(chunk.subarray(0, n));
+    }
+    return hash.digest('hex');
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function realOrSelf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
+}
+
+function within(root: string, path: string): boolean {
+  const rel = relative(root, path);
+  return rel === '' || (!isAbsolute(rel) && rel !== '..' && !rel.startsWith(`..${sep}`));
+}
