@@ -3,8 +3,8 @@
  * a server script that changes after `dsh-mode trust` (a `git pull`) is refused at the next start as a changed
  * `cordis.yml` is.
  *
- * What counts: every `mcp` server's `command` when it is a path, and each of its `args` as a path, resolved as
- * the server will see them (from the server's `cwd`, by default the workspace), that lie inside the project: the
+ * What counts: every `mcp` server's `command` when it is a path, and each of its `args` that is a file or looks
+ * like a path (it has a `.` or a `/`; an option such as `--port` never counts), resolved as the server will see them (from the server's `cwd`, by default the workspace), that lie inside the project: the
  * folder of the `cordis.yml` or the workspace (`host.workspace`, else the folder the apps run in, else
  * `--workspace`). Each is recorded by its real path with the sha256 of its bytes, or as absent (`sha256: null`),
  * so a file that appears later is a change too. A folder is not recorded (its contents are not hashed), nor is a
@@ -57,11 +57,14 @@ export function deploymentPrograms(
     for (const [name, server] of Object.entries(servers)) {
       const { launch } = planServer(name, server, workspace);
       // A bare command is looked up on PATH: the machine's program, not the project's.
-      const paths = launch.command.includes('/') ? [launch.command] : [];
-      for (const arg of launch.args) if (arg !== '' && !arg.startsWith('-')) paths.push(arg);
-      for (const path of paths) {
+      const paths = launch.command.includes('/') ? [{ path: launch.command, named: true }] : [];
+      for (const arg of launch.args) {
+        if (arg !== '' && !arg.startsWith('-')) paths.push({ path: arg, named: /[./]/.test(arg) });
+      }
+      for (const { path, named } of paths) {
         const record = programAt(resolve(launch.cwd, path), inside);
-        if (record !== undefined) found.set(record.path, record);
+        // An argument that is no file and does not look like one (`5`, `stdio`) is an option's value.
+        if (record !== undefined && (named || record.sha256 !== null)) found.set(record.path, record);
       }
     }
   }

@@ -96,7 +96,7 @@ export class UntrustedConfigError extends Error {
     const found: TrustRefusal = typeof check === 'string' ? { status: check } : check;
     const head =
       found.status === 'program-changed'
-        ? `${file} runs ${found.program}, which ${PROGRAM_CHANGE[found.how]} since you trusted it (a git pull or a checkout can change it), so nothing was loaded`
+        ? `${file} runs ${found.program}, which ${PROGRAM_CHANGE[found.how]} (a git pull or a checkout can change it), so nothing was loaded`
         : `${file} ${FILE_STATUS[found.status]}; it can widen plan mode, move the workspace, run programs or send your API key to another host, so nothing was loaded`;
     super(
       [
@@ -118,10 +118,10 @@ const FILE_STATUS: Record<Exclude<TrustStatus, 'trusted' | 'program-changed'>, s
 };
 
 const PROGRAM_CHANGE: Record<Extract<TrustRefusal, { status: 'program-changed' }>['how'], string> = {
-  changed: 'has changed',
-  appeared: 'did not exist',
-  vanished: 'has been removed',
-  new: 'it did not run',
+  changed: 'has changed since you trusted it',
+  appeared: 'did not exist when you trusted it',
+  vanished: 'has been removed since you trusted it',
+  new: 'was not among its programs when you trusted it',
 };
 
 /** The record file cannot be read or is not ours (exit code 2); it is left as it is. */
