@@ -18,7 +18,7 @@ import {
   type LoadResult,
   type ToolCatalogEntry,
 } from '../compile/index.js';
-import { readDeployment, type DeploymentEntry } from '../deploy/index.js';
+import type { DeploymentEntry } from '../deploy/index.js';
 import type { McpConfig } from '../mcp/config.js';
 import { gitObjects } from './git-objects.js';
 import type { LoadFailedReport } from './grid-report.js';
@@ -82,6 +82,8 @@ export async function loadToolSet(
   const result = await loadCatalog(file, cwd);
   if (result.diagnostics.some((d) => d.severity === 'error')) return loadFailed(result.diagnostics);
   if (config === undefined) return { tools: result.tools, toolSet: 'catalog' };
+  // Imported only with `--config`: the deployment reader's validators are large.
+  const { readDeployment } = await import('../deploy/index.js');
   const deployment = readDeployment(resolve(cwd, config));
   const errors = deployment.diagnostics.filter((d) => d.severity === 'error');
   if (errors.length > 0) return loadFailed(errors);

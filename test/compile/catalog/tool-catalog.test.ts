@@ -10,6 +10,7 @@ import { compilePolicies, loadPolicyText, parseCatalog } from '../../../src/comp
 import { BUILTIN_TOOL_ANNOTATIONS, hintsOfAnnotations } from '../../../src/compile/index.js';
 import { toolCatalog } from '../../../src/compile/catalog/tool-catalog.js';
 import { runCheck } from '../../../src/cli/commands/check.js';
+import { runLint } from '../../../src/cli/commands/lint.js';
 import { tempDir } from '../../engine/setup.js';
 
 const IDEM = loadPolicyText(
@@ -97,6 +98,41 @@ describe('check --config: the deployment decides whose MCP hints count', () => {
         catalog: 'tools.json',
       });
       expect(bare).toMatchObject({ kind: 'decided', decision: 'allow' });
+    });
+  }
+});
+
+describe('lint cordis.yml --tools: the deployment decides whose MCP hints its inline tests see', () => {
+  for (const trusted of [true, false]) {
+    it(`a read-only tool of a server the deployment ${trusted ? 'trusts' : 'does not trust'}`, async () => {
+      const dir = tempDir('dsh-catalog-lint-');
+      writeFileSync(
+        join(dir, 'tools.json'),
+        JSON.stringify({
+          server: 'gh',
+          trusted: true,
+          tools: [{ name: 'list_issues', annotations: { readOnlyHint: true } }],
+        }),
+      );
+      writeFileSync(
+        join(dir, 'cordis.yml'),
+        [
+          '- name: host',
+          '- name: mode',
+          '  config:',
+          '    modes:',
+          '      plan:',
+          '        tests: [{ tool: mcp__gh__list_issues, expect: allow }]',
+          '- name: mcp',
+          '  config:',
+          `    servers: { gh: { command: gh-mcp, trusted: ${trusted} } }`,
+          '- name: demo',
+          '',
+        ].join('\n'),
+      );
+      const report = await runLint({ paths: ['cordis.yml'], cwd: dir, catalog: 'tools.json' });
+      const failing = report.diagnostics.filter((d) => d.code === 'failing-test');
+      expect(failing.length).toBe(trusted ? 0 : 1);
     });
   }
 });
