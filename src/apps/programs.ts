@@ -4,23 +4,25 @@
  * `cordis.yml` is.
  *
  * What counts: every `mcp` server's `command` when it is a path, and each of its `args` that is a file or looks
- * like a path (it has a `.` or a `/`; an option such as `--port` never counts), resolved as the server will see them (from the server's `cwd`, by default the workspace), that lie inside the project: the
- * folder of the `cordis.yml` or the workspace (`host.workspace`, else the folder the apps run in, else
- * `--workspace`). Each is recorded by its real path with the sha256 of its bytes, or as absent (`sha256: null`),
- * so a file that appears later is a change too. A folder is not recorded (its contents are not hashed), nor is a
- * program found on `PATH` (`node`, `npx`, `uvx`) or any path outside the project: those are the machine's, not
- * the repository's. Only the named file is hashed, not the modules it loads.
+ * like a path (it has a `.` or a `/`; an option such as `--port` never counts), resolved as the server will see
+ * them (from the server's `cwd`, by default the workspace), that lie inside the project: the folder of the
+ * `cordis.yml` or the workspace (`--workspace`, else `host.workspace`, else the folder the apps run in). Each is
+ * recorded by its path with the sha256 of the bytes it reaches, or as absent (`sha256: null`), so a file that
+ * appears later is a change too. A link the project ships counts where it stands, whatever it points to. A folder
+ * is not recorded (its contents are not hashed), nor is a program found on `PATH` (`node`, `npx`, `uvx`) or any
+ * path outside the project: those are the machine's, not the repository's. Only the named file is hashed, not the
+ * modules it loads.
  * @module
  */
 import { createHash } from 'node:crypto';
 import { closeSync, constants, fstatSync, openSync, readSync, realpathSync } from 'node:fs';
-import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { DeploymentEntry } from '../deploy/index.js';
 import { planServer, type McpServerConfig } from '../mcp/config.js';
 
 /** One program of a trusted deployment. */
 export interface ProgramRecord {
-  /** Its real path (symbolic links resolved), or the absolute path it would have when absent. */
+  /** Its absolute path, the links of its folders resolved (a link the project ships is recorded as itself). */
   path: string;
   /** The sha256 of its bytes, lowercase hex; null when no file was there. */
   sha256: string | null;
@@ -50,7 +52,7 @@ export function deploymentPrograms(
   const host = entries.find((e) => e.name === 'host');
   const named = host?.config.workspace;
   const workspace = resolve(roots.workspace ?? (typeof named === 'string' ? named : roots.cwd));
-  const inside = [realOrSelf(roots.baseDir), realOrSelf(workspace)];
+  const inside = [...new Set([roots.baseDir, realOrSelf(roots.baseDir), workspace, realOrSelf(workspace)])];
   const found = new Map<string, ProgramRecord>();
   for (const entry of entries.filter((e) => e.name === 'mcp')) {
     const servers = (entry.config.servers ?? {}) as Record<string, McpServerConfig>;
@@ -71,20 +73,24 @@ export function deploymentPrograms(
   return [...found.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
-/** The record of one candidate path, or undefined when it is outside the project or a folder. */
+/**
+ * The record of one candidate path, or undefined when it is outside the project or a folder. The record names the
+ * path with its folders' links resolved but not its own: a link the project ships is recorded where it stands
+ * and hashed by what it reaches, so a pull that points it elsewhere is a change, wherever it points.
+ */
 function programAt(path: string, roots: readonly string[]): ProgramRecord | undefined {
-  let real: string;
+  const where = join(realOrSelf(dirname(path)), basename(path));
+  let real: string | undefined;
   try {
-    real = realpathSync(path);
+    real = realpathSync(where);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    // Absent: where it would be, its existing folders' links followed.
-    const where = resolve(realOrSelf(dirname(path)), path.slice(dirname(path).length + 1));
-    return roots.some((root) => within(root, where)) ? { path: where, sha256: null } : undefined;
   }
-  if (!roots.some((root) => within(root, real))) return undefined;
+  const inside = (p: string) => roots.some((root) => within(root, p));
+  if (!inside(where) && (real === undefined || !inside(real))) return undefined;
+  if (real === undefined) return { path: where, sha256: null };
   const sha256 = hashFile(real);
-  return sha256 === undefined ? undefined : { path: real, sha256 };
+  return sha256 === undefined ? undefined : { path: where, sha256 };
 }
 
 /** The sha256 of a regular file read through one descriptor; undefined for a folder or another kind of file. */

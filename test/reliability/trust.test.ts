@@ -15,7 +15,6 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
-  realpathSync,
   rmSync,
   statSync,
   symlinkSync,
@@ -410,6 +409,26 @@ describe('trust: the programs a trusted cordis.yml runs', () => {
     expect(removed.stderr).toContain('server.mjs, which has been removed since you trusted it');
   });
 
+  it('records a link the project ships where it stands: pointing it elsewhere (even outside) is a change', async () => {
+    const { dir, env } = withServer();
+    const outside = mkdtempSync(join(tmpdir(), 'dsh-trust-out-'));
+    writeFileSync(join(outside, 'a.mjs'), SERVER);
+    writeFileSync(join(outside, 'b.mjs'), PULLED);
+    rmSync(join(dir, 'server.mjs'));
+    symlinkSync(join(outside, 'a.mjs'), join(dir, 'server.mjs'));
+    const trusted = await trust([], dir, env);
+    expect(trusted.code, trusted.stderr).toBe(0);
+    expect(trusted.stdout).toContain(
+      `program ${join(dir, 'server.mjs')} ${createHash('sha256').update(SERVER).digest('hex')}`,
+    );
+    rmSync(join(dir, 'server.mjs'));
+    symlinkSync(join(outside, 'b.mjs'), join(dir, 'server.mjs'));
+    const run = dsh(['chat', '--prompt', 'go'], dir, env);
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).toContain(`runs ${join(dir, 'server.mjs')}, which has changed since you trusted it`);
+    expect(existsSync(join(dir, 'pulled-ran.txt'))).toBe(false);
+  });
+
   it('treats a record of the earlier format (no programs) as untrusted, with a message, never a crash', async () => {
     const { dir, config, env } = withServer();
     mkdirSync(config);
@@ -445,7 +464,7 @@ describe('trust: the programs a trusted cordis.yml runs', () => {
     const run = dsh(['chat', '--workspace', other, '--prompt', 'go'], dir, env);
     expect(run.code, run.stderr).toBe(1);
     expect(run.stderr).toContain(
-      `runs ${join(realpathSync(other), 'server.mjs')}, which was not among its programs when you trusted it`,
+      `runs ${join(other, 'server.mjs')}, which was not among its programs when you trusted it`,
     );
   });
 });
