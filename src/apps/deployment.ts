@@ -3,8 +3,9 @@
  * (the host with its built-in tools in the workspace, the mode plugin, and the scripted demo model, or the OpenAI
  * model when `DEEPSEEK_API_KEY` is set). Read-only: the file is never written.
  *
- * A found `cordis.yml` loads only when the user trusts its exact content (`dsh-mode trust`, see `trust.ts`);
- * otherwise planning refuses with {@link UntrustedConfigError} (exit code 1) before anything is parsed or started.
+ * A found `cordis.yml` loads only when the user trusts its exact content and the programs inside the project that
+ * it runs (`dsh-mode trust`, see `trust.ts` and `programs.ts`); otherwise planning refuses with
+ * {@link UntrustedConfigError} (exit code 1) before anything is parsed or started.
  * `--config FILE` is the user naming the file, which counts as trust for that run. Its relative paths resolve from
  * the real folder of the file that was trusted. Whatever the trust, starting prints the notices of
  * `start-notices.ts` (a wider plan, a workspace outside the current folder, another model endpoint).
@@ -35,6 +36,7 @@ import { containListeners } from '../host/contain.js';
 import { PLUGIN_NAMES, type PluginSpec } from './plugin-names.js';
 import type { Runtime, RuntimeAgentInit } from './runtime-types.js';
 import { deploymentNotices } from './start-notices.js';
+import { deploymentPrograms } from './programs.js';
 import { readHashed, trustStatus, UntrustedConfigError, type HashedFile } from './trust.js';
 
 export { TrustStoreError, UntrustedConfigError } from './trust.js';
@@ -70,6 +72,11 @@ export interface PlanOptions {
   embedded?: boolean;
   /** The environment (for `DEEPSEEK_API_KEY`, and where the trust records are). */
   env?: NodeJS.ProcessEnv;
+  /**
+   * `--workspace`, when the command line names one: the programs a found file runs are looked for there too,
+   * as the servers will start there.
+   */
+  workspace?: string;
 }
 
 /**
@@ -97,12 +104,23 @@ export function planDeployment(options: PlanOptions): DeploymentPlan {
     const reason = code === 'ENOENT' ? 'it links to a file that does not exist' : (error as Error).message;
     throw new DeploymentError([diagnostic('io', `cannot read the deployment: ${reason}`, found, [], START)]);
   }
-  const status = trustStatus(hashed, env);
-  if (status !== 'trusted') throw new UntrustedConfigError(found, status);
-  // The bytes that were hashed are the bytes parsed.
-  const read = parseDeployment(hashed.text, found, dirname(hashed.realPath));
-  refuseOnErrors(read.diagnostics);
-  return { source: found, entries: read.entries };
+  // The bytes that were hashed are the bytes parsed, once their hash is trusted; then the programs it runs are
+  // found (reading each) and checked against the record.
+  const baseDir = dirname(hashed.realPath);
+  let read: ReturnType<typeof parseDeployment> | undefined;
+  const parsed = () => (read ??= parseDeployment(hashed.text, found, baseDir));
+  const roots = { baseDir, cwd: options.cwd, ...(options.workspace ? { workspace: options.workspace } : {}) };
+  const check = trustStatus(hashed, env, () => {
+    try {
+      return deploymentPrograms(parsed().entries, roots);
+    } catch (error) {
+      const why = `cannot read a program it runs: ${(error as Error).message}`;
+      throw new DeploymentError([diagnostic('io', why, found, [], START)]);
+    }
+  });
+  if (check.status !== 'trusted') throw new UntrustedConfigError(found, check);
+  refuseOnErrors(parsed().diagnostics);
+  return { source: found, entries: parsed().entries };
 }
 
 const START: Range = { start: { line: 1, column: 1 }, end: { line: 1, column: 1 } };

@@ -2,8 +2,10 @@
  * Trust in project deployments. A `cordis.yml` that `chat` or `acp` finds in the current folder may come from a
  * cloned repository, so it loads only when the user has trusted that file's exact content with `dsh-mode trust`.
  * A record is the file's real path and the sha256 of its bytes, kept in `trusted.json` in the user's config
- * folder (`$DSH_MODE_CONFIG_DIR`, else `$XDG_CONFIG_HOME/dsh-mode`, else `~/.config/dsh-mode`). A changed file is
- * untrusted again.
+ * folder (`$DSH_MODE_CONFIG_DIR`, else `$XDG_CONFIG_HOME/dsh-mode`, else `~/.config/dsh-mode`), with the programs
+ * inside the project that it runs (`programs.ts`: an MCP server's script, each by real path and sha256). A changed
+ * file, or a changed, new or vanished program, is untrusted again. A record written before programs were recorded
+ * (no `programs`) trusts nothing: the user trusts the file again, which records them.
  *
  * The found file is read once, through one descriptor: the bytes hashed are the bytes parsed, and the descriptor
  * must be the file at the real path recorded (a swap between the two is refused). The record file is replaced
@@ -28,6 +30,7 @@ import {
 } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
+import type { ProgramRecord } from './programs.js';
 
 /** The largest deployment file read (a cordis.yml is a few hundred bytes). */
 export const MAX_CONFIG_BYTES = 1024 * 1024;
@@ -44,6 +47,11 @@ export interface TrustRecord {
   sha256: string;
   /** When it was trusted (ISO 8601). */
   trustedAt: string;
+  /**
+   * The programs inside the project it runs, as they were when trusted; absent in a record written before
+   * programs were recorded, which trusts nothing.
+   */
+  programs?: ProgramRecord[];
 }
 
 /** A deployment file read for a trust decision: its text and the identity that was hashed. */
@@ -55,34 +63,66 @@ export interface HashedFile {
   text: string;
 }
 
-/** How a found file stands against the records. */
-export type TrustStatus = 'trusted' | 'untrusted' | 'changed';
+/**
+ * How a found file stands against the records: `outdated` is a record without its programs (written before they
+ * were recorded), `program-changed` a program it runs that is not as it was trusted.
+ */
+export type TrustStatus = 'trusted' | 'untrusted' | 'changed' | 'outdated' | 'program-changed';
+
+/** A found file's standing, with the program that changed when one did. */
+export type TrustCheck = { status: 'trusted' } | TrustRefusal;
+
+/** Why a found file is not loaded. */
+export type TrustRefusal =
+  | { status: 'untrusted' | 'changed' | 'outdated' }
+  | { status: 'program-changed'; program: string; how: 'changed' | 'appeared' | 'vanished' | 'new' };
 
 /** A found deployment that is not trusted (exit code 1): the run loads nothing. */
 export class UntrustedConfigError extends Error {
   override readonly name = 'UntrustedConfigError';
   readonly exitCode = 1;
+  readonly status: Exclude<TrustStatus, 'trusted'>;
+  /** The program that changed, for `program-changed`. */
+  readonly program?: string;
+
   /**
    * @param file the found file
-   * @param status why it is refused
+   * @param check why it is refused (a bare status for the file itself)
    */
   constructor(
     readonly file: string,
-    readonly status: Exclude<TrustStatus, 'trusted'>,
+    check: 'untrusted' | 'changed' | 'outdated' | TrustRefusal,
   ) {
-    const why =
-      status === 'changed'
-        ? 'has changed since you trusted it'
-        : 'is not trusted (a cordis.yml found in the current folder may come from a cloned repository)';
+    const found: TrustRefusal = typeof check === 'string' ? { status: check } : check;
+    const head =
+      found.status === 'program-changed'
+        ? `${file} runs ${found.program}, which ${PROGRAM_CHANGE[found.how]} (a git pull or a checkout can change it), so nothing was loaded`
+        : `${file} ${FILE_STATUS[found.status]}; it can widen plan mode, move the workspace, run programs or send your API key to another host, so nothing was loaded`;
     super(
       [
-        `${file} ${why}; it can widen plan mode, move the workspace or send your API key to another host, so nothing was loaded`,
+        head,
         'review it, then run: dsh-mode trust cordis.yml',
         'or name it for this run only: --config cordis.yml',
       ].join('\n'),
     );
+    this.status = found.status;
+    if (found.status === 'program-changed') this.program = found.program;
   }
 }
+
+const FILE_STATUS: Record<Exclude<TrustStatus, 'trusted' | 'program-changed'>, string> = {
+  changed: 'has changed since you trusted it',
+  untrusted: 'is not trusted (a cordis.yml found in the current folder may come from a cloned repository)',
+  outdated:
+    'was trusted by an earlier dsh-mode, whose record does not cover the programs it runs (an MCP server script in the project)',
+};
+
+const PROGRAM_CHANGE: Record<Extract<TrustRefusal, { status: 'program-changed' }>['how'], string> = {
+  changed: 'has changed since you trusted it',
+  appeared: 'did not exist when you trusted it',
+  vanished: 'has been removed since you trusted it',
+  new: 'was not among its programs when you trusted it',
+};
 
 /** The record file cannot be read or is not ours (exit code 2); it is left as it is. */
 export class TrustStoreError extends Error {
@@ -184,8 +224,26 @@ export function readStore(file: string): TrustRecord[] {
     ) {
       throw new TrustStoreError(file, `record ${index + 1} is malformed (${shape})`);
     }
-    return { path: r.path, sha256: r.sha256, trustedAt: r.trustedAt };
+    const record: TrustRecord = { path: r.path, sha256: r.sha256, trustedAt: r.trustedAt };
+    if (r.programs !== undefined) {
+      if (!Array.isArray(r.programs) || !r.programs.every(isProgramRecord)) {
+        throw new TrustStoreError(file, `record ${index + 1} has malformed \`programs\` (${shape})`);
+      }
+      record.programs = r.programs.map((p) => ({ path: p.path, sha256: p.sha256 }));
+    }
+    return record;
   });
+}
+
+function isProgramRecord(value: unknown): value is ProgramRecord {
+  const p = value as Partial<Record<keyof ProgramRecord, unknown>> | null;
+  return (
+    typeof p === 'object' &&
+    p !== null &&
+    typeof p.path === 'string' &&
+    isAbsolute(p.path) &&
+    (p.sha256 === null || (typeof p.sha256 === 'string' && /^[0-9a-f]{64}$/.test(p.sha256)))
+  );
 }
 
 /**
@@ -228,26 +286,45 @@ export function writeStore(file: string, records: readonly TrustRecord[]): void 
 }
 
 /**
- * How a file stands against the records.
+ * How a file stands against the records: its content, then each program it runs now against the programs recorded
+ * (a recorded program that it no longer runs does not matter; one it runs that was not recorded does).
  * @param hashed the file as read
  * @param env the environment (where the records are)
+ * @param programs the programs it runs now (`deploymentPrograms`), or a function that finds them: called only
+ *   when the file itself is trusted, since finding them reads every program
  * @throws {@link TrustStoreError} when the records cannot be read
  */
-export function trustStatus(hashed: HashedFile, env: NodeJS.ProcessEnv): TrustStatus {
+export function trustStatus(
+  hashed: HashedFile,
+  env: NodeJS.ProcessEnv,
+  programs: readonly ProgramRecord[] | (() => readonly ProgramRecord[]),
+): TrustCheck {
   const record = readStore(storePath(env)).find((r) => r.path === hashed.realPath);
-  if (record === undefined) return 'untrusted';
-  return record.sha256 === hashed.sha256 ? 'trusted' : 'changed';
+  if (record === undefined) return { status: 'untrusted' };
+  if (record.sha256 !== hashed.sha256) return { status: 'changed' };
+  if (record.programs === undefined) return { status: 'outdated' };
+  const recorded = new Map(record.programs.map((p) => [p.path, p.sha256]));
+  for (const program of typeof programs === 'function' ? programs() : programs) {
+    if (!recorded.has(program.path)) return { status: 'program-changed', program: program.path, how: 'new' };
+    const was = recorded.get(program.path);
+    if (was === program.sha256) continue;
+    const how = was === null ? 'appeared' : program.sha256 === null ? 'vanished' : 'changed';
+    return { status: 'program-changed', program: program.path, how };
+  }
+  return { status: 'trusted' };
 }
 
 /**
- * Records a file as trusted (replacing an earlier record of the same real path).
+ * Records a file as trusted, with the programs it runs (replacing an earlier record of the same real path).
  * @param hashed the file as read
  * @param env the environment
+ * @param programs the programs inside the project it runs (`deploymentPrograms`)
  * @returns the new record and the record file
  */
 export function addTrust(
   hashed: HashedFile,
   env: NodeJS.ProcessEnv,
+  programs: readonly ProgramRecord[],
 ): { record: TrustRecord; store: string; previous?: TrustRecord } {
   const store = storePath(env);
   const records = readStore(store);
@@ -256,6 +333,7 @@ export function addTrust(
     path: hashed.realPath,
     sha256: hashed.sha256,
     trustedAt: new Date().toISOString(),
+    programs: programs.map((p) => ({ path: p.path, sha256: p.sha256 })),
   };
   writeStore(store, [...records.filter((r) => r.path !== hashed.realPath), record]);
   return { record, store, ...(previous ? { previous } : {}) };

@@ -92,7 +92,15 @@ export interface CompiledPolicy {
   readonly description?: string;
   /** The prompt section: the documents' sections joined in load order. */
   readonly section: string;
-  /** The decision for a tool, memoised per (name, effective hints) and frozen. */
+  /**
+   * The hints a call to `name` that declares none is decided with: its tool catalog's (the built-in tools
+   * always, with their own annotations); undefined means MCP's defaults. A hand-made policy may omit it.
+   */
+  hintsOf?(name: string): Hints | undefined;
+  /**
+   * The decision for a tool, memoised per (name, effective hints) and frozen; without `hints`, the catalogued
+   * tool's ({@link CompiledPolicy.hintsOf}).
+   */
   decide(name: string, hints?: Hints): DecideResult;
   /** Visibility = the decision is not deny. Same table as `decide`. */
   visible(name: string, hints?: Hints): boolean;

@@ -91,13 +91,15 @@ export const DEFAULT_MODE_DESCRIPTION = 'No mode: the full toolset, no policy.';
  * Validates, loads and compiles the mode configuration.
  * @param config the plugin config (undefined or null count as `{}`)
  * @param source where the config was written, for positions and relative paths
+ * @param options the tool catalog the modes decide calls without hints with (default: the built-in tools)
  * @returns the resolved modes, or only diagnostics when anything blocks
  */
 export async function resolveModeConfig(
   config: ModeConfig | null | undefined,
   source?: ConfigSource,
+  options: Pick<LintOptions, 'catalog'> = {},
 ): Promise<ResolveResult> {
-  const linted = await lintModeConfig(config, source);
+  const linted = await lintModeConfig(config, source, options);
   // INVARIANT: lint findings never block the plugin, so they are at most warnings here.
   const findings = linted.findings.map((d) =>
     d.severity === 'error' ? { ...d, severity: 'warning' as const } : d,
@@ -113,7 +115,7 @@ export async function resolveModeConfig(
  * Like {@link resolveModeConfig}, keeping lint's own severities apart from the loading diagnostics.
  * @param config the plugin config
  * @param source where the config was written
- * @param options lint's options (a tool catalog)
+ * @param options lint's options (a tool catalog, which the compiled modes decide calls without hints with)
  */
 export async function lintModeConfig(
   config: ModeConfig | null | undefined,
@@ -171,7 +173,7 @@ export async function lintModeConfig(
   if (hasErrors(diagnostics)) {
     return { diagnostics: sortDiagnostics(diagnostics), findings: [], files: load.files };
   }
-  const compiled = compilePolicies(documents);
+  const compiled = compilePolicies(documents, options.catalog ? { tools: options.catalog } : {});
   let findings: Diagnostic[];
   try {
     findings = lintPolicies({ documents, diagnostics: [] }, options);

@@ -81,9 +81,14 @@ export interface DeploymentPolicies {
  * Reads and resolves a deployment file for the modes it runs with: those of its first `mode` entry (none
  * without one; a second `mode` entry is refused, since two engines would gate the same tools).
  * @param file the deployment file, as given
+ * @param options the deployment's tool catalog, which the modes decide calls without hints with (default: the
+ *   built-in tools)
  * @returns the compiled modes, or the diagnostics that refuse the deployment
  */
-export async function deploymentPolicies(file: string): Promise<DeploymentPolicies> {
+export async function deploymentPolicies(
+  file: string,
+  options: Pick<LintOptions, 'catalog'> = {},
+): Promise<DeploymentPolicies> {
   const deployment = readDeployment(file);
   const none = { documents: [], files: [file] };
   if (deployment.diagnostics.some((d) => d.severity === 'error')) {
@@ -108,7 +113,7 @@ export async function deploymentPolicies(file: string): Promise<DeploymentPolici
       ],
     };
   }
-  const result = await resolveModeConfig(entry!.config, sourceOf(entry!));
+  const result = await resolveModeConfig(entry!.config, sourceOf(entry!), options);
   if (!result.value) return { ...none, diagnostics: result.diagnostics };
   const value = result.value;
   const documents = [...value.policies.values()].flatMap((p) => (p.documents ?? []).map((d) => d.source));

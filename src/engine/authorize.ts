@@ -39,7 +39,11 @@ export interface PolicyLookup {
   get(mode: string): CompiledPolicy | undefined;
 }
 
-/** One tool call. `hints` use the policy language's short names; absent ones take MCP's defaults. */
+/**
+ * One tool call. `hints` use the policy language's short names; absent ones take MCP's defaults. A call without
+ * `hints` is the catalogued tool of its name: the policy's tool catalog gives them (a built-in tool's own
+ * annotations), or MCP's defaults for a tool it does not know.
+ */
 export interface ToolCall {
   name: string;
   arguments?: unknown;
@@ -91,7 +95,10 @@ export const DEFAULT_MODE_RULE: RuleRef = Object.freeze({
   column: null,
 });
 
-/** The hints the engine's `exit_plan_mode` declares: used when a call for it declares none. */
+/**
+ * The hints the engine's `exit_plan_mode` declares (its annotations in the built-in tool catalog, which a compiled
+ * policy decides a call that declares none with).
+ */
 export const EXIT_PLAN_MODE_HINTS: Readonly<Required<Hints>> = Object.freeze({
   readOnly: false,
   destructive: false,
@@ -222,7 +229,9 @@ export function authorize(
     const out = verdict('deny', mode, name, UNDEFINED_MODE_RULE, denyReason(view, mode, name));
     return withUserReason(out, userDenyReason(view, mode, name));
   }
-  const hints = call.hints ?? (name === EXIT_PLAN_MODE ? EXIT_PLAN_MODE_HINTS : undefined);
+  // A call that declares no hints is decided with the policy's tool catalog (the built-in tools' own
+  // annotations, `exit_plan_mode`'s among them), as every other decider is.
+  const hints = call.hints;
   const r: CallDecision = policy.decideCall
     ? policy.decideCall(
         hints === undefined
@@ -287,14 +296,14 @@ function at(rule: RuleRef): string {
  * Whether the model sees a tool in a mode, as the tool view decides it: by name, shown unless every call to
  * it is denied (for a tool with argument rules: unless its base is deny and no pattern allows or asks). Equal to
  * `authorize(...).decision !== 'deny'` for a tool without argument rules.
- * @param hints the tool's declared hints
+ * @param hints the tool's declared hints (default: the policy's tool catalog's)
  * @returns true when the tool is visible
  */
 export function isVisible(policies: PolicyLookup, mode: string, name: string, hints?: Hints): boolean {
   if (mode === DEFAULT_MODE) return allowedInDefault(name);
   const policy = policies.get(mode);
   if (policy === undefined) return false;
-  return policy.visible(name, hints ?? (name === EXIT_PLAN_MODE ? EXIT_PLAN_MODE_HINTS : undefined));
+  return policy.visible(name, hints);
 }
 
 /**
@@ -310,8 +319,7 @@ function viewOf(policies: PolicyLookup): ModeView {
     isDefined: (mode) => mode === DEFAULT_MODE || policies.get(mode) !== undefined,
     visible: (mode, name) => {
       if (mode === DEFAULT_MODE) return allowedInDefault(name);
-      const hints = name === EXIT_PLAN_MODE ? EXIT_PLAN_MODE_HINTS : undefined;
-      return policies.get(mode)?.visible(name, hints) ?? false;
+      return policies.get(mode)?.visible(name) ?? false;
     },
   };
 }

@@ -1,7 +1,10 @@
 /**
  * The engine's state for one plugin instance: the resolved modes, the per-session fold and the pending intents.
  * Both layers decide through `authorize()` (`verdict`), with the registered tool's annotations as hints, so the
- * tool view and the gate always come from the same table (visibility = the decision is not deny).
+ * tool view and the gate always come from the same table (visibility = the decision is not deny). The host's
+ * built-in tools are registered with the tool catalog's annotations (`BUILTIN_TOOL_ANNOTATIONS`), the table that
+ * `check`, lint's inline tests, `matrix` and `diff` decide them with; a name no plugin registered is decided as
+ * they decide it, with the compiled policy's catalog.
  *
  * Nothing here is module-global: disposing the plugin drops this object, and a reload starts clean.
  * @module
@@ -125,7 +128,8 @@ export class ModeCore {
 
   /**
    * The verdict for a tool in a mode (`authorize()`), with the registered tool's annotations as hints (a tool no
-   * one registered, such as a hallucinated or foreign-added name, gets MCP's default hints). Decided afresh each
+   * one registered, such as a hallucinated name, gets its catalogued hints: MCP's defaults unless it is a
+   * built-in tool's name). Decided afresh each
    * time: the compiled policy memoises its decision by name and hints, and argument rules must see each call.
    * @param mode the mode to judge in (the landed one, for the gate and the filter)
    * @param name the tool name
@@ -134,7 +138,7 @@ export class ModeCore {
    * @returns the verdict
    */
   verdict(mode: string, name: string, call?: CallArguments): Verdict {
-    const hints = hintsOf(this.lookup(name)?.annotations);
+    const hints = this.hints(name);
     if (call === undefined) return authorize(this.modes, mode, { name, hints });
     // Made on first use: most calls meet no argument rule, and making either reads the file system.
     const { workspace, record } = call;
@@ -154,7 +158,17 @@ export class ModeCore {
    * argument rules: its verdict is not deny).
    */
   visible(mode: string, name: string): boolean {
-    return isVisible(this.modes, mode, name, hintsOf(this.lookup(name)?.annotations));
+    return isVisible(this.modes, mode, name, this.hints(name));
+  }
+
+  /**
+   * The hints a call to `name` is decided with: the registered tool's annotations (none declared: MCP's
+   * defaults, since that tool is what runs), or for a name no plugin registered, undefined, so the policy's
+   * tool catalog decides it as every other decider does.
+   */
+  private hints(name: string): Hints | undefined {
+    const tool = this.lookup(name);
+    return tool === undefined ? undefined : (hintsOf(tool.annotations) ?? {});
   }
 }
 

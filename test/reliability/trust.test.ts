@@ -22,6 +22,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../cli/run-in-process.js';
 import { measured } from './config.js';
@@ -306,5 +307,164 @@ describe('trust: npm start', () => {
     expect(run.stdout).toContain('model: demo');
     expect(run.stderr).not.toContain('notice');
     expect(run.stderr).not.toContain('trust');
+  });
+});
+
+describe('trust: the programs a trusted cordis.yml runs', () => {
+  const FIXTURE = pathToFileURL(join(ROOT, 'test/fixtures/mcp/fixture-server.mjs')).href;
+  /** The project's own MCP server: a script in the repository that starts the fixture server. */
+  const SERVER = `import ${JSON.stringify(FIXTURE)};\n`;
+  /** The same script after a `git pull`: it also leaves a mark when it runs. */
+  const PULLED = `import { writeFileSync } from 'node:fs';\nwriteFileSync('pulled-ran.txt', 'x');\n${SERVER}`;
+  const DEPLOYMENT = [
+    '- name: host',
+    '- name: mode',
+    '- name: mcp',
+    '  config:',
+    '    servers:',
+    '      fx: { command: node, args: [server.mjs, --page-size, "5"] }',
+    '- name: scripted',
+    '  config: { script: script.json }',
+    '',
+  ].join('\n');
+
+  function withServer(): { dir: string; config: string; env: Record<string, string> } {
+    const { dir, config } = project(DEPLOYMENT);
+    writeFileSync(join(dir, 'server.mjs'), SERVER);
+    return { dir, config, env: { DSH_MODE_CONFIG_DIR: config } };
+  }
+
+  it('records the server script (not `node`, found on PATH); a changed script refuses the start, naming it', async () => {
+    await measured(
+      'hostile',
+      'trust: a trusted server script changed by a pull does not run',
+      null,
+      async () => {
+        const { dir, config, env } = withServer();
+        const trusted = await trust([], dir, env);
+        expect(trusted.code, trusted.stderr).toBe(0);
+        const script = join(dir, 'server.mjs');
+        const hash = createHash('sha256').update(SERVER).digest('hex');
+        expect(trusted.stdout).toContain(`program ${script} ${hash}`);
+        const records = JSON.parse(readFileSync(join(config, 'trusted.json'), 'utf8')) as {
+          trusted: { programs: { path: string; sha256: string | null }[] }[];
+        };
+        // `node` is the machine's program (a PATH lookup); `--page-size` and `5` are an option and its value.
+        expect(records.trusted[0]!.programs).toEqual([{ path: script, sha256: hash }]);
+        // Unchanged: it starts, and the server's tools are there.
+        const run = dsh(['chat', '--prompt', 'go'], dir, env);
+        expect(run.code, run.stderr).toBe(0);
+        expect(run.stdout).toContain('Done.');
+
+        writeFileSync(script, PULLED);
+        const pulled = dsh(['chat', '--prompt', 'go'], dir, env);
+        expect(pulled.code, pulled.stderr).toBe(1);
+        expect(pulled.stderr).toContain(`runs ${script}, which has changed since you trusted it`);
+        expect(pulled.stderr).toContain('dsh-mode trust cordis.yml');
+        const acp = dsh(['acp'], dir, env);
+        expect(acp.code, acp.stderr).toBe(1);
+        expect(acp.stderr).toContain(`runs ${script}, which has changed`);
+        // Nothing of the changed script ran.
+        expect(existsSync(join(dir, 'pulled-ran.txt'))).toBe(false);
+
+        // `--config FILE` is the user naming the file: trust for that run, as for a changed cordis.yml.
+        const named = dsh(['chat', '--config', 'cordis.yml', '--prompt', 'go'], dir, env);
+        expect(named.code, named.stderr).toBe(0);
+        expect(existsSync(join(dir, 'pulled-ran.txt'))).toBe(true);
+        rmSync(join(dir, 'pulled-ran.txt'));
+        // Trusting again records the new script; then it starts.
+        expect((await trust([], dir, env)).code).toBe(0);
+        expect(dsh(['chat', '--prompt', 'go'], dir, env).code).toBe(0);
+        return { runs: 6, violations: 0, notes: 'a server script edited after trust' };
+      },
+    );
+  });
+
+  it('refuses a script that was absent when trusted and is there now, and one removed since', async () => {
+    const { dir, env } = withServer();
+    // `plugin.mjs` looks like a file but is not there yet: it is recorded as absent.
+    writeFileSync(
+      join(dir, 'cordis.yml'),
+      DEPLOYMENT.replace('args: [server.mjs,', 'args: [server.mjs, plugin.mjs,'),
+    );
+    expect((await trust([], dir, env)).code).toBe(0);
+    writeFileSync(join(dir, 'plugin.mjs'), 'export {};\n');
+    const added = dsh(['chat', '--prompt', 'go'], dir, env);
+    expect(added.code, added.stderr).toBe(1);
+    expect(added.stderr).toContain(
+      `runs ${join(dir, 'plugin.mjs')}, which did not exist when you trusted it`,
+    );
+    rmSync(join(dir, 'plugin.mjs'));
+    expect(dsh(['chat', '--prompt', 'go'], dir, env).code).toBe(0);
+    const absent = join(dir, '5');
+    // `5` was an option's value; as a file it is one more thing the server may read.
+    writeFileSync(absent, 'now a file');
+    const appeared = dsh(['chat', '--prompt', 'go'], dir, env);
+    expect(appeared.code, appeared.stderr).toBe(1);
+    expect(appeared.stderr).toContain(`runs ${absent}, which was not among its programs when you trusted it`);
+    rmSync(absent);
+    rmSync(join(dir, 'server.mjs'));
+    const removed = dsh(['chat', '--prompt', 'go'], dir, env);
+    expect(removed.code, removed.stderr).toBe(1);
+    expect(removed.stderr).toContain('server.mjs, which has been removed since you trusted it');
+  });
+
+  it('records a link the project ships where it stands: pointing it elsewhere (even outside) is a change', async () => {
+    const { dir, env } = withServer();
+    const outside = mkdtempSync(join(tmpdir(), 'dsh-trust-out-'));
+    writeFileSync(join(outside, 'a.mjs'), SERVER);
+    writeFileSync(join(outside, 'b.mjs'), PULLED);
+    rmSync(join(dir, 'server.mjs'));
+    symlinkSync(join(outside, 'a.mjs'), join(dir, 'server.mjs'));
+    const trusted = await trust([], dir, env);
+    expect(trusted.code, trusted.stderr).toBe(0);
+    expect(trusted.stdout).toContain(
+      `program ${join(dir, 'server.mjs')} ${createHash('sha256').update(SERVER).digest('hex')}`,
+    );
+    rmSync(join(dir, 'server.mjs'));
+    symlinkSync(join(outside, 'b.mjs'), join(dir, 'server.mjs'));
+    const run = dsh(['chat', '--prompt', 'go'], dir, env);
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).toContain(`runs ${join(dir, 'server.mjs')}, which has changed since you trusted it`);
+    expect(existsSync(join(dir, 'pulled-ran.txt'))).toBe(false);
+  });
+
+  it('treats a record of the earlier format (no programs) as untrusted, with a message, never a crash', async () => {
+    const { dir, config, env } = withServer();
+    mkdirSync(config);
+    const text = readFileSync(join(dir, 'cordis.yml'));
+    const old = {
+      version: 1,
+      trusted: [
+        {
+          path: join(dir, 'cordis.yml'),
+          sha256: createHash('sha256').update(text).digest('hex'),
+          trustedAt: '2026-01-01T00:00:00.000Z',
+        },
+      ],
+    };
+    writeFileSync(join(config, 'trusted.json'), JSON.stringify(old));
+    const chat = dsh(['chat', '--prompt', 'go'], dir, env);
+    expect(chat.code, chat.stderr).toBe(1);
+    expect(chat.stderr).toContain('was trusted by an earlier dsh-mode');
+    expect(chat.stderr).toContain('dsh-mode trust cordis.yml');
+    expect(chat.stdout).toBe('');
+    const list = dsh(['trust', '--list'], dir, env);
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout).toContain('without its programs: trust it again');
+    expect((await trust([], dir, env)).code).toBe(0);
+    expect(dsh(['chat', '--prompt', 'go'], dir, env).code).toBe(0);
+  });
+
+  it('checks the programs under --workspace DIR too: one the trust did not see is refused', async () => {
+    const { dir, env } = withServer();
+    expect((await trust([], dir, env)).code).toBe(0);
+    const other = mkdtempSync(join(tmpdir(), 'dsh-trust-ws-'));
+    writeFileSync(join(other, 'server.mjs'), SERVER);
+    const run = dsh(['chat', '--workspace', other, '--prompt', 'go'], dir, env);
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).toContain(
+      `runs ${join(other, 'server.mjs')}, which was not among its programs when you trusted it`,
+    );
   });
 });

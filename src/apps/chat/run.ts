@@ -88,7 +88,13 @@ export async function runChat(options: ChatOptions, io: ChatIo): Promise<number>
 
   let runtime: Runtime;
   try {
-    const plan = planDeployment({ cwd: options.cwd, embedded: options.demo, config: options.config });
+    const plan = planDeployment({
+      cwd: options.cwd,
+      embedded: options.demo,
+      config: options.config,
+      // The servers start in `--workspace`: the programs a trusted file runs from there are checked too.
+      ...(options.workspace !== undefined ? { workspace } : {}),
+    });
     runtime = await startDeployment(plan, {
       workspace,
       forceWorkspace: options.workspace !== undefined || options.demo === true,

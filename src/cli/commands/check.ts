@@ -12,7 +12,6 @@ import {
   fsPathResolver,
   fsProgramCheck,
   HINT_NAMES,
-  loadCatalog,
   runsPrograms,
   loadPolicySources,
   suggest,
@@ -20,13 +19,7 @@ import {
   type ToolCatalogEntry,
 } from '../../compile/index.js';
 import type { HintName, Hints, RuleRef, SourceDocument } from '../../compile/types.js';
-import {
-  authorize,
-  EXIT_PLAN_MODE_HINTS,
-  type AuthorizeOptions,
-  type ToolCall,
-} from '../../engine/authorize.js';
-import { EXIT_PLAN_MODE } from '../../engine/vocabulary.js';
+import { authorize, type AuthorizeOptions, type ToolCall } from '../../engine/authorize.js';
 import { deploymentPolicies } from '../../deploy/index.js';
 import { stringOption } from '../argv.js';
 import type { CliCommand, CommandSpec } from '../command.js';
@@ -36,12 +29,16 @@ import { formatCheckJson } from '../formatters/json.js';
 import type { CheckArguments, CheckReport } from '../report.js';
 import { resolve } from 'node:path';
 import { defaultPaths, loadFailed, loadFailedOutcome } from '../inputs.js';
+import { loadToolSet } from '../grid-load.js';
 
 /** Options of {@link runCheck}. */
 export interface RunCheckOptions {
   mode: string;
   tool: string;
-  /** The tool's declared hints (absent ones take MCP's defaults). */
+  /**
+   * The tool's declared hints (absent ones take MCP's defaults); without them, the catalogued tool's (a built-in
+   * tool's own annotations, a `--tools` entry's).
+   */
   hints?: Hints;
   /** Policy files and folders; empty means `policies/` in `cwd` when it exists. */
   paths: readonly string[];
@@ -53,7 +50,10 @@ export interface RunCheckOptions {
   args?: Record<string, unknown>;
   /** `--workspace`: the root paths in `args` resolve against (default `cwd`). */
   workspace?: string;
-  /** `--tools`: a tool catalog whose names, beside the built-in tools, a misspelt TOOL is matched against. */
+  /**
+   * `--tools`: a tool catalog: its hints decide a TOOL given without `--annotations`, and its names, beside the
+   * built-in tools, are what a misspelt TOOL is matched against.
+   */
   catalog?: string;
 }
 
@@ -65,15 +65,14 @@ export interface RunCheckOptions {
 export async function runCheck(options: RunCheckOptions): Promise<CheckReport> {
   let policies: CompiledPolicySet;
   let documents: readonly SourceDocument[] = [];
-  const known = builtinToolCatalog();
-  if (options.catalog !== undefined) {
-    const read = await loadCatalog(options.catalog, options.cwd);
-    const errors = read.diagnostics.filter((d) => d.severity === 'error');
-    if (errors.length > 0) return loadFailed(errors);
-    known.push(...read.tools);
-  }
+  // One catalog: the built-in tools' own annotations, the `--tools` file's, and with `--config` that deployment's
+  // trust in each MCP server. A call that declares no hints is decided with it, as the gate decides it.
+  const catalog = await loadToolSet(options.catalog, options.cwd, options.config);
+  if ('kind' in catalog) return catalog;
+  const tools = options.catalog === undefined ? [] : catalog.tools;
+  const known = [...builtinToolCatalog(), ...tools];
   if (options.config !== undefined) {
-    const deployed = await deploymentPolicies(resolve(options.cwd, options.config));
+    const deployed = await deploymentPolicies(resolve(options.cwd, options.config), { catalog: tools });
     const errors = deployed.diagnostics.filter((d) => d.severity === 'error');
     if (!deployed.policies) return loadFailed(errors);
     policies = deployed.policies;
@@ -86,7 +85,7 @@ export async function runCheck(options: RunCheckOptions): Promise<CheckReport> {
     const errors = load.diagnostics.filter((d) => d.severity === 'error');
     // Fail closed: a refused file could have narrowed the mode, so no answer is better than a wrong one.
     if (errors.length > 0) return loadFailed(errors);
-    policies = compilePolicies(load.documents);
+    policies = compilePolicies(load.documents, { tools });
     documents = load.documents;
   }
   if (policies.get(options.mode) === undefined)
@@ -94,8 +93,7 @@ export async function runCheck(options: RunCheckOptions): Promise<CheckReport> {
   const call: ToolCall = { name: options.tool };
   if (options.hints) call.hints = options.hints;
   // Visibility is by name, as the tool view sees it: shown unless every call to the tool is denied.
-  const hints = options.hints ?? (options.tool === EXIT_PLAN_MODE ? EXIT_PLAN_MODE_HINTS : undefined);
-  const visible = policies.get(options.mode)!.visible(options.tool, hints);
+  const visible = policies.get(options.mode)!.visible(options.tool, options.hints);
   if (options.args !== undefined) call.arguments = options.args;
   const verdict =
     options.args === undefined
@@ -217,7 +215,9 @@ const spec: CommandSpec = {
     'rule is `default` with no location and the tool is denied.',
     '',
     'HINTS are the tool declared annotations: readOnly, destructive, idempotent, openWorld, comma-separated,',
-    'each optionally `=false` (absent ones take MCP defaults).',
+    'each optionally `=false` (absent ones take MCP defaults). Without --annotations, TOOL is the tool of that',
+    'name in the catalog: a built-in tool with its own annotations (as the agent decides it), else a tool of',
+    '--tools CATALOG with its hints (with --config, only when the deployment trusts its server), else MCP defaults.',
     '',
     'With --config FILE, the modes are those the deployment FILE (a cordis.yml) runs with.',
     '',
@@ -269,7 +269,8 @@ const spec: CommandSpec = {
       name: 'tools',
       type: 'string',
       value: 'CATALOG',
-      description: 'a tool catalog (JSON) whose names a misspelt TOOL is matched against',
+      description:
+        'a tool catalog (JSON): the hints of TOOL, and the names a misspelt TOOL is matched against',
     },
   ],
   examples: [

@@ -57,7 +57,8 @@ export interface RunDiffOptions extends GridOptions {
 export async function runDiff(options: RunDiffOptions): Promise<DiffReport | LoadFailedReport> {
   const toolSet = await loadToolSet(options.catalog, options.cwd);
   if ('kind' in toolSet) return toolSet;
-  const loadOptions = { builtin: options.builtin !== false, cwd: options.cwd };
+  // Both sides decide a call that declares no hints with the catalog the rows come from.
+  const loadOptions = { builtin: options.builtin !== false, cwd: options.cwd, tools: toolSet.tools };
   const before = await loadSide([options.old], loadOptions);
   if ('kind' in before) return { ...before, side: 'old' };
   const after = await loadSide([options.new], loadOptions);

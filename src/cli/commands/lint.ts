@@ -74,9 +74,18 @@ export async function runLint(options: RunLintOptions): Promise<LintReport> {
     add(extra, []);
   }
   // Imported only for a deployment: its validators are the largest module `lint` would otherwise load.
-  const { fromCwd, lintDeployment } = deployments.length > 0 ? await import('../../deploy/index.js') : {};
+  const { fromCwd, lintDeployment, readDeployment } =
+    deployments.length > 0 ? await import('../../deploy/index.js') : {};
+  const { deployedTrust } = deployments.length > 0 ? await import('../grid-load.js') : {};
   for (const file of deployments) {
-    const linted = await lintDeployment!(fromCwd!(file, options.cwd), lintOptions);
+    // A deployment's inline tests decide an MCP tool with its catalogued hints only when that deployment trusts
+    // its server, as its running agent does.
+    const path = fromCwd!(file, options.cwd);
+    const trusted =
+      catalog === undefined
+        ? lintOptions
+        : { catalog: deployedTrust!(catalog, readDeployment!(path).entries) };
+    const linted = await lintDeployment!(path, trusted);
     add(linted.diagnostics, linted.files);
   }
   const report = toLintReport(sortDiagnostics(diagnostics), files);

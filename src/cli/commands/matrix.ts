@@ -17,6 +17,7 @@ import {
   hintProbes,
   isReadOnlyProbe,
   type Cell,
+  type ToolCatalogEntry,
   type ToolRow,
 } from '../../compile/index.js';
 import { decideCell, reportTool } from '../grid-cells.js';
@@ -41,14 +42,16 @@ export interface RunMatrixOptions extends GridOptions {
  * @returns the grid, or why there is none
  */
 export async function runMatrix(options: RunMatrixOptions): Promise<MatrixReport | LoadFailedReport> {
-  const toolSet = await loadToolSet(options.catalog, options.cwd);
+  const toolSet = await loadToolSet(options.catalog, options.cwd, options.config);
   if ('kind' in toolSet) return toolSet;
+  // The modes decide a row that declares no hints with the same catalog the rows come from.
   const side =
     options.config !== undefined
-      ? await deployedSide(resolve(options.cwd, options.config))
+      ? await deployedSide(resolve(options.cwd, options.config), toolSet.tools)
       : await loadSide(defaultPaths(options.paths, options.cwd), {
           builtin: options.builtin !== false,
           cwd: options.cwd,
+          tools: toolSet.tools,
         });
   if ('kind' in side) return side;
   const modes = [...side.policies.modes.values()];
@@ -92,8 +95,11 @@ export async function runMatrix(options: RunMatrixOptions): Promise<MatrixReport
 }
 
 /** A deployment's modes as a grid side (the same fail-closed refusal as `loadSide`). */
-async function deployedSide(file: string): Promise<LoadedSide | LoadFailedReport> {
-  const deployed = await deploymentPolicies(file);
+async function deployedSide(
+  file: string,
+  tools: readonly ToolCatalogEntry[],
+): Promise<LoadedSide | LoadFailedReport> {
+  const deployed = await deploymentPolicies(file, { catalog: tools });
   if (!deployed.policies) {
     const errors = deployed.diagnostics.filter((d) => d.severity === 'error');
     return loadFailed(errors);

@@ -11,6 +11,7 @@ import type { CliCommand, CommandSpec, Outcome } from '../command.js';
 import { parseDeployment, resolveDeployment, whereOf } from '../../deploy/index.js';
 import { UsageError } from '../errors.js';
 import { deploymentNotices } from '../../apps/start-notices.js';
+import { deploymentPrograms, type ProgramRecord } from '../../apps/programs.js';
 import {
   addTrust,
   readHashed,
@@ -32,8 +33,12 @@ const spec: CommandSpec = {
     'content in trusted.json in your config folder ($DSH_MODE_CONFIG_DIR, else $XDG_CONFIG_HOME/dsh-mode,',
     'else ~/.config/dsh-mode). When the file changes, it is untrusted again: review it and trust it again.',
     'Trusting prints what the file changes that you may not expect (the same notices chat and acp print at',
-    'start). Files the deployment names (policies, scripts) are not part of the hash; the plan-mode notices',
-    'cover what they do to plan. --config FILE on chat or acp is trust for that one run.',
+    'start). The programs inside the project that it runs are recorded too: an MCP server `command` given as a',
+    'path and each of its `args` that is a path, inside the folder of FILE or the workspace, by real path and',
+    'sha256 (or as absent). When one changes, appears or is removed, chat and acp refuse to start, naming it.',
+    'A program found on PATH (node, npx, uvx) is not hashed, nor are the modules a script loads. Policy and',
+    'model script files are not part of the hash; the plan-mode notices cover what they do to plan.',
+    '--config FILE on chat or acp is trust for that one run.',
     '',
     'Exit codes: 0 done; 1 a file that is not a valid deployment (its errors are printed; nothing is',
     'recorded); 2 a file that cannot be read (nothing is recorded), trust records that cannot be read (they',
@@ -89,14 +94,26 @@ async function trustFile(file: string, shown: string, vars: NodeJS.ProcessEnv): 
       stderr: `${issues}\nerror: ${shown} is not a valid deployment; nothing was recorded\n`,
     };
   }
-  const { record, store, previous } = addTrust(hashed, vars);
+  let programs: ProgramRecord[];
+  try {
+    programs = deploymentPrograms(parsed.entries, { baseDir: dirname(hashed.realPath), cwd: dirname(file) });
+  } catch (error) {
+    return {
+      kind: 'io',
+      stderr: `error: cannot read a program ${shown} runs: ${reason(error)}; nothing was recorded\n`,
+    };
+  }
+  const { record, store, previous } = addTrust(hashed, vars, programs);
   const { entries } = await resolveDeployment(parsed.entries);
   const notices = await deploymentNotices(entries, { cwd: dirname(file) });
   const again =
     previous === undefined ? '' : previous.sha256 === record.sha256 ? ' (again)' : ' (new content)';
   return {
     kind: 'ok',
-    stdout: `trusted ${record.path}${again}\n  sha256 ${record.sha256}\n  recorded in ${store}\n`,
+    stdout:
+      `trusted ${record.path}${again}\n  sha256 ${record.sha256}\n` +
+      programs.map((p) => `  program ${p.path} ${p.sha256 ?? '(absent)'}\n`).join('') +
+      `  recorded in ${store}\n`,
     ...(notices.length > 0 ? { stderr: `${notices.join('\n')}\n` } : {}),
   };
 }
@@ -108,7 +125,12 @@ function listRecords(vars: NodeJS.ProcessEnv): Outcome {
   const lines = records.map((r) => {
     let status: string;
     try {
-      status = readHashed(r.path).sha256 === r.sha256 ? 'trusted' : 'changed since trusted';
+      status =
+        readHashed(r.path).sha256 !== r.sha256
+          ? 'changed since trusted'
+          : r.programs === undefined
+            ? 'recorded by an earlier dsh-mode without its programs: trust it again'
+            : 'trusted';
     } catch (error) {
       status = `cannot be read (${reason(error)})`;
     }

@@ -11,7 +11,8 @@
  * its annotations count only with `trusted: true` (MCP annotations are the server's claims). A tool or a page
  * with `trusted: false` has its hints ignored, as the runtime ignores an untrusted server's: it is judged by
  * MCP's defaults. A page that still has a `nextCursor` is a warning (its later pages are missing). A name listed
- * twice with different hints is an error; twice with the same hints counts once.
+ * twice with different hints is an error; twice with the same hints counts once. A built-in tool listed with a
+ * hint it does not have is a warning: its own annotations decide it (`tool-catalog.ts`).
  *
  * Annotations use MCP's names (`readOnlyHint`, `destructiveHint`, `idempotentHint`, `openWorldHint`); the short
  * names (`readOnly`, …) are accepted too. Anything else becomes a diagnostic with the code `invalid-catalog`; a
@@ -180,6 +181,7 @@ export function parseCatalog(text: string, file: string): CatalogResult {
     seen.set(entry.name, { entry, path });
     tools.push(entry);
   }
+  for (const d of builtinConflicts(tools, file)) warnings.push(d);
   return { tools, diagnostics: warnings };
 }
 
@@ -306,4 +308,36 @@ export function builtinToolCatalog(): ToolCatalogEntry[] {
     hints: hintsOfAnnotations(annotations)!,
     ...(runsPrograms(name) ? { runsPrograms: true as const } : {}),
   }));
+}
+
+/**
+ * Warnings for catalog entries that name a built-in tool with a hint it does not have: such an entry does not
+ * change how the tool is decided (its own annotations do), so the file says something untrue about it.
+ * @param tools the entries of one catalog file
+ * @param file the file as given
+ * @returns one warning per contradicting entry
+ */
+function builtinConflicts(tools: readonly ToolCatalogEntry[], file: string): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const tool of tools) {
+    const own = Object.hasOwn(BUILTIN_TOOL_ANNOTATIONS, tool.name)
+      ? hintsOfAnnotations(BUILTIN_TOOL_ANNOTATIONS[tool.name as keyof typeof BUILTIN_TOOL_ANNOTATIONS])
+      : undefined;
+    if (own === undefined || tool.hints === undefined) continue;
+    const wrong = (Object.keys(tool.hints) as (keyof Hints)[]).filter(
+      (h) => tool.hints![h] !== undefined && tool.hints![h] !== own[h],
+    );
+    if (wrong.length === 0) continue;
+    out.push({
+      code: 'invalid-catalog',
+      severity: 'warning',
+      message: `\`${tool.name}\` is a built-in tool: its own annotations decide it, not the catalog's ${wrong
+        .map((h) => `\`${h}: ${String(tool.hints![h])}\``)
+        .join(', ')}`,
+      file,
+      path: [],
+      help: `remove the annotations of \`${tool.name}\` (\`dsh-mode catalog\` writes the true ones)`,
+    });
+  }
+  return out;
 }

@@ -51,7 +51,11 @@ export function hasArgumentRules(policy: CompiledPolicy): boolean {
  * the name (with these hints) has `commands` or `paths` patterns, so the decision by name is the whole answer.
  * @returns true when some document decides the tool by a rule with argument patterns
  */
-export function dependsOnArguments(policy: CompiledPolicy, name: string, hints?: Hints): boolean {
+export function dependsOnArguments(
+  policy: CompiledPolicy,
+  name: string,
+  hints: Hints | undefined = policy.hintsOf?.(name),
+): boolean {
   if (!hasArgumentRules(policy)) return false;
   const effective = effectiveHints(hints);
   for (const doc of policy.documents!) {
@@ -79,7 +83,8 @@ export function decideCall(
     tool: call.name,
     checkProgram: options?.checkProgram,
   };
-  const hints = effectiveHints(call.hints);
+  // A call that declares no hints is the catalogued tool of its name (the policy's catalog).
+  const hints = effectiveHints(call.hints ?? policy.hintsOf?.(call.name));
   let best: CallDecision | undefined;
   let complete = false;
   for (const doc of docs) {

@@ -6,6 +6,10 @@
  * every earlier document of its mode (rules, section, description). When no document decides, the tool is denied
  * by the built-in default rule `{selector: 'default', file: null, line: null, column: null}`.
  *
+ * A call that declares no hints is decided with the hints of the tool catalog the policy was compiled with
+ * (`../catalog/tool-catalog.ts`: the built-in tools always, with their own annotations), so every decider that
+ * asks a compiled policy about `write` decides the tool the gate runs.
+ *
  * Each policy memoises `decide()` per (name, effective hints) in `Map`s, bounded by {@link MEMO_LIMIT}: this is the
  * one memo of name decisions, and tool names such as `__proto__` behave like any other. Nothing on the decision
  * path does I/O.
@@ -15,6 +19,8 @@ import { decideCall } from './call.js';
 import { renderSection } from './section.js';
 import { composeSandbox } from './sandbox.js';
 import { runsPrograms } from '../catalog/builtin-tools.js';
+import { BUILTIN_CATALOG, toolCatalog, type ToolCatalog } from '../catalog/tool-catalog.js';
+import type { ToolCatalogEntry } from '../catalog/catalog.js';
 import {
   compareRestrictiveness,
   compileDocument,
@@ -51,9 +57,16 @@ export const MEMO_LIMIT = 65_536;
 
 /**
  * Compiles documents, in load order, into one policy per mode.
+ * @param options.tools the deployment's tools beyond the built-in ones (a `--tools` catalog): their hints decide
+ *   a call that declares none. The reference host's built-in tools are always catalogued, with their own
+ *   annotations.
  * @returns the policies by mode name (in order of first appearance)
  */
-export function compilePolicies(documents: readonly SourceDocument[]): CompiledPolicySet {
+export function compilePolicies(
+  documents: readonly SourceDocument[],
+  options: { tools?: readonly ToolCatalogEntry[] } = {},
+): CompiledPolicySet {
+  const catalog = options.tools === undefined ? BUILTIN_CATALOG : toolCatalog(options.tools);
   const byMode = new Map<string, CompiledDocument[]>();
   for (const source of documents) {
     const doc = compileDocument(source);
@@ -63,16 +76,21 @@ export function compilePolicies(documents: readonly SourceDocument[]): CompiledP
     else list.push(doc);
   }
   const modes = new Map<string, CompiledPolicy>();
-  for (const [mode, docs] of byMode) modes.set(mode, composePolicy(mode, docs));
+  for (const [mode, docs] of byMode) modes.set(mode, composePolicy(mode, docs, catalog));
   return { modes, get: (mode) => modes.get(mode) };
 }
 
 /**
  * Composes already compiled documents of one mode (no `override` handling: pass what should compose).
+ * @param catalog the hints of calls that declare none (default: the built-in tools)
  * @returns the memoised policy
  */
-export function composePolicy(mode: string, documents: readonly CompiledDocument[]): CompiledPolicy {
-  return new MemoPolicy(mode, documents);
+export function composePolicy(
+  mode: string,
+  documents: readonly CompiledDocument[],
+  catalog: ToolCatalog = BUILTIN_CATALOG,
+): CompiledPolicy {
+  return new MemoPolicy(mode, documents, catalog);
 }
 
 /**
@@ -104,9 +122,11 @@ class MemoPolicy implements CompiledPolicy {
   /** The one memo: decisions by name, one table per effective-hints key (see `hintsKey`). */
   readonly #memo: (Map<string, DecideResult> | undefined)[] = [];
   #size = 0;
+  readonly #catalog: ToolCatalog;
 
-  constructor(mode: string, documents: readonly CompiledDocument[]) {
+  constructor(mode: string, documents: readonly CompiledDocument[], catalog: ToolCatalog) {
     this.mode = mode;
+    this.#catalog = catalog;
     this.documents = Object.freeze([...documents]);
     const description = documents.find((d) => d.source.document.description !== undefined);
     if (description) this.description = description.source.document.description;
@@ -129,7 +149,11 @@ class MemoPolicy implements CompiledPolicy {
     return this.#section;
   }
 
-  decide(name: string, hints?: Hints): DecideResult {
+  hintsOf(name: string): Hints | undefined {
+    return this.#catalog.hintsOf(String(name));
+  }
+
+  decide(name: string, hints: Hints | undefined = this.hintsOf(name)): DecideResult {
     const key = hintsKey(hints);
     const hit = this.#memo[key]?.get(name);
     if (hit !== undefined) return hit;

@@ -13,6 +13,7 @@ import { composePolicy } from '../decide/compile.js';
 import { compileDocument, HINT_NAMES, toolVerdict } from '../decide/document.js';
 import { BUILTIN_PLAN_PATH } from '../language/load.js';
 import type { ToolCatalogEntry } from '../catalog/catalog.js';
+import { toolCatalog, type ToolCatalog } from '../catalog/tool-catalog.js';
 import type { SelectorAlternative } from '../language/glob.js';
 import type {
   ArgumentRule,
@@ -52,9 +53,12 @@ class Mode {
   /** `#starts[i]`: the position of the last `override` at or before `i`, where its composition starts. */
   readonly #starts: number[] = [];
   readonly #upTo: CompiledPolicy[] = [];
+  /** The hints of calls that declare none (an inline test's): the run's tool catalog. */
+  readonly catalog: ToolCatalog;
 
-  constructor(name: string) {
+  constructor(name: string, catalog: ToolCatalog) {
     this.name = name;
+    this.catalog = catalog;
   }
 
   add(document: LintDocument): void {
@@ -76,7 +80,7 @@ class Mode {
 
   /** The composition up to and including `position`. */
   upTo(position: number): CompiledPolicy {
-    return (this.#upTo[position] ??= composePolicy(this.name, this.prefix(position)));
+    return (this.#upTo[position] ??= composePolicy(this.name, this.prefix(position), this.catalog));
   }
 
   /** The composition before `position`, or undefined when the document at `position` starts its own. */
@@ -89,7 +93,7 @@ class Mode {
  * The contexts of one lint run, one per document in load order, made one at a time: what a context holds about
  * its own document (its selectors, its compositions without an entry) is garbage once its rules have run.
  * @param documents every loaded document, in load order
- * @param catalog the tool catalog, if any
+ * @param catalog the tool catalog, if any (the built-in tools are catalogued whatever it says)
  * @returns one context per document, in the same order
  */
 export function* ruleContexts(
@@ -97,10 +101,12 @@ export function* ruleContexts(
   catalog: readonly ToolCatalogEntry[] | undefined,
 ): Generator<RuleContext, void, undefined> {
   const modes = new Map<string, Mode>();
+  // Every composition decides a call without hints as the gate does: with the built-in tools' own annotations.
+  const tools = toolCatalog(catalog);
   for (const d of documents) {
     const name = d.document.mode;
     let mode = modes.get(name);
-    if (mode === undefined) modes.set(name, (mode = new Mode(name)));
+    if (mode === undefined) modes.set(name, (mode = new Mode(name, tools)));
     mode.add(d);
   }
   // Each document is compiled once per run; a rule asking about another document reads the same compilation.
@@ -127,8 +133,8 @@ export function* ruleContexts(
     function compose(scope: Scope, without?: Without): CompiledPolicy | undefined {
       if (scope === 'before') return mode.before(position);
       if (without !== undefined)
-        return composePolicy(mode.name, scopeDocuments(scope, compileWithout(source, own(), without)));
-      if (scope === 'alone') return (alone ??= composePolicy(mode.name, [compiled]));
+        return composePolicy(mode.name, scopeDocuments(scope, compileWithout(source, own(), without)), tools);
+      if (scope === 'alone') return (alone ??= composePolicy(mode.name, [compiled], tools));
       return mode.upTo(scope === 'mode' ? last : position);
     }
     yield {

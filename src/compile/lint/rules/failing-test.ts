@@ -2,6 +2,8 @@
  * `failing-test`: an inline test whose `expect` differs from what the mode decides. Per the policy language, docs/reference/policy-language.md, a
  * document's tests run against its mode as composed from the documents up to and including it, in load order:
  * a later file cannot make an earlier file's tests fail, and a test sees the ceiling of what came before.
+ * A test without `annotations` calls the tool the catalog knows by that name (a built-in tool with its own
+ * annotations), as `check` and the gate decide it.
  * @module
  */
 import { decideCall } from '../../decide/call.js';
