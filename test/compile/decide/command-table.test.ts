@@ -159,6 +159,15 @@ describe('deny and ask past global options', () => {
       '/usr/bin/git --git-dir=.git --work-tree . push',
       'sudo git -P push -f',
       'pnpm dlx git push',
+      // Tries to break it: combinations, expansions, wrappers, runners with options of their own.
+      'npx -y -- git -c a=b push',
+      'echo push | xargs git -C .',
+      "eval 'git --no-pager push'",
+      'GIT_DIR=x git -C . push',
+      'git -C. push',
+      'git $(echo --no-pager) push',
+      '"g"it --bare push',
+      'command git --namespace=x push',
     ]) {
       const d = bash(ops, command);
       expect(d.decision, command).toBe('deny');
