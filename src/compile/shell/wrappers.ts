@@ -2,6 +2,7 @@
  * Wrappers: programs that run another program. Each entry reads the wrapper's own options (from its manual page:
  * GNU coreutils, findutils, util-linux, procps, sudo, bash) and says exactly what it runs: words of its own
  * command line, a script string, or nothing. A form an entry does not recognise is a failure, never a guess.
+ * The package runners (`npx`, `pnpm dlx`, …) are read in `runners.ts` and registered here with the rest.
  */
 import { readOptions, type OptionSpec } from './options.js';
 import { RUNNERS } from './runners.js';
