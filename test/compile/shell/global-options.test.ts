@@ -131,3 +131,50 @@ describe('git’s global options, against git itself', () => {
     expect(placed).toBeGreaterThan(10);
   });
 });
+
+const hasDocker = spawnSync('docker', ['--version']).status === 0;
+
+describe.skipIf(!hasDocker)('docker’s global options, against docker itself', () => {
+  // docker names the word it took for its subcommand (`unknown command: docker probe-1`) before it connects.
+  const option = fc.constantFrom(
+    ['-c', 'default'],
+    ['--context', 'default'],
+    ['--context=default'],
+    ['-H', 'unix:///nonexistent'],
+    ['--host=unix:///nonexistent'],
+    ['-D'],
+    ['--debug'],
+    ['--tls'],
+    ['--tlsverify'],
+    ['-l', 'info'],
+    ['--log-level=info'],
+    ['--config', '/nonexistent'],
+    ['--tlscacert', 'x'],
+    ['--tlscert=x'],
+    ['--tlskey', 'x'],
+    ['--frob'],
+    ['probe-2'],
+  );
+
+  it('places the subcommand where docker does', () => {
+    let placed = 0;
+    fc.assert(
+      fc.property(fc.array(option, { maxLength: 3 }), (opts) => {
+        const args = [...opts.flat(), 'probe-1', 'x'];
+        const r = spawnSync('docker', args, {
+          encoding: 'utf8',
+          env: { ...process.env, DOCKER_CONFIG: tmpdir() },
+        });
+        const ran = /unknown command: docker (probe-\d)/.exec(r.stderr)?.[1];
+        const reading = readGlobalOptions('docker', ['docker', ...args].map(known))!;
+        if (ran !== undefined) {
+          placed++;
+          expect(reading.unknown, args.join(' ')).toBeUndefined();
+          expect(reading.words[1]?.value, args.join(' ')).toBe(ran);
+        }
+      }),
+      { numRuns: 30 },
+    );
+    expect(placed).toBeGreaterThan(5);
+  });
+});
