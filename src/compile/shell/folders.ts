@@ -3,10 +3,12 @@
  * runs; a check of the workspace (git's repository configuration) holds only for a program that runs in the
  * workspace. These move: `cd`, `pushd` and `popd` (for every command after them), `env -C`/`--chdir`, `sudo
  * -D`/`--chdir` and `-R`/`--chroot` (for the command they run), `find -execdir`/`-okdir` (for theirs), and git's
- * own `-C`, `--git-dir`, `--work-tree` and `--bare` (for itself). A word that cannot be read (an expansion) where
- * such an option may stand counts as a move.
+ * own `-C`, `--git-dir`, `--work-tree` and `--bare` (for itself, read from its table of global options). A word
+ * that cannot be read (an expansion, or an option git's table does not know) where such an option may stand counts
+ * as a move.
  * @module
  */
+import { GLOBAL_OPTIONS, readGlobalOptions } from './global-options.js';
 import type { ShellWord, SimpleCommand } from './types.js';
 
 /** Options of a program: which take a value (as the next word when not attached), and which of them move. */
@@ -44,12 +46,6 @@ const SUDO: MovingOptions = {
   ],
   longMoves: ['chdir', 'chroot'],
 };
-const GIT: MovingOptions = {
-  shortValue: 'cC',
-  shortMoves: 'C',
-  longValue: ['git-dir', 'work-tree', 'namespace', 'super-prefix', 'config-env'],
-  longMoves: ['git-dir', 'work-tree', 'bare'],
-};
 
 /**
  * Whether the options before a command's first operand move it (see {@link MovingOptions}); `--` or the first word
@@ -81,6 +77,15 @@ function optionsMove(words: readonly ShellWord[], spec: MovingOptions): boolean 
   return false;
 }
 
+/** Whether git's global options (see `global-options.ts`) move it; one it does not know, or cannot read, counts. */
+function gitMoves(words: readonly ShellWord[]): boolean {
+  const reading = readGlobalOptions('git', words);
+  const moves = GLOBAL_OPTIONS.get('git')?.moves ?? [];
+  return (
+    reading !== undefined && (reading.unknown !== undefined || reading.options.some((o) => moves.includes(o)))
+  );
+}
+
 /**
  * How a command makes programs run in another folder, for a note (`cd`, `env -C`, …), or undefined when it does
  * not: for `cd`, `pushd` and `popd` every later command of the script, for the others the command they run.
@@ -100,7 +105,7 @@ export function folderMove(command: SimpleCommand): string | undefined {
     case 'sudo':
       return optionsMove(words, SUDO) ? '`sudo -D` or `-R`' : undefined;
     case 'git':
-      return optionsMove(words, GIT) ? 'git’s own `-C`, `--git-dir`, `--work-tree` or `--bare`' : undefined;
+      return gitMoves(words) ? 'git’s own `-C`, `--git-dir`, `--work-tree` or `--bare`' : undefined;
     case 'find':
       for (let i = 1; i < words.length; i++) {
         const w = words[i]!;

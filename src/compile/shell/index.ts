@@ -6,11 +6,18 @@ export { extractCommands, MAX_NESTING, MAX_SCRIPT_LENGTH } from './extract.js';
 export {
   matchCommand,
   matchWords,
+  matchesProgram,
   parseCommandPattern,
   commandPatternSpecificity,
   type CommandPattern,
   type MatchOptions,
 } from './match.js';
 export { folderMove } from './folders.js';
+export {
+  GLOBAL_OPTIONS,
+  readGlobalOptions,
+  type GlobalOptions,
+  type GlobalReading,
+} from './global-options.js';
 export { splitShortOptions } from './options.js';
 export type * from './types.js';

@@ -148,3 +148,18 @@ export function matchWords(p: CommandPattern, words: readonly ShellWord[], forAl
   while (i < P && pws[i]!.kind === 'any') i++;
   return i === P;
 }
+
+/**
+ * Whether a deny or ask pattern can match some command of the program `name` with one or more words after it: its
+ * first word is `**`, or it matches the name and has more words. This is how a pattern is assumed to match a
+ * command whose words past an unknown global option cannot be placed (see `global-options.ts`).
+ * @param p the parsed pattern
+ * @param name the command's first word
+ * @returns whether the pattern is one of that program's
+ */
+export function matchesProgram(p: CommandPattern, name: ShellWord): boolean {
+  const first = p.words[0];
+  if (first === undefined) return false;
+  if (first.kind === 'any') return true;
+  return p.words.length > 1 && nameMatches(first, name, false);
+}

@@ -2,35 +2,19 @@
  * Wrappers: programs that run another program. Each entry reads the wrapper's own options (from its manual page:
  * GNU coreutils, findutils, util-linux, procps, sudo, bash) and says exactly what it runs: words of its own
  * command line, a script string, or nothing. A form an entry does not recognise is a failure, never a guess.
+ * The package runners (`npx`, `pnpm dlx`, …) are read in `runners.ts` and registered here with the rest.
  */
 import { readOptions, type OptionSpec } from './options.js';
-import type { ShellWord, UnanalysableKind } from './types.js';
-
-/** What a wrapper runs. */
-export type WrapperRun =
-  /** Words `from`..`to` (exclusive) are a command; `placeholder` words become unknown, `appendsUnknown` adds one. */
-  | { kind: 'argv'; from: number; to: number; placeholder?: string; appendsUnknown?: boolean }
-  /** A script string, parsed as shell, made of words `from`..`to` joined by spaces. */
-  | { kind: 'script'; from: number; to: number };
-
-/** Why a wrapper form is not modelled. */
-export interface WrapperFailure {
-  readonly kind: UnanalysableKind;
-  readonly message: string;
-  readonly at: number;
-}
-
-/** A wrapper's reading of its words: what it runs, or why it cannot be told. */
-export type WrapperResult = readonly WrapperRun[] | WrapperFailure;
-
-type Wrapper = (words: readonly ShellWord[], name: string) => WrapperResult;
-
-const isFailure = (r: unknown): r is WrapperFailure => typeof r === 'object' && r !== null && 'message' in r;
-
-/** The command from `from` on, or nothing when there is no word left. */
-function rest(words: readonly ShellWord[], from: number): WrapperRun[] {
-  return from < words.length ? [{ kind: 'argv', from, to: words.length }] : [];
-}
+import { RUNNERS } from './runners.js';
+import type { ShellWord } from './types.js';
+import {
+  isFailure,
+  rest,
+  type Wrapper,
+  type WrapperFailure,
+  type WrapperResult,
+  type WrapperRun,
+} from './wrapper-run.js';
 
 function assignmentAt(words: readonly ShellWord[], from: number): number {
   let i = from;
@@ -561,6 +545,7 @@ const WRAPPERS: ReadonlyMap<string, Wrapper> = new Map<string, Wrapper>([
     }),
   ],
   ['flock', flock],
+  ...RUNNERS,
 ]);
 
 /**
@@ -622,6 +607,7 @@ export function readWrapper(name: string, words: readonly ShellWord[]): WrapperR
 export const WRAPPER_NAMES: ReadonlySet<string> = new Set([...UNMODELLED_RUNNERS, ...WRAPPERS.keys()]);
 
 export { isFailure };
+export type { WrapperFailure, WrapperResult, WrapperRun } from './wrapper-run.js';
 
 /** Interpreters that run code read from standard input: a here-document or here-string fed to one is unanalysable. */
 export function isInterpreter(name: string): boolean {

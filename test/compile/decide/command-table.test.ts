@@ -7,7 +7,9 @@ import fc from 'fast-check';
 import { parse as parseShell } from 'unbash';
 import { describe, expect, it } from 'vitest';
 import { judgeScript, pick, type CommandRule } from '../../../src/compile/decide/command-table.js';
+import { decideCall } from '../../../src/compile/decide/call.js';
 import { extractCommands, parseCommandPattern, type ShellWord } from '../../../src/compile/shell/index.js';
+import { policy } from '../helpers.js';
 import type { Decision } from '../../../src/compile/types.js';
 import { GLOB_WORD, PLAIN_WORD, toShellWord, wordShape } from '../../../src/compile/shell/words.js';
 
@@ -137,5 +139,159 @@ describe('wordShape', () => {
       [false, true],
     ]);
     expect(a.unanalysable.map((r) => r.kind)).toEqual(['redirect', 'expansion']);
+  });
+});
+
+describe('deny and ask past global options', () => {
+  const bash = (p: ReturnType<typeof policy>, command: string) =>
+    decideCall(p, { name: 'bash', arguments: { command } });
+  const ops = policy(
+    'ops',
+    'mode: ops\ntools:\n  bash: { decision: allow, commands: { "git push **": deny } }\n',
+  );
+
+  it('denies the four bypasses of `git push **` under an allow base', () => {
+    for (const command of [
+      'git -C . push origin main',
+      'git --no-pager push',
+      'git -c x=y push',
+      'npx git push',
+      '/usr/bin/git --git-dir=.git --work-tree . push',
+      'sudo git -P push -f',
+      'pnpm dlx git push',
+      // Tries to break it: combinations, expansions, wrappers, runners with options of their own.
+      'npx -y -- git -c a=b push',
+      'echo push | xargs git -C .',
+      "eval 'git --no-pager push'",
+      'GIT_DIR=x git -C . push',
+      'git -C. push',
+      'git $(echo --no-pager) push',
+      '"g"it --bare push',
+      'command git --namespace=x push',
+    ]) {
+      const d = bash(ops, command);
+      expect(d.decision, command).toBe('deny');
+      expect(d.pattern?.selector, command).toBe('git push **');
+    }
+    expect(bash(ops, 'git -C . status').decision).toBe('allow');
+    expect(bash(ops, 'git --help push').decision).toBe('allow');
+  });
+
+  it('assumes an unknown global option matches every deny and ask of its program', () => {
+    const d = bash(ops, 'git --frob status');
+    expect(d).toMatchObject({ decision: 'deny', pattern: { selector: 'git push **' } });
+    expect(d.note).toContain('`--frob`');
+    expect(bash(ops, 'git -C . $X').decision).toBe('deny');
+    // The most restrictive of them holds, and other programs' patterns stay out of it.
+    const two = policy(
+      'ops',
+      'mode: ops\ntools:\n  bash: { decision: allow, commands: { "git push **": ask, "git reset **": deny, "rm **": deny } }\n',
+    );
+    expect(bash(two, 'git --frob status')).toMatchObject({
+      decision: 'deny',
+      pattern: { selector: 'git reset **' },
+    });
+    expect(bash(two, 'ls --frob')).toMatchObject({ decision: 'allow' });
+  });
+
+  it('never widens an allow: allows match the words as written, skipping only adds denies and asks', () => {
+    const plan = policy(
+      'p',
+      'mode: p\ntools:\n  bash: { decision: deny, commands: { "git log **": allow, "git -c* **": deny } }\n',
+    );
+    expect(bash(plan, 'git log -5').decision).toBe('allow');
+    expect(bash(plan, 'git -c core.pager=x log').decision).toBe('deny');
+    expect(bash(plan, 'git --no-pager log').decision).toBe('deny');
+    // A deny written for the options still holds over an ask past them.
+    const both = policy(
+      'p',
+      'mode: p\ntools:\n  bash: { decision: allow, commands: { "git -C **": deny, "git push **": ask } }\n',
+    );
+    expect(bash(both, 'git -C . push').decision).toBe('deny');
+    // Past the options, a more specific allow keeps a deny from firing; it allows nothing by itself.
+    const dry = policy(
+      'p',
+      'mode: p\ntools:\n  bash: { decision: deny, commands: { "git push **": deny, "git push --dry-run **": allow } }\n',
+    );
+    expect(bash(dry, 'git push --dry-run').decision).toBe('allow');
+    expect(bash(dry, 'git -c x=y push --dry-run').decision).toBe('deny');
+  });
+
+  it('keeps an ask past the options while the rest of the document decides too', () => {
+    const p = policy('p', 'mode: p\ntools:\n  bash: { commands: { "git push **": ask } }\ndefault: allow\n');
+    expect(bash(p, 'git -C . push').decision).toBe('ask');
+    const q = policy('p', 'mode: p\ntools:\n  bash: { commands: { "git push **": ask } }\ndefault: deny\n');
+    expect(bash(q, 'git -C . push').decision).toBe('deny');
+  });
+
+  it('never turns a non-allow into allow, and is never less restrictive than the words as written', () => {
+    const sources = [
+      'git **',
+      'git push **',
+      'git log **',
+      'git -C * **',
+      'git -c* **',
+      'git --no-pager log **',
+      '** push **',
+      'git * push',
+      'git push',
+      'g* p* **',
+    ];
+    const decisions = ['allow', 'ask', 'deny'] as const;
+    const options = [
+      '-C',
+      '.',
+      '-c',
+      'x=y',
+      '--no-pager',
+      '-P',
+      '--git-dir=.git',
+      '--bare',
+      '--frob',
+      '--help',
+      '-v',
+    ];
+    const tails = ['push', 'log', 'status', 'push -f', 'log -5', '--dry-run', 'x'];
+    const rank = { allow: 0, ask: 1, deny: 2 } as const;
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.constantFrom(...sources), fc.constantFrom(...decisions)), {
+          minLength: 1,
+          maxLength: 5,
+        }),
+        fc.constantFrom(undefined, ...decisions),
+        fc.array(fc.constantFrom(...options), { maxLength: 5 }),
+        fc.constantFrom(...tails),
+        (table, base, opts, tail) => {
+          const patterns = table.map(([s, d], i) => pattern(s, d, i));
+          const command = ['git', ...opts, tail].join(' ');
+          const words = command.split(' ').map(known);
+          const of = (index: number) =>
+            index < 0
+              ? { decision: base, abstains: base === undefined }
+              : { decision: patterns[index]!.decision, abstains: false };
+          const callbacks = {
+            verdict: (subject: string, index: number) => ({ subject, ...of(index) }),
+            unanalysable: (subject: string) => ({
+              subject,
+              decision: base === 'allow' || base === undefined ? ('ask' as const) : base,
+              abstains: base === undefined,
+            }),
+          };
+          const [v] = judgeScript(command, patterns, callbacks);
+          const literal = of(pick(patterns, words));
+          if (v!.decision === 'allow') expect(literal.decision, command).toBe('allow');
+          if (literal.decision === undefined) {
+            // An abstention stays one, or becomes a deny, or an ask that still lets the rest decide.
+            if (v!.decision === 'ask') expect(v!.abstains).toBe(true);
+            else if (v!.decision !== undefined) expect(v!.decision).toBe('deny');
+          } else {
+            expect(v!.decision).toBeDefined();
+            expect(rank[v!.decision!], command).toBeGreaterThanOrEqual(rank[literal.decision]);
+          }
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 });

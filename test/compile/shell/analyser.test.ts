@@ -133,6 +133,80 @@ describe('extractCommands', () => {
     }
   });
 
+  it('finds the program a package runner runs', () => {
+    const cases: [string, string[][]][] = [
+      ['npx git push', [['git', 'push']]],
+      ['npx -y --package=x -- git push', [['git', 'push']]],
+      ['npx -p x git push origin', [['git', 'push', 'origin']]],
+      [
+        'npx -c "git push; rm x"',
+        [
+          ['git', 'push'],
+          ['rm', 'x'],
+        ],
+      ],
+      ['npm exec -- git --no-pager push', [['git', '--no-pager', 'push']]],
+      ['npm x -y -- git push', [['git', 'push']]],
+      ['npm exec git push', [['git', 'push']]],
+      ['npm exec -c "rm x"', [['rm', 'x']]],
+      ['pnpm dlx git push', [['git', 'push']]],
+      ['pnpm --package=x -s exec git push', [['git', 'push']]],
+      ['pnpm -c exec "git push | cat"', [['git', 'push'], ['cat']]],
+      ['yarn dlx -p x git push', [['git', 'push']]],
+      ['bunx --bun git push', [['git', 'push']]],
+      ['bun x git push', [['git', 'push']]],
+      [
+        'sudo npx git push',
+        [
+          ['npx', 'git', 'push'],
+          ['git', 'push'],
+        ],
+      ],
+    ];
+    for (const [script, expected] of cases) {
+      const a = extractCommands(script);
+      expect(a.unanalysable, script).toEqual([]);
+      const ran = a.commands.filter((c) => c.via.at(-1) === a.commands[0]!.name || c.via.at(-1) === 'npx');
+      expect(
+        ran.map((c) => c.words.map((w) => w.value)),
+        script,
+      ).toEqual(expected);
+    }
+    // Runner forms that run nothing modelled are commands of their own.
+    for (const script of [
+      'npm test',
+      'npm --silent test',
+      'pnpm install',
+      'pnpm -C x test',
+      'yarn install',
+      'bun run x',
+      'npx',
+    ])
+      expect(extractCommands(script).commands, script).toHaveLength(1);
+  });
+
+  it('fails closed on package runner forms it cannot read exactly', () => {
+    for (const script of [
+      'npx --frob git push', // an option npx's table does not list
+      'npx cowsay@1 hi', // a package spec: its program's name is the registry's
+      'npx @scope/tool',
+      'npx github:u/r',
+      'npx -p x "git push"', // npx runs its first operand as shell text
+      'npx -c "rm x" git', // npm refuses a program beside a command string
+      'npm exec git --no-pager push', // npm reads `--no-pager` as its own option
+      'npm --silent exec -- git push',
+      'pnpm dlx --package=x git push', // an option after `dlx`
+      'pnpm -C x exec git push', // `-C` runs in another folder
+      'pnpm dlx @scope/tool',
+      'yarn exec git push', // yarn's own shell
+      'yarn --cwd x dlx git',
+      'bun --bun x git push',
+    ])
+      expect(kinds(script), script).toEqual(['wrapper']);
+    for (const script of ['npx $X push', 'npx -c "$S"', 'pnpm -c exec "$S"', 'bunx -p $P git'])
+      expect(kinds(script), script).toEqual(['expansion']);
+  });
+
   it('runs nothing for wrapper forms that only print', () => {
     for (const script of [
       'command -v rm',

@@ -3,6 +3,7 @@
  * against the folder, the docs and the tests). To add a rule, see CONTRIBUTING.md.
  * @module
  */
+import commandDenyList from './command-deny-list.js';
 import conflictingGlobs from './conflicting-globs.js';
 import conflictingPatterns from './conflicting-patterns.js';
 import defaultDecided from './default-decided.js';
@@ -22,6 +23,7 @@ import unmatchedRule from './unmatched-rule.js';
 
 /** Every lint rule by id, sorted by id. */
 export const rules: Readonly<Record<string, RuleDefinition>> = {
+  'command-deny-list': commandDenyList,
   'conflicting-globs': conflictingGlobs,
   'conflicting-patterns': conflictingPatterns,
   'default-decided': defaultDecided,
