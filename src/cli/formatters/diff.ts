@@ -1,8 +1,11 @@
 /**
  * The formats of `dsh-mode diff`: `text` for a terminal, `markdown` sized for a pull-request comment (a summary
  * line, a table of the changed decisions with escalations first, and the deciding rule after the change), and
- * `json` (the report itself). Only changed rows are listed in text and Markdown; JSON has every row. A row
- * an argument pattern decided names that pattern (with its file:line) as its deciding rule.
+ * `json` (the report itself). Only changed rows are listed in text and Markdown; JSON has every row. Escalations
+ * are the exact diff's witnesses (a call a reviewer can paste into `dsh-mode check`); the view's own rows follow
+ * for narrowings and rule changes, then the witnesses of narrowed commands and paths. A row an argument pattern
+ * decided names that pattern (with its file:line) as its deciding rule. Where the exact diff is not exact, its
+ * limits follow as notes.
  * Pure: report in, text out.
  * @module
  */
@@ -25,11 +28,12 @@ const MARK: Record<ChangeKind, string> = {
  * @returns the rows to show
  */
 export function changedRows(report: DiffReport): DiffRow[] {
-  return report.rows
+  const view = report.rows
     .map((row, index) => ({ row, index }))
-    .filter(({ row }) => row.change !== 'unchanged')
+    .filter(({ row }) => row.change !== 'unchanged' && row.change !== 'escalation')
     .sort((a, b) => ORDER[a.row.change] - ORDER[b.row.change] || a.index - b.index)
     .map(({ row }) => row);
+  return [...report.escalations, ...view, ...report.narrowings];
 }
 
 /**
@@ -55,7 +59,10 @@ export function describeEscalation(row: DiffRow): string {
 export function formatDiffText(report: DiffReport, options: FormatOptions): string {
   const lines = [`${report.old.source} → ${report.new.source}: ${summary(report)}`];
   const rows = changedRows(report);
-  if (rows.length === 0) return lines.join('\n') + '\n';
+  if (rows.length === 0) {
+    for (const limit of report.exact.limits) lines.push(`note: not exact: ${limit.text}`);
+    return lines.join('\n') + '\n';
+  }
   const modeWidth = rows.reduce((w, r) => Math.max(w, r.mode.length), 0);
   const toolWidth = rows.reduce((w, r) => Math.max(w, r.tool.label.length), 0);
   lines.push('');
@@ -70,6 +77,7 @@ export function formatDiffText(report: DiffReport, options: FormatOptions): stri
         `  ${describeRule(now)}${was}`,
     );
   }
+  for (const limit of report.exact.limits) lines.push(`note: not exact: ${limit.text}`);
   return lines.join('\n') + '\n';
 }
 
@@ -103,6 +111,10 @@ export function formatDiffMarkdown(report: DiffReport): string {
   const removed = report.old.modes.filter((m) => !report.new.modes.includes(m));
   if (added.length > 0) lines.push('', `Modes added: ${added.map(mdCode).join(', ')}.`);
   if (removed.length > 0) lines.push('', `Modes removed: ${removed.map(mdCode).join(', ')}.`);
+  if (report.exact.limits.length > 0) {
+    lines.push('', 'Not exact here:');
+    for (const limit of report.exact.limits) lines.push(`- ${mdText(limit.text)}`);
+  }
   return lines.join('\n') + '\n';
 }
 
