@@ -336,7 +336,7 @@ export function commandClasses(tables: readonly CommandTableInput[]): CommandCla
   for (const n of NAMES) for (const c of n) nameChars.add(c.charCodeAt(0));
   for (const c of nameChars) alphabet.add(c);
   const other = otherChar(alphabet);
-  const always = [SLASH, DASH, other];
+  const always = [SLASH, DASH];
   /**
    * The symbols worth trying from a node: the characters that an edge out of a running automaton names, where
    * the split form reads them (after the characters held back, and after the `-` it puts before each option);
@@ -361,7 +361,9 @@ export function commandClasses(tables: readonly CommandTableInput[]): CommandCla
       }
     });
     if (node.split.atName) for (const c of nameChars) set.add(c);
-    return [...[...set].sort((x, y) => x - y), SEP, TOP];
+    set.delete(other);
+    // The character for all others first, so a member reads `git x` rather than `git A`.
+    return [other, ...[...set].sort((x, y) => x - y), SEP, TOP];
   };
 
   /** A product state: the transducer, the runs of the patterns still running (by index), the name runs. */

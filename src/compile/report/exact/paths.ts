@@ -102,7 +102,8 @@ function alternativeMachine(
     cur = next;
   };
   // A relative pattern is matched under the virtual root; both kinds then start after a `/`.
-  if (!absolute) for (const ch of ROOT) read(lit(ch.charCodeAt(0)));
+  // The root is no part of the pattern: it is read as it is, whatever the pattern's case.
+  if (!absolute) for (const ch of ROOT) read({ kind: 'char', chars: new Set([ch.charCodeAt(0)]) });
   read(slash);
   segments.forEach((seg, i) => {
     const last = i === segments.length - 1;
@@ -195,10 +196,10 @@ export function pathClasses(tables: readonly PathTableInput[]): PathClasses {
       });
     }),
   );
-  for (const ch of ROOT) literals.add(ch.charCodeAt(0));
   const variants = caseVariants(literals);
   const alphabet = new Set<number>();
   for (const set of variants.values()) for (const c of set) alphabet.add(c);
+  for (const ch of ROOT) alphabet.add(ch.charCodeAt(0));
   if (classes.length > 0) {
     const seen = new Set<string>();
     for (let c = 0x21; c < 0x10000; c++) {
@@ -212,8 +213,12 @@ export function pathClasses(tables: readonly PathTableInput[]): PathClasses {
       alphabet.add(c);
     }
   }
-  alphabet.add(otherChar(alphabet));
-  const symbols = [...alphabet].sort((a, b) => a - b);
+  // The character for all others first, so a member reads `src/x` rather than `src/A`.
+  const other = otherChar(alphabet);
+  // Then the characters the patterns write, then their case variants and the rest: `.envx`, not `.ENVx`.
+  const written = [...literals].sort((a, b) => a - b);
+  const rest = [...alphabet].filter((c) => !literals.has(c)).sort((a, b) => a - b);
+  const symbols = [other, ...written, ...rest];
   const alternatives: Alternative[] = [];
   parsed.forEach((patterns, t) =>
     patterns.forEach((alts, p) => {
