@@ -7,9 +7,10 @@
  * decision treats alike, one witness call per class is decided on both sides with the real `decideCall` (or the
  * caller's `judge`), and a class escalates exactly when its witness does:
  * - **Names.** Per mode, the names the rules name and the catalog lists are classes of their own; all other
- *   names fall into the classes the mode's globs (both sides) tell apart (`exact/names.ts`). A catalog tool is
- *   asked with the hints it declares; any other name with each of the 16 hint combinations when some document of
- *   the mode has `effects` (without one, hints decide nothing).
+ *   names fall into the classes the mode's globs (both sides) tell apart (`exact/names.ts`). Every name is asked
+ *   with each of the 16 hint combinations when some document of the mode has `effects` (without one, hints decide
+ *   nothing); a catalog tool also with the hints it declares, and with all the others, since its annotations can
+ *   change without the policy changing.
  * - **Commands.** For a name whose rules have `commands:` tables, the simple commands fall into the classes the
  *   tables tell apart (`exact/commands.ts`). A script is judged per simple command and a rule combines its
  *   commands with "most restrictive" and "any abstains", so its judgement is the join of its commands' (plus the
@@ -153,12 +154,12 @@ export function exactDiff(
     const groups = new Map<string, { finding: ExactFinding; up: boolean }>();
     const candidates = new Map<string, Candidates>();
     for (const name of names) {
+      // A tool's annotations can change without the policy changing (an MCP server's update), so a catalog
+      // tool is asked with every combination too, as well as with the hints it declares.
       const tool = catalog.get(name);
-      const hintSets: readonly (Readonly<Hints> | undefined)[] = tool
-        ? [tool.hints]
-        : hintsMatter
-          ? HINT_COMBINATIONS
-          : [undefined];
+      const hintSets: readonly (Readonly<Hints> | undefined)[] = hintsMatter
+        ? [...(tool?.hints === undefined ? [] : [tool.hints]), ...HINT_COMBINATIONS]
+        : [tool?.hints];
       const applying = rules.filter(
         (r) => r.arguments !== undefined && (r.isGlob ? r.match(name) : r.name === name),
       );
@@ -186,7 +187,7 @@ export function exactDiff(
             mode,
             kind: kindOf(args, asked.kinds),
             call,
-            label: labelOf(call, tool === undefined),
+            label: labelOf(call, hintsMatter),
             before: was.decision,
             after: now.decision,
           };
