@@ -114,8 +114,10 @@ function alphabetOf(programs: readonly GlobToken[][], exact: Iterable<string>): 
       signatures.add(sig);
       out.add(c);
     }
-  } else out.add(otherChar(literals));
-  return [...out];
+    return [...out];
+  }
+  // The character for all others first, so a name no glob matches reads `x`.
+  return [otherChar(literals), ...out];
 }
 
 /**
