@@ -5,13 +5,15 @@
  * the engine's `authorize` on both sides, so a reported escalation is a real one. Real files, real CLI (in
  * process), real compiler.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compilePolicies } from '../../src/compile/decide/compile.js';
 import { commandProbes, pathProbes } from '../../src/compile/lint/argument-probes.js';
 import { loadPolicyText } from '../../src/compile/language/load.js';
 import { authorize } from '../../src/engine/authorize.js';
 import { runCli } from './run-in-process.js';
-import { makeTree } from './run.js';
+import { makeTree, ROOT } from './run.js';
 
 const team = (bash: string[], read: string[] = []): string =>
   [
@@ -53,6 +55,27 @@ async function diffRows(
 }
 
 describe('diff finds argument widenings exactly', () => {
+  it("fails on plan's `sort ** --o* **` replaced by two decoys that deny only what probes would ask (docs/ci.md)", async () => {
+    const plan = readFileSync(join(ROOT, 'policies/plan.yaml'), 'utf8');
+    const decoy = plan.replace(
+      /^ {6}"sort \*\* --o\* \*\*":.*$/m,
+      '      "sort ** --output=x **": deny\n      "sort ** --o **": deny',
+    );
+    const dir = makeTree({ 'base/plan.yaml': plan, 'policies/plan.yaml': decoy });
+    const failing = await runCli(['diff', 'base', 'policies', '--no-builtin', '--fail-on-escalation'], {
+      cwd: dir,
+    });
+    expect(failing.code).toBe(1);
+    expect(failing.stderr).toContain(
+      'error: 1 escalation towards allow (--fail-on-escalation):\n' +
+        '  mode `plan`, call `bash` with {"command":"sort --oy"}: deny → allow by `sort **` at policies/plan.yaml:160:7 of `bash` at policies/plan.yaml:47:3\n',
+    );
+    const md = await runCli(['diff', 'base', 'policies', '--no-builtin', '--format', 'markdown'], {
+      cwd: dir,
+    });
+    expect(md.stdout).toContain('| ⚠️ escalation | `plan` | `bash command="sort --oy"` | deny | **allow** |');
+  });
+
   it('catches `git log *` widened to `git *` with a counterexample call that really widened', async () => {
     const before = team(['"git log *": allow', '"git push **": deny']);
     const after = team(['"git *": allow']);
@@ -116,7 +139,9 @@ describe('diff finds argument widenings exactly', () => {
       /^↑ team {2}bash command="git ''" +deny → allow +`git \*` at new\/team\.yaml:6:7/m,
     );
     const md = await runCli(['diff', 'old', 'new', '--no-builtin', '--format', 'markdown'], { cwd: dir });
-    expect(md.stdout).toContain(`| ⚠️ escalation | \`team\` | \`bash command="git ''"\` | deny | **allow** |`);
+    expect(md.stdout).toContain(
+      `| ⚠️ escalation | \`team\` | \`bash command="git ''"\` | deny | **allow** |`,
+    );
   });
 });
 

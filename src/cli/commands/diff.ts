@@ -180,7 +180,7 @@ const spec: CommandSpec = {
     '',
     'Escalations are exact, not sampled: the tool names, hint combinations, commands and paths are split',
     'into the classes that the patterns of both sides tell apart, and each class is decided on both sides.',
-    'Each escalation is shown by a shortest witness call, for example `bash command="sort --o-"`, to paste',
+    'Each escalation is shown by a shortest witness call, for example `bash command="sort --oy"`, to paste',
     'into `dsh-mode check MODE TOOL --args`. Commands and paths that narrow are shown the same way. Where the',
     'answer is not exact (see docs/argument-rules.md) a note says so.',
     '',
