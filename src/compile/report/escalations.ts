@@ -8,9 +8,9 @@
  * caller's `judge`), and a class escalates exactly when its witness does:
  * - **Names.** Per mode, the names the rules name and the catalog lists are classes of their own; all other
  *   names fall into the classes the mode's globs (both sides) tell apart (`exact/names.ts`). Every name is asked
- *   with each of the 16 hint combinations when some document of the mode has `effects` (without one, hints decide
- *   nothing); a catalog tool also with the hints it declares, and with all the others, since its annotations can
- *   change without the policy changing.
+ *   with the hints the catalog declares for it (none for a name it does not list), and, where hints can reach the
+ *   decision (some document has `effects` and no rule with a base for the name), with each of the 16 hint
+ *   combinations too: a tool's annotations can change without the policy changing.
  * - **Commands.** For a name whose rules have `commands:` tables, the simple commands fall into the classes the
  *   tables tell apart (`exact/commands.ts`). A script is judged per simple command and a rule combines its
  *   commands with "most restrictive" and "any abstains", so its judgement is the join of its commands' (plus the
@@ -149,17 +149,23 @@ export function exactDiff(
     const classes = nameClasses([...globs.values()], exact);
     if (classes.truncated) note(`mode \`${mode}\`: the search of tool names reached its budget`, true);
     for (const c of classes.classes) if (c.inexact) note(`mode \`${mode}\`: ${c.inexact}`, false);
-    const hintsMatter = documents.some((d) => d.effects.length > 0);
     const names = [...[...exact].sort(), ...classes.classes.map((c) => c.name)];
     const groups = new Map<string, { finding: ExactFinding; up: boolean }>();
     const candidates = new Map<string, Candidates>();
     for (const name of names) {
-      // A tool's annotations can change without the policy changing (an MCP server's update), so a catalog
-      // tool is asked with every combination too, as well as with the hints it declares.
+      // Hints reach a decision only through `effects`, which a document consults for a name only when none of
+      // its rules that match the name has a base (a rule with a base decides every call it is picked for, and
+      // every matching rule is picked before the document falls back). A tool's annotations can change without
+      // the policy changing (an MCP server's update), so a catalog tool is asked with every combination too.
       const tool = catalog.get(name);
-      const hintSets: readonly (Readonly<Hints> | undefined)[] = hintsMatter
-        ? [...(tool?.hints === undefined ? [] : [tool.hints]), ...HINT_COMBINATIONS]
-        : [tool?.hints];
+      const matches = (r: CompiledRule) => (r.isGlob ? r.match(name) : r.name === name);
+      const hintsMatter = documents.some(
+        (d) => d.effects.length > 0 && !d.rules.some((r) => r.base !== undefined && matches(r)),
+      );
+      const hintSets: readonly { hints: Readonly<Hints> | undefined; shown: boolean }[] = [
+        { hints: tool?.hints, shown: false },
+        ...(hintsMatter ? HINT_COMBINATIONS.map((hints) => ({ hints, shown: true })) : []),
+      ];
       const applying = rules.filter(
         (r) => r.arguments !== undefined && (r.isGlob ? r.match(name) : r.name === name),
       );
@@ -171,7 +177,7 @@ export function exactDiff(
         );
         candidates.set(key, asked);
       }
-      for (const hints of hintSets) {
+      for (const { hints, shown } of hintSets) {
         for (const args of asked.values) {
           const call: ExactCall = {
             name,
@@ -187,7 +193,7 @@ export function exactDiff(
             mode,
             kind: kindOf(args, asked.kinds),
             call,
-            label: labelOf(call, hintsMatter),
+            label: labelOf(call, shown),
             before: was.decision,
             after: now.decision,
           };
