@@ -355,18 +355,19 @@ function scriptCandidates(tables: readonly Table[], limit: Limit): string[] {
     unanalysable: true,
     parts: [UNANALYSABLE_SCRIPT],
   };
-  const elements = [...singles, failJoin];
   const keyOf = (j: Join) =>
     `${verdictsKey(j.normal)}|${verdictsKey(j.moved)}|${j.move ? 1 : 0}${j.unanalysable ? 1 : 0}`;
   const joins = new Map<string, Join>();
   let frontier: Join[] = [];
-  for (const e of elements) {
+  // Classes that judge alike join alike: one of each (the shortest, found first) is enough to join with.
+  for (const e of [...singles, failJoin]) {
     const k = keyOf(e);
     if (!joins.has(k)) {
       joins.set(k, e);
       frontier.push(e);
     }
   }
+  const elements = [...frontier];
   // Joins by number of commands: each round adds one class to the joins found in the last round.
   while (frontier.length > 0 && joins.size < MAX_JOINS) {
     const next: Join[] = [];
