@@ -261,24 +261,51 @@ describe('paths', () => {
 describe('property: no escalation reported means none sampled, and every witness escalates', () => {
   const WORDS = ['git', 'log', 'push', '-o', '--output', 'x', '-uo'];
   const PATTERN_WORDS = ['git', 'log', 'push', '-o*', '--o*', '*', '**', 'x'];
+  const PATH_PATTERNS = ['src/**', 'src*/**', '.env*', '.env', '**/x', '*.md', 'a/**/b', '/etc/**', 'docs/*'];
+  const PATHS = [
+    'src/a',
+    'srcx/a',
+    '.env',
+    '.envx',
+    '.ENV',
+    'x',
+    'a/x',
+    'a/b',
+    'a/c/b',
+    'r.md',
+    'docs/r.md',
+    '/etc/p',
+    '.',
+    '../x',
+  ];
   const decision = fc.constantFrom<Decision>('allow', 'ask', 'deny');
   const pattern = fc
     .array(fc.constantFrom(...PATTERN_WORDS), { minLength: 1, maxLength: 3 })
     .map((ws) => ws.join(' '));
-  const rule = fc.record(
+  const commands = fc.dictionary(pattern, decision, { minKeys: 1, maxKeys: 4 });
+  const rule = fc.record({ decision, commands }, { requiredKeys: ['commands'] });
+  // A rule for every other tool: a decision, or patterns without a base (which abstain, so scripts join).
+  const other = fc.option(fc.oneof(decision, fc.record({ commands })), { nil: undefined });
+  const paths = fc.record(
     {
       decision,
-      commands: fc.dictionary(pattern, decision, { minKeys: 1, maxKeys: 4 }),
+      paths: fc.dictionary(fc.constantFrom(...PATH_PATTERNS), decision, { minKeys: 1, maxKeys: 3 }),
     },
-    { requiredKeys: ['commands'] },
+    { requiredKeys: ['paths'] },
   );
-  const doc = fc.record({ bash: rule, other: fc.option(decision, { nil: undefined }) });
-  const text = (d: { bash: { decision?: Decision; commands: Record<string, Decision> }; other?: Decision }) =>
+  const doc = fc.record({ bash: rule, other, read: paths, override: fc.boolean(), base: fc.boolean() });
+  type Doc = { bash: object; other?: unknown; read: object; override: boolean; base: boolean };
+  // A side is one or two documents of the mode: the ceiling, `override`, and a document without `default`.
+  const side = fc.array(doc, { minLength: 1, maxLength: 2 });
+  const text = (d: Doc) =>
     JSON.stringify({
       mode: 'm',
-      tools: { bash: d.bash, ...(d.other === undefined ? {} : { '*': d.other }) },
-      default: 'deny',
+      ...(d.override ? { override: true } : {}),
+      tools: { bash: d.bash, read: d.read, ...(d.other === undefined ? {} : { '*': d.other }) },
+      ...(d.base ? { default: 'deny' } : {}),
     });
+  const compileSide = (docs: Doc[]) =>
+    compilePolicies(docs.flatMap((d, i) => loadPolicyText(text(d), `${i}.json`).documents));
   const command = fc
     .array(fc.constantFrom(...WORDS, '$X', "''"), { minLength: 1, maxLength: 4 })
     .map((ws) => ws.join(' '));
@@ -286,21 +313,28 @@ describe('property: no escalation reported means none sampled, and every witness
 
   it('holds for random small policy pairs (bounded runs)', () => {
     fc.assert(
-      fc.property(doc, doc, fc.array(script, { minLength: 20, maxLength: 20 }), (a, b, samples) => {
-        const before = compilePolicies(loadPolicyText(text(a), 'a.json').documents);
-        const after = compilePolicies(loadPolicyText(text(b), 'b.json').documents);
+      fc.property(side, side, fc.array(script, { minLength: 20, maxLength: 20 }), (a, b, samples) => {
+        const before = compileSide(a);
+        const after = compileSide(b);
         const result = diff(before, after);
-        if (result.escalations.some((f) => f.call.name === 'bash')) return;
-        for (const command of [...samples, '', '>x']) {
-          const call = { name: 'bash', arguments: { command } };
+        expect(result.limits.filter((l) => l.incomplete)).toEqual([]);
+        const escalated = new Set(result.escalations.map((f) => f.call.name));
+        const calls = [
+          ...(escalated.has('bash')
+            ? []
+            : [...samples, '', '>x'].map((command) => ({ name: 'bash', arguments: { command } }))),
+          ...(escalated.has('read') ? [] : PATHS.map((path) => ({ name: 'read', arguments: { path } }))),
+        ];
+        for (const call of calls) {
           const was = decide(before, 'm', call);
           const now = decide(after, 'm', call);
-          expect(RESTRICTIVENESS[now] >= RESTRICTIVENESS[was], `${text(a)}\n${text(b)}\n${command}`).toBe(
-            true,
-          );
+          expect(
+            RESTRICTIVENESS[now] >= RESTRICTIVENESS[was],
+            `${a.map(text).join('\n')}\n--\n${b.map(text).join('\n')}\n${JSON.stringify(call)}`,
+          ).toBe(true);
         }
       }),
       { numRuns: 60 },
     );
-  });
+  }, 300_000);
 });
