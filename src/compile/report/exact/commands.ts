@@ -25,7 +25,8 @@
  */
 import { pick, type CommandRule } from '../../decide/command-table.js';
 import { extractCommands, folderMove, type ShellWord } from '../../shell/index.js';
-import { anyChar, chars, Machine, SEP, SEP_LABEL, TOP, TOP_LABEL } from './machine.js';
+import { RESTRICTIVENESS } from '../../decide/restrictiveness.js';
+import { anyChar, chars, Machine, otherChar, SEP, SEP_LABEL, TOP, TOP_LABEL } from './machine.js';
 import type { Decision } from '../../types.js';
 
 /** One `commands:` table as the search needs it. */
@@ -279,19 +280,9 @@ interface Runner {
 /** Whether `a` beats `b` in a table's pick: more specific, then more restrictive, then written first. */
 function beats(a: Occurrence, b: Occurrence): boolean {
   if (a.specificity !== b.specificity) return a.specificity > b.specificity;
-  if (a.decision !== b.decision) return RANK[a.decision] > RANK[b.decision];
+  if (a.decision !== b.decision) return RESTRICTIVENESS[a.decision] > RESTRICTIVENESS[b.decision];
   return a.index < b.index;
 }
-
-/** A character none of the given ones: for every character the patterns do not write. */
-export function otherChar(used: ReadonlySet<number>): number {
-  for (const c of 'xqzkjvwybh') if (!used.has(c.charCodeAt(0))) return c.charCodeAt(0);
-  let c = 0xe0;
-  while (used.has(c)) c++;
-  return c;
-}
-
-const RANK: Readonly<Record<Decision, number>> = { allow: 0, ask: 1, deny: 2 };
 
 /**
  * The classes of simple commands the tables tell apart, with a shortest member of each.
@@ -491,7 +482,8 @@ export function commandClasses(tables: readonly CommandTableInput[]): CommandCla
         if (best === undefined || best === o) return false;
         return (
           o.specificity < best.specificity ||
-          (o.specificity === best.specificity && RANK[o.decision] <= RANK[best.decision])
+          (o.specificity === best.specificity &&
+            RESTRICTIVENESS[o.decision] <= RESTRICTIVENESS[best.decision])
         );
       };
       if (runners[i]!.occurrences.every(beaten)) keep[j] = false;

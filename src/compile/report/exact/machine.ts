@@ -220,3 +220,11 @@ export function anyChar(except?: readonly number[]): Label {
 
 export const SEP_LABEL: Label = { kind: 'sep' };
 export const TOP_LABEL: Label = { kind: 'top' };
+
+/** A character none of the given ones: for every character the patterns do not write. */
+export function otherChar(used: ReadonlySet<number>): number {
+  for (const c of 'xqzkjvwybh') if (!used.has(c.charCodeAt(0))) return c.charCodeAt(0);
+  let c = 0xe0;
+  while (used.has(c)) c++;
+  return c;
+}

@@ -12,8 +12,7 @@
  * @module
  */
 import { tokenizeGlob, type GlobToken } from '../../language/glob-syntax.js';
-import { anyChar, chars, Machine, type Label } from './machine.js';
-import { otherChar } from './commands.js';
+import { anyChar, chars, Machine, otherChar, type Label } from './machine.js';
 
 /** A glob as the search needs it: its brace-free pattern and the matcher the compiler uses. */
 export interface NameGlob {
@@ -160,7 +159,7 @@ export function nameClasses(globs: readonly NameGlob[], exact: ReadonlySet<strin
         }
       }
       // Once no glob can change its answer and no plain name is ahead, longer names add no class.
-      if (trie.isDead(node.trie) && node.name !== '' && node.sets.every((s, i) => settled(machines[i]!, s)))
+      if (trie.isDead(node.trie) && node.name !== '' && node.sets.every((s, i) => machines[i]!.isDead(s)))
         continue;
       for (const c of alphabet) {
         const moved: Node = {
@@ -182,9 +181,4 @@ export function nameClasses(globs: readonly NameGlob[], exact: ReadonlySet<strin
     frontier = next;
   }
   return { classes: [...found.values()], truncated };
-}
-
-/** Whether a glob's answer can no longer change: it is dead. */
-function settled(m: Machine, set: number): boolean {
-  return m.isDead(set);
 }

@@ -22,8 +22,8 @@ import { posix } from 'node:path';
 import { countLiterals, expandBraces, MAX_COMPILED_ALTERNATIVES } from '../../language/glob.js';
 import { tokenizeGlob, type GlobToken } from '../../language/glob-syntax.js';
 import { compilePathPattern, lexicalPathResolver, pickPathPattern } from '../../decide/paths.js';
-import { anyChar, Machine, type Label } from './machine.js';
-import { otherChar } from './commands.js';
+import { RESTRICTIVENESS } from '../../decide/restrictiveness.js';
+import { anyChar, Machine, otherChar, type Label } from './machine.js';
 import type { Decision } from '../../types.js';
 
 /** One `paths:` table as the search needs it: its patterns as written, with their decisions. */
@@ -163,8 +163,6 @@ function formStep(form: Form, c: number): Form | undefined {
 }
 
 const formEnds = (f: Form): boolean => f.started && f.length > 0 && !(f.dots && f.length <= 2);
-
-const RANK: Readonly<Record<Decision, number>> = { allow: 0, ask: 1, deny: 2 };
 
 /**
  * The classes of paths the tables tell apart, with a shortest member of each; the workspace root `.` is one
@@ -309,7 +307,8 @@ export function pathClasses(tables: readonly PathTableInput[]): PathClasses {
         if (s < 0) return;
         if (best < 0) return void (best = pi);
         const bs = spec[ti]![best]!;
-        if (s > bs || (s === bs && RANK[p.decision] > RANK[t.patterns[best]!.decision])) best = pi;
+        if (s > bs || (s === bs && RESTRICTIVENESS[p.decision] > RESTRICTIVENESS[t.patterns[best]!.decision]))
+          best = pi;
       });
       return best;
     });
