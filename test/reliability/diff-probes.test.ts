@@ -5,7 +5,9 @@
  * read-only MCP tool goes from ask to allow). Then a property: for random pairs of policies over a small
  * vocabulary of selectors, effects and defaults, diff fails exactly when the engine's verdict for some tool name
  * and some hint combination moves towards allow (the ground truth asks `authorize` directly, in process, for
- * every name the policies can tell apart and all 16 combinations of hints).
+ * every name the policies can tell apart and all 16 combinations of hints). Last, for random pairs of policies with
+ * `commands:` and `paths:`, every witness the exact diff reports escalates, and where it reports none for a tool no
+ * sampled call of that tool escalates.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -173,4 +175,79 @@ describe('diff and matrix probe every hint combination', () => {
       'random old/new pairs of 1–2 documents over 4 selectors, 4 hints and 3 decisions; ground truth from authorize',
     );
   });
+
+  it('diff finds every command and path escalation, each with a witness that escalates (property)', async () => {
+    const WORDS = ['git', 'log', 'push', '-o', '--output=x', 'x', '-uo', '$X'];
+    const PATTERN_WORDS = ['git', 'log', 'push', '-o*', '--o*', '*', '**', 'x'];
+    const PATH_PATTERNS = ['src/**', 'src*/**', '.env*', '.env', '**/x', '*.md', '/etc/**'];
+    const PATHS = ['src/a', 'srcx/a', '.env', '.envx', '.ENV', 'x', 'a/x', 'r.md', '/etc/p', '.'];
+    const decision = fc.constantFrom('allow', 'ask', 'deny');
+    const pattern = fc
+      .array(fc.constantFrom(...PATTERN_WORDS), { minLength: 1, maxLength: 3 })
+      .map((ws) => ws.join(' '));
+    const team = fc.record({
+      mode: fc.constant('team'),
+      tools: fc.record({
+        bash: fc.record(
+          { decision, commands: fc.dictionary(pattern, decision, { minKeys: 1, maxKeys: 4 }) },
+          { requiredKeys: ['commands'] },
+        ),
+        read: fc.record(
+          {
+            decision,
+            paths: fc.dictionary(fc.constantFrom(...PATH_PATTERNS), decision, { minKeys: 1, maxKeys: 3 }),
+          },
+          { requiredKeys: ['paths'] },
+        ),
+      }),
+      default: decision,
+    });
+    const command = fc
+      .array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 4 })
+      .map((ws) => ws.join(' '));
+    const script = fc.array(command, { minLength: 1, maxLength: 2 }).map((cs) => cs.join('; '));
+    await check(
+      'diff-probes',
+      'diff: command and path escalations are exact, every witness escalates',
+      fc.asyncProperty(
+        team,
+        team,
+        fc.array(script, { minLength: 10, maxLength: 10 }),
+        async (old, now, scripts) => {
+          const dir = makeTree({ 'old/team.json': old, 'new/team.json': now });
+          const load = async (p: string) =>
+            compilePolicies((await loadPolicySources([join(dir, p)], { builtin: false })).documents);
+          const [before, after] = [await load('old'), await load('new')];
+          const report = json(
+            dshMode(['diff', 'old', 'new', '--no-builtin', '--format', 'json'], dir),
+          ) as unknown as {
+            escalations: {
+              mode: string;
+              tool: { name: string; hints?: Hints; arguments?: Record<string, string> };
+            }[];
+          };
+          for (const w of report.escalations) {
+            const call = { name: w.tool.name, hints: w.tool.hints, arguments: w.tool.arguments };
+            const was = authorize(before, w.mode, call).decision;
+            const is = authorize(after, w.mode, call).decision;
+            expect(compareRestrictiveness(is, was), JSON.stringify(w)).toBeLessThan(0);
+          }
+          const reported = new Set(report.escalations.map((w) => w.tool.name));
+          const calls = [
+            ...(reported.has('bash')
+              ? []
+              : scripts.map((c) => ({ name: 'bash', arguments: { command: c } }))),
+            ...(reported.has('read') ? [] : PATHS.map((p) => ({ name: 'read', arguments: { path: p } }))),
+          ];
+          for (const call of calls) {
+            const was = authorize(before, 'team', call).decision;
+            const is = authorize(after, 'team', call).decision;
+            expect(compareRestrictiveness(is, was), JSON.stringify(call)).toBeGreaterThanOrEqual(0);
+          }
+        },
+      ),
+      [20, 200],
+      'random old/new team policies (commands and paths); witnesses and sampled calls re-decided with authorize',
+    );
+  }, 600_000);
 });
