@@ -136,7 +136,7 @@ function summary(report: DiffReport): string {
   const { escalation, narrowing } = report.counts;
   const rule = report.counts['rule-changed'];
   if (escalation + narrowing + rule === 0)
-    return `no decision changed (${report.rows.length} mode × tool pairs)`;
+    return `no decision changed (${report.rows.length} mode × tool pairs, and ${report.exact.calls} classes of calls compared exactly)`;
   return [
     `${escalation} escalation${escalation === 1 ? '' : 's'}`,
     `${narrowing} narrowing${narrowing === 1 ? '' : 's'}`,
