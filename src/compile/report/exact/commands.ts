@@ -368,10 +368,17 @@ export function commandClasses(tables: readonly CommandTableInput[]): CommandCla
     parent: Node | undefined;
     symbol: number;
   }
+  // A node's identity, compact: each number as two UTF-16 units (a product of many runs makes many keys).
   const keyOf = (n: Node) => {
-    let k = `${splitKey(n.split)}|${n.names.join(',')}|`;
-    for (let j = 0; j < n.alive.length; j++) k += `${n.alive[j]}:${n.direct[j]}:${n.splitSets[j]},`;
-    return k;
+    const codes: number[] = [];
+    const put = (x: number) => codes.push(x & 0xffff, x >>> 16);
+    for (const x of n.names) put(x);
+    for (let j = 0; j < n.alive.length; j++) {
+      put(n.alive[j]!);
+      put(n.direct[j]!);
+      put(n.splitSets[j]!);
+    }
+    return `${splitKey(n.split)}|${String.fromCharCode(...codes)}`;
   };
   const start: Node = {
     split: START,
@@ -453,32 +460,39 @@ export function commandClasses(tables: readonly CommandTableInput[]): CommandCla
    * every pattern of its table it beats can no longer win and stops running.
    */
   function settle(node: Node): void {
-    const definite: (Occurrence | undefined)[] = tables.map(() => undefined);
-    const keep: boolean[] = node.alive.map(() => true);
-    node.alive.forEach((i, j) => {
-      const r = runners[i]!;
+    const alive = node.alive;
+    let drop: boolean[] | undefined;
+    // Patterns that settled at this step: a pattern settled before has already dropped what it beats.
+    let definite: (Occurrence | undefined)[] | undefined;
+    for (let j = 0; j < alive.length; j++) {
+      const r = runners[alive[j]!]!;
       const d = node.direct[j]!;
       const sp = node.splitSets[j]!;
       const dead = r.forAllow
         ? r.direct.isDead(d) || r.split.isDead(sp)
         : r.direct.isDead(d) && r.split.isDead(sp);
       if (dead) {
-        keep[j] = false;
-        return;
+        (drop ??= alive.map(() => false))[j] = true;
+        continue;
       }
-      if (!r.settles || !(r.direct.isUniversal(d) || r.split.isUniversal(sp))) return;
-      node.direct[j] = r.direct.settled;
-      node.splitSets[j] = r.split.settled;
+      if (!r.settles) continue;
+      const settled = r.direct.settled;
+      if (d === settled && sp === settled) continue;
+      if (!(r.direct.isUniversal(d) || r.split.isUniversal(sp))) continue;
+      node.direct[j] = settled;
+      node.splitSets[j] = settled;
+      definite ??= tables.map(() => undefined);
       for (const o of r.occurrences) {
         const best = definite[o.table];
         if (best === undefined || beats(o, best)) definite[o.table] = o;
       }
-    });
-    node.alive.forEach((i, j) => {
+    }
+    if (definite !== undefined) {
+      const found = definite;
       // An occurrence the settled one beats, or ties with a decision no more restrictive, cannot change its
       // table's decision (which pattern of equal ones wins is for the real pick to say).
       const beaten = (o: Occurrence) => {
-        const best = definite[o.table];
+        const best = found[o.table];
         if (best === undefined || best === o) return false;
         return (
           o.specificity < best.specificity ||
@@ -486,12 +500,14 @@ export function commandClasses(tables: readonly CommandTableInput[]): CommandCla
             RESTRICTIVENESS[o.decision] <= RESTRICTIVENESS[best.decision])
         );
       };
-      if (runners[i]!.occurrences.every(beaten)) keep[j] = false;
-    });
-    if (keep.every(Boolean)) return;
-    node.alive = node.alive.filter((_, j) => keep[j]);
-    node.direct = node.direct.filter((_, j) => keep[j]);
-    node.splitSets = node.splitSets.filter((_, j) => keep[j]);
+      for (let j = 0; j < alive.length; j++)
+        if (runners[alive[j]!]!.occurrences.every(beaten)) (drop ??= alive.map(() => false))[j] = true;
+    }
+    if (drop === undefined) return;
+    const keep = drop;
+    node.alive = alive.filter((_, j) => !keep[j]);
+    node.direct = node.direct.filter((_, j) => !keep[j]);
+    node.splitSets = node.splitSets.filter((_, j) => !keep[j]);
   }
 
   function record(node: Node): void {
