@@ -3,7 +3,7 @@
  * output, printed as they are: public API, fields only ever added.
  * @module
  */
-import type { Cell, Diagnostic, Hints, ToolSource } from '../compile/index.js';
+import type { Cell, Diagnostic, ExactLimit, Hints, ToolSource } from '../compile/index.js';
 import type { SandboxChange, SandboxSide } from './sandbox-diff.js';
 
 /**
@@ -16,8 +16,13 @@ export interface ReportTool {
   label: string;
   source: ToolSource;
   hints?: Required<Hints>;
-  /** Set on an argument probe: the call's arguments, the counterexample when its row is an escalation. */
+  /** Set on an argument probe and a witness: the call's arguments. */
   arguments?: Record<string, string>;
+  /**
+   * Set on a witness of the exact diff (`source: 'witness'`): what it varies, `name` (the name and hints),
+   * `command`, `path`, or `arguments` (several).
+   */
+  kind?: 'name' | 'command' | 'path' | 'arguments';
 }
 
 /** What `matrix` found: every mode's decision for every tool. */
@@ -60,7 +65,12 @@ export interface DiffSide {
   modes: string[];
 }
 
-/** What `diff` found. `rows` holds every mode × tool, changed or not. */
+/**
+ * What `diff` found. `rows` holds every mode × tool, changed or not: the view, from samples. `escalations` is the
+ * exact answer: one witness row per class of calls whose decision moves towards allow (a view row marked as an
+ * escalation has a witness there too); `narrowings` the witnesses of commands and paths that move towards deny.
+ * `counts.escalation` counts the witnesses; the other counts are the view's rows and the narrowing witnesses.
+ */
 export interface DiffReport {
   kind: 'diff';
   old: DiffSide;
@@ -70,6 +80,10 @@ export interface DiffReport {
   counts: Record<ChangeKind, number>;
   /** The modes whose `sandbox` setting changed (`read-only` → `none` is an escalation); empty when none did. */
   sandbox: SandboxChange[];
+  escalations: DiffRow[];
+  narrowings: DiffRow[];
+  /** How many calls the exact diff decided on each side, and where its answer is not exact. */
+  exact: { calls: number; limits: ExactLimit[] };
 }
 
 /** Why `matrix` or `diff` could not compare: a side that does not load (fail closed). */

@@ -47,6 +47,14 @@ export {
 } from './report/report.js';
 export { findWidenings } from './report/widenings.js';
 export {
+  exactDiff,
+  type ExactCall,
+  type ExactDiff,
+  type ExactFinding,
+  type ExactLimit,
+  type Judge,
+} from './report/escalations.js';
+export {
   DEFAULT_MODE,
   type CallDecision,
   type CommandDecision,

@@ -1,16 +1,19 @@
 /**
- * `diff` and `matrix` on argument rules: each `commands:` and `paths:` pattern is probed with calls that match it
- * and calls that just miss it, so a widening of one command or one path is caught and shown as the call that
- * proves it. Every counterexample is re-decided here with the engine's `authorize` on both sides, so a reported
- * escalation is a real one. Real files, real CLI (in process), real compiler.
+ * `diff` and `matrix` on argument rules. `diff` finds a widening of one command or one path exactly (the exact
+ * diff, `src/compile/report/escalations.ts`) and shows it as a shortest witness call; `matrix` probes each
+ * pattern with calls that match it and calls that just miss it, as a view. Every witness is re-decided here with
+ * the engine's `authorize` on both sides, so a reported escalation is a real one. Real files, real CLI (in
+ * process), real compiler.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compilePolicies } from '../../src/compile/decide/compile.js';
 import { commandProbes, pathProbes } from '../../src/compile/lint/argument-probes.js';
 import { loadPolicyText } from '../../src/compile/language/load.js';
 import { authorize } from '../../src/engine/authorize.js';
 import { runCli } from './run-in-process.js';
-import { makeTree } from './run.js';
+import { makeTree, ROOT } from './run.js';
 
 const team = (bash: string[], read: string[] = []): string =>
   [
@@ -43,26 +46,43 @@ function decide(text: string, call: { name: string; arguments: Record<string, st
 async function diffRows(
   oldText: string,
   newText: string,
-): Promise<{ rows: Row[]; code: number; stderr: string }> {
+): Promise<{ rows: Row[]; escalations: Row[]; narrowings: Row[]; code: number; stderr: string }> {
   const dir = makeTree({ 'old/team.yaml': oldText, 'new/team.yaml': newText });
   const json = await runCli(['diff', 'old', 'new', '--no-builtin', '--format', 'json'], { cwd: dir });
   const failing = await runCli(['diff', 'old', 'new', '--no-builtin', '--fail-on-escalation'], { cwd: dir });
-  return {
-    rows: (JSON.parse(json.stdout) as { rows: Row[] }).rows,
-    code: failing.code,
-    stderr: failing.stderr,
-  };
+  const report = JSON.parse(json.stdout) as { rows: Row[]; escalations: Row[]; narrowings: Row[] };
+  return { ...report, code: failing.code, stderr: failing.stderr };
 }
 
-describe('diff probes argument rules', () => {
+describe('diff finds argument widenings exactly', () => {
+  it("fails on plan's `sort ** --o* **` replaced by two decoys that deny only what probes would ask (docs/ci.md)", async () => {
+    const plan = readFileSync(join(ROOT, 'policies/plan.yaml'), 'utf8');
+    const decoy = plan.replace(
+      /^ {6}"sort \*\* --o\* \*\*":.*$/m,
+      '      "sort ** --output=x **": deny\n      "sort ** --o **": deny',
+    );
+    const dir = makeTree({ 'base/plan.yaml': plan, 'policies/plan.yaml': decoy });
+    const failing = await runCli(['diff', 'base', 'policies', '--no-builtin', '--fail-on-escalation'], {
+      cwd: dir,
+    });
+    expect(failing.code).toBe(1);
+    expect(failing.stderr).toContain(
+      'error: 1 escalation towards allow (--fail-on-escalation):\n' +
+        '  mode `plan`, call `bash` with {"command":"sort --oy"}: deny → allow by `sort **` at policies/plan.yaml:160:7 of `bash` at policies/plan.yaml:47:3\n',
+    );
+    const md = await runCli(['diff', 'base', 'policies', '--no-builtin', '--format', 'markdown'], {
+      cwd: dir,
+    });
+    expect(md.stdout).toContain('| ⚠️ escalation | `plan` | `bash command="sort --oy"` | deny | **allow** |');
+  });
+
   it('catches `git log *` widened to `git *` with a counterexample call that really widened', async () => {
     const before = team(['"git log *": allow', '"git push **": deny']);
     const after = team(['"git *": allow']);
-    const { rows, code, stderr } = await diffRows(before, after);
-    const escalations = rows.filter((r) => r.change === 'escalation');
+    const { escalations, code, stderr } = await diffRows(before, after);
     expect(escalations.length).toBeGreaterThan(0);
     for (const r of escalations) {
-      expect(r.tool.source).toBe('argument');
+      expect(r.tool.source).toBe('witness');
       expect(r.after.pattern?.selector).toBe('git *');
       const call = { name: r.tool.name, arguments: r.tool.arguments! };
       expect(decide(before, call)).toBe('deny');
@@ -78,8 +98,7 @@ describe('diff probes argument rules', () => {
   it('catches a path widening (`.env*` to `.env`) with the path that now reads', async () => {
     const before = team(['"git status": allow'], ['".env*": deny']);
     const after = team(['"git status": allow'], ['".env": deny']);
-    const { rows, code } = await diffRows(before, after);
-    const escalations = rows.filter((r) => r.change === 'escalation');
+    const { escalations, code } = await diffRows(before, after);
     expect(escalations.map((r) => [r.tool.label, r.before.decision, r.after.decision])).toEqual([
       ['read path=".envx"', 'deny', 'allow'],
     ]);
@@ -88,18 +107,18 @@ describe('diff probes argument rules', () => {
     expect(code).toBe(1);
   });
 
-  it('catches a folder widened by a near miss: `src/**` to `src*/**` allows `srcx/a`', async () => {
+  it('catches a folder widened by a near miss: `src/**` to `src*/**` allows `srcx/x`', async () => {
     const text = (p: string) =>
       ['mode: team', 'tools:', '  write:', '    paths:', `      "${p}": allow`, ''].join('\n');
-    const { rows } = await diffRows(text('src/**'), text('src*/**'));
-    const widened = rows.filter((r) => r.change === 'escalation').map((r) => r.tool.arguments?.path);
-    expect(widened).toContain('srcx/a');
+    const { escalations } = await diffRows(text('src/**'), text('src*/**'));
+    expect(escalations.map((r) => r.tool.arguments?.path)).toEqual(['srcx/x']);
   });
 
   it('reports nothing for identical documents, and nothing for a reordered table', async () => {
     const text = team(['"git log **": allow', '"git push **": deny'], ['".env*": deny', '"src/**": allow']);
     const same = await diffRows(text, text);
     expect(same.rows.filter((r) => r.change !== 'unchanged')).toEqual([]);
+    expect([...same.escalations, ...same.narrowings]).toEqual([]);
     expect(same.code).toBe(0);
     const reordered = team(
       ['"git push **": deny', '"git log **": allow'],
@@ -107,19 +126,22 @@ describe('diff probes argument rules', () => {
     );
     const moved = await diffRows(text, reordered);
     expect(moved.rows.filter((r) => r.change === 'escalation' || r.change === 'narrowing')).toEqual([]);
+    expect([...moved.escalations, ...moved.narrowings]).toEqual([]);
   });
 
-  it('names the counterexample in text and Markdown output', async () => {
+  it('names the witness in text and Markdown output', async () => {
     const dir = makeTree({
       'old/team.yaml': team(['"git log *": allow']),
       'new/team.yaml': team(['"git *": allow']),
     });
     const text = await runCli(['diff', 'old', 'new', '--no-builtin'], { cwd: dir });
     expect(text.stdout).toMatch(
-      /^↑ team {2}bash command="git x" +deny → allow +`git \*` at new\/team\.yaml:6:7/m,
+      /^↑ team {2}bash command="git ''" +deny → allow +`git \*` at new\/team\.yaml:6:7/m,
     );
     const md = await runCli(['diff', 'old', 'new', '--no-builtin', '--format', 'markdown'], { cwd: dir });
-    expect(md.stdout).toContain('| ⚠️ escalation | `team` | `bash command="git x"` | deny | **allow** |');
+    expect(md.stdout).toContain(
+      `| ⚠️ escalation | \`team\` | \`bash command="git ''"\` | deny | **allow** |`,
+    );
   });
 });
 

@@ -5,7 +5,9 @@
  * read-only MCP tool goes from ask to allow). Then a property: for random pairs of policies over a small
  * vocabulary of selectors, effects and defaults, diff fails exactly when the engine's verdict for some tool name
  * and some hint combination moves towards allow (the ground truth asks `authorize` directly, in process, for
- * every name the policies can tell apart and all 16 combinations of hints).
+ * every name the policies can tell apart and all 16 combinations of hints). Last, for random pairs of policies with
+ * `commands:` and `paths:`, every witness the exact diff reports escalates, and where it reports none for a tool no
+ * sampled call of that tool escalates.
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -58,8 +60,9 @@ describe('diff and matrix probe every hint combination', () => {
       const args = ['diff', 'old', 'new', '--no-builtin', '--tools', 'tools.json'];
       const failed = dshMode([...args, '--fail-on-escalation'], dir);
       expect(failed.code).toBe(1);
-      expect(failed.stderr).toContain(
-        'mode `plan`, tool `(other tool) [idempotent]`: deny → allow by `effects.idempotent` at new/plan.yaml:',
+      // The exact diff's witness: a name no rule names, with the one hint that widens.
+      expect(failed.stderr).toMatch(
+        /mode `plan`, tool `\S+ \[idempotent\]`: deny → allow by `effects\.idempotent` at new\/plan\.yaml:/,
       );
       const report = json(dshMode([...args, '--format', 'json'], dir)) as unknown as DiffJson;
       const row = report.rows.find((r) => r.tool.label === '(other tool) [idempotent]');
@@ -87,8 +90,9 @@ describe('diff and matrix probe every hint combination', () => {
       });
       const result = dshMode(['diff', 'old', 'new', '--fail-on-escalation'], dir);
       expect(result.code).toBe(1);
+      // The witness is the shortest name `mcp__*` matches, with the hint that widens.
       expect(result.stderr).toContain(
-        'mode `review`, tool `mcp__* [readOnly]`: ask → allow by `effects.readOnly` at new/review.yaml:5:3',
+        'mode `review`, tool `mcp__ [readOnly]`: ask → allow by `effects.readOnly` at new/review.yaml:5:3',
       );
       // Without the hints the same glob narrows: both rows are listed.
       expect(result.stdout).toMatch(/^↓ review +mcp__\* +ask → deny/m);
@@ -101,7 +105,7 @@ describe('diff and matrix probe every hint combination', () => {
     });
   });
 
-  it('a `[[:alpha:]]` glob keeps its row, so an escalation on it shows', async () => {
+  it('a `[[:alpha:]]` glob is searched by its members, so an escalation on it shows', async () => {
     await measured('diff-probes', 'diff: a POSIX-class glob is compared', null, async () => {
       const dir = makeTree({
         'old/review.yaml': 'mode: review\ntools:\n  "[[:alpha:]]_*": deny\ndefault: deny\n',
@@ -109,7 +113,8 @@ describe('diff and matrix probe every hint combination', () => {
       });
       const result = dshMode(['diff', 'old', 'new', '--no-builtin', '--fail-on-escalation'], dir);
       expect(result.code).toBe(1);
-      expect(result.stderr).toContain('tool `[[:alpha:]]_*`: deny → allow');
+      // The witness is a shortest name the class matches: a letter, then `_`.
+      expect(result.stderr).toMatch(/tool `[A-Za-z]_`: deny → allow/);
       return { runs: 1, violations: 0 };
     });
   });
@@ -170,4 +175,79 @@ describe('diff and matrix probe every hint combination', () => {
       'random old/new pairs of 1–2 documents over 4 selectors, 4 hints and 3 decisions; ground truth from authorize',
     );
   });
+
+  it('diff finds every command and path escalation, each with a witness that escalates (property)', async () => {
+    const WORDS = ['git', 'log', 'push', '-o', '--output=x', 'x', '-uo', '$X'];
+    const PATTERN_WORDS = ['git', 'log', 'push', '-o*', '--o*', '*', '**', 'x'];
+    const PATH_PATTERNS = ['src/**', 'src*/**', '.env*', '.env', '**/x', '*.md', '/etc/**'];
+    const PATHS = ['src/a', 'srcx/a', '.env', '.envx', '.ENV', 'x', 'a/x', 'r.md', '/etc/p', '.'];
+    const decision = fc.constantFrom('allow', 'ask', 'deny');
+    const pattern = fc
+      .array(fc.constantFrom(...PATTERN_WORDS), { minLength: 1, maxLength: 3 })
+      .map((ws) => ws.join(' '));
+    const team = fc.record({
+      mode: fc.constant('team'),
+      tools: fc.record({
+        bash: fc.record(
+          { decision, commands: fc.dictionary(pattern, decision, { minKeys: 1, maxKeys: 4 }) },
+          { requiredKeys: ['commands'] },
+        ),
+        read: fc.record(
+          {
+            decision,
+            paths: fc.dictionary(fc.constantFrom(...PATH_PATTERNS), decision, { minKeys: 1, maxKeys: 3 }),
+          },
+          { requiredKeys: ['paths'] },
+        ),
+      }),
+      default: decision,
+    });
+    const command = fc
+      .array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 4 })
+      .map((ws) => ws.join(' '));
+    const script = fc.array(command, { minLength: 1, maxLength: 2 }).map((cs) => cs.join('; '));
+    await check(
+      'diff-probes',
+      'diff: command and path escalations are exact, every witness escalates',
+      fc.asyncProperty(
+        team,
+        team,
+        fc.array(script, { minLength: 10, maxLength: 10 }),
+        async (old, now, scripts) => {
+          const dir = makeTree({ 'old/team.json': old, 'new/team.json': now });
+          const load = async (p: string) =>
+            compilePolicies((await loadPolicySources([join(dir, p)], { builtin: false })).documents);
+          const [before, after] = [await load('old'), await load('new')];
+          const report = json(
+            dshMode(['diff', 'old', 'new', '--no-builtin', '--format', 'json'], dir),
+          ) as unknown as {
+            escalations: {
+              mode: string;
+              tool: { name: string; hints?: Hints; arguments?: Record<string, string> };
+            }[];
+          };
+          for (const w of report.escalations) {
+            const call = { name: w.tool.name, hints: w.tool.hints, arguments: w.tool.arguments };
+            const was = authorize(before, w.mode, call).decision;
+            const is = authorize(after, w.mode, call).decision;
+            expect(compareRestrictiveness(is, was), JSON.stringify(w)).toBeLessThan(0);
+          }
+          const reported = new Set(report.escalations.map((w) => w.tool.name));
+          const calls = [
+            ...(reported.has('bash')
+              ? []
+              : scripts.map((c) => ({ name: 'bash', arguments: { command: c } }))),
+            ...(reported.has('read') ? [] : PATHS.map((p) => ({ name: 'read', arguments: { path: p } }))),
+          ];
+          for (const call of calls) {
+            const was = authorize(before, 'team', call).decision;
+            const is = authorize(after, 'team', call).decision;
+            expect(compareRestrictiveness(is, was), JSON.stringify(call)).toBeGreaterThanOrEqual(0);
+          }
+        },
+      ),
+      [20, 200],
+      'random old/new team policies (commands and paths); witnesses and sampled calls re-decided with authorize',
+    );
+  }, 600_000);
 });

@@ -1,17 +1,20 @@
 /**
  * `dsh-mode diff OLD NEW`: how a policy change moves decisions. OLD and NEW are policy files, folders, or git
  * revisions of them (`git:REV:path`); each side loads as lint loads (the built-in plan first unless
- * `--no-builtin`). For every mode of either side and every tool (see `../../compile/grid.ts`) it compares the
- * engine's verdict (`authorize`) before and after, with the deciding rule and its file:line. Rows that stand for
- * a selector, and `(other tool)`, are also compared under each of the 16 hint combinations; such a probe is
- * listed only where it shows a change that its row does not already show. A tool with argument rules (on either
- * side) is also compared on calls whose command or path matches each pattern or just misses it; such a call is
- * listed once per distinct change, so a widening of one command or path shows as the call that proves it.
+ * `--no-builtin`). Two answers, both from the engine's verdict (`authorize`) before and after:
+ * - the view: for every mode of either side and every tool (see `../../compile/report/grid.ts`) the decisions
+ *   with the deciding rule and its file:line; rows that stand for a selector, and `(other tool)`, also under each
+ *   of the 16 hint combinations where that shows a change their row does not;
+ * - the exact diff (`../../compile/report/escalations.ts`): every call whose decision moves, by name, hints,
+ *   command or path, found over the classes the patterns tell apart (not sampled), each shown by a shortest
+ *   witness call.
  *
  * An *escalation* is a change towards allow (deny → ask, deny → allow, ask → allow); since visibility is "not
- * deny", a tool becoming visible is one too. A mode only one side defines counts as denying everything on the
- * other side (the engine fails closed on an undefined mode), so a new permissive mode escalates. With
- * `--fail-on-escalation` any escalation exits 1 and stderr names each one with the rule and line that caused it.
+ * deny", a tool becoming visible is one too. The escalations are the exact diff's, never the view's samples. A
+ * mode only one side defines counts as denying everything on the other side (the engine fails closed on an
+ * undefined mode), so a new permissive mode escalates. With `--fail-on-escalation` any escalation exits 1 and
+ * stderr names each one by its witness and the rule and line that caused it; so does a diff that could not ask
+ * every class (a search budget), which fails closed.
  * A mode's `sandbox` going from `read-only` to `none` is an escalation too (`../sandbox-diff.ts`), listed apart.
  * @module
  */
@@ -19,14 +22,16 @@ import { stringOption } from '../argv.js';
 import type { CliCommand, CommandSpec } from '../command.js';
 import { UsageError } from '../errors.js';
 import {
-  argumentRows,
-  changedArgumentRules,
   collectToolRows,
   compareRestrictiveness,
+  exactDiff,
   hintProbes,
   isReadOnlyProbe,
   modeNames,
   type Cell,
+  type ExactCall,
+  type ExactFinding,
+  type Judge,
   type ToolRow,
 } from '../../compile/index.js';
 import { decideCell, reportTool } from '../grid-cells.js';
@@ -36,7 +41,7 @@ import {
   formatDiffMarkdown,
   formatDiffText,
 } from '../formatters/diff.js';
-import type { ChangeKind, DiffReport, DiffRow, LoadFailedReport } from '../grid-report.js';
+import type { ChangeKind, DiffReport, DiffRow, LoadFailedReport, ReportTool } from '../grid-report.js';
 import { loadSide, loadToolSet, type GridOptions } from '../grid-load.js';
 import { loadFailedOutcome } from '../inputs.js';
 import { describeSandboxChange, sandboxChanges } from '../sandbox-diff.js';
@@ -69,8 +74,6 @@ export async function runDiff(options: RunDiffOptions): Promise<DiffReport | Loa
     toolSet.toolSet,
   );
   const readOnly = tools.find(isReadOnlyProbe);
-  const argumentRules = changedArgumentRules(before.load.documents, after.load.documents);
-  const probesOf = new Map(tools.map((row) => [row, argumentRows(row, argumentRules)]));
   const rows: DiffRow[] = [];
   for (const mode of modeNames(before.policies, after.policies)) {
     const compare = (row: ToolRow): DiffRow => {
@@ -84,18 +87,28 @@ export async function runDiff(options: RunDiffOptions): Promise<DiffReport | Loa
       const seen = row.source === 'probe' && readOnly ? [pairKey(compare(readOnly))] : [];
       const shows = (r: DiffRow) => r.change !== 'unchanged' && pairKey(r) !== pairKey(base);
       for (const probe of hintProbes(row, compare, shows, pairKey, seen)) rows.push(probe.answer);
-      // Argument probes: each call whose decision changed, once per distinct change (its first counterexample).
-      const shown = new Set([pairKey(base)]);
-      for (const call of probesOf.get(row)!) {
-        const r = compare(call);
-        if (r.change === 'unchanged' || shown.has(pairKey(r))) continue;
-        shown.add(pairKey(r));
-        rows.push(r);
-      }
     }
   }
+  // The exact answer: every class of calls, each side deciding as the gate does.
+  const sides = { old: before.policies, new: after.policies };
+  const judge: Judge = (side, mode, call) => {
+    const cell = decideCell(sides[side], mode, witnessRow(call));
+    return { decision: cell.decision, key: cellKey(cell) };
+  };
+  const exact = exactDiff(before.policies, after.policies, { catalog: toolSet.tools, judge });
+  const witness = (f: ExactFinding): DiffRow => {
+    const row = witnessRow(f.call, f.label);
+    const was = decideCell(before.policies, f.mode, row);
+    const now = decideCell(after.policies, f.mode, row);
+    return { mode: f.mode, tool: witnessTool(row, f), before: was, after: now, change: classify(was, now) };
+  };
+  const escalations = exact.escalations.map(witness);
+  // Narrowings by name already show in the view; those of a command or path show by their witness.
+  const narrowings = exact.narrowings.filter((f) => f.kind !== 'name').map(witness);
   const counts: Record<ChangeKind, number> = { escalation: 0, narrowing: 0, 'rule-changed': 0, unchanged: 0 };
-  for (const row of rows) counts[row.change]++;
+  for (const row of rows) if (row.change !== 'escalation') counts[row.change]++;
+  counts.escalation = escalations.length;
+  counts.narrowing += narrowings.length;
   return {
     kind: 'diff',
     old: { source: options.old, files: before.load.files, modes: [...before.policies.modes.keys()] },
@@ -104,7 +117,32 @@ export async function runDiff(options: RunDiffOptions): Promise<DiffReport | Loa
     rows,
     counts,
     sandbox: sandboxChanges(before.policies, after.policies, toolSet.tools),
+    escalations,
+    narrowings,
+    exact: { calls: exact.calls, limits: exact.limits.map((l) => ({ ...l })) },
   };
+}
+
+/** A witness call as a grid row, so the view's cells and formats show it. */
+function witnessRow(call: ExactCall, label = call.name): ToolRow {
+  const row: ToolRow = { name: call.name, label, source: 'witness' };
+  if (call.hints !== undefined) row.hints = call.hints;
+  if (call.arguments !== undefined) row.arguments = call.arguments;
+  return row;
+}
+
+function witnessTool(row: ToolRow, finding: ExactFinding): ReportTool {
+  const tool: ReportTool = { name: row.name, label: row.label, source: 'witness', kind: finding.kind };
+  if (finding.call.hints !== undefined) tool.hints = { ...HINTS_OFF, ...finding.call.hints };
+  if (row.arguments !== undefined) tool.arguments = { ...row.arguments };
+  return tool;
+}
+
+const HINTS_OFF = { readOnly: false, destructive: false, idempotent: false, openWorld: false };
+
+/** What makes two answers the same for a reader: the rule, the pattern and the reason. */
+function cellKey(c: Cell): string {
+  return JSON.stringify([c.rule.selector, c.pattern?.selector, c.reason]);
 }
 
 /** What makes two rows say the same to a reviewer: both decisions, rules, argument patterns and reasons. */
@@ -143,9 +181,12 @@ const spec: CommandSpec = {
     'compared, with the deciding rule and its file:line. Rows that stand for a selector, and (other tool),',
     'are also compared under each of the 16 combinations of hints, so a widening by effects shows too; such',
     'a row is labelled with the hints that are true, for example `(other tool) [idempotent]`.',
-    'A tool with commands: or paths: rules is also compared on calls whose command or path matches each',
-    'pattern or just misses it; a changed call is listed with its arguments, for example',
-    '`bash command="git push"`, so a widening of one command or path shows as the call that proves it.',
+    '',
+    'Escalations are exact, not sampled: the tool names, hint combinations, commands and paths are split',
+    'into the classes that the patterns of both sides tell apart, and each class is decided on both sides.',
+    'Each escalation is shown by a shortest witness call, for example `bash command="sort --oy"`, to paste',
+    'into `dsh-mode check MODE TOOL --args`. Commands and paths that narrow are shown the same way. Where the',
+    'answer is not exact (see docs/argument-rules.md) a note says so.',
     '',
     'An escalation is a change towards allow (deny to ask, deny to allow, ask to allow), which includes a',
     'tool becoming visible. A mode that only one side defines denies everything on the other side.',
@@ -153,8 +194,8 @@ const spec: CommandSpec = {
     '--no-builtin.',
     '',
     'Exit codes: 0 compared (escalations or not, unless --fail-on-escalation); 1 an escalation under',
-    '--fail-on-escalation, or a policy that cannot load; 2 usage errors, or a path, revision or catalog',
-    'that cannot be read.',
+    '--fail-on-escalation (or a diff that could not ask every class of calls), or a policy that cannot load;',
+    '2 usage errors, or a path, revision or catalog that cannot be read.',
   ].join('\n'),
   options: [
     {
@@ -209,18 +250,26 @@ export const command: CliCommand = {
         : format === 'markdown'
           ? formatDiffMarkdown(report)
           : formatDiffText(report, env);
-    const escalations = report.rows.filter((r) => r.change === 'escalation');
+    const escalations = report.escalations;
     // A sandbox lifted (read-only → none) escalates as much as a decision moving towards allow.
     const lifted = report.sandbox.filter((c) => c.change === 'escalation');
-    if (args.options.has('fail-on-escalation') && escalations.length + lifted.length > 0) {
-      const n = escalations.length + lifted.length;
-      const stderr = [
-        `error: ${n} escalation${n === 1 ? '' : 's'} towards allow (--fail-on-escalation):`,
-        ...escalations.map((r) => `  ${describeEscalation(r)}`),
-        ...lifted.map((c) => `  ${describeSandboxChange(c)}`),
-        '',
-      ].join('\n');
-      return { kind: 'findings', stdout, stderr };
+    const incomplete = report.exact.limits.filter((l) => l.incomplete);
+    const n = escalations.length + lifted.length;
+    if (args.options.has('fail-on-escalation') && (n > 0 || incomplete.length > 0)) {
+      const lines =
+        n > 0
+          ? [
+              `error: ${n} escalation${n === 1 ? '' : 's'} towards allow (--fail-on-escalation):`,
+              ...escalations.map((r) => `  ${describeEscalation(r)}`),
+              ...lifted.map((c) => `  ${describeSandboxChange(c)}`),
+            ]
+          : [];
+      if (incomplete.length > 0)
+        lines.push(
+          'error: the diff could not ask every class of calls, so it cannot rule out an escalation:',
+          ...incomplete.map((l) => `  ${l.text}`),
+        );
+      return { kind: 'findings', stdout, stderr: [...lines, ''].join('\n') };
     }
     return { kind: 'ok', stdout };
   },

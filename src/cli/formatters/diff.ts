@@ -1,8 +1,11 @@
 /**
  * The formats of `dsh-mode diff`: `text` for a terminal, `markdown` sized for a pull-request comment (a summary
  * line, a table of the changed decisions with escalations first, and the deciding rule after the change), and
- * `json` (the report itself). Only changed rows are listed in text and Markdown; JSON has every row. A row
- * an argument pattern decided names that pattern (with its file:line) as its deciding rule.
+ * `json` (the report itself). Only changed rows are listed in text and Markdown; JSON has every row. Escalations
+ * are the exact diff's witnesses (a call a reviewer can paste into `dsh-mode check`); the view's own rows follow
+ * for narrowings and rule changes, then the witnesses of narrowed commands and paths. A row an argument pattern
+ * decided names that pattern (with its file:line) as its deciding rule. Where the exact diff is not exact, its
+ * limits follow as notes.
  * Pure: report in, text out.
  * @module
  */
@@ -26,11 +29,12 @@ const MARK: Record<ChangeKind, string> = {
  * @returns the rows to show
  */
 export function changedRows(report: DiffReport): DiffRow[] {
-  return report.rows
+  const view = report.rows
     .map((row, index) => ({ row, index }))
-    .filter(({ row }) => row.change !== 'unchanged')
+    .filter(({ row }) => row.change !== 'unchanged' && row.change !== 'escalation')
     .sort((a, b) => ORDER[a.row.change] - ORDER[b.row.change] || a.index - b.index)
     .map(({ row }) => row);
+  return [...report.escalations, ...view, ...report.narrowings];
 }
 
 /**
@@ -58,7 +62,10 @@ export function formatDiffText(report: DiffReport, options: FormatOptions): stri
   for (const change of report.sandbox)
     lines.push(`${change.change === 'escalation' ? '↑' : '↓'} ${describeSandboxChange(change)}`);
   const rows = changedRows(report);
-  if (rows.length === 0) return lines.join('\n') + '\n';
+  if (rows.length === 0) {
+    for (const limit of report.exact.limits) lines.push(`note: not exact: ${limit.text}`);
+    return lines.join('\n') + '\n';
+  }
   const modeWidth = rows.reduce((w, r) => Math.max(w, r.mode.length), 0);
   const toolWidth = rows.reduce((w, r) => Math.max(w, r.tool.label.length), 0);
   lines.push('');
@@ -73,6 +80,7 @@ export function formatDiffText(report: DiffReport, options: FormatOptions): stri
         `  ${describeRule(now)}${was}`,
     );
   }
+  for (const limit of report.exact.limits) lines.push(`note: not exact: ${limit.text}`);
   return lines.join('\n') + '\n';
 }
 
@@ -110,6 +118,10 @@ export function formatDiffMarkdown(report: DiffReport): string {
   const removed = report.old.modes.filter((m) => !report.new.modes.includes(m));
   if (added.length > 0) lines.push('', `Modes added: ${added.map(mdCode).join(', ')}.`);
   if (removed.length > 0) lines.push('', `Modes removed: ${removed.map(mdCode).join(', ')}.`);
+  if (report.exact.limits.length > 0) {
+    lines.push('', 'Not exact here:');
+    for (const limit of report.exact.limits) lines.push(`- ${mdText(limit.text)}`);
+  }
   return lines.join('\n') + '\n';
 }
 
@@ -131,7 +143,7 @@ function summary(report: DiffReport): string {
   const { escalation, narrowing } = report.counts;
   const rule = report.counts['rule-changed'];
   if (escalation + narrowing + rule === 0)
-    return `no decision changed (${report.rows.length} mode × tool pairs)`;
+    return `no decision changed (${report.rows.length} mode × tool pairs, and ${report.exact.calls} classes of calls compared exactly)`;
   return [
     `${escalation} escalation${escalation === 1 ? '' : 's'}`,
     `${narrowing} narrowing${narrowing === 1 ? '' : 's'}`,

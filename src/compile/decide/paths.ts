@@ -26,7 +26,7 @@ import { Minimatch } from 'minimatch';
 import { relativeTo } from '../../files/resolve-path.js';
 import { countLiterals, expandBraces, MAX_COMPILED_ALTERNATIVES } from '../language/glob.js';
 import { compareRestrictiveness } from './restrictiveness.js';
-import type { Decision, PathForm, PathResolver } from '../types.js';
+import type { Decision, PathForm, PathResolver, ResolvedPath } from '../types.js';
 
 export type { PathForm, PathResolver, ResolvedPath } from '../types.js';
 export { relativeTo };
@@ -40,7 +40,7 @@ const VIRTUAL_ROOT = '/\ufffeworkspace';
  *   absolute path is outside
  * @returns the resolver
  */
-export function lexicalPathResolver(workspace?: string): PathResolver {
+export function lexicalPathResolver(workspace?: string): (path: string) => ResolvedPath | undefined {
   const root = workspace === undefined ? VIRTUAL_ROOT : posix.resolve(workspace);
   return (path) => {
     if (path.includes('\0')) return undefined;

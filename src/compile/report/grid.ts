@@ -42,7 +42,7 @@ import { sampleName } from '../language/glob-syntax.js';
 import type { Decision, HintName, Hints, RuleRef, SourceDocument } from '../types.js';
 
 /** Where a row's tool came from. */
-export type ToolSource = 'catalog' | 'builtin' | 'rule' | 'glob' | 'probe' | 'argument';
+export type ToolSource = 'catalog' | 'builtin' | 'rule' | 'glob' | 'probe' | 'argument' | 'witness';
 
 /** One row of the grid: the name decided, and the label shown. */
 export interface ToolRow {
