@@ -68,7 +68,7 @@ describe('diff finds argument widenings exactly', () => {
     expect(failing.code).toBe(1);
     expect(failing.stderr).toContain(
       'error: 1 escalation towards allow (--fail-on-escalation):\n' +
-        '  mode `plan`, call `bash` with {"command":"sort --oy"}: deny → allow by `sort **` at policies/plan.yaml:160:7 of `bash` at policies/plan.yaml:47:3\n',
+        '  mode `plan`, call `bash` with {"command":"sort --oy"}: deny → allow by `sort **` at policies/plan.yaml:164:7 of `bash` at policies/plan.yaml:51:3\n',
     );
     const md = await runCli(['diff', 'base', 'policies', '--no-builtin', '--format', 'markdown'], {
       cwd: dir,

@@ -142,17 +142,22 @@ function deciding(cell: Cell): RuleRef {
 function summary(report: DiffReport): string {
   const { escalation, narrowing } = report.counts;
   const rule = report.counts['rule-changed'];
+  const lifted = report.sandbox.filter((c) => c.change === 'escalation').length;
+  // A lifted sandbox is an escalation of its own: the summary never reads "no change" beside one.
+  const sandbox = lifted > 0 ? `; ${lifted} sandbox escalation${lifted === 1 ? '' : 's'}` : '';
   if (escalation + narrowing + rule === 0)
-    return `no decision changed (${report.rows.length} mode × tool pairs, and ${report.exact.calls} classes of calls compared exactly)`;
-  return [
-    `${escalation} escalation${escalation === 1 ? '' : 's'}`,
-    `${narrowing} narrowing${narrowing === 1 ? '' : 's'}`,
-    `${rule} rule change${rule === 1 ? '' : 's'}`,
-  ].join(', ');
+    return `no decision changed (${report.rows.length} mode × tool pairs, and ${report.exact.calls} classes of calls compared exactly)${sandbox}`;
+  return (
+    [
+      `${escalation} escalation${escalation === 1 ? '' : 's'}`,
+      `${narrowing} narrowing${narrowing === 1 ? '' : 's'}`,
+      `${rule} rule change${rule === 1 ? '' : 's'}`,
+    ].join(', ') + sandbox
+  );
 }
 
 function summaryMarkdown(report: DiffReport): string {
-  const { escalation } = report.counts;
+  const escalation = report.counts.escalation + report.sandbox.filter((c) => c.change === 'escalation').length;
   if (escalation > 0) {
     return `**⚠️ ${summary(report)}.** An escalation moves a decision towards allow; it needs a human review.`;
   }
