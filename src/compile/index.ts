@@ -20,7 +20,7 @@ export { describePath, schemaDiagnostics } from './language/ajv-errors.js';
 export { BUILTIN_PLAN_PATH, loadPolicySources, type LoadResult } from './language/load.js';
 export { parsePolicyText } from './language/parse.js';
 export { type ModeConfig } from './language/schema-types.generated.js';
-export { MAX_POLICY_BYTES, type GitAnswer, type GitObjects } from './language/source.js';
+export { isPolicyFileName, MAX_POLICY_BYTES, type GitAnswer, type GitObjects } from './language/source.js';
 export { suggest } from './language/suggest.js';
 export { validatePolicy } from './language/validate.js';
 export { lintPolicies, type LintOptions } from './lint/lint.js';

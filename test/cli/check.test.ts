@@ -29,6 +29,19 @@ describe('dsh-mode check', () => {
     expect(result.stdout).not.toContain('hint');
   });
 
+  it('answers for the built-in plan in a fresh project whose policies/ is empty, as when it is missing', async () => {
+    const empty = makeTree({ 'policies/.keep': '' });
+    const missing = makeTree({ 'README.md': 'x\n' });
+    const answer = await runCli(['check', 'plan', 'write', '--format', 'json'], { cwd: empty });
+    expect(answer.code, answer.stderr).toBe(0);
+    expect(answer).toEqual(await runCli(['check', 'plan', 'write', '--format', 'json'], { cwd: missing }));
+    expect(JSON.parse(answer.stdout).decision).toBe('deny');
+    // Named on the command line, the empty folder is an input that yields nothing: an error.
+    const named = await runCli(['check', 'plan', 'write', 'policies'], { cwd: empty });
+    expect(named.code).toBe(2);
+    expect(named.stderr).toContain('no policy files in `policies`');
+  });
+
   it("gives a misspelt tool a did-you-mean from the built-in tools; the decision stays the policy's", async () => {
     const result = await runCli(['check', 'plan', 'wrte'], { cwd: ROOT });
     expect(result.code).toBe(0);
