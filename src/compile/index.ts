@@ -18,6 +18,7 @@ export { fsProgramCheck } from './decide/fs-program-check.js';
 export { compareRestrictiveness } from './decide/restrictiveness.js';
 export { describePath, schemaDiagnostics } from './language/ajv-errors.js';
 export { BUILTIN_PLAN_PATH, loadPolicySources, type LoadResult } from './language/load.js';
+export { BUILTIN_PLAN_LABEL, shownFile } from './builtin-plan.js';
 export { parsePolicyText } from './language/parse.js';
 export { type ModeConfig } from './language/schema-types.generated.js';
 export { isPolicyFileName, MAX_POLICY_BYTES, type GitAnswer, type GitObjects } from './language/source.js';
