@@ -36,6 +36,7 @@ import { containListeners } from '../host/contain.js';
 import { PLUGIN_NAMES, type PluginSpec } from './plugin-names.js';
 import type { Runtime, RuntimeAgentInit } from './runtime-types.js';
 import { deploymentNotices } from './start-notices.js';
+import { invocation } from './invocation.js';
 import { readHashed, trustStatus, UntrustedConfigError, type HashedFile } from './trust.js';
 
 export { TrustStoreError, UntrustedConfigError } from './trust.js';
@@ -99,7 +100,7 @@ export function planDeployment(options: PlanOptions): DeploymentPlan {
     throw new DeploymentError([diagnostic('io', `cannot read the deployment: ${reason}`, found, [], START)]);
   }
   const status = trustStatus(hashed, env);
-  if (status !== 'trusted') throw new UntrustedConfigError(found, status);
+  if (status !== 'trusted') throw new UntrustedConfigError(found, status, invocation(env));
   // The bytes that were hashed are the bytes parsed.
   const read = parseDeployment(hashed.text, found, dirname(hashed.realPath));
   refuseOnErrors(read.diagnostics);

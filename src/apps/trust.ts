@@ -65,10 +65,12 @@ export class UntrustedConfigError extends Error {
   /**
    * @param file the found file
    * @param status why it is refused
+   * @param command how the user runs dsh-mode, for the command the message gives (`npx dsh-mode` through npx)
    */
   constructor(
     readonly file: string,
     readonly status: Exclude<TrustStatus, 'trusted'>,
+    command = 'dsh-mode',
   ) {
     const why =
       status === 'changed'
@@ -77,7 +79,7 @@ export class UntrustedConfigError extends Error {
     super(
       [
         `${file} ${why}; it can widen plan mode, move the workspace or send your API key to another host, so nothing was loaded`,
-        'review it, then run: dsh-mode trust cordis.yml',
+        `review it, then run: ${command} trust cordis.yml`,
         'or name it for this run only: --config cordis.yml',
       ].join('\n'),
     );

@@ -11,6 +11,7 @@ import { loadPolicySources, sortDiagnostics, type ToolCatalogEntry } from '../..
 import type { Diagnostic } from '../../compile/types.js';
 import type { CliCommand, CommandSpec, Outcome } from '../command.js';
 import { UsageError } from '../errors.js';
+import { invocation } from '../../apps/invocation.js';
 import { lintFormatters, type LintFormatName } from '../formatters/index.js';
 import { defaultFolder, defaultPaths, IO_CODES } from '../inputs.js';
 import { toLintReport, type LintReport } from '../report.js';
@@ -25,6 +26,8 @@ export interface RunLintOptions {
   builtin?: boolean;
   /** The folder relative paths are read from (the default `policies/` is looked up here). */
   cwd: string;
+  /** The environment, for how hints name the command (`npx dsh-mode` through npx). */
+  vars?: NodeJS.ProcessEnv;
 }
 
 /**
@@ -43,7 +46,7 @@ export async function runLint(options: RunLintOptions): Promise<LintReport> {
     if (options.builtin === false) {
       throw new UsageError(
         `nothing to lint: ${none}, and \`--no-builtin\``,
-        'name the policy files or folders: dsh-mode lint PATH...',
+        `name the policy files or folders: ${invocation(options.vars)} lint PATH...`,
       );
     }
     notes.push(`${none}: only the built-in plan was linted`);
@@ -158,6 +161,7 @@ export const command: CliCommand = {
       ...(catalog === undefined ? {} : { catalog }),
       builtin: !args.options.has('no-builtin'),
       cwd: env.cwd,
+      vars: env.vars,
     });
     const formatter = await lintFormatters[format]();
     const stdout = formatter(report, {
