@@ -105,6 +105,23 @@ describe('dsh-mode lint', () => {
     });
   });
 
+  it('never prints a raw control character from a policy key or value: each is spelled out', async () => {
+    // YAML escapes put an ESC (a terminal's title and clear-screen sequences) and a BEL into keys and a reason.
+    const dir = makeTree({
+      'policies/r.yaml':
+        'mode: review\ntools:\n  "\\x1b]0;owned\\x07": "al\\x1bow"\n  "re\\x1b[2Jad": allow\n  "re\\x1b[2Jad ": allow\n' +
+        '  "wr\\u202eite": { decision: deny, reason: "no\\x07" }\ndefault: deny\n',
+    });
+    const raw = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202e]/;
+    for (const format of ['stylish', 'github']) {
+      const run = await runCli(['lint', '--format', format], { cwd: dir });
+      expect(run.code).toBe(1);
+      expect(raw.test(run.stdout), JSON.stringify(run.stdout)).toBe(false);
+      expect(run.stdout).toContain('`tools.\\x1b]0;owned\\x07`');
+      expect(run.stdout).toContain('`al\\x1bow` is not a decision');
+    }
+  });
+
   it('says "1 warning", not "1 warnings", over --max-warnings', async () => {
     const dir = makeTree({ 'policies/t.yaml': 'mode: trap\ndefault: deny\n' });
     const result = await runCli(['lint', '--max-warnings', '0'], { cwd: dir });
