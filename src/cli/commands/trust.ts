@@ -31,7 +31,7 @@ import {
 const spec: CommandSpec = {
   name: 'trust',
   summary: 'trust a cordis.yml so chat and acp load it from this folder',
-  usage: 'trust [FILE] | trust --list | trust --revoke [FILE]',
+  usage: 'trust [FILE] [--yes] | trust --list | trust --revoke [FILE]',
   description: [
     'A cordis.yml that chat or acp find in the current folder may come from a cloned repository: it can widen',
     'plan mode, move the workspace or send your API key to another host. They load it only after you trust',
