@@ -121,9 +121,13 @@ describe('the layers of src/', () => {
 
   // The compiler's boundary is one module, what crosses it listed in compile/index.ts, plus its data model
   // (compile/types.ts, types only), which a declaration file can name without pulling in the rest.
+  // compile/builtin-plan.ts is pure: the engine's authorize names the built-in plan without loading Node's modules.
   it('other layers import src/compile only through compile/index.ts and compile/types.ts', () => {
     const inside = crossings((m) => !m.startsWith('compile/') && m !== 'index.ts', ['compile']).filter(
-      (l) => !l.endsWith('-> compile/index.ts') && !l.endsWith('-> compile/types.ts'),
+      (l) =>
+        !l.endsWith('-> compile/index.ts') &&
+        !l.endsWith('-> compile/types.ts') &&
+        !l.endsWith('-> compile/builtin-plan.ts'),
     );
     expect(inside).toEqual([]);
   });

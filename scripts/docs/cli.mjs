@@ -97,3 +97,35 @@ export async function cliPage() {
     ...specs.map(commandSection),
   ]);
 }
+
+/** The markers around the README's command summary (`npm run docs` rewrites what is between them). */
+export const README_SUMMARY_BEGIN =
+  "<!-- cli-summary: generated from each command's usage (the text `--help` prints) by `npm run docs`; regenerate rather than edit -->";
+export const README_SUMMARY_END = '<!-- /cli-summary -->';
+
+/**
+ * The README's command summary: `dsh-mode USAGE` of every command, in the order `dsh-mode --help` lists them.
+ * @returns {Promise<string>} a `text` code block
+ */
+export async function readmeSummary() {
+  const lines = [];
+  for (const name of Object.keys(commands)) {
+    const command = await /** @type {any} */ (commands)[name].load();
+    lines.push(`dsh-mode ${command.spec.usage}`);
+  }
+  return fence('text', lines.join('\n'));
+}
+
+/**
+ * The README with a fresh command summary between its markers.
+ * @param {string} readme the README's text
+ * @returns {Promise<string>} the text to write
+ */
+export async function withReadmeSummary(readme) {
+  const begin = readme.indexOf(README_SUMMARY_BEGIN);
+  const end = readme.indexOf(README_SUMMARY_END);
+  if (begin === -1 || end < begin)
+    throw new Error(`README.md: no ${README_SUMMARY_BEGIN} … ${README_SUMMARY_END}`);
+  const head = readme.slice(0, begin + README_SUMMARY_BEGIN.length);
+  return `${head}\n${await readmeSummary()}\n${readme.slice(end)}`;
+}

@@ -23,6 +23,7 @@ import { format } from 'node:util';
 import { Context, type Fiber } from 'cordis';
 import type { Diagnostic, Range } from '../compile/types.js';
 import {
+  checkComplete,
   diagnostic,
   fromCwd,
   parseDeployment,
@@ -37,6 +38,7 @@ import { PLUGIN_NAMES, type PluginSpec } from './plugin-names.js';
 import type { Runtime, RuntimeAgentInit } from './runtime-types.js';
 import { deploymentNotices } from './start-notices.js';
 import { deploymentPrograms } from './programs.js';
+import { invocation } from './invocation.js';
 import { readHashed, trustStatus, UntrustedConfigError, type HashedFile } from './trust.js';
 
 export { TrustStoreError, UntrustedConfigError } from './trust.js';
@@ -118,7 +120,7 @@ export function planDeployment(options: PlanOptions): DeploymentPlan {
       throw new DeploymentError([diagnostic('io', why, found, [], START)]);
     }
   });
-  if (check.status !== 'trusted') throw new UntrustedConfigError(found, check);
+  if (check.status !== 'trusted') throw new UntrustedConfigError(found, check, invocation(env));
   refuseOnErrors(parsed().diagnostics);
   return { source: found, entries: parsed().entries };
 }
@@ -172,28 +174,14 @@ export interface StartOptions {
  * @throws {@link DeploymentError} with every problem found; nothing stays started
  */
 export async function startDeployment(plan: DeploymentPlan, options: StartOptions): Promise<Runtime> {
-  const errors: Diagnostic[] = [];
-  const incomplete = (message: string, at: DeploymentEntry | undefined, help: string): void =>
-    void errors.push(
-      diagnostic('incomplete-deployment', message, at?.file ?? plan.source, [], at?.range ?? START, help),
-    );
   let models = plan.entries.filter((e) => specOf(e).kind === 'model');
   if (options.modelScript !== undefined) {
     models = [fixedEntry('scripted', { script: resolve(options.modelScript) }, '--model-script')];
   }
-  if (!plan.entries.some((e) => e.name === 'host')) {
-    incomplete('the deployment has no `host` entry', undefined, 'add `- name: host`');
-  }
-  if (models.length === 0) {
-    incomplete(
-      'the deployment has no model: add `- name: demo` (the scripted walk-through), `- name: scripted` or `- name: openai`',
-      undefined,
-      'add `- name: demo`, `- name: scripted` (config.script) or `- name: openai`',
-    );
-  }
-  for (const extra of models.slice(1)) {
-    incomplete(`a deployment has one model; \`${extra.id}\` is a second one`, extra, 'remove one of them');
-  }
+  // The checks `lint cordis.yml` and `trust` make too: what they pass, this accepts.
+  const errors = checkComplete(plan.entries, plan.source, {
+    modelReplaced: options.modelScript !== undefined,
+  });
   // The mode config is resolved here, once: the notices and the mode plugin use these modes.
   const resolved = await resolveDeployment(plan.entries.filter((e) => specOf(e).kind === 'plugin'));
   for (const d of resolved.diagnostics) if (d.severity === 'error') errors.push(d);

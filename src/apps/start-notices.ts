@@ -13,7 +13,13 @@
  */
 import { realpathSync } from 'node:fs';
 import { resolve, sep } from 'node:path';
-import { builtinToolCatalog, compilePolicies, findWidenings, loadPolicySources } from '../compile/index.js';
+import {
+  builtinToolCatalog,
+  compilePolicies,
+  findWidenings,
+  loadPolicySources,
+  shownFile,
+} from '../compile/index.js';
 import type { CompiledPolicy, Hints, RuleRef } from '../compile/types.js';
 import { whereOf, type ResolvedEntry } from '../deploy/index.js';
 
@@ -132,7 +138,9 @@ function hintText(hints: Readonly<Hints>): string {
 }
 
 function ruleText(rule: RuleRef): string {
-  return rule.file === null ? rule.selector : `${rule.selector} at ${rule.file}:${rule.line}:${rule.column}`;
+  return rule.file === null
+    ? rule.selector
+    : `${rule.selector} at ${shownFile(rule.file)}:${rule.line}:${rule.column}`;
 }
 
 /** `file:line:column` of a key's value in an entry's config. */

@@ -88,10 +88,12 @@ export class UntrustedConfigError extends Error {
   /**
    * @param file the found file
    * @param check why it is refused (a bare status for the file itself)
+   * @param command how the user runs dsh-mode, for the command the message gives (`npx dsh-mode` through npx)
    */
   constructor(
     readonly file: string,
     check: 'untrusted' | 'changed' | 'outdated' | TrustRefusal,
+    command = 'dsh-mode',
   ) {
     const found: TrustRefusal = typeof check === 'string' ? { status: check } : check;
     const head =
@@ -101,7 +103,7 @@ export class UntrustedConfigError extends Error {
     super(
       [
         head,
-        'review it, then run: dsh-mode trust cordis.yml',
+        `review it, then run: ${command} trust cordis.yml`,
         'or name it for this run only: --config cordis.yml',
       ].join('\n'),
     );

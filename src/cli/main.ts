@@ -16,6 +16,7 @@ import { UsageError } from './errors.js';
 import { renderCommandHelp, renderMainHelp } from './help.js';
 import { suggest } from '../compile/index.js';
 import { packageReadmeUri, packageRepository, packageVersion } from '../apps/version.js';
+import { invocation } from '../apps/invocation.js';
 
 /** The exit code of each outcome: the only table of exit codes. */
 export const EXIT_CODES: Readonly<Record<OutcomeKind | 'internal', number>> = {
@@ -45,6 +46,8 @@ export interface MainIo {
  */
 export async function main(argv: string[], io: MainIo = processIo()): Promise<number> {
   const [name, ...rest] = argv;
+  // Hints print the command as it was run (`npx dsh-mode …` through npx).
+  const self = invocation(io.env.vars ?? process.env);
   try {
     if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
       io.stdout(renderMainHelp());
@@ -59,7 +62,7 @@ export async function main(argv: string[], io: MainIo = processIo()): Promise<nu
       const near = suggest(name, Object.keys(commands));
       throw new UsageError(
         name.startsWith('-') ? `unknown option \`${name}\`` : `unknown command \`${name}\``,
-        near.length > 0 ? `did you mean \`${near[0]}\`?` : 'run `dsh-mode --help` for the commands',
+        near.length > 0 ? `did you mean \`${near[0]}\`?` : `run \`${self} --help\` for the commands`,
       );
     }
     const command = await entry.load();
@@ -87,7 +90,7 @@ export async function main(argv: string[], io: MainIo = processIo()): Promise<nu
         io.stderr(
           usageText(
             error,
-            `usage: dsh-mode ${command.spec.usage}\nrun \`dsh-mode ${name} --help\` for details`,
+            `usage: ${self} ${command.spec.usage}\nrun \`${self} ${name} --help\` for details`,
           ),
         );
         return EXIT_CODES.usage;

@@ -10,7 +10,7 @@ export type DeployCode =
   | LoadCode
   /** Two entries with one id. */
   | 'duplicate-id'
-  /** A deployment without a host or a model, or with two models. */
+  /** A deployment without a host or a model, with two models, or with a plugin twice (`complete.ts`). */
   | 'incomplete-deployment'
   /** A plugin or model that failed while starting. */
   | 'start-failed';

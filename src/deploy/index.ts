@@ -3,6 +3,7 @@
  * one diagnostic type. See README.md in this folder.
  * @module
  */
+export { checkComplete, MODEL_NAMES, type CompleteOptions } from './complete.js';
 export {
   diagnostic,
   formatDiagnostics,

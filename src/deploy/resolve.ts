@@ -1,12 +1,14 @@
 /**
  * Resolving a read deployment: each `mode` entry's config is validated, loaded and compiled once, with its inline
  * documents sourced in the deployment file, and the compiled modes travel with the entry to whoever starts it.
- * {@link lintDeployment} is the same pipeline for `dsh-mode lint cordis.yml`, with lint's own severities.
+ * {@link lintDeployment} is the same pipeline for `dsh-mode lint cordis.yml`, with lint's own severities, and the
+ * same completeness check as the start (a host, one model, no plugin twice: `complete.ts`).
  * @module
  */
-import { sortDiagnostics, type CompiledPolicySet, type LintOptions } from '../compile/index.js';
+import { hasErrors, sortDiagnostics, type CompiledPolicySet, type LintOptions } from '../compile/index.js';
 import type { Diagnostic, SourceDocument } from '../compile/types.js';
 import { lintModeConfig, resolveModeConfig, type ConfigSource, type ResolvedModes } from './modes.js';
+import { checkComplete } from './complete.js';
 import { diagnostic } from './diagnostic.js';
 import { readDeployment, type Deployment, type DeploymentEntry } from './read.js';
 
@@ -57,6 +59,10 @@ export async function lintDeployment(
   const deployment: Deployment = readDeployment(file);
   const diagnostics: Diagnostic[] = [...deployment.diagnostics];
   const files: string[] = [file];
+  // A refused file has no entries: only a read deployment can lack a host or a model.
+  if (!hasErrors(deployment.diagnostics)) {
+    for (const d of checkComplete(deployment.entries, file)) diagnostics.push(d);
+  }
   for (const entry of deployment.entries) {
     if (entry.name !== MODE_PLUGIN) continue;
     const linted = await lintModeConfig(entry.config, sourceOf(entry), options);

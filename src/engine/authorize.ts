@@ -32,6 +32,8 @@ import type {
   RuleRef,
   SandboxSetting,
 } from '../compile/types.js';
+// The one value import from compile: pure, so authorize still loads nothing of Node's.
+import { shownFile } from '../compile/builtin-plan.js';
 import { DEFAULT_MODE, EXIT_PLAN_MODE } from './vocabulary.js';
 
 /** What `compilePolicies` returns, or any set that finds a compiled mode by name. */
@@ -289,7 +291,7 @@ function subjectText(r: CallDecision): string | undefined {
 }
 
 function at(rule: RuleRef): string {
-  return rule.file === null ? '' : ` at ${rule.file}:${rule.line ?? '?'}:${rule.column ?? '?'}`;
+  return rule.file === null ? '' : ` at ${shownFile(rule.file)}:${rule.line ?? '?'}:${rule.column ?? '?'}`;
 }
 
 /**

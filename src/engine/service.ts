@@ -13,6 +13,7 @@
  * @module
  */
 import { Service, type Context } from 'cordis';
+import { suggest } from '../compile/index.js';
 import type { Session } from '../host/types.js';
 import type { Intent, ModeCore } from './core.js';
 
@@ -55,7 +56,10 @@ export class UnknownModeError extends Error {
     readonly mode: string,
     readonly available: readonly string[],
   ) {
-    super(`unknown mode \`${mode}\`; available modes: ${available.join(', ')}`);
+    // A typo gets a did-you-mean, as `dsh-mode check` gives one (the chat's `/mode` and `--mode`, ACP clients).
+    const [near] = suggest(mode, available);
+    const guess = near === undefined ? '' : `; did you mean \`${near}\`?`;
+    super(`unknown mode \`${mode}\`; available modes: ${available.join(', ')}${guess}`);
   }
 }
 

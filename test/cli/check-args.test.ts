@@ -91,7 +91,9 @@ describe('dsh-mode check --args', () => {
     const out = json(
       dshMode(['check', 'guarded', 'read', 'p.yaml', '--no-builtin', '--format', 'json'], dir),
     );
-    expect(Object.keys(out)).toEqual(['mode', 'tool', 'decision', 'visible', 'reason', 'rule']);
+    // `read` has path patterns: without the path it asks, and the hint says why.
+    expect(Object.keys(out)).toEqual(['mode', 'tool', 'decision', 'visible', 'reason', 'rule', 'hint']);
+    expect(out.hint).toMatch(/^`read` decides by the call's `path`, and without --args there is none/);
   });
 
   it('reports a script subject and its commands', () => {

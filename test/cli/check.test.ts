@@ -29,6 +29,19 @@ describe('dsh-mode check', () => {
     expect(result.stdout).not.toContain('hint');
   });
 
+  it('answers for the built-in plan in a fresh project whose policies/ is empty, as when it is missing', async () => {
+    const empty = makeTree({ 'policies/.keep': '' });
+    const missing = makeTree({ 'README.md': 'x\n' });
+    const answer = await runCli(['check', 'plan', 'write', '--format', 'json'], { cwd: empty });
+    expect(answer.code, answer.stderr).toBe(0);
+    expect(answer).toEqual(await runCli(['check', 'plan', 'write', '--format', 'json'], { cwd: missing }));
+    expect(JSON.parse(answer.stdout).decision).toBe('deny');
+    // Named on the command line, the empty folder is an input that yields nothing: an error.
+    const named = await runCli(['check', 'plan', 'write', 'policies'], { cwd: empty });
+    expect(named.code).toBe(2);
+    expect(named.stderr).toContain('no policy files in `policies`');
+  });
+
   it("gives a misspelt tool a did-you-mean from the built-in tools; the decision stays the policy's", async () => {
     const result = await runCli(['check', 'plan', 'wrte'], { cwd: ROOT });
     expect(result.code).toBe(0);
@@ -187,5 +200,70 @@ describe('dsh-mode check', () => {
     expect(hint.code).toBe(2);
     expect(hint.stderr).toContain('did you mean `readOnly`?');
     expect((await runCli(['check', 'plan', 'x', '--format', 'yaml'], { cwd: ROOT })).code).toBe(2);
+  });
+});
+
+describe('check: what the answer says', () => {
+  const REVIEW =
+    'mode: review\ntools:\n  bash:\n    decision: deny\n    reason: no shell here\n    commands:\n      "ls **": allow\n' +
+    '      "cat **": { decision: ask, reason: reading files needs a look }\n' +
+    '  read:\n    decision: allow\n    paths:\n      "src/**": allow\ndefault: deny\n';
+
+  it('names the built-in plan as dsh-mode:policies/plan.yaml in the message too, never by its path', async () => {
+    const dir = makeTree({ 'README.md': 'x\n' });
+    for (const args of ['{"command":"git push"}', '{"command":"ls"}']) {
+      const run = await runCli(['check', 'plan', 'bash', '--args', args, '--format', 'json'], { cwd: dir });
+      const report = JSON.parse(run.stdout);
+      expect(run.stdout).not.toContain(ROOT);
+      expect(JSON.stringify([report.rule, report.message])).toContain('dsh-mode:policies/plan.yaml');
+    }
+    const allowed = JSON.parse(
+      (
+        await runCli(['check', 'plan', 'bash', '--args', '{"command":"ls"}', '--format', 'json'], {
+          cwd: dir,
+        })
+      ).stdout,
+    );
+    expect(allowed.message).toMatch(
+      /^tool "bash" is allowed in plan mode: "ls" matches `ls \*\*` at dsh-mode:policies\/plan\.yaml:\d+:\d+$/,
+    );
+  });
+
+  it("an allowed call never shows the base rule's deny reason; a pattern's own reason, and a denied call's, stay", async () => {
+    const dir = makeTree({ 'policies/r.yaml': REVIEW });
+    const decide = async (command: string) =>
+      JSON.parse(
+        (
+          await runCli(
+            ['check', 'review', 'bash', '--args', JSON.stringify({ command }), '--format', 'json'],
+            { cwd: dir },
+          )
+        ).stdout,
+      );
+    const ls = await decide('ls');
+    expect([ls.decision, ls.reason]).toEqual(['allow', null]);
+    expect(ls.message).toBe(
+      'tool "bash" is allowed in review mode: "ls" matches `ls **` at policies/r.yaml:7:7',
+    );
+    const cat = await decide('cat x');
+    expect([cat.decision, cat.reason]).toEqual(['ask', 'reading files needs a look']);
+    const rm = await decide('rm x');
+    expect([rm.decision, rm.reason]).toEqual(['deny', 'no shell here']);
+    expect(rm.message).toContain('no shell here');
+  });
+
+  it('without --args, says why a `decision: allow` rule with `paths:` asks', async () => {
+    const dir = makeTree({ 'policies/r.yaml': REVIEW });
+    const run = await runCli(['check', 'review', 'read'], { cwd: dir });
+    expect(run.stdout).toContain('mode `review`, tool `read`: ask\n');
+    expect(run.stdout).toContain(
+      '  hint     `read` decides by the call\'s `path`, and without --args there is none: a call its patterns cannot judge is never allowed, so it asks; decide one call with --args \'{"path":"src/index.ts"}\'\n',
+    );
+    // With the arguments it names, the call is decided and the hint is gone.
+    const decided = await runCli(['check', 'review', 'read', '--args', '{"path":"src/index.ts"}'], {
+      cwd: dir,
+    });
+    expect(decided.stdout).toContain('mode `review`, tool `read`: allow\n');
+    expect(decided.stdout).not.toContain('hint');
   });
 });

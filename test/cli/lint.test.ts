@@ -61,9 +61,41 @@ describe('dsh-mode lint', () => {
       expect(nothing.stderr).toContain('error: nothing to lint');
     });
 
+    it('an empty policies/ that no PATH names is no input (the built-in plan alone); named, it is an error', async () => {
+      const trees: Record<string, string>[] = [
+        { 'policies/.keep': '' },
+        { 'policies/README.md': '# later\n' },
+      ];
+      for (const files of trees) {
+        const dir = makeTree(files);
+        expect(await runCli(['lint'], { cwd: dir })).toEqual({
+          code: 0,
+          stdout: '',
+          stderr:
+            'note: no PATH given and no policy file in `policies/`: only the built-in plan was linted\n',
+        });
+        const nothing = await runCli(['lint', '--no-builtin'], { cwd: dir });
+        expect(nothing.code).toBe(2);
+        expect(nothing.stderr).toContain(
+          'error: nothing to lint: no PATH given and no policy file in `policies/`, and `--no-builtin`',
+        );
+        const named = await runCli(['lint', 'policies'], { cwd: dir });
+        expect(named.code).toBe(2);
+        expect(named.stdout).toContain('no policy files in `policies`');
+      }
+      // Policies only in its subfolders: loaded, so the error names them (they would be missed otherwise).
+      const nested = makeTree({ 'policies/team/review.yaml': REVIEW });
+      const result = await runCli(['lint'], { cwd: nested });
+      expect(result.code).toBe(2);
+      expect(result.stdout).toContain(
+        'help: subfolders are not read: name them, for example `policies/team/`',
+      );
+    });
+
     it('a policies entry of cordis.yml that does not exist is reported at the entry', async () => {
       const dir = makeTree({
-        'cordis.yml': '- name: host\n- name: mode\n  config:\n    policies:\n      - nope.yaml\n',
+        'cordis.yml':
+          '- name: host\n- name: mode\n  config:\n    policies:\n      - nope.yaml\n- name: demo\n',
       });
       const result = await runCli(['lint', 'cordis.yml'], { cwd: dir });
       expect(result.code).toBe(2);
@@ -71,6 +103,23 @@ describe('dsh-mode lint', () => {
         /cordis\.yml\n {2}5:9 {2}error {4}policy file `nope\.yaml` does not exist {2}io\n/,
       );
     });
+  });
+
+  it('never prints a raw control character from a policy key or value: each is spelled out', async () => {
+    // YAML escapes put an ESC (a terminal's title and clear-screen sequences) and a BEL into keys and a reason.
+    const dir = makeTree({
+      'policies/r.yaml':
+        'mode: review\ntools:\n  "\\x1b]0;owned\\x07": "al\\x1bow"\n  "re\\x1b[2Jad": allow\n  "re\\x1b[2Jad ": allow\n' +
+        '  "wr\\u202eite": { decision: deny, reason: "no\\x07" }\ndefault: deny\n',
+    });
+    const raw = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202e]/;
+    for (const format of ['stylish', 'github']) {
+      const run = await runCli(['lint', '--format', format], { cwd: dir });
+      expect(run.code).toBe(1);
+      expect(raw.test(run.stdout), JSON.stringify(run.stdout)).toBe(false);
+      expect(run.stdout).toContain('`tools.\\x1b]0;owned\\x07`');
+      expect(run.stdout).toContain('`al\\x1bow` is not a decision');
+    }
   });
 
   it('says "1 warning", not "1 warnings", over --max-warnings', async () => {

@@ -24,7 +24,16 @@ export async function runCli(
   argv: string[],
   options: { cwd: string; env?: Record<string, string | undefined> },
 ): Promise<CliResult> {
-  const vars: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '', FORCE_COLOR: '', ...options.env };
+  // npm's own variables say how the CLI was run (hints then print `npx dsh-mode`): a test that runs vitest through
+  // npx must not pass that on, so they are cleared unless `env` sets them.
+  const vars: NodeJS.ProcessEnv = {
+    ...process.env,
+    NO_COLOR: '',
+    FORCE_COLOR: '',
+    npm_command: undefined,
+    npm_lifecycle_event: undefined,
+    ...options.env,
+  };
   for (const [name, value] of Object.entries(vars)) if (value === undefined) delete vars[name];
   let stdout = '';
   let stderr = '';

@@ -37,11 +37,10 @@ export interface RunResult {
  * @returns exit code and output
  */
 export function dshMode(args: string[], cwd: string, env: Record<string, string> = {}): RunResult {
-  const result = spawnSync(process.execPath, [BIN, ...args], {
-    cwd,
-    encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '', FORCE_COLOR: '', ...env },
-  });
+  // npm's variables say how the CLI was run (hints then print `npx dsh-mode`): not passed on unless `env` sets them.
+  const vars: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '', FORCE_COLOR: '', ...env };
+  for (const name of ['npm_command', 'npm_lifecycle_event']) if (!(name in env)) delete vars[name];
+  const result = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', env: vars });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 

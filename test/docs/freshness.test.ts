@@ -1,12 +1,14 @@
 /**
  * The committed reference pages equal a fresh generation (`scripts/docs.mjs` over `dist/`, built by the global
  * setup), so a schema, rule, event, service or flag cannot change without its page: CI (`npm test`) fails with the
- * command that fixes it. Also: generating twice gives the same bytes.
+ * command that fixes it. Also: generating twice gives the same bytes, and the README's command summary is each
+ * command's usage as `--help` prints it.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateReference, REFERENCE_DIR } from '../../scripts/docs/generate.mjs';
+import { withReadmeSummary } from '../../scripts/docs/cli.mjs';
 
 const root = resolve(import.meta.dirname, '../..');
 const dir = join(root, REFERENCE_DIR);
@@ -44,5 +46,15 @@ describe('docs/reference', () => {
 
   it('mentions no absolute path of this machine', () => {
     for (const [name, text] of pages) expect(text.includes(root), name).toBe(false);
+  });
+});
+
+describe("README.md's command summary", () => {
+  it("is every command's usage, as `--help` prints it (run `npm run docs` when this fails)", async () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    expect(await withReadmeSummary(readme), 'stale README command summary: run `npm run docs`').toBe(readme);
+    // The summary is there, one line per command.
+    const { commands } = await import('../../src/cli/commands/index.js');
+    for (const name of Object.keys(commands)) expect(readme).toMatch(new RegExp(`^dsh-mode ${name}\\b`, 'm'));
   });
 });

@@ -272,3 +272,21 @@ describe('authorize gives the gate’s reasons and rules, byte for byte', () => 
     expect(compared).toBeGreaterThan(15);
   });
 });
+
+describe('authorize names the built-in plan by its place in the package', () => {
+  it('in the reason of a deny and of an allow by a pattern, never by its installed path', async () => {
+    const { BUILTIN_PLAN_PATH } = await import('../../src/compile/language/load.js');
+    const { BUILTIN_PLAN_LABEL, shownFile } = await import('../../src/compile/builtin-plan.js');
+    // The pure conversion of compile/builtin-plan.ts agrees with Node's.
+    expect(shownFile(BUILTIN_PLAN_PATH)).toBe(BUILTIN_PLAN_LABEL);
+    expect(shownFile('/elsewhere/plan.yaml')).toBe('/elsewhere/plan.yaml');
+    const set = compilePolicies((await loadPolicySources([], { builtin: true })).documents);
+    for (const command of ['ls', 'git log -5', 'rm -rf x']) {
+      const verdict = authorize(set, 'plan', { name: 'bash', arguments: { command } });
+      expect(verdict.reason, command).not.toContain(BUILTIN_PLAN_PATH);
+    }
+    const allowed = authorize(set, 'plan', { name: 'bash', arguments: { command: 'ls' } });
+    expect(allowed.decision).toBe('allow');
+    expect(allowed.reason).toMatch(/matches `ls \*\*` at dsh-mode:policies\/plan\.yaml:\d+:\d+$/);
+  });
+});

@@ -358,7 +358,7 @@ describe('resolveModeConfig', () => {
         messageId: 'failing',
         file: null,
         path: ['tests', 0],
-        help: `decided by \`default\` at ${BUILTIN_PLAN_PATH}:${rule.line}:${rule.column}: change that rule or the expectation`,
+        help: `decided by \`default\` at dsh-mode:policies/plan.yaml:${rule.line}:${rule.column}: change that rule or the expectation`,
       },
     ]);
   });

@@ -51,8 +51,10 @@ describe('ctx.modes', () => {
     const { agent } = agentOf(ctx, []);
     expect(() => ctx.modes.set(agent, 'plna')).toThrow(UnknownModeError);
     expect(() => ctx.modes.set(agent, 'plna')).toThrow(
-      'unknown mode `plna`; available modes: default, plan, review',
+      'unknown mode `plna`; available modes: default, plan, review; did you mean `plan`?',
     );
+    // Nothing near: no guess.
+    expect(() => ctx.modes.set(agent, 'zzzzzz')).toThrow(/available modes: default, plan, review$/);
     expect(ctx.modes.get(agent)).toEqual({ current: 'default', defined: true });
     expect(ctx.modes.set(agent, 'default')).toEqual({ current: 'default', defined: true });
   });

@@ -227,11 +227,11 @@ export class Printer {
  * The one-line summary of a call's arguments: its `path`, `pattern` or `command` when it has one.
  * @param args the call's arguments
  */
-export function describeArgs(args: unknown): string {
+export function describeArgs(args: unknown, max = 60): string {
   if (typeof args !== 'object' || args === null) return '';
   const record = args as Record<string, unknown>;
   for (const key of ['path', 'pattern', 'command']) {
-    if (typeof record[key] === 'string') return ` ${visible(clip(record[key] as string, 60), 'line')}`;
+    if (typeof record[key] === 'string') return ` ${visible(clip(record[key] as string, max), 'line')}`;
   }
   return '';
 }
@@ -328,9 +328,12 @@ export function toolLine(
     return `${head} — ${summary(result.content)}`;
   }
   if (verdict === 'deny') {
+    // The reason is what the user needs (which rule, what to do): the echoed arguments are cut, not the reason,
+    // which is bounded only against a flood.
     const forUser = typeof given === 'object' && given.kind === 'deny' ? given.userReason : undefined;
-    const why = forUser === undefined ? detail : visible(clip(forUser, 160), 'line');
-    return `${head} — ${style.paint('red', 'DENIED')}: ${why}`;
+    const why = visible(clip(forUser ?? result.content.replace(/^Error:\s*/, ''), DENY_REASON_MAX), 'line');
+    const denied = `  ${mark} ${visible(cut(String(result.name), 200), 'line')}${describeArgs(args, 40)}`;
+    return `${denied} — ${style.paint('red', 'DENIED')}: ${why}`;
   }
   if (verdict === 'ask' && decision !== undefined && decision.outcome !== 'allowed-once') {
     return `${head} — ${style.paint('yellow', 'NOT APPROVED')}: ${notApproved(decision, plan)}`;
@@ -338,6 +341,9 @@ export function toolLine(
   if (verdict === 'ask') return `${head} — ${style.paint('yellow', 'NOT APPROVED')}: ${detail}`;
   return `${head} — ${style.paint('red', 'error')}: ${detail}`;
 }
+
+/** The longest deny reason a tool line shows (policy reasons and the engine's messages are far shorter). */
+const DENY_REASON_MAX = 2000;
 
 /** Why an asked call did not run, said to the user. */
 function notApproved(decision: Decision, plan: boolean): string {

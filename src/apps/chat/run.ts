@@ -14,6 +14,7 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { modeOfSet } from '../../engine/fold.js';
+import { UnknownModeError } from '../../engine/service.js';
 import {
   DeploymentError,
   planDeployment,
@@ -119,8 +120,7 @@ export async function runChat(options: ChatOptions, io: ChatIo): Promise<number>
     if (mode !== undefined) {
       if (!modes) return fail(`unknown mode \`${mode}\`: this deployment has no mode plugin`, 1);
       const names = modes.list().map((m) => m.name);
-      if (!names.includes(mode))
-        return fail(`unknown mode \`${mode}\`; available modes: ${names.join(', ')}`, 1);
+      if (!names.includes(mode)) return fail(new UnknownModeError(mode, names).message, 1);
     }
     // A new session with the demo model starts in plan mode; a resumed one keeps its logged mode.
     if (mode === undefined && options.resume === undefined) mode = runtime.startMode;

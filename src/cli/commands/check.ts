@@ -19,7 +19,7 @@ import {
   type ToolCatalogEntry,
 } from '../../compile/index.js';
 import type { HintName, Hints, RuleRef, SourceDocument } from '../../compile/types.js';
-import { authorize, type AuthorizeOptions, type ToolCall } from '../../engine/authorize.js';
+import { authorize, type AuthorizeOptions, type ToolCall, type Verdict } from '../../engine/authorize.js';
 import { deploymentPolicies } from '../../deploy/index.js';
 import { stringOption } from '../argv.js';
 import type { CliCommand, CommandSpec } from '../command.js';
@@ -113,7 +113,9 @@ export async function runCheck(options: RunCheckOptions): Promise<CheckReport> {
     reason: verdict.ruleReason ?? null,
     rule: verdict.rule,
   };
-  const hint = unknownToolHint(options.tool, verdict.rule, known, documents);
+  const hint =
+    unknownToolHint(options.tool, verdict.rule, known, documents) ??
+    (options.args === undefined ? withoutArgsHint(verdict) : undefined);
   if (hint !== undefined) report.hint = hint;
   // The sandbox the call would run in, as the gate hands it to the tool: only a program tool's call that runs.
   const setting = policies.get(options.mode)!.sandboxFor?.(options.tool);
@@ -150,6 +152,21 @@ function unknownToolHint(
       ? ''
       : ` (\`${rule.selector}\` decided)`;
   return `no rule names \`${tool}\`${by}; did you mean \`${near}\`?`;
+}
+
+/**
+ * Why a rule written `decision: allow` with `paths:` or `commands:` answers `ask` when no `--args` is given: the
+ * argument its patterns judge is missing, and a call they cannot judge is never allowed.
+ * @returns the hint, or undefined when the answer did not come from a missing argument asking
+ */
+function withoutArgsHint(verdict: Verdict): string | undefined {
+  const argument = /^\(argument `(.+)`\)$/.exec(verdict.subject ?? '')?.[1];
+  if (argument === undefined || verdict.decision !== 'ask') return undefined;
+  const example = argument === 'command' ? 'git status' : 'src/index.ts';
+  return (
+    `\`${verdict.rule.selector}\` decides by the call's \`${argument}\`, and without --args there is none: a call ` +
+    `its patterns cannot judge is never allowed, so it asks; decide one call with --args '${JSON.stringify({ [argument]: example })}'`
+  );
 }
 
 /**

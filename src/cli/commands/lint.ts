@@ -11,8 +11,9 @@ import { loadPolicySources, sortDiagnostics, type ToolCatalogEntry } from '../..
 import type { Diagnostic } from '../../compile/types.js';
 import type { CliCommand, CommandSpec, Outcome } from '../command.js';
 import { UsageError } from '../errors.js';
+import { invocation } from '../../apps/invocation.js';
 import { lintFormatters, type LintFormatName } from '../formatters/index.js';
-import { defaultPaths, IO_CODES } from '../inputs.js';
+import { defaultFolder, defaultPaths, IO_CODES } from '../inputs.js';
 import { toLintReport, type LintReport } from '../report.js';
 
 /** Options of {@link runLint}. */
@@ -25,6 +26,8 @@ export interface RunLintOptions {
   builtin?: boolean;
   /** The folder relative paths are read from (the default `policies/` is looked up here). */
   cwd: string;
+  /** The environment, for how hints name the command (`npx dsh-mode` through npx). */
+  vars?: NodeJS.ProcessEnv;
 }
 
 /**
@@ -36,13 +39,17 @@ export async function runLint(options: RunLintOptions): Promise<LintReport> {
   const all = defaultPaths(options.paths, options.cwd);
   const notes: string[] = [];
   if (all.length === 0) {
+    const none =
+      defaultFolder(options.cwd) === 'empty'
+        ? 'no PATH given and no policy file in `policies/`'
+        : 'no PATH given and no `policies/` folder here';
     if (options.builtin === false) {
       throw new UsageError(
-        'nothing to lint: no PATH given, no `policies/` folder here, and `--no-builtin`',
-        'name the policy files or folders: dsh-mode lint PATH...',
+        `nothing to lint: ${none}, and \`--no-builtin\``,
+        `name the policy files or folders: ${invocation(options.vars)} lint PATH...`,
       );
     }
-    notes.push('no PATH given and no `policies/` folder here: only the built-in plan was linted');
+    notes.push(`${none}: only the built-in plan was linted`);
   }
   const deployments = all.filter(isDeploymentPath);
   const paths = all.filter((p) => !isDeploymentPath(p));
@@ -107,7 +114,8 @@ const spec: CommandSpec = {
     '*.json files, sorted, not recursively; without PATH, policies/ in the current folder if it exists). Reports',
     'syntax and schema errors, unknown keys (with a did-you-mean), lint findings and failing inline tests.',
     '*.json files are strict JSON (no trailing comma, no comment). A PATH that yields no policy file is an',
-    'error; subfolders are not read, and a note on stderr names those that hold policy files.',
+    'error (an empty policies/ that no PATH names is not: the built-in plan is linted alone); subfolders are',
+    'not read, and a note on stderr names those that hold policy files.',
     'A PATH named cordis.yml is a deployment: its entries, its inline modes and the policy files it names are',
     'linted as chat and acp would load them (the built-in plan included).',
     '',
@@ -162,6 +170,7 @@ export const command: CliCommand = {
       ...(catalog === undefined ? {} : { catalog }),
       builtin: !args.options.has('no-builtin'),
       cwd: env.cwd,
+      vars: env.vars,
     });
     const formatter = await lintFormatters[format]();
     const stdout = formatter(report, {

@@ -12,6 +12,7 @@
  * end column is one less (never before the start). Pure: `(report, options) => string`.
  * @module
  */
+import { visible } from '../../apps/visible.js';
 import type { Diagnostic, Severity } from '../../compile/types.js';
 import type { FormatContext } from '../report.js';
 import { displayPath } from './paths.js';
@@ -94,6 +95,7 @@ export function githubCommand(d: Diagnostic, cwd: string): string {
     props.push('line=1');
   }
   props.push(`title=${escapeProperty(d.code)}`);
-  const message = d.help ? `${d.message}\n${d.help}` : d.message;
+  // A policy key or value quoted in a message keeps its control characters spelled out (`\x1b`), not raw.
+  const message = visible(d.help ? `${d.message}\n${d.help}` : d.message);
   return `::${COMMAND[d.severity]} ${props.join(',')}::${escapeData(message)}`;
 }

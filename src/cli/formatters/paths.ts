@@ -6,22 +6,9 @@
  */
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { BUILTIN_PLAN_PATH } from '../../compile/index.js';
+import { BUILTIN_PLAN_LABEL, BUILTIN_PLAN_PATH, shownFile } from '../../compile/index.js';
 
-/**
- * How every output names the built-in plan: its place in the package, not where the package happens to be
- * installed (an absolute `node_modules` path means nothing in a PR comment, and the file is not the operator's).
- */
-export const BUILTIN_PLAN_LABEL = 'dsh-mode:policies/plan.yaml';
-
-/**
- * A file as outputs show it: the built-in plan by its label, any other file as given.
- * @param file the file as reported
- * @returns the name to show
- */
-export function shownFile(file: string): string {
-  return file === BUILTIN_PLAN_PATH ? BUILTIN_PLAN_LABEL : file;
-}
+export { BUILTIN_PLAN_LABEL, shownFile };
 
 /**
  * A `JSON.stringify` replacer that names the built-in plan by its label wherever a report carries its path.

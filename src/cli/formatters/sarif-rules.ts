@@ -111,6 +111,18 @@ const LOAD_CODES: readonly Omit<RuleMetadata, 'blocksLoading'>[] = [
     severity: 'error',
   },
   {
+    id: 'duplicate-id',
+    description: 'two entries of a deployment (`cordis.yml`) with one `id`',
+    fix: 'Give one of them another `id`.',
+    severity: 'error',
+  },
+  {
+    id: 'incomplete-deployment',
+    description: 'a deployment that cannot start: no `host`, no model or two, or a plugin twice',
+    fix: 'Add the missing entry, or remove the second one.',
+    severity: 'error',
+  },
+  {
     id: 'internal-error',
     description: 'a lint rule failed (a bug in dsh-mode)',
     fix: 'Report it with the policy that triggers it.',

@@ -1,12 +1,14 @@
 /**
  * The human format of `lint` (ESLint's `stylish`): findings grouped by file, one line each with
  * `line:column  severity  message  rule`, the help indented below, and a summary line. Colours only when asked
- * (`main.ts` decides, see `../colour.ts`). Pure: a report in, text out.
+ * (`main.ts` decides, see `../colour.ts`). Control characters of a message (a policy key or value quoted in it)
+ * are spelled out (`\x1b`, see `src/apps/visible.ts`). Pure: a report in, text out.
  * @module
  */
 import type { Diagnostic, Severity } from '../../compile/types.js';
 import { paint as paintIf, type Style } from '../../apps/colour.js';
 import type { FormatOptions, LintReport } from '../report.js';
+import { visible } from '../../apps/visible.js';
 import { shownFile } from './paths.js';
 
 const SEVERITY_STYLE: Record<Severity, Style> = { error: 'red', warning: 'yellow', info: 'cyan' };
@@ -22,7 +24,9 @@ export function formatStylish(report: LintReport, options: FormatOptions): strin
   if (report.diagnostics.length === 0) return '';
   const groups = new Map<string, Diagnostic[]>();
   for (const d of report.diagnostics) {
-    const key = d.file === null ? '<inline>' : shownFile(d.file);
+    // Keys, values and file names come from the policy's author: their control characters are spelled out, never
+    // sent to the terminal.
+    const key = d.file === null ? '<inline>' : visible(shownFile(d.file), 'line');
     const list = groups.get(key) ?? [];
     list.push(d);
     groups.set(key, list);
@@ -37,8 +41,10 @@ export function formatStylish(report: LintReport, options: FormatOptions): strin
     const atWidth = rows.reduce((w, r) => Math.max(w, r.at.length), 0);
     for (const { d, at } of rows) {
       const severity = paint(SEVERITY_STYLE[d.severity], d.severity.padEnd(7));
-      lines.push(`  ${paint('dim', at.padEnd(atWidth))}  ${severity}  ${d.message}  ${paint('dim', d.code)}`);
-      if (d.help) lines.push(`  ${' '.repeat(atWidth)}  ${paint('dim', `help: ${d.help}`)}`);
+      lines.push(
+        `  ${paint('dim', at.padEnd(atWidth))}  ${severity}  ${visible(d.message, 'line')}  ${paint('dim', d.code)}`,
+      );
+      if (d.help) lines.push(`  ${' '.repeat(atWidth)}  ${paint('dim', `help: ${visible(d.help, 'line')}`)}`);
     }
   }
   const { errorCount: e, warningCount: w, infoCount: i } = report;

@@ -161,7 +161,10 @@ function resolveCall(
     if (v.decision === undefined || (top && compareRestrictiveness(v.decision, top.decision!) <= 0)) continue;
     top = v;
   }
-  let best = top === undefined ? undefined : fromSubject(entry.ref, entry.reason, top, top.decision!);
+  // The rule's own reason explains its base decision: an allowed `ls` under `decision: deny, reason: no shell`
+  // must not say "no shell". A pattern's own reason always explains what it decides.
+  const inherited = top !== undefined && top.decision === entry.decision ? entry.reason : undefined;
+  let best = top === undefined ? undefined : fromSubject(entry.ref, inherited, top, top.decision!);
   let complete = true;
   let rest: DocumentAnswer | undefined;
   if (abstains) {

@@ -108,6 +108,35 @@ function classEnd(pattern: string, open: number): number {
   return scanClass(pattern, open)?.close ?? -1;
 }
 
+/**
+ * The first `[` of a command or path pattern that opens no class (no `]` closes it): the matchers then read it
+ * as a literal `[`, which is almost never what was meant. A command word that is exactly `[` or `[[` (the shell's
+ * test commands) is a word, not a class, and is skipped; `\[` is an escaped literal.
+ * @param pattern the pattern as written
+ * @param kind which table it is in (command words are checked one by one)
+ * @returns the 0-based index of the unclosed `[`, or undefined
+ */
+export function unclosedClass(pattern: string, kind: 'commands' | 'paths'): number | undefined {
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === '\\') i++;
+    else if (c === '[') {
+      if (kind === 'commands') {
+        const word = /^\[\[?(?=\s|$)/.exec(pattern.slice(i));
+        const atWordStart = i === 0 || /\s/.test(pattern[i - 1]!);
+        if (word && atWordStart) {
+          i += word[0].length - 1;
+          continue;
+        }
+      }
+      const close = classEnd(pattern, i);
+      if (close === -1) return i;
+      i = close;
+    }
+  }
+  return undefined;
+}
+
 /** Syntax problems minimatch would silently read as literals: unclosed classes, unbalanced braces, a final `\`. */
 function syntaxError(selector: string): string | undefined {
   let depth = 0;

@@ -8,21 +8,18 @@
  * (folder entries: the folder as given joined with the entry name).
  * @module
  */
-import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { hasErrors, type LoadDiagnostic } from './diagnostics.js';
 import { parsePolicyText } from './parse.js';
 import { fileSource, policySource, type GitObjects, type PolicySource } from './source.js';
 import type { SourceDocument } from '../types.js';
 import { validatePolicy } from './validate.js';
+import { BUILTIN_PLAN_URL } from '../builtin-plan.js';
 
 export type { SourceDocument };
 
 /** Absolute path of the built-in plan policy: `policies/plan.yaml` of the package, from `src/` and `dist/` alike. */
-export const BUILTIN_PLAN_PATH: string = resolve(
-  dirname(fileURLToPath(import.meta.url)),
-  '../../../policies/plan.yaml',
-);
+export const BUILTIN_PLAN_PATH: string = fileURLToPath(BUILTIN_PLAN_URL);
 
 /** What loading produced: the valid documents in load order, every diagnostic, and the files read. */
 export interface LoadResult {

@@ -5,7 +5,9 @@
  *
  * Contract: `parsePolicyText` never throws. Syntax errors, duplicate keys and hostile-input limits (size, nesting
  * depth, alias expansion, NUL or control bytes) become error diagnostics with 1-based positions (end exclusive),
- * and `data` is then `undefined` when nothing trustworthy could be built. `locate(path)` maps a JSON path to the
+ * and `data` is then `undefined` when nothing trustworthy could be built. Three common YAML mistakes (a `: ` in an
+ * unquoted value, an over-indented line, a comma in a `{ … }` value) are explained at their line with the fix
+ * (`yaml-help.ts`). `locate(path)` maps a JSON path to the
  * range of its node (the closest existing parent when the path does not exist); `keyRange(path)` gives the key's.
  * @module
  */
@@ -23,6 +25,7 @@ import {
 } from 'yaml';
 import { makeDiagnostic, sortDiagnostics, type LoadDiagnostic } from './diagnostics.js';
 import { jsonSyntaxError } from './json-syntax.js';
+import { explainBadIndent, explainBlockAsKey, explainFlowCommas, type YamlHelp } from './yaml-help.js';
 import type { JsonPath, Range } from '../types.js';
 
 /** Largest policy text accepted, in UTF-8 bytes. */
@@ -126,6 +129,18 @@ export function parsePolicyText(
     return fail('syntax', `cannot parse ${subject}: ${firstLine(error)}`);
   }
   const at = (offset: number) => rangeOf(lines, [offset, offset + 1]);
+  const explain = (help: YamlHelp): LoadDiagnostic =>
+    makeDiagnostic(
+      'syntax',
+      'error',
+      help.message,
+      file,
+      [],
+      rangeOf(lines, [help.start, help.end]),
+      help.help,
+    );
+  // The library's second error at an explained place repeats the first ("implicit keys need to be on a single line").
+  const explained = new Set<number>();
   for (const e of doc.errors) {
     if (e.code === 'RESOURCE_EXHAUSTION') {
       doc = undefined;
@@ -149,6 +164,22 @@ export function parsePolicyText(
       );
       continue;
     }
+    if (e.code === 'BLOCK_AS_IMPLICIT_KEY') {
+      const help = explainBlockAsKey(text, e.pos[0]);
+      if (help) {
+        result.diagnostics.push(explain(help));
+        explained.add(e.pos[0]);
+        continue;
+      }
+    }
+    if (e.code === 'BAD_INDENT') {
+      const help = explainBadIndent(text, e.pos[0]);
+      if (help) {
+        result.diagnostics.push(explain(help));
+        continue;
+      }
+    }
+    if (e.code === 'MULTILINE_IMPLICIT_KEY' && explained.has(e.pos[0])) continue;
     result.diagnostics.push(
       makeDiagnostic('syntax', 'error', lowerFirst(firstLine(e)), file, [], rangeOf(lines, e.pos)),
     );
@@ -172,6 +203,8 @@ export function parsePolicyText(
     );
     return result;
   }
+  // Well-formed YAML that is almost surely a mistake: a comma that cut a `{ … }` value short.
+  for (const help of explainFlowCommas(doc.contents, text)) result.diagnostics.push(explain(help));
   for (const problem of keyProblems(doc.contents)) {
     result.diagnostics.push(
       makeDiagnostic(problem.code, 'error', problem.message, file, [], rangeOf(lines, problem.range)),

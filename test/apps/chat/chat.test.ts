@@ -132,13 +132,16 @@ describe('dsh-mode chat: /mode, --prompt, --resume', () => {
     const run = chat(
       ['--model-script', file],
       dir,
-      '/mode\n/mode nope\n/mode plan\nhi\n/mode\n/help\n/exit\n',
+      '/mode\n/mode nope\n/mode pln\n/mode plan\nhi\n/mode\n/help\n/exit\n',
     );
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(
       /mode: default\navailable modes:\n {2}\* default +No mode: the full toolset, no policy\.\n {4}plan +Explore read-only/,
     );
-    expect(run.stdout).toContain('unknown mode `nope`; available modes: default, plan');
+    expect(run.stdout).toContain('unknown mode `nope`; available modes: default, plan\n');
+    expect(run.stdout).toContain(
+      'unknown mode `pln`; available modes: default, plan; did you mean `plan`?\n',
+    );
     expect(run.stdout).toContain('── mode → plan: applies from the next turn ──');
     expect(run.stdout).toContain('default→plan> hi');
     expect(run.stdout).toContain('Hello.');
@@ -181,6 +184,9 @@ describe('dsh-mode chat: /mode, --prompt, --resume', () => {
     const mode = chat(['--model-script', file, '--mode', 'nope', '--prompt', 'x'], dir);
     expect(mode.code).toBe(1);
     expect(mode.stderr).toContain('unknown mode `nope`; available modes: default, plan');
+    const typo = chat(['--model-script', file, '--mode', 'pln', '--prompt', 'x'], dir);
+    expect(typo.code).toBe(1);
+    expect(typo.stderr).toContain('unknown mode `pln`; available modes: default, plan; did you mean `plan`?');
     const resume = chat(['--model-script', file, '--resume', 'no-such-session'], dir);
     expect(resume.code).toBe(2);
     expect(resume.stderr).toContain('no-such-session');

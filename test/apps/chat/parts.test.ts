@@ -95,6 +95,30 @@ describe('toolLine', () => {
     );
   });
 
+  it('a DENIED line keeps its whole reason: the echoed arguments are cut instead', () => {
+    const reason =
+      'tool "bash" is not available in plan mode: "' +
+      'x'.repeat(150) +
+      '" matches no pattern of `bash`; plan mode runs read-only commands only, ask the user to leave plan mode';
+    const command = `cat ${'very/long/path/'.repeat(10)}file.txt`;
+    const line = toolLine(
+      { callId: 'c', name: 'bash', content: `Error: ${reason}`, isError: true },
+      { command },
+      { kind: 'deny', reason },
+    );
+    expect(reason.length).toBeGreaterThan(200);
+    expect(line.endsWith(`— DENIED: ${reason}`)).toBe(true);
+    expect(line).toBe(`  ✗ bash ${command.slice(0, 39)}… — DENIED: ${reason}`);
+    // A user reason is kept whole as well.
+    const userReason = `${'no shell in review; '.repeat(12)}ask for the review mode's bash rules`;
+    const forUser = toolLine(
+      result(true, 'Error: x'),
+      { path: 'a' },
+      { kind: 'deny', reason: 'x', userReason },
+    );
+    expect(forUser).toBe(`  ✗ write a — DENIED: ${userReason.trim()}`);
+  });
+
   it('colours the marks and the verdict when the printer has colour', () => {
     const printer = new Printer({ write() {} }, { color: true });
     expect(toolLine(result(true, 'Error: no'), { path: 'a' }, 'deny', undefined, printer)).toBe(

@@ -7,6 +7,7 @@
  * @module
  */
 import { decideCall } from '../../decide/call.js';
+import { shownFile } from '../../builtin-plan.js';
 import type { Hints, RuleRef } from '../../types.js';
 import { defineRule } from './define.js';
 
@@ -62,5 +63,5 @@ export default defineRule({
 });
 
 function at(rule: RuleRef): string {
-  return `at ${rule.file}:${rule.line}:${rule.column}`;
+  return `at ${shownFile(rule.file!)}:${rule.line}:${rule.column}`;
 }
