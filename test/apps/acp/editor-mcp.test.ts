@@ -6,7 +6,7 @@
  *
  * - The embedded default starts the client's servers (untrusted), so their tools run in the default mode.
  * - `session/new` answers while a server is still starting (one that never answers does not hold it); the first
- *   prompt waits for the servers, so its first step has their tools.
+ *   prompt waits for the servers, so its first step has their tools, and `session/cancel` ends that wait.
  * - A server that crashed or has no such command is told to the client as an agent message of its own, marked
  *   `_meta["dsh-mode/notice"]`, naming the server.
  * - An MCP tool's card names its server ("everything: Echo Tool").
@@ -131,7 +131,7 @@ describe("an editor's MCP servers on the embedded default", () => {
     expect(run.stderr).not.toContain('no `mcp` plugin');
   });
 
-  it('answers session/new while a server that never answers is still starting', async () => {
+  it('answers session/new while a server that never answers is still starting; a cancel ends the prompt’s wait', async () => {
     const dir = tempDir('dsh-acp-editor-hang-');
     const run = await withAgent(dir, [], async (agent, updates) => {
       const created = await agent.request(acp.methods.agent.session.new, {
@@ -146,6 +146,13 @@ describe("an editor's MCP servers on the embedded default", () => {
         modeId: 'plan',
       });
       expect(notices(updates)).toEqual([]);
+      // A prompt waits for that server; a cancel ends the wait, and the prompt answers `cancelled`.
+      const prompt = agent.request(acp.methods.agent.session.prompt, {
+        sessionId: created.sessionId,
+        prompt: [{ type: 'text', text: 'go' }],
+      });
+      await agent.notify(acp.methods.agent.session.cancel, { sessionId: created.sessionId });
+      expect((await prompt).stopReason).toBe('cancelled');
     });
     // Closing the connection stops the server that is still starting; the agent exits cleanly.
     expect(run.code, run.stderr).toBe(0);
