@@ -26,6 +26,20 @@ export async function generate() {
       format: true,
       declareExternallyReferenced: true,
       unreachableDefinitions: true,
+      // A schema another one references (`policy.schema.json#/definitions/…`) is read with the same rewriting.
+      $refOptions: {
+        resolve: {
+          file: {
+            order: 1,
+            canRead: /\.json$/i,
+            async read(file) {
+              const path = file.url.startsWith('file:') ? fileURLToPath(file.url) : decodeURI(file.url);
+              const referenced = JSON.parse(await readFile(path, 'utf8'));
+              return JSON.stringify(forTypes(referenced, referenced));
+            },
+          },
+        },
+      },
     });
     types.push(`// schema/${name}\n${dropDeclared(ts, declared)}`);
   }
@@ -90,9 +104,17 @@ function dropDeclared(ts, declared) {
 
 // A `$ref` with sibling docs makes json-schema-to-typescript emit a numbered copy of the type (Decision1, ...);
 // name the referenced definition's type instead, keeping the property's own description.
+// A value that is a decision or a rule object is written `anyOf: [decision, {type: object}]` with `if: {type:
+// object}, then: <rule object>` (so editors name an unknown key inside the object); json-schema-to-typescript
+// ignores if/then, so type it as the union it is.
 function forTypes(node, schema) {
   if (Array.isArray(node)) return node.map((n) => forTypes(n, schema));
   if (node === null || typeof node !== 'object') return node;
+  if (node.if?.type === 'object' && node.then?.$ref && Array.isArray(node.anyOf)) {
+    const { if: _if, then, anyOf, ...rest } = node;
+    const members = anyOf.map((member) => (member.type === 'object' ? then : member));
+    return forTypes({ ...rest, anyOf: members }, schema);
+  }
   const local = typeof node.$ref === 'string' && /^#\/definitions\/([^/]+)$/.exec(node.$ref);
   if (local && Object.keys(node).length > 1) {
     const { $ref, ...rest } = node;

@@ -39,6 +39,12 @@ export function typeText(root, s) {
   }
   if (s.enum) return `one of ${s.enum.map((/** @type {unknown} */ v) => code(String(v))).join(', ')}`;
   if (s.oneOf) return s.oneOf.map((/** @type {JsonSchema} */ o) => typeText(root, o)).join(' or ');
+  // A decision or a rule object: `anyOf` names the kinds taken, and `then` is what a mapping must be.
+  if (s.anyOf && s.if?.type === 'object' && s.then) {
+    return s.anyOf
+      .map((/** @type {JsonSchema} */ o) => typeText(root, o.type === 'object' ? s.then : o))
+      .join(' or ');
+  }
   if (s.type === 'array') return `list of ${typeText(root, s.items ?? {})}`;
   if (s.type === 'object' && typeof s.additionalProperties === 'object') {
     return `map of name → ${typeText(root, s.additionalProperties)}`;

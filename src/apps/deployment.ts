@@ -79,6 +79,8 @@ export interface PlanOptions {
    * as the servers will start there.
    */
   workspace?: string;
+  /** The embedded default also runs the `mcp` plugin, with no servers of its own (`acp`: the client's start). */
+  mcp?: boolean;
 }
 
 /**
@@ -97,7 +99,7 @@ export function planDeployment(options: PlanOptions): DeploymentPlan {
     return { source: file, entries: read.entries };
   }
   const found = options.embedded ? undefined : findConfig(options.cwd);
-  if (found === undefined) return embeddedDeployment(env);
+  if (found === undefined) return embeddedDeployment(env, { mcp: options.mcp === true });
   let hashed: HashedFile;
   try {
     hashed = readHashed(found);
@@ -143,11 +145,15 @@ function findConfig(cwd: string): string | undefined {
   }
 }
 
-/** The embedded default: host, mode plugin, and the demo model (or OpenAI with a key). */
-export function embeddedDeployment(env: NodeJS.ProcessEnv): DeploymentPlan {
+/**
+ * The embedded default: host, mode plugin, and the demo model (or OpenAI with a key); with `mcp`, the `mcp` plugin
+ * too, with no servers and none trusted, so an ACP client's servers start untrusted as on any deployment with it.
+ */
+export function embeddedDeployment(env: NodeJS.ProcessEnv, options: { mcp?: boolean } = {}): DeploymentPlan {
   const entry = (name: string): DeploymentEntry => fixedEntry(name, {}, EMBEDDED);
   const model = env.DEEPSEEK_API_KEY ? entry('openai') : entry('demo');
-  return { source: EMBEDDED, entries: [entry('host'), entry('mode'), model] };
+  const mcp = options.mcp ? [entry('mcp')] : [];
+  return { source: EMBEDDED, entries: [entry('host'), entry('mode'), ...mcp, model] };
 }
 
 /** How the CLI adjusts a deployment when it starts it. */

@@ -34,7 +34,8 @@ export type PluginSpec = CordisPluginSpec | ModelSpec;
 export const PLUGIN_NAMES: Readonly<Record<string, PluginSpec>> = {
   demo: {
     kind: 'model',
-    description: 'the scripted demo model (walks through a plan-mode session)',
+    description:
+      'the scripted demo model (the plan-mode walk-through of `npm start`; elsewhere it explores the folder and changes nothing)',
     async load() {
       const { demoModel } = await import('./demo/script.js');
       return () => demoModel();

@@ -1,9 +1,9 @@
 /**
  * The notices `chat` and `acp` print at start, whatever the trust, for what a deployment changes that a user
  * would not expect: plan mode made less restrictive than the built-in plan (its decisions, or `bash` run without
- * the read-only sandbox), a workspace outside the current
- * folder, and a model endpoint other than the default (it receives the key: `DEEPSEEK_API_KEY`, or the variable
- * `apiKeyEnv` names).
+ * the read-only sandbox), a workspace outside the current folder, and a model endpoint other than the default (it
+ * receives the key: the file's `apiKey`, else the variable `apiKeyEnv` names, `DEEPSEEK_API_KEY` by default; the
+ * notice says when that variable is not set, since then no key is sent).
  *
  * Plan is compared, decision by decision, against the built-in plan alone, over the built-in tools, by compile's
  * `findWidenings` (`../compile/widenings.ts`, which says which tools and hints are asked); this module only words
@@ -31,6 +31,8 @@ export interface NoticeOptions {
   forceWorkspace?: boolean;
   /** `--model-script` replaces the deployment's model: its endpoint is not used. */
   modelScript?: boolean;
+  /** The environment the model reads its key from (default the process's). */
+  env?: NodeJS.ProcessEnv;
 }
 
 const PREFIX = 'dsh-mode: notice: ';
@@ -66,12 +68,25 @@ export async function deploymentNotices(
       const url = entry.config.baseUrl.replace(/\/+$/, '');
       if (url !== DEFAULT_BASE_URL) {
         lines.push(
-          `${PREFIX}model requests go to \`${url}\` (\`baseUrl\` at ${where(entry, ['baseUrl'])}), not the default \`${DEFAULT_BASE_URL}\`: that host receives ${typeof entry.config.apiKey === 'string' ? 'the `apiKey` of this file' : `your ${typeof entry.config.apiKeyEnv === 'string' ? entry.config.apiKeyEnv : 'DEEPSEEK_API_KEY'}`}`,
+          `${PREFIX}model requests go to \`${url}\` (\`baseUrl\` at ${where(entry, ['baseUrl'])}), not the default \`${DEFAULT_BASE_URL}\`: ${keyNotice(entry.config, options.env ?? process.env)}`,
         );
       }
     }
   }
   return lines;
+}
+
+/**
+ * What the endpoint receives, as the model reads its key (`../host/models/openai.ts`): a non-empty `apiKey` of the
+ * file, else the variable `apiKeyEnv` names (`DEEPSEEK_API_KEY` by default), else no key at all.
+ */
+function keyNotice(config: Record<string, unknown>, env: NodeJS.ProcessEnv): string {
+  if (typeof config.apiKey === 'string' && config.apiKey !== '')
+    return 'that host receives the `apiKey` of this file';
+  const variable = typeof config.apiKeyEnv === 'string' ? config.apiKeyEnv : 'DEEPSEEK_API_KEY';
+  return env[variable]
+    ? `that host receives your ${variable}`
+    : `${variable} is not set, so no key is sent (that host would receive it once set)`;
 }
 
 /** The notices for one `mode` entry: an override of plan, and every tool it decides less restrictively. */

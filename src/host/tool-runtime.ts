@@ -2,7 +2,7 @@
  * `ctx.tools`: the tool registry and runtime. `execute()` never throws; every failure is an error result the
  * model can read: unknown name (naming the tools of the agent's last request header, or every registered tool
  * for an agent-less call or before the first header), a `deny` verdict (`Error: <reason>`), arguments that fail
- * the tool's JSON Schema (ajv), an `ask` verdict not answered `allowed-once`, a throwing judge (fail closed), or
+ * the tool's JSON Schema (ajv, with the formats of ajv-formats), an `ask` verdict not answered `allowed-once`, a throwing judge (fail closed), or
  * a throwing tool.
  *
  * Order: name, then verdict, then arguments, then the question, then the run. A call is judged before its
@@ -33,6 +33,7 @@
  */
 import { createHash } from 'node:crypto';
 import { Ajv, type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
 import { Service, type Context } from 'cordis';
 import { compareRestrictiveness } from '../compile/index.js';
 import { describeError, emitContained, warn } from './contain.js';
@@ -87,7 +88,9 @@ export class ToolsService extends Service implements ToolRegistry {
     string,
     { tool: Tool<never>; validate: ValidateFunction; schema: ToolSchema }
   >();
-  private readonly ajv = new Ajv({ allErrors: true, strict: false });
+  // The formats tool schemas use (MCP servers write `uri`, `date-time`, `email`…) are checked, not ignored with a
+  // warning at every registration; a format ajv-formats does not know is still only an annotation.
+  private readonly ajv = addFormats(new Ajv({ allErrors: true, strict: false }));
   /**
    * The registered guards, one entry per registration (a function registered twice is asked twice, and each
    * disposer removes its own). Replaced, never changed in place, so a judge that is running keeps its list.

@@ -85,7 +85,7 @@ export class McpService extends Service {
    * @param session the session they serve
    * @param servers the client's servers
    * @param cwd the session's workspace (the servers' working folder)
-   * @returns warnings for the servers left out (also logged)
+   * @returns warnings for the servers left out (also logged), once every start has succeeded or failed
    */
   async openSession(session: Session, servers: readonly SessionServer[], cwd: string): Promise<string[]> {
     const warnings: string[] = [];
@@ -125,7 +125,7 @@ export class McpService extends Service {
       }
     }
     const failures = await Promise.all(plans.map((plan) => this.start_(plan, session, list)));
-    for (const failure of failures) if (failure) warnings.push(failure);
+    for (const failure of failures) if (failure) warnings.push(`${failure}; its tools are left out`);
     return warnings;
   }
 

@@ -155,7 +155,9 @@ export class ToolTable {
       description: tool.description ?? tool.title ?? '',
       parameters: schema,
       ...(annotations ? { annotations } : {}),
-      present: () => ({ title: tool.title ?? name }),
+      // A card names the server: a title alone ("Read Graph") does not say whose tool runs, and an untrusted
+      // server's title could pass for a built-in call.
+      present: () => ({ title: tool.title ? `${server.launch.name}: ${tool.title}` : name }),
       execute: async (args, context) => {
         const target = this.pick(name, context.agent?.session ?? null);
         if (!target) return { content: `Error: \`${name}\` is not available in this session`, isError: true };

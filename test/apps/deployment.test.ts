@@ -223,6 +223,15 @@ describe('startDeployment', () => {
       'openai',
     ]);
   });
+
+  it('runs the mcp plugin in the embedded default when asked (acp), with no servers of its own', () => {
+    expect(embeddedDeployment({}, { mcp: true }).entries.map((e) => [e.name, e.config])).toEqual([
+      ['host', {}],
+      ['mode', {}],
+      ['mcp', {}],
+      ['demo', {}],
+    ]);
+  });
 });
 
 describe('a bad deployment on the command line', () => {

@@ -1,9 +1,11 @@
 /**
  * The start notice for a plan that allows more than the built-in plan names each widened call with the argument
- * pattern that widens it, and says nothing for a document that only narrows under the ceiling.
+ * pattern that widens it, and says nothing for a document that only narrows under the ceiling. The notice for
+ * another model endpoint says which key it receives, and that none is sent when the variable is not set.
  */
 import { describe, expect, it } from 'vitest';
-import { planWidenings, sandboxLifted } from '../../src/apps/start-notices.js';
+import { deploymentNotices, planWidenings, sandboxLifted } from '../../src/apps/start-notices.js';
+import { parseDeployment } from '../../src/deploy/index.js';
 import { compilePolicies } from '../../src/compile/decide/compile.js';
 import { loadPolicySources, loadPolicyText } from '../../src/compile/language/load.js';
 
@@ -65,5 +67,42 @@ describe('sandboxLifted', () => {
     expect(sandboxLifted(operator.plan, operator.base)).toBeUndefined();
     const hidden = await plans('mode: plan\noverride: true\ntools:\n  read: allow\ndefault: deny\n');
     expect(sandboxLifted(hidden.plan, hidden.base)).toBeUndefined();
+  });
+});
+
+describe('the endpoint notice', () => {
+  const notice = async (config: string, env: NodeJS.ProcessEnv) => {
+    const read = parseDeployment(`- name: openai\n  config: ${config}\n`, 'cordis.yml', '/project');
+    expect(read.diagnostics).toEqual([]);
+    const lines = await deploymentNotices(read.entries, { cwd: '/project', env });
+    expect(lines).toHaveLength(1);
+    return lines[0]!;
+  };
+  const elsewhere = '{ baseUrl: "http://model.invalid/v1" }';
+
+  it('names the key the host receives when it is set', async () => {
+    const line = await notice(elsewhere, { DEEPSEEK_API_KEY: 'k' });
+    expect(line).toContain('model requests go to `http://model.invalid/v1` (`baseUrl` at cordis.yml:2:22)');
+    expect(line).toMatch(/: that host receives your DEEPSEEK_API_KEY$/);
+    expect(
+      await notice('{ baseUrl: "http://model.invalid/v1", apiKeyEnv: MY_KEY }', { MY_KEY: 'k' }),
+    ).toMatch(/that host receives your MY_KEY$/);
+    expect(await notice('{ baseUrl: "http://model.invalid/v1", apiKey: sk-x }', {})).toMatch(
+      /that host receives the `apiKey` of this file$/,
+    );
+  });
+
+  it('says no key is sent when the variable is not set (or empty)', async () => {
+    for (const env of [{}, { DEEPSEEK_API_KEY: '' }]) {
+      const line = await notice(elsewhere, env);
+      expect(line).not.toContain('receives your');
+      expect(line).toMatch(
+        /: DEEPSEEK_API_KEY is not set, so no key is sent \(that host would receive it once set\)$/,
+      );
+    }
+    // An empty `apiKey` falls back to the variable, as the model does.
+    expect(await notice('{ baseUrl: "http://model.invalid/v1", apiKey: "", apiKeyEnv: MY_KEY }', {})).toMatch(
+      /MY_KEY is not set, so no key is sent/,
+    );
   });
 });

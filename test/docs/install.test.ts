@@ -1,8 +1,8 @@
 /**
  * The install that docs/guide.md shows, run as written: a copy of this checkout (without `node_modules`, `dist/`
- * or `.git`; its `node_modules` linked, as after `npm ci`) sits beside an empty project, and the guide's first
- * `sh` block runs in the copy: `npm pack` (whose `prepack` builds `dist/` from scratch) into the project, then
- * `npm install --save-dev` of the tarball. Once per run; every test below reads that one install. npm resolves
+ * or `.git`; its `node_modules` linked, as after `npm ci`), and the guide's first `sh` block runs in the copy:
+ * it makes the project folder beside it, `npm pack` (whose `prepack` builds `dist/` from scratch) writes the
+ * tarball there, `npm init -y` gives the project its `package.json`, and `npm install --save-dev` installs it. Once per run; every test below reads that one install. npm resolves
  * the package's dependencies from its cache first (`prefer-offline`), so the network is needed only for what
  * `npm ci` did not fetch.
  */
@@ -102,15 +102,19 @@ describe('installing from a tarball (docs/guide.md)', () => {
     });
     symlinkSync(join(root, 'node_modules'), join(checkout, 'node_modules'));
     project = join(base, 'my-project');
-    mkdirSync(project);
-    writeFileSync(join(project, 'package.json'), '{ "name": "my-project", "private": true }\n');
-    install = sh(guideInstallBlock(), checkout);
+    // `set -e`: a command that fails stops the block, as it stops a reader.
+    install = sh(`set -e\n${guideInstallBlock()}`, checkout);
     installed = join(project, 'node_modules/dsh-mode');
   }, 300_000);
   afterAll(() => rmSync(base, { recursive: true, force: true }));
 
-  it('shows the same commands in the README and the guide', () => {
-    expect(commands(readmeTarballBlock())).toEqual(commands(guideInstallBlock()));
+  it('shows the same commands in the README and the guide, less the two that make a new project', () => {
+    const guide = commands(guideInstallBlock());
+    expect(guide.filter((c) => /^(mkdir|npm init)\b/.test(c))).toEqual([
+      'mkdir ../my-project',
+      'npm init -y',
+    ]);
+    expect(commands(readmeTarballBlock())).toEqual(guide.filter((c) => !/^(mkdir|npm init)\b/.test(c)));
   });
 
   it('packs and installs with the commands the guide shows, and runs no install script', () => {

@@ -156,6 +156,58 @@ describe('a JSON policy with a relative $schema (docs/editors.md)', () => {
     expect(values).toEqual(expect.arrayContaining(['"allow"', '"deny"', '"ask"']));
   });
 
+  it('names an unknown key inside a rule, as lint does, and never says the rule should be a string', async () => {
+    const svc = ls();
+    const lines = [
+      '{',
+      REF,
+      '  "mode": "nested",',
+      '  "tools": { "bash": { "decison": "deny" }, "read": { "decision": "allow", "paths": { ".env*": { "decison": "deny" } } } },',
+      '  "effects": { "readOnly": { "decision": "allow", "reasn": "Read only." } },',
+      '  "default": "deny"',
+      '}',
+      '',
+    ];
+    const document = open('policies/nested.json', lines.join('\n'));
+    const found = await svc.doValidation(document, svc.parseJSONDocument(document));
+    for (const d of found) expect(d.message).not.toMatch(/Incorrect type|Value is not accepted/);
+    const at = (line: number, key: string, from = 0) => [line, lines[line]!.indexOf(`"${key}"`, from)];
+    const unknown = found
+      .filter((d) => /not allowed/.test(d.message))
+      .map((d) => [d.range.start.line, d.range.start.character, d.message]);
+    expect(unknown).toEqual([
+      [...at(3, 'decison'), 'Property decison is not allowed.'],
+      [...at(3, 'decison', lines[3]!.indexOf('.env*')), 'Property decison is not allowed.'],
+      [...at(4, 'reasn'), 'Property reasn is not allowed.'],
+    ]);
+    // The rules left without `decision` say so, and that is all.
+    expect(found.filter((d) => !/not allowed/.test(d.message)).map((d) => d.message)).toEqual([
+      'Missing property "decision".',
+      'Missing property "decision".',
+    ]);
+    // dsh-mode lint names the same keys at the same places, with the key they meant.
+    const lint = loadPolicyText(document.getText(), 'nested.json').diagnostics.filter(
+      (d) => d.code === 'unknown-key',
+    );
+    expect(lint.map((d) => [d.range!.start.line - 1, d.range!.start.column - 1])).toEqual(
+      unknown.map(([line, character]) => [line, character]),
+    );
+    expect(lint.map((d) => d.message.replace(/ in `[^`]*`/, ''))).toEqual([
+      'unknown key `decison`: did you mean `decision`?',
+      'unknown key `decison`: did you mean `decision`?',
+      'unknown key `reasn`: did you mean `reason`?',
+    ]);
+  });
+
+  it('offers the decisions and the rule snippets as a tool’s value', async () => {
+    const svc = ls();
+    const draft = open('policies/value.json', `{\n${REF}\n  "mode": "draft",\n  "tools": { "bash":  }\n}\n`);
+    const labels = (await complete(svc, draft, 3, 20)).map((i) => i.label);
+    expect(labels).toEqual(
+      expect.arrayContaining(['"allow"', '"deny"', '"ask"', 'a decision with a reason', 'command rules']),
+    );
+  });
+
   it('inserts test cases that the policy language accepts: an array for `tests`, an object in it', async () => {
     const svc = ls();
     const atValue = open(

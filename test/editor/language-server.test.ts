@@ -59,6 +59,25 @@ const ARGUMENT_RULES = [
   '',
 ].join('\n');
 
+/**
+ * Typos inside rules: `decison` in a tool rule (line 3, characters 10–17) and in a path pattern's rule (line 7,
+ * 17–24), `reasn` in an effect's rule (line 9, 31–36).
+ */
+const NESTED_TYPOS = [
+  MODELINE, //                                          0
+  'mode: nested', //                                    1
+  'tools:', //                                          2
+  '  bash: { decison: deny }', //                       3
+  '  read:', //                                         4
+  '    decision: allow', //                             5
+  '    paths:', //                                      6
+  '      ".env*": { decison: deny, reason: Secrets. }', // 7
+  'effects:', //                                        8
+  '  readOnly: { decision: allow, reasn: Read only. }', // 9
+  'default: deny', //                                   10
+  '',
+].join('\n');
+
 /** A new plugin entry on line 1. */
 const NEW_ENTRY = ['- name: host', '- ', ''].join('\n');
 
@@ -221,6 +240,7 @@ beforeAll(async () => {
   uris.newTest = await open('snippets/test.yaml', NEW_TEST);
   uris.argumentRules = await open('arguments.yaml', ARGUMENT_RULES);
   uris.newArgumentRule = await open('snippets/argument-rule.yaml', NEW_RULE);
+  uris.nestedTypos = await open('nested.yaml', NESTED_TYPOS);
   uris.cordis = await open('deploy/cordis.yml', CORDIS);
   uris.cordisDraft = await open('draft/cordis.yml', CORDIS_DRAFT);
   uris.newEntry = await open('entry/cordis.yml', NEW_ENTRY);
@@ -311,6 +331,33 @@ describe('yaml-language-server with schema/policy.schema.json (modeline)', () =>
       ]),
     );
     expect(diagnostics).toHaveLength(2);
+  });
+});
+
+describe('yaml-language-server: a typo inside a rule', () => {
+  it('names the unknown key where it is, as lint does, and never says the rule should be a string', async () => {
+    const diagnostics = (await schemaDiagnostics(uris.nestedTypos!)).map(simplify);
+    const unknown = diagnostics.filter((d) => /not allowed/.test(d.message)).sort((a, b) => a.line - b.line);
+    expect(unknown).toEqual([
+      { line: 3, from: 10, to: 17, message: expect.stringContaining('decison') },
+      { line: 7, from: 17, to: 24, message: expect.stringContaining('decison') },
+      { line: 9, from: 31, to: 36, message: expect.stringContaining('reasn') },
+    ]);
+    // The two rules left without `decision` say so; nothing claims a rule must be a string or a decision.
+    expect(diagnostics.filter((d) => !/not allowed/.test(d.message)).map((d) => d.message)).toEqual([
+      expect.stringContaining('decision'),
+      expect.stringContaining('decision'),
+    ]);
+    for (const d of diagnostics) expect(d.message).not.toMatch(/Incorrect type|Value is not accepted/);
+    // dsh-mode lint reports the same unknown keys at the same places (its columns are 1-based), with the fix.
+    const lint = loadPolicyText(NESTED_TYPOS, 'nested.yaml').diagnostics.filter(
+      (d) => d.code === 'unknown-key',
+    );
+    expect(lint.map((d) => [d.range!.start.line - 1, d.range!.start.column - 1, d.message])).toEqual([
+      [3, 10, 'unknown key `decison` in `tools.bash`: did you mean `decision`?'],
+      [7, 17, 'unknown key `decison` in `tools.read.paths..env*`: did you mean `decision`?'],
+      [9, 31, 'unknown key `reasn` in `effects.readOnly`: did you mean `reason`?'],
+    ]);
   });
 });
 

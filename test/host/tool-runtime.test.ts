@@ -81,6 +81,25 @@ describe('ctx.tools.execute()', () => {
     );
   });
 
+  it('checks the formats MCP schemas use (uri, date-time) instead of ignoring them', async () => {
+    const { ctx } = await host();
+    ctx.tools.register({
+      name: 'fetch_page',
+      description: 'Fetches.',
+      parameters: {
+        type: 'object',
+        properties: { url: { type: 'string', format: 'uri' }, at: { type: 'string', format: 'date-time' } },
+      },
+      execute: () => ({ content: 'fetched' }),
+    });
+    const call = (args: object) => ctx.tools.execute(exec({ name: 'fetch_page', arguments: args }));
+    expect(await call({ url: 'https://example.com/a', at: '2026-12-04T19:00:00Z' })).toEqual({
+      content: 'fetched',
+    });
+    expect((await call({ url: 'not a uri' })).content).toContain('/url must match format "uri"');
+    expect((await call({ at: 'yesterday' })).content).toContain('/at must match format "date-time"');
+  });
+
   it('turns a throwing tool into an error result', async () => {
     const { ctx } = await host();
     ctx.tools.register({

@@ -213,7 +213,7 @@ describe('trust: start notices, whatever the trust', () => {
       expect(acp.stderr).toContain(`the workspace is \`${outside}\``);
       expect(acp.stderr).toContain('outside the current folder');
       expect(acp.stderr).toContain('model requests go to `http://attacker.invalid/v1`');
-      expect(acp.stderr).toContain('receives your DEEPSEEK_API_KEY');
+      expect(acp.stderr).toContain('DEEPSEEK_API_KEY is not set, so no key is sent');
       // The same notices when trusted, and when trusting.
       const trusted = await trust([], dir, env);
       expect(trusted.code, trusted.stderr).toBe(0);

@@ -18,7 +18,9 @@
  *   with the stop reason of its `turn/end`. `session/cancel` aborts the turn.
  * - an `ask` becomes `session/request_permission` (see `permission.ts`).
  * - the `mcpServers` of `session/new` / `session/load` start for that session (see `mcp-servers.ts`) and stop when
- *   it closes.
+ *   it closes. Neither request waits for them: a session's prompt does (a cancel ends that wait), so its first
+ *   step sees their tools. A server left out (it crashed, hung past its start limit, has no such command) is told
+ *   to the client as an `agent_message_chunk` of its own (`_meta["dsh-mode/notice"]`), as soon as it is known.
  * @module
  */
 import { lstatSync, statSync } from 'node:fs';
@@ -32,7 +34,7 @@ import { closeSessionServers, openSessionServers } from './mcp-servers.js';
 import { configOptions, modeState, requestedMode, requestMode, shownMode } from './modes.js';
 import { askClient } from './permission.js';
 import { AcpSession } from './session-state.js';
-import { chunkUpdates, inProgress, updatesFor, type ToolLookup } from './updates.js';
+import { chunkUpdates, inProgress, noticeUpdates, updatesFor, type ToolLookup } from './updates.js';
 
 const STOP: Record<SessionEventMap['turn/end']['reason'], acp.StopReason | null> = {
   done: 'end_turn',
@@ -53,7 +55,8 @@ export function createAcpAgent(runtime: Runtime, version: string): { app: acp.Ag
   const bySession = new Map<Session, AcpSession>();
   const tools: ToolLookup = (name) => ctx.tools.get(name);
   const disposers: (() => void)[] = [];
-  const warn = (line: string): void => ctx.logger('acp').warn(line);
+  /** Numbers the notices of this connection, so each is its own message for the client. */
+  let notices = 0;
 
   disposers.push(
     ctx.on(
@@ -128,6 +131,15 @@ export function createAcpAgent(runtime: Runtime, version: string): { app: acp.Ag
     return state;
   }
 
+  /** Starts the client's servers for a session without holding the request; what is left out is told. */
+  function startServers(state: AcpSession, servers: readonly acp.McpServer[] | undefined): void {
+    state.servers = openSessionServers(ctx, state.agent.session, servers, state.cwd).then((warnings) => {
+      for (const warning of warnings) {
+        for (const update of noticeUpdates(`MCP: ${warning}`, `notice-${++notices}`)) state.send(update);
+      }
+    });
+  }
+
   function close(state: AcpSession): void {
     state.turn?.abort();
     sessions.delete(state.id);
@@ -161,8 +173,8 @@ export function createAcpAgent(runtime: Runtime, version: string): { app: acp.Ag
     .onRequest(acp.methods.agent.session.new, async ({ params, client: c }) => {
       checkCwd(params.cwd);
       const session = runtime.ctx.sessions.create({ dir: sessionsDir(params.cwd) });
-      await openSessionServers(ctx, session, params.mcpServers, params.cwd, warn);
       const state = open(session.id, params.cwd, session, c, runtime.startMode);
+      startServers(state, params.mcpServers);
       return { sessionId: session.id, ...advertised(state) };
     })
     .onRequest(acp.methods.agent.session.load, async ({ params, client: c }) => {
@@ -180,8 +192,8 @@ export function createAcpAgent(runtime: Runtime, version: string): { app: acp.Ag
       } catch (error) {
         throw acp.RequestError.invalidParams({ sessionId: params.sessionId }, (error as Error).message);
       }
-      await openSessionServers(ctx, session, params.mcpServers, params.cwd, warn);
       const state = open(params.sessionId, params.cwd, session, c);
+      startServers(state, params.mcpServers);
       // mode/set is told by the advertised mode; narration (context/message) replays as the user-role
       // message the model saw.
       for (const event of session.events) {
@@ -214,6 +226,12 @@ export function createAcpAgent(runtime: Runtime, version: string): { app: acp.Ag
       const turn = new AbortController();
       state.turn = turn;
       try {
+        // The client's servers still starting: their tools belong in the first step (a cancel stops the wait).
+        await Promise.race([state.servers, aborted(turn.signal)]);
+        if (turn.signal.aborted) {
+          await state.flush();
+          return { stopReason: 'cancelled' };
+        }
         const outcome = await state.agent.prompt(text, { signal: turn.signal });
         await state.flush();
         const stop = turn.signal.aborted ? 'cancelled' : STOP[outcome.reason];
@@ -244,6 +262,14 @@ export function createAcpAgent(runtime: Runtime, version: string): { app: acp.Ag
       for (const dispose of disposers.splice(0)) dispose();
     },
   };
+}
+
+/** Resolves when the signal aborts. */
+function aborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener('abort', () => resolve(), { once: true });
+  });
 }
 
 /** ACP's answer for a session this agent does not have: -32002 resource not found, naming the id. */

@@ -39,7 +39,8 @@ export async function runAcp(options: AcpOptions): Promise<number> {
   };
   let runtime;
   try {
-    runtime = await startDeployment(planDeployment({ cwd: options.cwd, config: options.config }), {
+    // The embedded default runs the `mcp` plugin here: an editor's servers (Zed's context servers) start.
+    runtime = await startDeployment(planDeployment({ cwd: options.cwd, config: options.config, mcp: true }), {
       workspace: options.cwd,
       ...(options.modelScript !== undefined ? { modelScript: options.modelScript } : {}),
       log,

@@ -16,6 +16,8 @@ export class AcpSession {
   turn: AbortController | null = null;
   /** True once a chunk of the current step's answer was streamed (its `assistant/message` then adds none). */
   streamedStep = false;
+  /** Settles once the client's MCP servers for this session have started or failed (never rejects). */
+  servers: Promise<void> = Promise.resolve();
   #outbox: Promise<void> = Promise.resolve();
   #failed: unknown = null;
 

@@ -3,8 +3,9 @@
  * loaded session's history, so a client sees the same cards either way.
  *
  * `user/message` and `context/message` (a mode switch's narration, marked `_meta["dsh-mode/context"]`) →
- * `user_message_chunk`, one `messageId` per event (the agent sends them only when replaying a loaded session); `assistant/message` reasoning → `agent_thought_chunk` and its text →
- * `agent_message_chunk` (unless they were already streamed chunk by chunk, see `chunkUpdates`); `tool/call` → `tool_call` (pending; `in_progress` follows from the agent once the call is allowed,
+ * `user_message_chunk`, one `messageId` per event (the agent sends them only when replaying a loaded session);
+ * `assistant/message` reasoning → `agent_thought_chunk` and its text → `agent_message_chunk`, each with a
+ * `messageId` of its own (unless they were already streamed chunk by chunk, see `chunkUpdates`); `tool/call` → `tool_call` (pending; `in_progress` follows from the agent once the call is allowed,
  * see `inProgress`; titled by the tool's `present()`, the
  * exit plan as markdown content); `tool/result` → `tool_call_update` (completed or failed, the result text as
  * content, a denial's sentence for the user instead where it has one, and the rule that denied or asked about the call, if any, as `_meta["dsh-mode/rule"]`). Everything else is log-only here; `mode/set` is handled by the mode notifier.
@@ -168,6 +169,24 @@ function clipStrings(value: unknown, depth: number): unknown {
 /** The `_meta` key that marks a replayed user-role message as the host's narration (a mode switch notice). */
 export const CONTEXT_META_KEY = 'dsh-mode/context';
 
+/** The `_meta` key that marks an agent message as the agent's own notice (not the model's text, not logged). */
+export const NOTICE_META_KEY = 'dsh-mode/notice';
+
+/**
+ * A notice for the user as an agent message of its own (ACP has no other update a client shows as text): for
+ * example an MCP server of the client's that was left out, and why.
+ * @param value the notice (escaped and bounded here)
+ * @param messageId its message id, unique on the connection
+ */
+export function noticeUpdates(value: string, messageId: string): SessionUpdate[] {
+  return textChunks(value).map((chunk) => ({
+    sessionUpdate: 'agent_message_chunk',
+    content: { type: 'text', text: chunk },
+    messageId,
+    _meta: { [NOTICE_META_KEY]: true },
+  }));
+}
+
 /** The `_meta` key under which a tool call carries the rule that denied it or asked about it. */
 export const RULE_META_KEY = 'dsh-mode/rule';
 
@@ -231,11 +250,14 @@ export function updatesFor(event: SessionEvent, tools: ToolLookup, streamed = fa
     case 'assistant/message': {
       const { data } = event;
       if (streamed) return [];
+      // The reasoning and the text are two messages for the client, each with its id (as replayed user messages).
+      const withId = (updates: SessionUpdate[], messageId: string) =>
+        updates.map((update) => ({ ...update, messageId }));
       return [
         ...(typeof data.reasoning === 'string'
-          ? chunkUpdates({ kind: 'reasoning', text: data.reasoning })
+          ? withId(chunkUpdates({ kind: 'reasoning', text: data.reasoning }), `thought-${event.seq}`)
           : []),
-        ...chunkUpdates({ kind: 'text', text: data.text }),
+        ...withId(chunkUpdates({ kind: 'text', text: data.text }), `assistant-${event.seq}`),
       ];
     }
     case 'tool/call': {

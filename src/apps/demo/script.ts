@@ -1,11 +1,18 @@
 /**
  * The embedded demo (`npm start`): a tiny project seeded into `.dsh/demo/`, the prompt that starts its first turn,
- * and the demo model. The walk-through: explore, try a write, and when it is denied propose a plan with
- * `exit_plan_mode` (the approval is asked in the terminal), then edit once the plan is approved.
+ * and the demo model, a fixed script rather than a model. Two scripts:
  *
- * The model is scripted but reads what happened: each answer depends on the results of its last calls, the
- * tools it is offered and the mode the system prompt names, so it never says a denied edit is done, nor that
- * it is in plan mode when it is not. Shipped as code so the package needs no extra data files.
+ * - the walk-through, for a session whose first message is {@link DEMO_PROMPT} (the demo sends it): explore, try
+ *   a write, and when it is denied propose a plan with `exit_plan_mode` (the approval is asked in the terminal),
+ *   then edit once the plan is approved;
+ * - anywhere else (`chat` with no model in your own project, the guide's `--mode audit`), it explores the folder
+ *   it runs in: lists it (and a folder the request names), reads one file it found, then proposes a plan that
+ *   says what it found, or, without `exit_plan_mode`, reports it. It never writes there, and says that it is the
+ *   demo and how to use a real model.
+ *
+ * The model reads what happened: each answer depends on the results of its last calls, the tools it is offered
+ * and the mode the system prompt names, so it never says a denied edit is done, nor that it is in plan mode when
+ * it is not. Shipped as code so the package needs no extra data files.
  * @module
  */
 import { chunkText } from '../../host/models/index.js';
@@ -32,7 +39,7 @@ const PLAN =
 
 const DONE = "Done: `greet('Ada', { shout: true })` returns `HELLO, ADA`; `greet('Ada')` is unchanged.";
 
-/** What the demo says to any later message: it knows one walk-through only. */
+/** What the demo says to a later message of the walk-through: it knows that one walk-through only. */
 export const DEMO_ONLY =
   'I am the demo model: I only know the greet() walk-through, and this session has had it. ' +
   'Set DEEPSEEK_API_KEY, or configure a model in cordis.yml, to chat with a real model.';
@@ -51,10 +58,17 @@ function reason(result: ToolMessage): string {
 }
 
 /**
- * The demo's answer to one request.
+ * The demo's answer to one request: the walk-through when the session began with {@link DEMO_PROMPT}, else the
+ * exploration of the folder it runs in.
  * @param request the header (tools offered, system prompt) and the conversation
  */
 export function demoReply(request: Omit<ModelRequest, 'signal'>): Reply {
+  const first = request.messages.find((m) => m.role === 'user');
+  return first?.content === DEMO_PROMPT ? walkthrough(request) : explore(request);
+}
+
+/** The greet() walk-through on the demo project. */
+function walkthrough(request: Omit<ModelRequest, 'signal'>): Reply {
   const { messages } = request;
   const lastUser = messages.findLastIndex((m) => m.role === 'user');
   const turn = messages.slice(lastUser + 1);
@@ -121,6 +135,171 @@ export function demoReply(request: Omit<ModelRequest, 'signal'>): Reply {
     default:
       return { text: DEMO_ONLY, toolCalls: [] };
   }
+}
+
+/** How a real model replaces the demo, for the demo's own words. */
+const REAL_MODEL_HOW = 'set DEEPSEEK_API_KEY or name one in cordis.yml (`- name: openai`)';
+const REAL_MODEL = `for a real model, ${REAL_MODEL_HOW}`;
+
+/** Folders the exploration never opens or reads from: tool state, dependencies, version control. */
+const SKIPPED = new Set(['.dsh/', '.git/', 'node_modules/']);
+
+/** Files the exploration reads first, then any file with one of the text extensions. */
+const README = /^readme(\.[a-z]+)?$/i;
+const TEXT = /\.(md|txt|json|ya?ml|toml|js|mjs|cjs|ts|tsx|py|go|rs|java|rb|sh|c|h|cpp)$/i;
+
+/** One `list` or `read` of this turn and what it returned. */
+interface Step {
+  name: string;
+  path: string;
+  result?: ToolMessage;
+}
+
+/** The calls of the current turn (since the last user message), each with its result. */
+function turnSteps(messages: readonly ModelMessage[]): Step[] {
+  const steps: Step[] = [];
+  const byId = new Map<string, Step>();
+  for (const message of messages.slice(messages.findLastIndex((m) => m.role === 'user') + 1)) {
+    if (message.role === 'assistant') {
+      for (const call of message.toolCalls ?? []) {
+        const path = (call.arguments as { path?: unknown }).path;
+        const step = { name: call.name, path: typeof path === 'string' ? path : '.' };
+        steps.push(step);
+        byId.set(call.callId, step);
+      }
+    } else if (message.role === 'tool') {
+      const step = byId.get(message.callId);
+      if (step) step.result = message;
+    }
+  }
+  return steps;
+}
+
+/** The entries of a `list` result (folders end with `/`), without the note of a cut listing. */
+function entries(step: Step): string[] {
+  if (!step.result || step.result.isError || step.result.content === '(empty folder)') return [];
+  return step.result.content.split('\n').filter((line) => line !== '' && !line.startsWith('('));
+}
+
+/** `dir/name`, or `name` at the root. */
+function inFolder(dir: string, name: string): string {
+  return dir === '.' ? name : `${dir.replace(/\/+$/, '')}/${name}`;
+}
+
+/** Up to `max` names, quoted, with how many more there are. */
+function some(names: readonly string[], max = 8): string {
+  const shown = names.slice(0, max).map((n) => `\`${n}\``);
+  return names.length > max ? `${shown.join(', ')} and ${names.length - max} more` : shown.join(', ');
+}
+
+/**
+ * The exploration of the folder the demo runs in: list it, list a folder the request names, read one file, then
+ * plan (or report) from what it found. Never a write: this is the user's own project.
+ */
+function explore(request: Omit<ModelRequest, 'signal'>): Reply {
+  const { messages } = request;
+  const offered = new Set(request.header.tools.map((tool) => tool.name));
+  const mode = modeNamed(request.header.system);
+  const ask = (messages.findLast((m) => m.role === 'user')?.content ?? '').trim();
+  const steps = turnSteps(messages);
+  const last = steps.at(-1);
+
+  if (last === undefined) {
+    if (messages.at(-1)?.role !== 'user') return { text: '', toolCalls: [] };
+    const intro =
+      "I'm the demo model, a fixed script and not a real model: I look around this folder, answer from what I " +
+      `find, and change nothing.${mode !== undefined ? ` I'm in ${mode} mode.` : ''}`;
+    if (!offered.has('list'))
+      return { text: `${intro} This mode offers me no \`list\`, so I stop.`, toolCalls: [] };
+    return { text: intro, toolCalls: [{ name: 'list', arguments: { path: '.' } }] };
+  }
+  if (last.name === 'exit_plan_mode') {
+    return last.result?.isError
+      ? {
+          text:
+            `The plan was not approved, so I change nothing${mode !== undefined ? ` and stay in ${mode} mode` : ''}. ` +
+            `A real model would revise it now; ${REAL_MODEL}.`,
+          toolCalls: [],
+        }
+      : {
+          text: `The plan is approved. A real model would carry it out now; the demo changes nothing in your files (${REAL_MODEL}).`,
+          toolCalls: [],
+        };
+  }
+  if (last.result?.isError) {
+    return {
+      text: `I could not ${last.name} \`${last.path}\` (${reason(last.result)}), so I stop here.`,
+      toolCalls: [],
+    };
+  }
+
+  const lists = steps.filter((s) => s.name === 'list');
+  const root = lists[0] ? entries(lists[0]).filter((e) => !SKIPPED.has(e)) : [];
+  // A folder the request names (`src/`, or `src` as a word), listed once.
+  const named = root.find(
+    (e) => e.endsWith('/') && new RegExp(`(^|[\\s\`'"(])${escape(e.slice(0, -1))}(/|\\b)`).test(ask),
+  );
+  if (named !== undefined && lists.length === 1 && offered.has('list')) {
+    return {
+      text: `You mention \`${named}\`: let me look inside.`,
+      toolCalls: [{ name: 'list', arguments: { path: named.slice(0, -1) } }],
+    };
+  }
+  const inside = named !== undefined && lists[1] ? entries(lists[1]) : [];
+  const read = steps.find((s) => s.name === 'read');
+  if (read === undefined && offered.has('read')) {
+    // The named folder's files first, then the root's; in each, a README, else a text file.
+    const pick = (names: string[], dir: string): string | undefined => {
+      const files = names.filter((e) => !e.endsWith('/') && !e.endsWith('@'));
+      const file = files.find((f) => README.test(f)) ?? files.find((f) => TEXT.test(f));
+      return file === undefined ? undefined : inFolder(dir, file);
+    };
+    const file = (named !== undefined ? pick(inside, named) : undefined) ?? pick(root, '.');
+    if (file !== undefined) {
+      return { text: `I'll read \`${file}\`.`, toolCalls: [{ name: 'read', arguments: { path: file } }] };
+    }
+  }
+
+  const found: string[] = [];
+  found.push(
+    root.length > 0 ? `This folder holds ${some(root)}.` : 'This folder is empty (apart from `.dsh/`).',
+  );
+  if (named !== undefined) {
+    found.push(inside.length > 0 ? `\`${named}\` holds ${some(inside)}.` : `\`${named}\` is empty.`);
+  }
+  if (read?.result) {
+    const lines = read.result.content.split('\n');
+    const count = lines.at(-1) === '' ? lines.length - 1 : lines.length;
+    const head = (lines.find((l) => l.trim() !== '') ?? '').trim().slice(0, 80);
+    found.push(
+      `\`${read.path}\` has ${count} line${count === 1 ? '' : 's'}${head ? `, starting \`${head.replaceAll('`', "'")}\`` : ''}.`,
+    );
+  }
+  if (offered.has('exit_plan_mode')) {
+    const title = (ask.split('\n')[0] ?? '').replace(/^#+\s*/, '').slice(0, 70) || 'your request';
+    const plan = [
+      `# Demo plan: ${title}`,
+      '',
+      'The demo model wrote this plan: a fixed script, from what it found in this folder, not a plan for your request.',
+      '',
+      ...found.map((line, i) => `${i + 1}. ${line}`),
+      `${found.length + 1}. A real model would plan the work you asked for: ${REAL_MODEL_HOW}.`,
+      '',
+    ].join('\n');
+    return {
+      text: 'Here is what I found, as a plan for you to approve or reject.',
+      toolCalls: [{ name: 'exit_plan_mode', arguments: { plan } }],
+    };
+  }
+  return {
+    text: `${found.join(' ')} That is all the demo does: it changes nothing (${REAL_MODEL}).`,
+    toolCalls: [],
+  };
+}
+
+/** A text as a literal inside a regular expression. */
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
 /** The demo model: {@link demoReply} for each request, its text streamed in a few chunks. */

@@ -223,39 +223,9 @@ export interface PathRules {
  * A decision, or a rule object: a decision with a reason, and optionally argument patterns.
  */
 /**
- * The base verdict: for calls no pattern matches (required unless the rule has patterns).
- */
-export type Decision1 = 'allow' | 'deny' | 'ask';
-/**
- * A pattern's decision, or a decision with a reason.
- */
-/**
- * The verdict of this rule.
- */
-export type Decision2 = 'allow' | 'deny' | 'ask';
-/**
- * For tools declaring readOnlyHint: true.
- */
-/**
- * For tools whose destructiveHint is true (the default unless read-only).
- */
-export type RuleValue1 = Decision | RuleObject;
-/**
- * For tools declaring idempotentHint: true.
- */
-export type RuleValue2 = Decision | RuleObject;
-/**
- * For tools whose openWorldHint is true (the default).
- */
-export type RuleValue3 = Decision | RuleObject;
-/**
  * The decision for tools nothing else in this document matches; without it the document abstains on them.
  */
-export type Decision3 = 'allow' | 'deny' | 'ask';
-/**
- * The expected decision.
- */
-export type Decision4 = 'allow' | 'deny' | 'ask';
+export type Decision1 = 'allow' | 'deny' | 'ask';
 /**
  * Inline expectations, run by `dsh-mode lint` against the mode as composed up to this document.
  */
@@ -296,7 +266,7 @@ export interface InlineMode {
   section?: string;
   tools?: ToolRules;
   effects?: EffectRules;
-  default?: Decision3;
+  default?: Decision1;
   /**
    * Replace every earlier document of this mode instead of composing with them (reported by lint).
    */
@@ -314,22 +284,10 @@ export interface InlineMode {
  * A tool rule: a base decision, its reason, and optionally command or path patterns that decide by the call's arguments.
  */
 /**
- * Command patterns for the tool's shell script (argument `command`): each simple command is judged on its own.
- */
-/**
- * A decision with the reason given to the model when it applies.
- */
-/**
- * Path globs, relative to the workspace root, for the tool's path argument (argument `path`).
- */
-/**
  * Rules by the tool's declared hints (MCP ToolAnnotations), for tools no name or glob matches.
  */
 /**
  * One expectation: this tool (with these hints) gets this decision.
- */
-/**
- * The hints the tool declares.
  */
 // schema/cordis.schema.json
 /**

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { promptText } from '../../../src/apps/acp/agent-app.js';
 import { permissionOptions } from '../../../src/apps/acp/permission.js';
-import { chunkUpdates, presentCall, updatesFor } from '../../../src/apps/acp/updates.js';
+import { chunkUpdates, noticeUpdates, presentCall, updatesFor } from '../../../src/apps/acp/updates.js';
 import type { SessionEvent, Tool } from '../../../src/host/types.js';
 
 const event = (type: string, data: object): SessionEvent =>
@@ -98,17 +98,38 @@ describe('updatesFor', () => {
     expect(updatesFor(event('step/end', { step: 1 }), tools)).toEqual([]);
   });
 
-  it('sends reasoning as agent_thought_chunk before the text, unless it was streamed', () => {
+  it('sends reasoning as agent_thought_chunk before the text, each a message with its id, unless it was streamed', () => {
     const message = event('assistant/message', { text: 'Hi', toolCalls: [], reasoning: 'hm\u202e' });
     expect(updatesFor(message, tools)).toEqual([
-      { sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: 'hm\\u202e' } },
-      { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: 'Hi' } },
+      {
+        sessionUpdate: 'agent_thought_chunk',
+        content: { type: 'text', text: 'hm\\u202e' },
+        messageId: 'thought-1',
+      },
+      {
+        sessionUpdate: 'agent_message_chunk',
+        content: { type: 'text', text: 'Hi' },
+        messageId: 'assistant-1',
+      },
     ]);
     expect(updatesFor(message, tools, true)).toEqual([]);
     expect(chunkUpdates({ kind: 'reasoning', text: 'x' })).toEqual([
       { sessionUpdate: 'agent_thought_chunk', content: { type: 'text', text: 'x' } },
     ]);
     expect(chunkUpdates({ kind: 'text', text: '' })).toEqual([]);
+  });
+});
+
+describe('noticeUpdates', () => {
+  it('is an agent message of its own, marked as the agent’s notice, escaped', () => {
+    expect(noticeUpdates('MCP: the server `x\u202e` failed', 'notice-1')).toEqual([
+      {
+        sessionUpdate: 'agent_message_chunk',
+        content: { type: 'text', text: 'MCP: the server `x\\u202e` failed' },
+        messageId: 'notice-1',
+        _meta: { 'dsh-mode/notice': true },
+      },
+    ]);
   });
 });
 

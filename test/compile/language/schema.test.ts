@@ -39,8 +39,12 @@ describe('schema/policy.schema.json', () => {
 
   it('closes every object and documents every property twice', () => {
     for (const [path, node] of objects(policySchema)) {
-      // Maps (selector or pattern → decision) and a test's `args` (any call arguments) are open by design.
-      const open = /\/(toolRules|commandRules|pathRules|args)$/.test(path);
+      // Maps (selector or pattern → decision) and a test's `args` (any call arguments) are open by design. A
+      // decision-or-rule value's `anyOf` and `if` only name the kinds it takes; its `then`, the rule object, is
+      // closed.
+      const open =
+        /\/(toolRules|commandRules|pathRules|args)$/.test(path) ||
+        /\/(ruleValue|toolRuleValue|patternValue)\/(anyOf\/1|if)$/.test(path);
       if (node.type === 'object' && !open) {
         expect(node.additionalProperties, path).toBe(false);
       }
