@@ -34,6 +34,10 @@ export const commands: Readonly<Record<string, CommandEntry>> = {
     summary: 'compare the decisions of two policy sets and flag escalations',
     load: async () => (await import('./diff.js')).command,
   },
+  hook: {
+    summary: "decide an agent's tool call from its pre-tool hook (Claude Code, Codex, Gemini CLI)",
+    load: async () => (await import('./hook.js')).command,
+  },
   lint: {
     summary: 'validate policies, run their inline tests and report findings',
     load: async () => (await import('./lint.js')).command,
