@@ -4,7 +4,8 @@
 //   3. the generated validators copied into dist/ beside their modules (tsc copies no JavaScript),
 //   4. the CLI bundled (esbuild) into dist/bundle/, which bin/dsh-mode.mjs runs: `cli.js` and the chunks that the
 //      commands' lazy imports were split into, so a cold command loads a few files, each of what it runs, instead
-//      of some two hundred modules (or one module holding every command's dependencies).
+//      of some two hundred modules (or one module holding every command's dependencies); and the agents' entries
+//      `hook.js` (run by `dsh-mode hook AGENT`) and `opencode.js` (imported by OpenCode's plugin), one file each.
 // `--keep-going` (the test setup's): type errors are reported and the build goes on, since tsc still emits.
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, readFileSync, rmSync } from 'node:fs';
@@ -66,7 +67,65 @@ export async function bundle() {
     plugins: [moduleUrls],
     logLevel: 'warning',
   });
+  // The agents' entries: `hook.js` (what `dsh-mode hook AGENT` runs, before every tool call of an agent, so it
+  // loads the decision and nothing else; reading policies the long way is a chunk of its own, loaded only when
+  // the kept record is stale) and `opencode.js` (the engine OpenCode's plugin imports).
+  await build({
+    entryPoints: {
+      hook: join(root, 'dist/agents/hook-entry.js'),
+      opencode: join(root, 'dist/agents/opencode-plugin.js'),
+    },
+    outdir: join(BUNDLE, 'agents'),
+    splitting: true,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    mainFields: ['module', 'main'],
+    banner: {
+      js: "import { createRequire as __bundleRequire } from 'node:module';\nconst require = __bundleRequire(import.meta.url);",
+    },
+    plugins: [agentUrls, pureModules],
+    logLevel: 'warning',
+  });
 }
+
+/**
+ * The agents' bundle treats dsh-mode's own modules as free of side effects (none has any on import), so a module
+ * whose exports the hook does not use is left out whole, with its dependencies: compile's index re-exports the
+ * YAML parser and the validators, which the hook loads only when it reads policies the long way.
+ */
+const pureModules = {
+  name: 'pure-modules',
+  setup(b) {
+    b.onResolve({ filter: /^\./ }, async (args) => {
+      if (args.pluginData?.pure || !args.importer.startsWith(join(root, 'dist'))) return undefined;
+      const found = await b.resolve(args.path, {
+        kind: args.kind,
+        importer: args.importer,
+        resolveDir: args.resolveDir,
+        pluginData: { pure: true },
+      });
+      if (found.errors.length > 0 || !found.path.startsWith(join(root, 'dist'))) return undefined;
+      // The entries themselves run on import.
+      return { ...found, sideEffects: found.path.endsWith('-entry.js') };
+    });
+  },
+};
+
+/** {@link moduleUrls} for the agents' bundle, one folder down. */
+const agentUrls = {
+  name: 'agent-urls',
+  setup(b) {
+    b.onLoad({ filter: /\.m?js$/ }, (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      if (!text.includes('import.meta.url')) return undefined;
+      const from = relative(join(BUNDLE, 'agents'), args.path).split(sep).join('/');
+      const url = `new URL(${JSON.stringify(from.startsWith('.') ? from : `./${from}`)}, import.meta.url).href`;
+      return { contents: text.replaceAll('import.meta.url', url), loader: 'js' };
+    });
+  },
+};
 
 /**
  * Each bundled module keeps its own `import.meta.url`: the URL of the file it was bundled from, relative to the

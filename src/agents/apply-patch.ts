@@ -42,7 +42,10 @@ const END_OF_FILE = '*** End of File';
  */
 export function patchChanges(text: string): PatchChange[] {
   if (typeof text !== 'string') throw new PatchError('the patch is not text');
-  const lines = text.trim().split('\n').map((line) => line.replace(/\r$/, ''));
+  const lines = text
+    .trim()
+    .split('\n')
+    .map((line) => line.replace(/\r$/, ''));
   if (lines[0]?.trim() !== BEGIN) throw new PatchError(`the patch does not start with \`${BEGIN}\``);
   if (lines.at(-1)?.trim() !== END) throw new PatchError(`the patch does not end with \`${END}\``);
   const changes: PatchChange[] = [];
@@ -68,7 +71,9 @@ export function patchChanges(text: string): PatchChange[] {
       (line.startsWith('@@') || line === END_OF_FILE || /^[ +-]/.test(line) || line === '')
     )
       continue;
-    throw new PatchError(`line ${i + 1} of the patch is not part of a file section: ${JSON.stringify(line.slice(0, 80))}`);
+    throw new PatchError(
+      `line ${i + 1} of the patch is not part of a file section: ${JSON.stringify(line.slice(0, 80))}`,
+    );
   }
   if (changes.length === 0) throw new PatchError('the patch names no file');
   return changes;

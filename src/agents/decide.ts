@@ -75,7 +75,11 @@ export function agentReason(
   // A decision by name says nothing of the call: name the file or command it was about.
   const reason =
     verdict.subject === undefined && subject !== undefined && verdict.decision !== 'allow'
-      ? insertSubject(verdict.reason, verdict.decision === 'deny' && verdict.reason.endsWith(EXIT_HINT) ? EXIT_HINT : '', subject)
+      ? insertSubject(
+          verdict.reason,
+          verdict.decision === 'deny' && verdict.reason.endsWith(EXIT_HINT) ? EXIT_HINT : '',
+          subject,
+        )
       : verdict.reason;
   if (verdict.decision !== 'deny' || !reason.endsWith(EXIT_HINT)) return `dsh-mode: ${reason}`;
   const head = reason.slice(0, -EXIT_HINT.length);

@@ -71,7 +71,12 @@ export function renderReply(agent: AgentName, answer: HookAnswer): HookReply {
     }
     case 'gemini':
       if (told === 'allow') return { stdout: '', stderr: '', exitCode: 0, told };
-      return { stdout: `${JSON.stringify({ decision: 'deny', reason: nonEmpty })}\n`, stderr: '', exitCode: 0, told };
+      return {
+        stdout: `${JSON.stringify({ decision: 'deny', reason: nonEmpty })}\n`,
+        stderr: '',
+        exitCode: 0,
+        told,
+      };
     case 'opencode':
       // OpenCode's plugin runs in process and throws; a command hook of its kind does not exist.
       return { stdout: '', stderr: `${nonEmpty}\n`, exitCode: told === 'allow' ? 0 : 2, told };
@@ -93,5 +98,7 @@ export function failureReply(agent: AgentName | undefined, message: string): Hoo
   if (agent === undefined) return { stdout: '', stderr: `${reason}\n`, exitCode: 2, told: 'deny' };
   const reply = renderReply(agent, { decision: 'deny', reason });
   // Also on stderr, with exit 2 where that blocks by itself: a reader that drops stdout still sees a deny.
-  return agent === 'claude-code' ? reply : { ...reply, stderr: `${reason}\n`, exitCode: reply.stdout === '' ? 2 : 0 };
+  return agent === 'claude-code'
+    ? reply
+    : { ...reply, stderr: `${reason}\n`, exitCode: reply.stdout === '' ? 2 : 0 };
 }

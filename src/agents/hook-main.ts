@@ -32,7 +32,10 @@ export async function runHookProcess(agentName: string | undefined, io: HookProc
   const agent: AgentName | undefined = agentName !== undefined && isAgent(agentName) ? agentName : undefined;
   try {
     if (agent === undefined) {
-      reply = failureReply(undefined, `\`dsh-mode hook\` needs an agent: ${AGENTS.join(', ')} (got ${JSON.stringify(agentName ?? '')})`);
+      reply = failureReply(
+        undefined,
+        `\`dsh-mode hook\` needs an agent: ${AGENTS.join(', ')} (got ${JSON.stringify(agentName ?? '')})`,
+      );
     } else {
       const text = await readStdin(io.stdin, MAX_INPUT_BYTES);
       let value: unknown;

@@ -15,14 +15,21 @@
  * `plan`, which only its user can do while dsh-mode's plan asks for `ExitPlanMode`.
  * @module
  */
-import { fsPathResolver, fsProgramCheck } from '../compile/index.js';
+import { fsPathResolver, fsProgramCheck } from '../compile/runtime.js';
 import type { PolicyLookup } from '../engine/authorize.js';
 import { DEFAULT_MODE, PLAN_MODE } from '../engine/vocabulary.js';
 import { agentReason, decideCalls, type ModeSource } from './decide.js';
 import { failureReply, renderReply, type HookAnswer, type HookReply } from './dialect.js';
 import { readInput, type AgentInput } from './input.js';
-import { appendAgentJournal, journalMode, journalPath, readAgentJournal, type DecisionRecord } from './journal.js';
-import { loadAgentPolicies } from './policies.js';
+import {
+  appendAgentJournal,
+  journalMode,
+  journalPath,
+  readAgentJournal,
+  type DecisionRecord,
+} from './journal.js';
+import { agentPolicies } from './compiled.js';
+import { packageVersion } from '../apps/version.js';
 import { startSettings } from './settings.js';
 import type { AgentName } from './tables.js';
 import type { UncheckedEvent } from '../host/types.js';
@@ -57,7 +64,13 @@ export async function decideHook(agent: AgentName, value: unknown, where: HookEn
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const reply = failureReply(agent, message);
-    return { reply, answer: { decision: 'deny', reason: `dsh-mode could not decide this call, so it is denied: ${message}` } };
+    return {
+      reply,
+      answer: {
+        decision: 'deny',
+        reason: `dsh-mode could not decide this call, so it is denied: ${message}`,
+      },
+    };
   }
 }
 
@@ -71,7 +84,8 @@ async function decide(agent: AgentName, input: AgentInput, where: HookEnv): Prom
     append.push({ type: 'mode/set', data: { mode: settings.mode } });
   }
   let mode = journalMode(events) ?? settings.mode;
-  const mapped = input.permissionMode === undefined ? undefined : settings.permissionModes[input.permissionMode];
+  const mapped =
+    input.permissionMode === undefined ? undefined : settings.permissionModes[input.permissionMode];
   // Claude Code left its own plan mode: only its user can do that (dsh-mode's plan asks for ExitPlanMode).
   const planMapsTo = settings.permissionModes[PLAN_MODE];
   if (
@@ -87,18 +101,27 @@ async function decide(agent: AgentName, input: AgentInput, where: HookEnv): Prom
     append.push({ type: 'mode/set', data: { mode: DEFAULT_MODE } });
     mode = DEFAULT_MODE;
   }
-  const sources: ModeSource[] = [{ mode, source: events.some((e) => e.type === 'mode/set') ? 'journal' : `start (${settings.from})` }];
-  if (mapped !== undefined) sources.push({ mode: mapped, source: `permission_mode ${input.permissionMode}` });
+  const sources: ModeSource[] = [
+    { mode, source: events.some((e) => e.type === 'mode/set') ? 'journal' : `start (${settings.from})` },
+  ];
+  if (mapped !== undefined) {
+    const own = agent === 'opencode' ? 'OpenCode agent' : 'permission_mode';
+    sources.push({ mode: mapped, source: `${own} ${input.permissionMode}` });
+  }
 
   const restricting = sources.some((s) => s.mode !== DEFAULT_MODE);
-  const policies = restricting ? (await loadAgentPolicies(input.workspace, where.env)).policies : NO_POLICIES;
+  const policies = restricting
+    ? (await agentPolicies(input.workspace, where.env, packageVersion())).policies
+    : NO_POLICIES;
   const options = restricting
-    ? { resolvePath: fsPathResolver(input.workspace), checkProgram: fsProgramCheck(input.workspace, where.env) }
+    ? {
+        resolvePath: fsPathResolver(input.workspace),
+        checkProgram: fsProgramCheck(input.workspace, where.env),
+      }
     : {};
   const decided = decideCalls(policies, input.calls, sources, options);
   const leave = `dsh-mode mode default --agent ${agent} --session ${input.session}`;
-  const exitTool =
-    agent === 'claude-code' && input.permissionMode === PLAN_MODE ? 'ExitPlanMode' : undefined;
+  const exitTool = agent === 'claude-code' && input.permissionMode === PLAN_MODE ? 'ExitPlanMode' : undefined;
   const answer: HookAnswer = {
     decision: decided.verdict.decision,
     reason: agentReason(decided.verdict, exitTool, leave, decided.call.subject),

@@ -34,7 +34,7 @@ export interface AgentInput {
   workspace: string;
   /** The agent's own tool name, as the model called it. */
   agentTool: string;
-  /** Claude Code's `permission_mode`, when it sent one. */
+  /** The agent's own mode: Claude Code's `permission_mode`, OpenCode's agent (`plan`, `build`), when known. */
   permissionMode?: string;
   /** The calls to decide: one, or one per file of a patch. All must be allowed for the call to run. */
   calls: MappedCall[];
@@ -81,8 +81,18 @@ export function readInput(agent: AgentName, value: unknown, fallbackCwd: string)
   const input = object(value, 'the hook input');
   if (agent === 'opencode') {
     const call = object(input.input, '`input`');
-    const args = input.output === undefined ? {} : object(object(input.output, '`output`').args ?? {}, '`output.args`');
-    return finish(agent, text(call.sessionID, '`input.sessionID`'), fallbackCwd, text(call.tool, '`input.tool`'), args);
+    const args =
+      input.output === undefined ? {} : object(object(input.output, '`output`').args ?? {}, '`output.args`');
+    const out = finish(
+      agent,
+      text(call.sessionID, '`input.sessionID`'),
+      fallbackCwd,
+      text(call.tool, '`input.tool`'),
+      args,
+    );
+    // The session's OpenCode agent, noted by the plugin from `chat.params` (the tool hook's input has none).
+    if (input.agent !== undefined) out.permissionMode = text(input.agent, '`agent`');
+    return out;
   }
   const event = EVENTS[agent];
   if (input.hook_event_name !== event)
@@ -106,8 +116,11 @@ function finish(
   args: Record<string, unknown>,
 ): AgentInput {
   if (!SESSION_ID.test(session))
-    throw new InputError(`the session id ${JSON.stringify(session.slice(0, 80))} is not one dsh-mode can name a journal after`);
-  if (!isAbsolute(cwd)) throw new InputError(`the hook input's folder ${JSON.stringify(cwd)} is not absolute`);
+    throw new InputError(
+      `the session id ${JSON.stringify(session.slice(0, 80))} is not one dsh-mode can name a journal after`,
+    );
+  if (!isAbsolute(cwd))
+    throw new InputError(`the hook input's folder ${JSON.stringify(cwd)} is not absolute`);
   return { agent, session, workspace: resolve(cwd), agentTool, calls: mapCalls(agent, agentTool, args) };
 }
 
@@ -129,7 +142,8 @@ export function mapCalls(agent: AgentName, tool: string, args: Record<string, un
         subject: c.path,
       }));
     } catch (error) {
-      if (error instanceof PatchError) throw new InputError(`the patch cannot be read, so it is denied: ${error.message}`);
+      if (error instanceof PatchError)
+        throw new InputError(`the patch cannot be read, so it is denied: ${error.message}`);
       throw error;
     }
   }

@@ -15,7 +15,16 @@
  * `.dsh/` at a file elsewhere.
  * @module
  */
-import { closeSync, constants, fstatSync, openSync, readdirSync, readSync, statSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  openSync,
+  readdirSync,
+  readSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { foldMode } from '../engine/fold.js';
 import { checkFolders } from '../host/journal-path.js';
@@ -83,14 +92,16 @@ export function readAgentJournal(file: string): AgentJournal {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return { file, events: [] };
-    if (code === 'ELOOP' || code === 'EMLINK') throw new Error(`refusing the journal ${file}: it is a symbolic link`);
+    if (code === 'ELOOP' || code === 'EMLINK')
+      throw new Error(`refusing the journal ${file}: it is a symbolic link`);
     throw error;
   }
   let bytes: Buffer;
   try {
     const stats = fstatSync(fd);
     if (!stats.isFile()) throw new Error(`refusing the journal ${file}: it is not a regular file`);
-    if (stats.size > MAX_JOURNAL_BYTES) throw new Error(`refusing the journal ${file}: it is larger than ${MAX_JOURNAL_BYTES} bytes`);
+    if (stats.size > MAX_JOURNAL_BYTES)
+      throw new Error(`refusing the journal ${file}: it is larger than ${MAX_JOURNAL_BYTES} bytes`);
     bytes = Buffer.alloc(stats.size);
     let at = 0;
     while (at < bytes.length) {
@@ -121,7 +132,12 @@ export function parseAgentJournal(text: string, file: string): UncheckedEvent[] 
       throw new Error(`${file}:${i + 1}: the journal line is damaged (not JSON)`);
     }
     const event = value as { type?: unknown; time?: unknown; data?: unknown } | null;
-    if (typeof event !== 'object' || event === null || typeof event.type !== 'string' || typeof event.time !== 'string')
+    if (
+      typeof event !== 'object' ||
+      event === null ||
+      typeof event.type !== 'string' ||
+      typeof event.time !== 'string'
+    )
       throw new Error(`${file}:${i + 1}: the journal line is not an event`);
     return { seq: i + 1, type: event.type, time: event.time, data: event.data };
   });
@@ -156,7 +172,8 @@ export function appendAgentJournal(
     fd = openSync(file, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_NONBLOCK, 0o600);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ELOOP' || code === 'EMLINK') throw new Error(`refusing the journal ${file}: it is a symbolic link`);
+    if (code === 'ELOOP' || code === 'EMLINK')
+      throw new Error(`refusing the journal ${file}: it is a symbolic link`);
     throw error;
   }
   try {
@@ -173,7 +190,10 @@ export function appendAgentJournal(
  * The sessions of an agent in a workspace, the most recently written last.
  * @returns session ids with their journal's modification time
  */
-export function listSessions(workspace: string, agent: AgentName): Array<{ session: string; file: string; mtimeMs: number }> {
+export function listSessions(
+  workspace: string,
+  agent: AgentName,
+): Array<{ session: string; file: string; mtimeMs: number }> {
   const folder = journalFolder(workspace, agent);
   let names: string[];
   try {

@@ -1,66 +1,65 @@
 /**
- * The policies an agent's session is decided with: the same compiled deployment `check --config` and the gate use.
- * A session's workspace with a `cordis.yml` runs with that deployment's modes, and only when the user trusts the
- * file's exact content (`dsh-mode trust cordis.yml`, the record chat and acp read): a project file may come from
- * a cloned repository, and it can widen plan. A workspace without one runs with the built-in policies. Anything
- * that stops the policies from loading (an untrusted or changed file, a policy with an error) is a
- * {@link PolicyLoadError}, which the hook answers with a deny in every mode but `default`, which has no policy.
+ * The policies of a workspace read the long way: `cordis.yml` (its `mode` entry: the built-in plan, its policy
+ * files and folders, its inline modes) resolved as `check --config` and the gate resolve it, or the built-in
+ * policies when the workspace has none. `compiled.ts` calls this only when its kept record is missing or stale,
+ * and keeps what it returns; it is its own module so that a hook process whose record is current never loads the
+ * YAML parser and the schema validators.
+ *
+ * The trust decision is `compiled.ts`'s, made before this runs; the file is read again here, and a file that
+ * changed in between no longer has the hash the record keeps, so the next call reads it again.
  * @module
  */
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { readHashed, trustStatus } from '../apps/trust.js';
-import { compilePolicies, loadPolicySources, type CompiledPolicySet } from '../compile/index.js';
+import { statSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { loadPolicySources } from '../compile/index.js';
 import type { Diagnostic } from '../compile/types.js';
-import { deploymentPolicies, parseDeployment, whereOf } from '../deploy/index.js';
-
-/** The deployment file a workspace may hold. */
-export const DEPLOYMENT_FILE = 'cordis.yml';
-
-/** The policies of a workspace. */
-export interface AgentPolicies {
-  policies: CompiledPolicySet;
-  /** `cordis.yml`'s path, or `built-in` when the workspace has none. */
-  source: string;
-}
-
-/** The policies cannot be used: every call in a mode other than `default` is denied with this message. */
-export class PolicyLoadError extends Error {
-  override readonly name = 'PolicyLoadError';
-}
+import { deploymentPolicies, readDeployment as readDeploymentFile, whereOf } from '../deploy/index.js';
+import { DEPLOYMENT_FILE, PolicyLoadError, type ReadDeployment } from './compiled.js';
 
 /**
- * Loads the policies a workspace's sessions are decided with.
+ * Reads a workspace's policies.
  * @param workspace the session's folder
- * @param env the environment (where the trust records are)
- * @throws PolicyLoadError when the deployment is not trusted or does not load
+ * @returns the documents and every file and folder they were read from
+ * @throws PolicyLoadError when they do not load
  */
-export async function loadAgentPolicies(workspace: string, env: NodeJS.ProcessEnv): Promise<AgentPolicies> {
+export async function readDeployment(workspace: string): Promise<ReadDeployment> {
   const file = join(workspace, DEPLOYMENT_FILE);
-  if (!existsSync(file)) {
+  let present = true;
+  try {
+    statSync(file);
+  } catch {
+    present = false;
+  }
+  if (!present) {
     const load = await loadPolicySources([], { builtin: true, cwd: workspace });
     refuse(load.diagnostics, 'the built-in policies');
-    return { policies: compilePolicies(load.documents), source: 'built-in' };
+    return { documents: load.documents, source: 'built-in', files: load.files, folders: [] };
   }
-  let hashed;
-  try {
-    hashed = readHashed(file);
-  } catch (error) {
-    throw new PolicyLoadError(`${file} cannot be read: ${(error as Error).message}`);
-  }
-  const status = trustStatus(hashed, env);
-  if (status !== 'trusted') {
-    const why = status === 'changed' ? 'has changed since you trusted it' : 'is not trusted';
-    throw new PolicyLoadError(
-      `${file} ${why}, so its policies are not used and every call is denied outside the default mode; review it, then run: dsh-mode trust cordis.yml`,
-    );
-  }
-  const read = parseDeployment(hashed.text, file, dirname(hashed.realPath));
+  const read = readDeploymentFile(file);
   refuse(read.diagnostics, file);
-  const deployed = await deploymentPolicies(file, read);
+  const deployed = await deploymentPolicies(file);
   refuse(deployed.diagnostics, file);
   if (!deployed.policies) throw new PolicyLoadError(`${file} has no policies to decide with`);
-  return { policies: deployed.policies, source: file };
+  const folders: string[] = [];
+  for (const entry of read.entries) {
+    const paths = (entry.config as { policies?: unknown } | null)?.policies;
+    if (entry.name !== 'mode' || !Array.isArray(paths)) continue;
+    for (const p of paths) {
+      if (typeof p !== 'string') continue;
+      const at = isAbsolute(p) ? p : resolve(entry.baseDir, p);
+      if (isFolder(at)) folders.push(at);
+      else folders.push(dirname(at));
+    }
+  }
+  return { documents: deployed.documents, source: file, files: deployed.files, folders };
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 function refuse(diagnostics: readonly Diagnostic[], what: string): void {

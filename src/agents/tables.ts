@@ -59,7 +59,10 @@ export const TOOL_TABLES: Readonly<Record<AgentName, Readonly<Record<string, Too
     run_shell_command: { tool: SHELL, args: { command: 'command' } },
     read_file: { tool: 'read', args: { path: 'file_path' } },
     write_file: { tool: 'write', args: { path: 'file_path', content: 'content' } },
-    replace: { tool: 'edit', args: { path: 'file_path', old_string: 'old_string', new_string: 'new_string' } },
+    replace: {
+      tool: 'edit',
+      args: { path: 'file_path', old_string: 'old_string', new_string: 'new_string' },
+    },
     list_directory: { tool: 'list', args: { path: 'dir_path' } },
     glob: { tool: 'list', args: { path: 'dir_path' } },
     search_file_content: { tool: 'grep', args: { pattern: 'pattern', path: 'dir_path' } },

@@ -81,12 +81,10 @@ export interface DeploymentPolicies {
  * Reads and resolves a deployment file for the modes it runs with: those of its first `mode` entry (none
  * without one; a second `mode` entry is refused, since two engines would gate the same tools).
  * @param file the deployment file, as given
- * @param read the file already read and parsed (`parseDeployment` of the bytes a trust decision hashed), so the
- *   bytes judged are the bytes used; absent, the file is read here
  * @returns the compiled modes, or the diagnostics that refuse the deployment
  */
-export async function deploymentPolicies(file: string, read?: Deployment): Promise<DeploymentPolicies> {
-  const deployment = read ?? readDeployment(file);
+export async function deploymentPolicies(file: string): Promise<DeploymentPolicies> {
+  const deployment = readDeployment(file);
   const none = { documents: [], files: [file] };
   if (deployment.diagnostics.some((d) => d.severity === 'error')) {
     return { ...none, diagnostics: deployment.diagnostics };
