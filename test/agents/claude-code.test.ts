@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { claudeCode, makeScratch, runAgent, startFakeModel, toolResults } from './harness.js';
 import { smoke, writeAndRead } from './smoke.js';
+import { dshScenario } from './scenario.js';
 
 describe('claude-code', () => {
   it('runs git status, and a PreToolUse deny keeps README.md and reaches the model (bypassPermissions)', async () => {
@@ -89,5 +90,11 @@ describe('claude-code', () => {
       expect(r.kept).toBe(true);
       expect(r.results[0]!.text).toContain('blocking because onFailure is "block"');
     });
+  });
+});
+
+describe('claude-code with dsh-mode install', () => {
+  it('plan: git status runs, rm and the write are denied, .env stays out, dsh-mode mode default lets the write run, log shows it (bypassPermissions)', async () => {
+    await dshScenario(claudeCode, 'bypassPermissions', true);
   });
 });

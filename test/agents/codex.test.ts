@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { codex, hookCalls, makeScratch, runAgent, startFakeModel, toolResults } from './harness.js';
 import { smoke, writeAndRead } from './smoke.js';
+import { dshScenario } from './scenario.js';
 
 describe('codex', () => {
   it('runs git status, and a PreToolUse deny keeps README.md and reaches the model (bypass)', async () => {
@@ -47,5 +48,11 @@ describe('codex', () => {
       await fake.close();
       s.cleanup();
     }
+  });
+});
+
+describe('codex with dsh-mode install', () => {
+  it('plan: git status runs, rm and the write are denied, .env stays out, dsh-mode mode default lets the write run, log shows it (bypass)', async () => {
+    await dshScenario(codex, 'bypass', true);
   });
 });
