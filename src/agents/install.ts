@@ -74,7 +74,7 @@ export function defaultHookCommand(agent: AgentName): string {
 
 /** The engine OpenCode's plugin imports. */
 export function defaultEngineUrl(): string {
-  return pathToFileURL(join(PACKAGE_ROOT, 'dist', 'bundle', 'opencode.js')).href;
+  return pathToFileURL(join(PACKAGE_ROOT, 'dist', 'bundle', 'agents', 'opencode.js')).href;
 }
 
 function shellQuote(text: string): string {

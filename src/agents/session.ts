@@ -48,7 +48,9 @@ export function findSession(ref: SessionRef, create = false): { session: string;
   }
   const latest = listSessions(ref.workspace, ref.agent).at(-1);
   if (latest === undefined)
-    throw new SessionError(`no ${ref.agent} session in ${ref.workspace} yet: the hook records one at its first call`);
+    throw new SessionError(
+      `no ${ref.agent} session in ${ref.workspace} yet: the hook records one at its first call`,
+    );
   return latest;
 }
 
@@ -121,7 +123,8 @@ export function formatSessionLog(log: SessionLog): string {
       case 'hook/decision': {
         const d = data as unknown as DecisionRecord;
         const subject = d.subject === undefined ? '' : ` ${JSON.stringify(d.subject)}`;
-        const by = d.decidedBy !== undefined && d.decidedBy !== d.subject ? ` at ${JSON.stringify(d.decidedBy)}` : '';
+        const by =
+          d.decidedBy !== undefined && d.decidedBy !== d.subject ? ` at ${JSON.stringify(d.decidedBy)}` : '';
         const rule = d.pattern ?? d.rule;
         const told = d.answer !== d.decision ? ` (told ${d.answer})` : '';
         lines.push(

@@ -629,7 +629,11 @@ export function dshEnv(s: Scratch): NodeJS.ProcessEnv {
 
 /** Runs `dsh-mode ARGS` in the scratch project as the user would; its exit code, stdout and stderr. */
 export function dshMode(s: Scratch, args: string[]): { code: number; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [DSH_MODE, ...args], { cwd: s.project, env: dshEnv(s), encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [DSH_MODE, ...args], {
+    cwd: s.project,
+    env: dshEnv(s),
+    encoding: 'utf8',
+  });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -661,7 +665,12 @@ export function writeOperatorPolicy(s: Scratch): void {
 }
 
 /** `dsh-mode install AGENT --project --mode MODE` in the scratch (and for Codex, the trust step it prints). */
-export async function installDshMode(driver: AgentDriver, s: Scratch, fake: FakeModel, mode: string): Promise<string> {
+export async function installDshMode(
+  driver: AgentDriver,
+  s: Scratch,
+  fake: FakeModel,
+  mode: string,
+): Promise<string> {
   const r = dshMode(s, ['install', driver.name, '--project', '--mode', mode]);
   if (r.code !== 0) throw new Error(`dsh-mode install ${driver.name} failed (${r.code}): ${r.stderr}`);
   // Codex runs a hook only once the user trusts it (install prints the step): the tests take it as /hooks does.

@@ -69,9 +69,13 @@ export async function dshScenario(driver: AgentDriver, mode: string, hookSeesRea
 
     const log = dshMode(s, ['log', '--agent', driver.name, '--format', 'json']);
     expect(log.code, log.stderr).toBe(0);
-    const journal = JSON.parse(log.stdout) as { events: Array<{ type: string; data: Record<string, unknown> }> };
+    const journal = JSON.parse(log.stdout) as {
+      events: Array<{ type: string; data: Record<string, unknown> }>;
+    };
     const decisions = journal.events.filter((e) => e.type === 'hook/decision').map((e) => e.data);
-    const summary = decisions.map((d) => `${String(d.decision)} ${String(d.tool)} ${String(d.subject ?? '')}`);
+    const summary = decisions.map(
+      (d) => `${String(d.decision)} ${String(d.tool)} ${String(d.subject ?? '')}`,
+    );
     const expected = [
       'allow bash git status',
       'deny bash git status; rm README.md',
@@ -81,7 +85,8 @@ export async function dshScenario(driver: AgentDriver, mode: string, hookSeesRea
     ];
     expect(summary.length, JSON.stringify(summary)).toBe(expected.length);
     expected.forEach((e, i) => expect(summary[i]).toContain(e));
-    for (const d of decisions) expect((d.rule as { selector?: unknown }).selector).toEqual(expect.any(String));
+    for (const d of decisions)
+      expect((d.rule as { selector?: unknown }).selector).toEqual(expect.any(String));
     expect(decisions[1]!.decidedBy).toBe('rm README.md');
     expect(decisions.at(-1)!.mode).toBe('default');
     const flips = journal.events.filter((e) => e.type === 'mode/flip');

@@ -13,7 +13,12 @@ import { UsageError } from '../errors.js';
 const SCOPE_OPTIONS = [
   { name: 'project', type: 'boolean', description: "the project's own settings (default)" },
   { name: 'user', type: 'boolean', description: "the user's settings: every project" },
-  { name: 'workspace', type: 'string', value: 'DIR', description: 'the project folder, default the current folder' },
+  {
+    name: 'workspace',
+    type: 'string',
+    value: 'DIR',
+    description: 'the project folder, default the current folder',
+  },
 ] as const;
 
 const installSpec: CommandSpec = {
@@ -32,9 +37,18 @@ const installSpec: CommandSpec = {
   ].join('\n'),
   options: [
     ...SCOPE_OPTIONS,
-    { name: 'mode', type: 'string', value: 'MODE', description: 'the mode new sessions start in, default `default`' },
+    {
+      name: 'mode',
+      type: 'string',
+      value: 'MODE',
+      description: 'the mode new sessions start in, default `default`',
+    },
   ],
-  examples: ['install claude-code --mode plan', 'install codex --user', 'install opencode --project --mode plan'],
+  examples: [
+    'install claude-code --mode plan',
+    'install codex --user',
+    'install opencode --project --mode plan',
+  ],
 };
 
 const uninstallSpec: CommandSpec = {
@@ -49,7 +63,10 @@ const uninstallSpec: CommandSpec = {
   examples: ['uninstall claude-code', 'uninstall codex --user'],
 };
 
-function target(args: ParsedArgs, cwd: string): { agent: AgentName; scope: 'project' | 'user'; workspace: string } {
+function target(
+  args: ParsedArgs,
+  cwd: string,
+): { agent: AgentName; scope: 'project' | 'user'; workspace: string } {
   const [agent, ...rest] = args.positionals;
   if (agent === undefined) throw new UsageError('missing AGENT', `one of ${AGENTS.join(', ')}`);
   if (!isAgent(agent)) throw new UsageError(`unknown agent \`${agent}\``, `one of ${AGENTS.join(', ')}`);
@@ -62,7 +79,11 @@ function target(args: ParsedArgs, cwd: string): { agent: AgentName; scope: 'proj
 
 function render(report: InstallReport): Outcome {
   const notes = report.notes.map((n) => `note: ${n}\n`).join('');
-  return { kind: 'ok', stdout: report.changes.map((c) => `${c}\n`).join(''), ...(notes ? { stderr: notes } : {}) };
+  return {
+    kind: 'ok',
+    stdout: report.changes.map((c) => `${c}\n`).join(''),
+    ...(notes ? { stderr: notes } : {}),
+  };
 }
 
 /** The command-line adapter of `install`. */
@@ -71,7 +92,9 @@ export const command: CliCommand = {
   async execute(args, env) {
     const mode = stringOption(args, 'mode');
     try {
-      return render(await install({ ...target(args, env.cwd), env: env.vars, ...(mode === undefined ? {} : { mode }) }));
+      return render(
+        await install({ ...target(args, env.cwd), env: env.vars, ...(mode === undefined ? {} : { mode }) }),
+      );
     } catch (error) {
       if (error instanceof InstallError) return { kind: 'load-failed', stderr: `error: ${error.message}\n` };
       throw error;

@@ -4,7 +4,13 @@
  * @module
  */
 import { resolve } from 'node:path';
-import { formatSessionLog, readSessionLog, SessionError, setSessionMode, type SessionRef } from '../../agents/session.js';
+import {
+  formatSessionLog,
+  readSessionLog,
+  SessionError,
+  setSessionMode,
+  type SessionRef,
+} from '../../agents/session.js';
 import { AGENTS, isAgent } from '../../agents/tables.js';
 import { stringOption, type ParsedArgs } from '../argv.js';
 import type { CliCommand, CommandSpec } from '../command.js';
@@ -12,8 +18,13 @@ import { UsageError } from '../errors.js';
 
 const AGENT_OPTIONS = [
   { name: 'agent', type: 'string', value: 'AGENT', description: `the agent: ${AGENTS.join(', ')}` },
-  { name: 'session', type: 'string', value: 'ID', description: "the session id the agent printed" },
-  { name: 'workspace', type: 'string', value: 'DIR', description: "the session's folder, default the current folder" },
+  { name: 'session', type: 'string', value: 'ID', description: 'the session id the agent printed' },
+  {
+    name: 'workspace',
+    type: 'string',
+    value: 'DIR',
+    description: "the session's folder, default the current folder",
+  },
 ] as const;
 
 const modeSpec: CommandSpec = {
@@ -29,7 +40,10 @@ const modeSpec: CommandSpec = {
     'Exit codes: 0 set; 1 an unknown mode or session; 2 usage errors.',
   ].join('\n'),
   options: [...AGENT_OPTIONS, { name: 'latest', type: 'boolean', description: 'the session written last' }],
-  examples: ['mode default --agent claude-code --latest', 'mode plan --agent codex --session 01a24221-89b6-75b3-b13b-cc030d470559'],
+  examples: [
+    'mode default --agent claude-code --latest',
+    'mode plan --agent codex --session 01a24221-89b6-75b3-b13b-cc030d470559',
+  ],
 };
 
 const logSpec: CommandSpec = {
@@ -45,9 +59,18 @@ const logSpec: CommandSpec = {
   ].join('\n'),
   options: [
     ...AGENT_OPTIONS,
-    { name: 'format', type: 'string', value: 'NAME', choices: ['text', 'json'], description: 'output format, default text' },
+    {
+      name: 'format',
+      type: 'string',
+      value: 'NAME',
+      choices: ['text', 'json'],
+      description: 'output format, default text',
+    },
   ],
-  examples: ['log --agent claude-code', 'log --agent codex --session 01a24221-89b6-75b3-b13b-cc030d470559 --format json'],
+  examples: [
+    'log --agent claude-code',
+    'log --agent codex --session 01a24221-89b6-75b3-b13b-cc030d470559 --format json',
+  ],
 };
 
 function ref(args: ParsedArgs, cwd: string): SessionRef {
@@ -55,7 +78,11 @@ function ref(args: ParsedArgs, cwd: string): SessionRef {
   if (agent === undefined) throw new UsageError('missing `--agent AGENT`', `one of ${AGENTS.join(', ')}`);
   if (!isAgent(agent)) throw new UsageError(`unknown agent \`${agent}\``, `one of ${AGENTS.join(', ')}`);
   const session = stringOption(args, 'session');
-  return { agent, workspace: resolve(cwd, stringOption(args, 'workspace') ?? '.'), ...(session === undefined ? {} : { session }) };
+  return {
+    agent,
+    workspace: resolve(cwd, stringOption(args, 'workspace') ?? '.'),
+    ...(session === undefined ? {} : { session }),
+  };
 }
 
 /** The command-line adapter of `mode`. */
@@ -69,7 +96,9 @@ export const command: CliCommand = {
     const latest = args.options.has('latest');
     if ((at.session === undefined) === !latest)
       throw new UsageError(
-        at.session === undefined ? 'name the session: `--session ID` or `--latest`' : '`--session` and `--latest` cannot be combined',
+        at.session === undefined
+          ? 'name the session: `--session ID` or `--latest`'
+          : '`--session` and `--latest` cannot be combined',
         'to change the mode new sessions start in, run `dsh-mode install AGENT --mode MODE`',
       );
     try {
@@ -90,7 +119,8 @@ export const logCommand: CliCommand = {
     if (args.positionals.length > 0) throw new UsageError(`unexpected \`${args.positionals[0]}\``);
     try {
       const log = readSessionLog(ref(args, env.cwd));
-      if (args.options.get('format') === 'json') return { kind: 'ok', stdout: `${JSON.stringify(log, null, 2)}\n` };
+      if (args.options.get('format') === 'json')
+        return { kind: 'ok', stdout: `${JSON.stringify(log, null, 2)}\n` };
       return { kind: 'ok', stdout: formatSessionLog(log) };
     } catch (error) {
       if (error instanceof SessionError) return { kind: 'unknown-mode', stderr: `error: ${error.message}\n` };
