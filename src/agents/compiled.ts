@@ -24,12 +24,12 @@ import { isAbsolute, join } from 'node:path';
 import { readHashed, trustStatus } from '../apps/trust.js';
 import { compilePolicies, type CompiledPolicySet } from '../compile/runtime.js';
 import type { JsonPath, PolicyDocument, Range, SourceDocument } from '../compile/types.js';
+import { DEPLOYMENT_FILE, PolicyLoadError, type ReadDeployment } from './policy-error.js';
+
+export { DEPLOYMENT_FILE, PolicyLoadError } from './policy-error.js';
 
 /** The record's format; a record of another format is replaced. */
 const FORMAT = 1;
-/** The deployment file a workspace may hold. */
-export const DEPLOYMENT_FILE = 'cordis.yml';
-
 /** The policies of a workspace. */
 export interface AgentPolicies {
   policies: CompiledPolicySet;
@@ -37,21 +37,6 @@ export interface AgentPolicies {
   source: string;
   /** Whether the kept record was used (false: read the long way, and the record written). */
   kept: boolean;
-}
-
-/** The policies cannot be used: every call in a mode other than `default` is denied with this message. */
-export class PolicyLoadError extends Error {
-  override readonly name = 'PolicyLoadError';
-}
-
-/** What the long way read: the documents and every input they came from. */
-export interface ReadDeployment {
-  documents: SourceDocument[];
-  source: string;
-  /** Every file read. */
-  files: string[];
-  /** Every folder whose listing chose files. */
-  folders: string[];
 }
 
 interface Record_ {

@@ -14,7 +14,7 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { loadPolicySources } from '../compile/index.js';
 import type { Diagnostic } from '../compile/types.js';
 import { deploymentPolicies, readDeployment as readDeploymentFile, whereOf } from '../deploy/index.js';
-import { DEPLOYMENT_FILE, PolicyLoadError, type ReadDeployment } from './compiled.js';
+import { DEPLOYMENT_FILE, PolicyLoadError, type ReadDeployment } from './policy-error.js';
 
 /**
  * Reads a workspace's policies.
