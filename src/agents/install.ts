@@ -28,6 +28,7 @@ import { applyEdits, modify, parse, type ParseError } from 'jsonc-parser';
 import { DEFAULT_MODE } from '../engine/vocabulary.js';
 import { opencodePluginText, OPENCODE_PLUGIN_MARK } from './opencode-plugin.js';
 import { agentPolicies } from './compiled.js';
+import { ensureSecret, SECRET_ENV } from './serve.js';
 import { packageVersion } from '../apps/version.js';
 import { projectSettingsPath, readSettings, userSettingsPath } from './settings.js';
 import type { AgentName } from './tables.js';
@@ -48,6 +49,8 @@ export interface InstallOptions {
   command?: string;
   /** The engine module OpenCode's plugin imports; default this package's bundle. */
   engineUrl?: string;
+  /** Claude Code only: register the `http` hook of `dsh-mode serve` on this port instead of the command hook. */
+  http?: number;
 }
 
 /** What install or uninstall did: one line per change, and notes the user must read. */
@@ -86,6 +89,23 @@ export function isOurCommand(command: unknown, agent: AgentName): boolean {
   return (
     typeof command === 'string' && new RegExp(`dsh-mode(?:\\.mjs)?'? hook ${agent}$`).test(command.trim())
   );
+}
+
+/** Whether an http hook's URL is `dsh-mode serve`'s. */
+export function isOurUrl(url: unknown): boolean {
+  return typeof url === 'string' && /^http:\/\/127\.0\.0\.1:\d+\/hook\/claude-code$/.test(url);
+}
+
+/** The http hook of `dsh-mode serve` on a port. */
+export function httpHookEntry(port: number): Record<string, unknown> {
+  return {
+    type: 'http',
+    url: `http://127.0.0.1:${port}/hook/claude-code`,
+    timeout: HOOK_TIMEOUT_SECONDS,
+    headers: { Authorization: `Bearer $${SECRET_ENV}` },
+    allowedEnvVars: [SECRET_ENV],
+    onFailure: 'block',
+  };
 }
 
 /** The file an agent's registration lives in. */
@@ -168,7 +188,18 @@ export async function install(options: InstallOptions): Promise<InstallReport> {
     const text = opencodePluginText(options.engineUrl ?? defaultEngineUrl());
     report.changes.push(writeOwnFile(file, text));
   } else {
-    report.changes.push(upsertJsonHook(file, agent, options.command ?? defaultHookCommand(agent)));
+    const entry =
+      agent === 'claude-code' && options.http !== undefined
+        ? httpHookEntry(options.http)
+        : hookEntry(agent, options.command ?? defaultHookCommand(agent));
+    report.changes.push(upsertJsonHook(file, agent, entry));
+    if (options.http !== undefined) {
+      const secret = ensureSecret(env);
+      if (secret.created) report.changes.push(`${secret.file}: wrote the secret dsh-mode serve requires`);
+      report.notes.push(
+        `start the server with \`dsh-mode serve --port ${options.http}\`, and Claude Code with ${SECRET_ENV} set to the secret: ${SECRET_ENV}=$(cat ${secret.file}) claude`,
+      );
+    }
   }
   const settingsFile =
     scope === 'project' ? projectSettingsPath(workspace, agent) : userSettingsPath(env, agent);
@@ -272,7 +303,8 @@ function ourEntries(
     list.forEach((entry: unknown, h) => {
       const e = entry as Record<string, unknown> | null;
       if (e === null || typeof e !== 'object') return;
-      if (isOurCommand(e.command, agent)) found.push({ group: g, hook: h, entry: e });
+      if (isOurCommand(e.command, agent) || (agent === 'claude-code' && isOurUrl(e.url)))
+        found.push({ group: g, hook: h, entry: e });
       else if (agent === 'gemini' && e.name === 'dsh-mode')
         throw new InstallError(
           `${file}: a BeforeTool hook named \`dsh-mode\` runs \`${String(e.command)}\`, which dsh-mode did not write; remove or rename it first`,
@@ -284,10 +316,14 @@ function ourEntries(
 
 const FORMAT = { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } };
 
-function upsertJsonHook(file: string, agent: Exclude<AgentName, 'opencode'>, command: string): string {
+function upsertJsonHook(
+  file: string,
+  agent: Exclude<AgentName, 'opencode'>,
+  entry: Record<string, unknown>,
+): string {
   const { text, value } = readJsonFile(file);
   const found = ourEntries(value, agent, file);
-  const entry = hookEntry(agent, command);
+  const what = String(entry.command ?? entry.url);
   const event = EVENT[agent];
   if (found.length > 1)
     throw new InstallError(
@@ -300,12 +336,12 @@ function upsertJsonHook(file: string, agent: Exclude<AgentName, 'opencode'>, com
       return `${file}: the ${event} hook is already installed (unchanged)`;
     next = applyEdits(text, modify(text, ['hooks', event, group, 'hooks', hook], entry, FORMAT));
     writeAtomic(file, next);
-    return `${file}: updated the ${event} hook \`${command}\``;
+    return `${file}: updated the ${event} hook \`${what}\``;
   }
   const group = { matcher: MATCHER[agent], hooks: [entry] };
   next = applyEdits(text, modify(text, ['hooks', event, -1], group, { ...FORMAT, isArrayInsertion: true }));
   writeAtomic(file, next);
-  return `${file}: added the ${event} hook \`${command}\``;
+  return `${file}: added the ${event} hook \`${what}\``;
 }
 
 function removeJsonHook(file: string, agent: Exclude<AgentName, 'opencode'>): string {

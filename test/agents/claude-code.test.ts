@@ -4,7 +4,16 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { claudeCode, makeScratch, runAgent, startFakeModel, toolResults } from './harness.js';
+import { ensureSecret, serve } from '../../src/agents/serve.js';
+import {
+  claudeCode,
+  dshEnv,
+  dshMode,
+  makeScratch,
+  runAgent,
+  startFakeModel,
+  toolResults,
+} from './harness.js';
 import { smoke, writeAndRead } from './smoke.js';
 import { dshScenario } from './scenario.js';
 
@@ -96,5 +105,41 @@ describe('claude-code', () => {
 describe('claude-code with dsh-mode install', () => {
   it('plan: git status runs, rm and the write are denied, .env stays out, dsh-mode mode default lets the write run, log shows it (bypassPermissions)', async () => {
     await dshScenario(claudeCode, 'bypassPermissions', true);
+  });
+});
+
+describe('claude-code with dsh-mode serve (install --http)', () => {
+  it('decides over the http hook with the secret: git status runs, rm is denied and README.md stays', async () => {
+    const s = makeScratch();
+    const fake = await startFakeModel({
+      steps: [claudeCode.shell('git status'), claudeCode.shell('git status; rm README.md')],
+    });
+    const env = dshEnv(s);
+    const { secret } = ensureSecret(env);
+    const serving = await serve({ port: 0, secret, env, cwd: s.project });
+    try {
+      await claudeCode.configure(s, fake, null);
+      const port = Number(new URL(serving.url).port);
+      const installed = dshMode(s, ['install', 'claude-code', '--mode', 'plan', '--http', String(port)]);
+      expect(installed.code, installed.stderr).toBe(0);
+      expect(installed.stderr).toContain('DSH_MODE_SECRET');
+      const cmd = claudeCode.command(s, fake, 'bypassPermissions', 'go');
+      const drive = {
+        ...claudeCode,
+        command: () => ({ ...cmd, env: { ...cmd.env, DSH_MODE_SECRET: secret } }),
+      };
+      const run = await runAgent(drive, s, fake, { mode: 'bypassPermissions', timeoutMs: 150_000 });
+      expect(run.timedOut).toBe(false);
+      expect(existsSync(join(s.project, 'README.md'))).toBe(true);
+      const results = toolResults(fake.mainRequests().at(-1)!);
+      expect(results[0]!.text).toContain('On branch');
+      expect(results[1]!.text).toContain('rm README.md');
+      expect(dshMode(s, ['log', '--agent', 'claude-code']).stdout).toMatch(/deny +Bash as bash/);
+      expect(fake.egress).toEqual([]);
+    } finally {
+      await serving.close();
+      await fake.close();
+      s.cleanup();
+    }
   });
 });

@@ -66,6 +66,10 @@ export const commands: Readonly<Record<string, CommandEntry>> = {
     summary: 'print or write the JSON Schemas for editors',
     load: async () => (await import('./schema.js')).command,
   },
+  serve: {
+    summary: "answer Claude Code's http hook on 127.0.0.1, so no process starts per tool call",
+    load: async () => (await import('./serve.js')).command,
+  },
   trust: {
     summary: 'trust a cordis.yml so chat and acp load it from this folder',
     load: async () => (await import('./trust.js')).command,

@@ -43,11 +43,18 @@ const installSpec: CommandSpec = {
       value: 'MODE',
       description: 'the mode new sessions start in, default `default`',
     },
+    {
+      name: 'http',
+      type: 'string',
+      value: 'PORT',
+      description: 'Claude Code: register the http hook of `dsh-mode serve` on PORT instead of the command',
+    },
   ],
   examples: [
     'install claude-code --mode plan',
     'install codex --user',
     'install opencode --project --mode plan',
+    'install claude-code --http 4917',
   ],
 };
 
@@ -91,9 +98,21 @@ export const command: CliCommand = {
   spec: installSpec,
   async execute(args, env) {
     const mode = stringOption(args, 'mode');
+    const http = stringOption(args, 'http');
+    const at = target(args, env.cwd);
+    const port = http === undefined ? undefined : Number(http);
+    if (port !== undefined && (!Number.isInteger(port) || port < 1 || port > 65535))
+      throw new UsageError('`--http` must be a port number');
+    if (port !== undefined && at.agent !== 'claude-code')
+      throw new UsageError('`--http` is for claude-code only');
     try {
       return render(
-        await install({ ...target(args, env.cwd), env: env.vars, ...(mode === undefined ? {} : { mode }) }),
+        await install({
+          ...at,
+          env: env.vars,
+          ...(mode === undefined ? {} : { mode }),
+          ...(port === undefined ? {} : { http: port }),
+        }),
       );
     } catch (error) {
       if (error instanceof InstallError) return { kind: 'load-failed', stderr: `error: ${error.message}\n` };
