@@ -670,9 +670,11 @@ export async function installDshMode(
   s: Scratch,
   fake: FakeModel,
   mode: string,
+  beforeTrust?: () => void,
 ): Promise<string> {
   const r = dshMode(s, ['install', driver.name, '--project', '--mode', mode]);
   if (r.code !== 0) throw new Error(`dsh-mode install ${driver.name} failed (${r.code}): ${r.stderr}`);
+  beforeTrust?.();
   // Codex runs a hook only once the user trusts it (install prints the step): the tests take it as /hooks does.
   if (driver.name === 'codex') await trustCodexHooks(s, fake);
   return r.stdout + r.stderr;
