@@ -62,6 +62,18 @@ const LABELS = {
     'cold `dsh-mode lint policies/examples/review.yaml` (the built-in plan linted too)',
     '`node -e 0`',
   ],
+  'cold-hook-bash-vs-node': [
+    'cold `dsh-mode hook claude-code`, a Bash `ls -la src` in plan (kept deployment, journaled)',
+    '`node -e 0`',
+  ],
+  'cold-hook-git-status-vs-node': [
+    "cold `dsh-mode hook claude-code`, a Bash `git status` in plan (with git's repository checks)",
+    '`node -e 0`',
+  ],
+  'serve-decision-vs-http-echo': [
+    'one `dsh-mode serve` decision over loopback HTTP',
+    'a bare loopback HTTP echo of the same body',
+  ],
   'decide-memoised-vs-map-get': ['memoised `decide()` by name', 'a bare `Map.get`'],
   'decide-name-only-vs-map-get': ['a name-only tool through `decideCall`', 'a bare `Map.get`'],
   'decide-command-memoised-vs-map-get': ['a repeated command decision', 'a bare `Map.get`'],

@@ -77,6 +77,10 @@ export async function bundle() {
     },
     outdir: join(BUNDLE, 'agents'),
     splitting: true,
+    // Minified: a hook process compiles this code before every tool call, and V8's cost grows with the text.
+    minify: true,
+    // Names kept, so an error's stack still reads.
+    keepNames: true,
     bundle: true,
     platform: 'node',
     format: 'esm',

@@ -81,8 +81,7 @@ export async function agentPolicies(
   }
   const file = recordPath(workspace, env);
   const kept = readRecord(file, workspace, version, deploymentHash);
-  if (kept !== undefined)
-    return { policies: compilePolicies(kept.documents), source: kept.source, kept: true };
+  if (kept !== undefined) return { policies: kept.policies, source: kept.source, kept: true };
   const { readDeployment } = await import('./policies.js');
   const read = await readDeployment(workspace);
   writeRecord(file, workspace, version, read);
@@ -101,15 +100,20 @@ export function recordPath(workspace: string, env: NodeJS.ProcessEnv): string {
   return join(cache, 'dsh-mode', 'deployments', `${key}.json`);
 }
 
+/** The record this process compiled last: its text, and what it compiled to. */
+let last: { text: string; record: Record_; policies: CompiledPolicySet } | undefined;
+
 function readRecord(
   file: string,
   workspace: string,
   version: string,
   deploymentHash: string | undefined,
-): { documents: SourceDocument[]; source: string } | undefined {
+): { policies: CompiledPolicySet; source: string } | undefined {
+  let text: string;
   let record: Record_;
   try {
-    record = JSON.parse(readFileSync(file, 'utf8')) as Record_;
+    text = readFileSync(file, 'utf8');
+    record = last?.text === text ? last.record : (JSON.parse(text) as Record_);
   } catch {
     return undefined;
   }
@@ -123,7 +127,10 @@ function readRecord(
       if (f !== recordedDeployment && sha256Of(f.path) !== f.sha256) return undefined;
     for (const folder of record.folders)
       if (listing(folder.path).join('\0') !== folder.names.join('\0')) return undefined;
-    return { documents: record.documents.map(revive), source: record.source };
+    // A long-lived process (`dsh-mode serve`, OpenCode's plugin) compiles a record once, and after that checks
+    // its sources on every call as a hook process does.
+    if (last?.text !== text) last = { text, record, policies: compilePolicies(record.documents.map(revive)) };
+    return { policies: last.policies, source: record.source };
   } catch {
     return undefined;
   }

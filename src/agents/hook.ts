@@ -25,7 +25,7 @@ import {
   appendAgentJournal,
   journalMode,
   journalPath,
-  readAgentJournal,
+  readJournalTail,
   type DecisionRecord,
 } from './journal.js';
 import { agentPolicies } from './compiled.js';
@@ -77,9 +77,9 @@ export async function decideHook(agent: AgentName, value: unknown, where: HookEn
 async function decide(agent: AgentName, input: AgentInput, where: HookEnv): Promise<HookOutcome> {
   const settings = startSettings(input.workspace, agent, where.env);
   const file = journalPath(input.workspace, agent, input.session);
-  const { events } = readAgentJournal(file);
+  const { events, empty } = readJournalTail(file);
   const append: Array<{ type: string; data: unknown }> = [];
-  if (events.length === 0) {
+  if (empty) {
     append.push({ type: 'session/start', data: { agent, mode: settings.mode, from: settings.from } });
     append.push({ type: 'mode/set', data: { mode: settings.mode } });
   }

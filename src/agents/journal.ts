@@ -210,3 +210,85 @@ export function listSessions(
     })
     .sort((a, b) => a.mtimeMs - b.mtimeMs || a.session.localeCompare(b.session));
 }
+
+/** What a hook needs of a journal: whether it has events, and its last events back to the last `mode/set`. */
+export interface JournalTail {
+  /** The file has no event yet (missing or empty). */
+  empty: boolean;
+  /** The last events, in order, from the last `mode/set` (or the file's start) on; enough for `foldMode`. */
+  events: UncheckedEvent[];
+}
+
+/**
+ * Reads a journal from its end back to its last `mode/set` and its last `hook/decision`: a hook's cost then does
+ * not grow with the session. The events returned fold (`foldMode`) to the mode the whole file folds to, since the
+ * last `mode/set` is among them.
+ * @throws Error for a link, a special file, or a damaged line among those read
+ */
+export function readJournalTail(file: string): JournalTail {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { empty: true, events: [] };
+    if (code === 'ELOOP' || code === 'EMLINK')
+      throw new Error(`refusing the journal ${file}: it is a symbolic link`);
+    throw error;
+  }
+  try {
+    const stats = fstatSync(fd);
+    if (!stats.isFile()) throw new Error(`refusing the journal ${file}: it is not a regular file`);
+    const events: UncheckedEvent[] = [];
+    let end = stats.size;
+    let carry = Buffer.alloc(0);
+    let first = true;
+    let sawDecision = false;
+    let sawModeSet = false;
+    const BLOCK = 64 * 1024;
+    while (end > 0) {
+      const start = Math.max(0, end - BLOCK);
+      const block = Buffer.alloc(end - start);
+      readSync(fd, block, 0, block.length, start);
+      let bytes = Buffer.concat([block, carry]);
+      // A line cut by the block boundary waits for the next block; the file's first line is whole at start 0.
+      const cut = start === 0 ? -1 : bytes.indexOf(0x0a);
+      carry = cut === -1 ? Buffer.alloc(0) : bytes.subarray(0, cut + 1);
+      bytes = cut === -1 ? bytes : bytes.subarray(cut + 1);
+      const lines = bytes.toString('utf8').split('\n');
+      // The text after the file's last newline is a line still being written: never read.
+      if (first) lines.pop();
+      else if (lines.at(-1) === '') lines.pop();
+      first = false;
+      for (let i = lines.length - 1; i >= 0; i--) {
+        const event = parseLine(lines[i]!, file);
+        events.unshift(event);
+        if (event.type === 'hook/decision') sawDecision = true;
+        if (event.type === 'mode/set') sawModeSet = true;
+        if (sawModeSet && sawDecision) return { empty: false, events };
+      }
+      end = start;
+    }
+    return { empty: stats.size === 0, events };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function parseLine(line: string, file: string): UncheckedEvent {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    throw new Error(`${file}: a journal line near the end is damaged (not JSON)`);
+  }
+  const event = value as { type?: unknown; time?: unknown; data?: unknown } | null;
+  if (
+    typeof event !== 'object' ||
+    event === null ||
+    typeof event.type !== 'string' ||
+    typeof event.time !== 'string'
+  )
+    throw new Error(`${file}: a journal line near the end is not an event`);
+  return { seq: 0, type: event.type, time: event.time, data: event.data };
+}

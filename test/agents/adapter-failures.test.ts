@@ -57,7 +57,9 @@ function shortenTimeout(driver: AgentDriver, s: Scratch, seconds: number): void 
     opencode: undefined,
   }[driver.name];
   if (file === undefined) return;
-  const settings = JSON.parse(readFileSync(file, 'utf8')) as { hooks: Record<string, Array<{ hooks: Array<{ timeout: number }> }>> };
+  const settings = JSON.parse(readFileSync(file, 'utf8')) as {
+    hooks: Record<string, Array<{ hooks: Array<{ timeout: number }> }>>;
+  };
   const hook = Object.values(settings.hooks)[0]![0]!.hooks[0]!;
   hook.timeout = driver.name === 'gemini' ? seconds * 1000 : seconds;
   writeFileSync(file, JSON.stringify(settings, null, 2));
@@ -71,7 +73,8 @@ async function attempt(driver: AgentDriver, mode: string, how: How) {
     writeOperatorPolicy(s);
     // The time limit is shortened before Codex's trust step: a changed hook is a new hook to Codex.
     await installDshMode(driver, s, fake, 'plan', () => how === 'timeout' && shortenTimeout(driver, s, 3));
-    if (how === 'break') writeFileSync(join(s.project, 'policies', 'operator.yaml'), 'mode: plan\ntools: [not, a, map]\n');
+    if (how === 'break')
+      writeFileSync(join(s.project, 'policies', 'operator.yaml'), 'mode: plan\ntools: [not, a, map]\n');
     const path = `${fakeGit(s, how)}:${process.env.PATH}`;
     const cmd = driver.command(s, fake, mode, 'go');
     const drive = { ...driver, command: () => ({ ...cmd, env: { ...cmd.env, PATH: path } }) };

@@ -244,3 +244,24 @@ describe('failing closed', () => {
     expect(JSON.parse(big.stdout).hookSpecificOutput.permissionDecisionReason).toContain('larger than');
   });
 });
+
+describe('the journal tail', () => {
+  it('folds to the mode the whole journal folds to, reading back only to the last mode/set and decision', async () => {
+    const { appendAgentJournal, journalMode, readJournalTail } =
+      await import('../../../src/agents/journal.js');
+    const file = journalPath(ws, 'codex', 't1');
+    appendAgentJournal(ws, file, [{ type: 'mode/set', data: { mode: 'plan' } }]);
+    const decision = { type: 'hook/decision', data: { agentTool: 'Bash', reason: 'x'.repeat(3000) } };
+    for (let i = 0; i < 60; i++) appendAgentJournal(ws, file, [decision]);
+    appendAgentJournal(ws, file, [{ type: 'mode/set', data: { mode: 'review' } }]);
+    for (let i = 0; i < 60; i++) appendAgentJournal(ws, file, [decision]);
+    const tail = readJournalTail(file);
+    expect(tail.empty).toBe(false);
+    expect(journalMode(tail.events)).toBe(journalMode(readAgentJournal(file).events));
+    expect(journalMode(tail.events)).toBe('review');
+    expect(tail.events.length).toBeLessThan(readAgentJournal(file).events.length);
+    appendAgentJournal(ws, file, [{ type: 'mode/set', data: { mode: 'default' } }]);
+    expect(journalMode(readJournalTail(file).events)).toBe('default');
+    expect(readJournalTail(journalPath(ws, 'codex', 'none')).empty).toBe(true);
+  });
+});
