@@ -6,7 +6,7 @@
  *
  * Contract:
  * - every agent gets its own HOME (and XDG folders) inside the scratch folder, so nothing is read from or written
- *   to the user's real configuration, and the agent's own set-up for running offline (docs/agents-research.md);
+ *   to the user's real configuration, and the agent's own set-up for running offline (docs/agents.md);
  * - every agent gets HTTP(S)_PROXY pointing at the fake server, which refuses and records any request for another
  *   host (`fake.egress`), with NO_PROXY for loopback: a test asserts that list is empty;
  * - a run has a wall-clock limit and is killed (the whole process group) when it passes it;

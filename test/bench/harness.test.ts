@@ -28,6 +28,9 @@ const REQUIRED = [
   'decide-command-uncached-vs-parse',
   'naive-prefix-vs-decide',
   'sandbox-bash-true-vs-bare-bwrap',
+  'cold-hook-bash-vs-node',
+  'cold-hook-git-status-vs-node',
+  'serve-decision-vs-http-echo',
 ];
 
 const run = (...args: string[]) =>

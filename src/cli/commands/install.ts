@@ -64,7 +64,9 @@ const uninstallSpec: CommandSpec = {
   usage: `uninstall ${AGENTS.join('|')} [--project|--user] [--workspace DIR]`,
   description: [
     'Removes the hook registration and the starting mode that install wrote, and nothing else; the',
-    "sessions' journals stay. Exit codes: 0 done; 1 refused; 2 usage errors.",
+    "sessions' journals stay.",
+    '',
+    'Exit codes: 0 done; 1 refused; 2 usage errors.',
   ].join('\n'),
   options: [...SCOPE_OPTIONS],
   examples: ['uninstall claude-code', 'uninstall codex --user'],

@@ -15,6 +15,8 @@ const spec: CommandSpec = {
     'Listens on 127.0.0.1 only, POST /hook/claude-code, and decides each call as `dsh-mode hook claude-code`',
     'does. Every request must carry `Authorization: Bearer SECRET`, the secret `install claude-code --http PORT`',
     `wrote (the config folder's serve.secret); Claude Code sends it from $${SECRET_ENV}. Runs until interrupted.`,
+    '',
+    'Exit codes: 0 stopped by SIGINT or SIGTERM; 2 usage errors, or the port cannot be listened on.',
   ].join('\n'),
   options: [{ name: 'port', type: 'string', value: 'N', description: 'the port, default 4917' }],
   examples: ['serve --port 4917'],
