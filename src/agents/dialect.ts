@@ -97,7 +97,7 @@ export function failureReply(agent: AgentName | undefined, message: string): Hoo
   const reason = `dsh-mode could not decide this call, so it is denied: ${message}`;
   if (agent === undefined) return { stdout: '', stderr: `${reason}\n`, exitCode: 2, told: 'deny' };
   const reply = renderReply(agent, { decision: 'deny', reason });
-  // Also on stderr, with exit 2 where that blocks by itself: a reader that drops stdout still sees a deny.
+  // The reason on stderr too (the agents log it); where the answer has no stdout, exit 2 carries it.
   return agent === 'claude-code'
     ? reply
     : { ...reply, stderr: `${reason}\n`, exitCode: reply.stdout === '' ? 2 : 0 };

@@ -156,7 +156,6 @@ export function journalMode(events: readonly UncheckedEvent[]): string | undefin
  * @param workspace the session's workspace (the folders below it must be real folders)
  * @param file the journal
  * @param events the events, in order
- * @param created called with true when this write created the file
  */
 export function appendAgentJournal(
   workspace: string,
