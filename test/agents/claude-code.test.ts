@@ -143,3 +143,31 @@ describe('claude-code with dsh-mode serve (install --http)', () => {
     }
   });
 });
+
+describe("claude-code's own plan mode with dsh-mode install", () => {
+  it("--permission-mode plan is dsh-mode's plan with no starting mode: git status runs, rm is denied pointing at ExitPlanMode", async () => {
+    const s = makeScratch();
+    const fake = await startFakeModel({
+      steps: [claudeCode.shell('git status'), claudeCode.shell('git status; rm README.md')],
+    });
+    try {
+      await claudeCode.configure(s, fake, null);
+      const installed = dshMode(s, ['install', 'claude-code']);
+      expect(installed.code, installed.stderr).toBe(0);
+      const run = await runAgent(claudeCode, s, fake, { mode: 'plan', timeoutMs: 150_000 });
+      expect(run.timedOut).toBe(false);
+      expect(existsSync(join(s.project, 'README.md'))).toBe(true);
+      const results = toolResults(fake.mainRequests().at(-1)!);
+      expect(results[0]!.text).toContain('On branch');
+      expect(results[1]!.text).toContain('rm README.md');
+      expect(results[1]!.text).toContain('ExitPlanMode');
+      const log = dshMode(s, ['log', '--agent', 'claude-code']).stdout;
+      expect(log).toContain('start  default');
+      expect(log).toMatch(/deny +Bash as bash .* in plan mode \(permission_mode plan\)/);
+      expect(fake.egress).toEqual([]);
+    } finally {
+      await fake.close();
+      s.cleanup();
+    }
+  });
+});
