@@ -21,13 +21,7 @@ import { DEFAULT_MODE, PLAN_MODE } from '../engine/vocabulary.js';
 import { agentReason, decideCalls, type ModeSource } from './decide.js';
 import { failureReply, renderReply, type HookAnswer, type HookReply } from './dialect.js';
 import { readInput, type AgentInput } from './input.js';
-import {
-  appendAgentJournal,
-  journalMode,
-  journalPath,
-  readJournalTail,
-  type DecisionRecord,
-} from './journal.js';
+import { appendAgentJournal, journalPath, readJournalTail, type DecisionRecord } from './journal.js';
 import { agentPolicies } from './compiled.js';
 import { packageVersion } from '../apps/version.js';
 import { startSettings } from './settings.js';
@@ -77,13 +71,14 @@ export async function decideHook(agent: AgentName, value: unknown, where: HookEn
 async function decide(agent: AgentName, input: AgentInput, where: HookEnv): Promise<HookOutcome> {
   const settings = startSettings(input.workspace, agent, where.env);
   const file = journalPath(input.workspace, agent, input.session);
-  const { events, empty } = readJournalTail(file);
+  const tail = readJournalTail(file);
   const append: Array<{ type: string; data: unknown }> = [];
-  if (empty) {
+  if (tail.empty) {
     append.push({ type: 'session/start', data: { agent, mode: settings.mode, from: settings.from } });
     append.push({ type: 'mode/set', data: { mode: settings.mode } });
   }
-  let mode = journalMode(events) ?? settings.mode;
+  let mode = tail.mode ?? settings.mode;
+  const recorded = tail.mode !== undefined || tail.empty;
   const mapped =
     input.permissionMode === undefined ? undefined : settings.permissionModes[input.permissionMode];
   // Claude Code left its own plan mode: only its user can do that (dsh-mode's plan asks for ExitPlanMode).
@@ -92,7 +87,7 @@ async function decide(agent: AgentName, input: AgentInput, where: HookEnv): Prom
     agent === 'claude-code' &&
     input.permissionMode !== undefined &&
     input.permissionMode !== PLAN_MODE &&
-    lastPermissionMode(events) === PLAN_MODE &&
+    tail.lastDecision?.permissionMode === PLAN_MODE &&
     planMapsTo !== undefined &&
     mode === planMapsTo
   ) {
@@ -102,7 +97,7 @@ async function decide(agent: AgentName, input: AgentInput, where: HookEnv): Prom
     mode = DEFAULT_MODE;
   }
   const sources: ModeSource[] = [
-    { mode, source: events.some((e) => e.type === 'mode/set') ? 'journal' : `start (${settings.from})` },
+    { mode, source: tail.mode !== undefined ? 'journal' : `start (${settings.from})` },
   ];
   if (mapped !== undefined) {
     const own = agent === 'opencode' ? 'OpenCode agent' : 'permission_mode';
@@ -142,20 +137,12 @@ async function decide(agent: AgentName, input: AgentInput, where: HookEnv): Prom
     reason: reply.told === 'allow' ? verdict.reason : answer.reason,
     answer: reply.told,
     ...(input.permissionMode === undefined ? {} : { permissionMode: input.permissionMode }),
+    // What a later reader needs to fold the journal without reading it all (`readJournalTail`).
+    ...(recorded ? { of: mode, seen: tail.size } : {}),
   };
   append.push({ type: 'hook/decision', data: record });
   appendAgentJournal(input.workspace, file, append);
   return { reply, record, answer };
-}
-
-function lastPermissionMode(events: readonly UncheckedEvent[]): string | undefined {
-  for (let i = events.length - 1; i >= 0; i--) {
-    const e = events[i]!;
-    if (e.type !== 'hook/decision') continue;
-    const pm = (e.data as { permissionMode?: unknown } | null)?.permissionMode;
-    return typeof pm === 'string' ? pm : undefined;
-  }
-  return undefined;
 }
 
 /**

@@ -69,8 +69,11 @@ export interface DecisionRecord {
   reason: string;
   /** What the agent did with it (an ask that the agent cannot ask becomes deny). */
   answer: 'allow' | 'ask' | 'deny';
-  /** Claude Code's `permission_mode` with the call. */
+  /** Claude Code's `permission_mode` (OpenCode's agent) with the call. */
   permissionMode?: string;
+  /** The journal's mode of record when this was written, and the journal's size the hook had read. */
+  of?: string;
+  seen?: number;
 }
 
 /** A journal read: its events in order (numbered from 1 as they are read). */
@@ -210,18 +213,25 @@ export function listSessions(
     .sort((a, b) => a.mtimeMs - b.mtimeMs || a.session.localeCompare(b.session));
 }
 
-/** What a hook needs of a journal: whether it has events, and its last events back to the last `mode/set`. */
+/** What a hook needs of a journal: whether it has events, its mode of record, and the last decision. */
 export interface JournalTail {
   /** The file has no event yet (missing or empty). */
   empty: boolean;
-  /** The last events, in order, from the last `mode/set` (or the file's start) on; enough for `foldMode`. */
-  events: UncheckedEvent[];
+  /** The journal's mode (`foldMode` of the whole file), or undefined when it has no `mode/set`. */
+  mode: string | undefined;
+  /** The last `hook/decision`'s data, when there is one. */
+  lastDecision: Record<string, unknown> | undefined;
+  /** The file's size when it was read: a decision records it as `seen`. */
+  size: number;
 }
 
 /**
- * Reads a journal from its end back to its last `mode/set` and its last `hook/decision`: a hook's cost then does
- * not grow with the session. The events returned fold (`foldMode`) to the mode the whole file folds to, since the
- * last `mode/set` is among them.
+ * Reads a journal from its end, only as far back as it must: to its last `hook/decision`, and to its last
+ * `mode/set` or to a decision that recorded the mode of record it was decided under (`of`) together with the size
+ * of the journal it had read (`seen`). Lines between `seen` and that decision were written while it was being
+ * decided (a `dsh-mode mode` running beside the hook), so they are read too: the mode is the last `mode/set`
+ * found, or else that decision's `of`, exactly what `foldMode` of the whole file gives. A hook's cost then does not
+ * grow with the session.
  * @throws Error for a link, a special file, or a damaged line among those read
  */
 export function readJournalTail(file: string): JournalTail {
@@ -230,7 +240,7 @@ export function readJournalTail(file: string): JournalTail {
     fd = openSync(file, constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return { empty: true, events: [] };
+    if (code === 'ENOENT') return { empty: true, mode: undefined, lastDecision: undefined, size: 0 };
     if (code === 'ELOOP' || code === 'EMLINK')
       throw new Error(`refusing the journal ${file}: it is a symbolic link`);
     throw error;
@@ -238,37 +248,54 @@ export function readJournalTail(file: string): JournalTail {
   try {
     const stats = fstatSync(fd);
     if (!stats.isFile()) throw new Error(`refusing the journal ${file}: it is not a regular file`);
-    const events: UncheckedEvent[] = [];
-    let end = stats.size;
-    let carry = Buffer.alloc(0);
-    let first = true;
-    let sawDecision = false;
-    let sawModeSet = false;
-    const BLOCK = 64 * 1024;
-    while (end > 0) {
-      const start = Math.max(0, end - BLOCK);
-      const block = Buffer.alloc(end - start);
+    const size = stats.size;
+    // `data` holds the bytes [pos, size) of the file; lines are cut from its end.
+    let pos = size;
+    let data = Buffer.alloc(0);
+    const more = (): boolean => {
+      if (pos === 0) return false;
+      const start = Math.max(0, pos - 64 * 1024);
+      const block = Buffer.alloc(pos - start);
       readSync(fd, block, 0, block.length, start);
-      let bytes = Buffer.concat([block, carry]);
-      // A line cut by the block boundary waits for the next block; the file's first line is whole at start 0.
-      const cut = start === 0 ? -1 : bytes.indexOf(0x0a);
-      carry = cut === -1 ? Buffer.alloc(0) : bytes.subarray(0, cut + 1);
-      bytes = cut === -1 ? bytes : bytes.subarray(cut + 1);
-      const lines = bytes.toString('utf8').split('\n');
-      // The text after the file's last newline is a line still being written: never read.
-      if (first) lines.pop();
-      else if (lines.at(-1) === '') lines.pop();
-      first = false;
-      for (let i = lines.length - 1; i >= 0; i--) {
-        const event = parseLine(lines[i]!, file);
-        events.unshift(event);
-        if (event.type === 'hook/decision') sawDecision = true;
-        if (event.type === 'mode/set') sawModeSet = true;
-        if (sawModeSet && sawDecision) return { empty: false, events };
+      data = Buffer.concat([block, data]);
+      pos = start;
+      return true;
+    };
+    // The text after the file's last newline is a line still being written: never read.
+    let lineEnd: number;
+    for (;;) {
+      const at = data.lastIndexOf(0x0a);
+      if (at !== -1) {
+        lineEnd = pos + at;
+        break;
       }
-      end = start;
+      if (!more()) return { empty: size === 0, mode: undefined, lastDecision: undefined, size };
     }
-    return { empty: stats.size === 0, events };
+    let mode: string | undefined;
+    let lastDecision: Record<string, unknown> | undefined;
+    let candidate: { of: string; seen: number } | undefined;
+    for (;;) {
+      let at = data.lastIndexOf(0x0a, lineEnd - pos - 1);
+      while (at === -1 && pos > 0) {
+        more();
+        at = data.lastIndexOf(0x0a, lineEnd - pos - 1);
+      }
+      const lineStart = at === -1 ? pos : pos + at + 1;
+      if (candidate !== undefined && lineStart + 1 <= candidate.seen) mode ??= candidate.of;
+      if (mode !== undefined && lastDecision !== undefined) break;
+      const event = parseLine(data.subarray(lineStart - pos, lineEnd - pos).toString('utf8'), file);
+      if (event.type === 'mode/set') mode ??= foldMode([event]);
+      if (event.type === 'hook/decision') {
+        const d = (event.data ?? {}) as Record<string, unknown>;
+        lastDecision ??= d;
+        if (candidate === undefined && typeof d.of === 'string' && typeof d.seen === 'number')
+          candidate = { of: d.of, seen: d.seen };
+      }
+      if (mode !== undefined && lastDecision !== undefined) break;
+      if (lineStart === 0) break;
+      lineEnd = lineStart - 1;
+    }
+    return { empty: false, mode, lastDecision, size };
   } finally {
     closeSync(fd);
   }

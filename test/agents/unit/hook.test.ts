@@ -246,22 +246,32 @@ describe('failing closed', () => {
 });
 
 describe('the journal tail', () => {
-  it('folds to the mode the whole journal folds to, reading back only to the last mode/set and decision', async () => {
+  it('folds to the mode the whole journal folds to, a mode/set written beside a decision included', async () => {
     const { appendAgentJournal, journalMode, readJournalTail } =
       await import('../../../src/agents/journal.js');
+    const { statSync } = await import('node:fs');
     const file = journalPath(ws, 'codex', 't1');
+    const whole = () => journalMode(readAgentJournal(file).events);
     appendAgentJournal(ws, file, [{ type: 'mode/set', data: { mode: 'plan' } }]);
-    const decision = { type: 'hook/decision', data: { agentTool: 'Bash', reason: 'x'.repeat(3000) } };
-    for (let i = 0; i < 60; i++) appendAgentJournal(ws, file, [decision]);
-    appendAgentJournal(ws, file, [{ type: 'mode/set', data: { mode: 'review' } }]);
-    for (let i = 0; i < 60; i++) appendAgentJournal(ws, file, [decision]);
-    const tail = readJournalTail(file);
-    expect(tail.empty).toBe(false);
-    expect(journalMode(tail.events)).toBe(journalMode(readAgentJournal(file).events));
-    expect(journalMode(tail.events)).toBe('review');
-    expect(tail.events.length).toBeLessThan(readAgentJournal(file).events.length);
+    const seen = statSync(file).size;
+    // A user's switch lands while a hook decides under plan: the hook's decision comes after it.
     appendAgentJournal(ws, file, [{ type: 'mode/set', data: { mode: 'default' } }]);
-    expect(journalMode(readJournalTail(file).events)).toBe('default');
+    const decision = (of: string, at: number) => ({
+      type: 'hook/decision',
+      data: { agentTool: 'Bash', of, seen: at, pad: 'x'.repeat(3000) },
+    });
+    appendAgentJournal(ws, file, [decision('plan', seen)]);
+    expect(readJournalTail(file).mode).toBe(whole());
+    expect(whole()).toBe('default');
+    for (let i = 0; i < 60; i++) appendAgentJournal(ws, file, [decision('default', statSync(file).size)]);
+    expect(readJournalTail(file).mode).toBe('default');
+    appendAgentJournal(ws, file, [{ type: 'mode/set', data: { mode: 'review' } }]);
+    expect(readJournalTail(file)).toMatchObject({ empty: false, mode: 'review' });
+    expect(readJournalTail(file).lastDecision).toMatchObject({ of: 'default' });
+    // A last line without its newline is a write in progress: not read.
+    const { appendFileSync } = await import('node:fs');
+    appendFileSync(file, '{"type":"mode/set","time":"t","data":{"mode":"x"}');
+    expect(readJournalTail(file).mode).toBe('review');
     expect(readJournalTail(journalPath(ws, 'codex', 'none')).empty).toBe(true);
   });
 });
