@@ -101,7 +101,7 @@ export function recordPath(workspace: string, env: NodeJS.ProcessEnv): string {
 }
 
 /** The record this process compiled last: its text, and what it compiled to. */
-let last: { text: string; record: Record_; policies: CompiledPolicySet } | undefined;
+let last: { identity: string; text: string; record: Record_; policies: CompiledPolicySet } | undefined;
 
 function readRecord(
   file: string,
@@ -112,8 +112,12 @@ function readRecord(
   let text: string;
   let record: Record_;
   try {
-    text = readFileSync(file, 'utf8');
+    // The same file as last time (it is replaced by a rename, never written in place) is not read again.
+    const stats = statSync(file);
+    const identity = `${stats.dev}:${stats.ino}:${stats.size}:${stats.mtimeMs}`;
+    text = last?.identity === identity ? last.text : readFileSync(file, 'utf8');
     record = last?.text === text ? last.record : (JSON.parse(text) as Record_);
+    if (last?.text === text) last.identity = identity;
   } catch {
     return undefined;
   }
@@ -129,7 +133,8 @@ function readRecord(
       if (listing(folder.path).join('\0') !== folder.names.join('\0')) return undefined;
     // A long-lived process (`dsh-mode serve`, OpenCode's plugin) compiles a record once, and after that checks
     // its sources on every call as a hook process does.
-    if (last?.text !== text) last = { text, record, policies: compilePolicies(record.documents.map(revive)) };
+    if (last?.text !== text)
+      last = { identity: '', text, record, policies: compilePolicies(record.documents.map(revive)) };
     return { policies: last.policies, source: record.source };
   } catch {
     return undefined;

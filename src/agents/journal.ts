@@ -165,7 +165,8 @@ export function appendAgentJournal(
   file: string,
   events: ReadonlyArray<{ type: string; data: unknown }>,
 ): void {
-  checkFolders(file, workspace, true);
+  // Folders are made only when one is missing: a session's journal is appended to far more often than created.
+  if (!checkFolders(file, workspace, false)) checkFolders(file, workspace, true);
   const time = new Date().toISOString();
   const text = events.map((e) => `${JSON.stringify({ type: e.type, time, data: e.data })}\n`).join('');
   const { O_WRONLY, O_CREAT, O_APPEND } = constants;
@@ -252,12 +253,15 @@ export function readJournalTail(file: string): JournalTail {
     // `data` holds the bytes [pos, size) of the file; lines are cut from its end.
     let pos = size;
     let data = Buffer.alloc(0);
+    // A few lines are usually enough: the first read is small, and each further one twice as large.
+    let block = 4096;
     const more = (): boolean => {
       if (pos === 0) return false;
-      const start = Math.max(0, pos - 64 * 1024);
-      const block = Buffer.alloc(pos - start);
-      readSync(fd, block, 0, block.length, start);
-      data = Buffer.concat([block, data]);
+      const start = Math.max(0, pos - block);
+      block = Math.min(block * 2, 1024 * 1024);
+      const bytes = Buffer.alloc(pos - start);
+      readSync(fd, bytes, 0, bytes.length, start);
+      data = Buffer.concat([bytes, data]);
       pos = start;
       return true;
     };
