@@ -245,6 +245,24 @@ describe('failing closed', () => {
   });
 });
 
+describe('the binary without its hook bundle', () => {
+  it('still denies, in each form, with the reason on stderr', async () => {
+    const { copyFileSync } = await import('node:fs');
+    mkdirSync(join(dir, 'pkg', 'bin'), { recursive: true });
+    const bin = join(dir, 'pkg', 'bin', 'dsh-mode.mjs');
+    copyFileSync(join(ROOT, 'bin', 'dsh-mode.mjs'), bin);
+    const run = (agent: string) =>
+      spawnSync(process.execPath, [bin, 'hook', agent], { input: '{}', encoding: 'utf8' });
+    const claudeOut = run('claude-code');
+    expect(claudeOut.status).toBe(0);
+    expect(JSON.parse(claudeOut.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+    const codexOut = run('codex');
+    expect(codexOut.status).toBe(2);
+    expect(codexOut.stderr).toContain('its hook did not load');
+    expect(JSON.parse(run('gemini').stdout)).toMatchObject({ decision: 'deny' });
+  });
+});
+
 describe('the journal tail', () => {
   it('folds to the mode the whole journal folds to, a mode/set written beside a decision included', async () => {
     const { appendAgentJournal, journalMode, readJournalTail } =
