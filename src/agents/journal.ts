@@ -10,6 +10,11 @@
  * with `O_APPEND`, so hooks of one session running side by side never interleave their lines; a reader drops a last
  * line without its newline (a write in progress, or a writer that died) and refuses a damaged line before it.
  *
+ * A hook does not read the whole journal: each `hook/decision` records the mode of record it was decided under
+ * (`of`) and how much of the journal it had read (`seen`), so the next hook reads back only to the last decision
+ * and the lines written beside it (`readJournalTail`), and gets what `foldMode` of the whole file gives. `log`
+ * reads it all.
+ *
  * Links: the folders from the workspace down to the journal must be real folders (`host/journal-path.ts`, as for
  * the host's logs) and the journal is opened without following a link, so a cloned repository cannot point
  * `.dsh/` at a file elsewhere.
