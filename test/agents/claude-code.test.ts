@@ -1,4 +1,4 @@
-/** Claude Code 2.1.328 against the fake model: the PreToolUse hook's deny holds in bypassPermissions. */
+/** Claude Code 2.1.328 with dsh-mode's PreToolUse hook (command and http), in bypassPermissions and in its own plan. */
 import { existsSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,18 +14,9 @@ import {
   startFakeModel,
   toolResults,
 } from './harness.js';
-import { smoke, writeAndRead } from './smoke.js';
 import { dshScenario } from './scenario.js';
 
 describe('claude-code', () => {
-  it('runs git status, and a PreToolUse deny keeps README.md and reaches the model (bypassPermissions)', async () => {
-    await smoke(claudeCode, 'bypassPermissions', (i) => i.tool_name, 'Bash');
-  });
-
-  it('a denied write writes nothing, and a denied .env read keeps the secret from the model (bypassPermissions)', async () => {
-    await writeAndRead(claudeCode, 'bypassPermissions', true);
-  });
-
   // The shape `dsh-mode serve` would take: an `http` hook on loopback with a secret from the environment.
   describe('an http hook with onFailure "block"', () => {
     async function withHttpHook(answer: 'deny' | 'down') {

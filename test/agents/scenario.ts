@@ -9,7 +9,7 @@
  *  4. a read of `.env` is denied by the operator's rule, where the agent lets the hook see it;
  *  5. the user runs `dsh-mode mode default --agent AGENT --latest` (from the fake model's script, between two
  *     model turns, as a person would from a terminal), and the same write runs;
- * and `dsh-mode log` shows each decision with its rule.
+ * and `dsh-mode log` shows each decision with its rule, in the journal named by the session id the agent printed.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
