@@ -20,6 +20,7 @@
  * an untrusted `cordis.yml`) and a `--mode` they do not define.
  * @module
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
@@ -204,7 +205,7 @@ export async function install(options: InstallOptions): Promise<InstallReport> {
   const settingsFile =
     scope === 'project' ? projectSettingsPath(workspace, agent) : userSettingsPath(env, agent);
   report.changes.push(writeStartMode(settingsFile, mode));
-  report.notes.push(...agentNotes(agent, scope, file));
+  report.notes.push(...agentNotes(agent, scope, file, env));
   return report;
 }
 
@@ -228,12 +229,10 @@ export function uninstall(options: InstallOptions): InstallReport {
   return report;
 }
 
-function agentNotes(agent: AgentName, scope: InstallScope, file: string): string[] {
+function agentNotes(agent: AgentName, scope: InstallScope, file: string, env: NodeJS.ProcessEnv): string[] {
   switch (agent) {
     case 'claude-code':
-      return [
-        'Claude Code blocks a call when the hook fails or times out only with `onFailure: "block"` (Claude Code 2.1.295 or later); an older version lets the call run.',
-      ];
+      return [claudeVersionNote(env)];
     case 'codex':
       return [
         `Codex runs a hook only after you trust it, and until then it skips it SILENTLY (every call runs). Trust it now: run \`codex\`, type \`/hooks\`, and trust the hook \`dsh-mode hook codex\` from ${file}.`,
@@ -258,6 +257,32 @@ function agentNotes(agent: AgentName, scope: InstallScope, file: string): string
         'OpenCode skips a plugin file that fails to load, and every call then runs: keep dsh-mode installed where the plugin points.',
       ];
   }
+}
+
+/** The first Claude Code that honours `onFailure: "block"`. */
+export const ON_FAILURE_SINCE = [2, 1, 295] as const;
+
+/**
+ * What install says about `onFailure: "block"` for the Claude Code on PATH: that it holds, that this version
+ * predates it (a failed hook then lets the call run), or that no `claude` was found to ask.
+ */
+export function claudeVersionNote(env: NodeJS.ProcessEnv): string {
+  const since = ON_FAILURE_SINCE.join('.');
+  const r = spawnSync('claude', ['--version'], {
+    env,
+    encoding: 'utf8',
+    timeout: 10_000,
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  const found = /(\d+)\.(\d+)\.(\d+)/.exec(r.stdout ?? '');
+  if (r.error !== undefined || found === null)
+    return `no \`claude\` on PATH to ask its version: the hook blocks a call when it fails or times out only in Claude Code ${since} or later (\`onFailure: "block"\`); an older version lets the call run`;
+  const version = found.slice(1, 4).map(Number);
+  const differs = version.findIndex((v, k) => v !== ON_FAILURE_SINCE[k]);
+  const older = differs !== -1 && version[differs]! < ON_FAILURE_SINCE[differs]!;
+  return older
+    ? `Claude Code ${found[0]} predates \`onFailure: "block"\` (${since}): until you update it, a hook that fails or times out lets the call run`
+    : `Claude Code ${found[0]} honours \`onFailure: "block"\`: a hook that fails or times out blocks the call`;
 }
 
 /** Reads a JSON(C) settings file: its text and value (`{}` for a missing file). */

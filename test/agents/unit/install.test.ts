@@ -101,3 +101,25 @@ describe('install', () => {
     expect(existsSync(registrationFile('codex', 'project', ws, env))).toBe(false);
   });
 });
+
+describe("Claude Code's version and onFailure", () => {
+  it.each([
+    ['2.1.328 (Claude Code)', 'honours'],
+    ['2.1.295 (Claude Code)', 'honours'],
+    ['2.1.200 (Claude Code)', 'predates'],
+    ['1.9.999', 'predates'],
+  ])('claude --version %s: %s', async (printed, word) => {
+    const { chmodSync } = await import('node:fs');
+    const { claudeVersionNote } = await import('../../../src/agents/install.js');
+    const bin = join(dir, 'bin');
+    mkdirSync(bin);
+    writeFileSync(join(bin, 'claude'), `#!/bin/sh\necho '${printed}'\n`);
+    chmodSync(join(bin, 'claude'), 0o755);
+    expect(claudeVersionNote({ PATH: bin })).toContain(word);
+  });
+
+  it('says so when there is no claude to ask', async () => {
+    const { claudeVersionNote } = await import('../../../src/agents/install.js');
+    expect(claudeVersionNote({ PATH: join(dir, 'none') })).toContain('no `claude` on PATH');
+  });
+});
