@@ -126,6 +126,17 @@ describe('claude-code with dsh-mode serve (install --http)', () => {
       expect(results[0]!.text).toContain('On branch');
       expect(results[1]!.text).toContain('rm README.md');
       expect(dshMode(s, ['log', '--agent', 'claude-code']).stdout).toMatch(/deny +Bash as bash/);
+      // Without the secret the server answers 401, and onFailure "block" blocks the call.
+      fake.setSteps([claudeCode.shell('rm README.md')]);
+      const unauthorized = await runAgent(claudeCode, s, fake, {
+        mode: 'bypassPermissions',
+        timeoutMs: 150_000,
+      });
+      expect(unauthorized.timedOut).toBe(false);
+      expect(existsSync(join(s.project, 'README.md'))).toBe(true);
+      expect(toolResults(fake.mainRequests().at(-1)!)[0]!.text).toContain(
+        'blocking because onFailure is "block"',
+      );
       expect(fake.egress).toEqual([]);
     } finally {
       await serving.close();
