@@ -13,6 +13,7 @@
  * project's `permissionModes` can add a mapping but not change Claude Code's `plan` → plan.
  * @module
  */
+import { lstatSync } from 'node:fs';
 import { join } from 'node:path';
 import { configDir } from '../apps/trust.js';
 import { DEFAULT_MODE } from '../engine/vocabulary.js';
@@ -56,6 +57,8 @@ export function userSettingsPath(env: NodeJS.ProcessEnv, agent: AgentName): stri
  * @throws Error naming the file when it is not a settings file
  */
 export function readSettings(file: string): AgentSettings | undefined {
+  // Most sessions have one settings file or none: a missing one is found without an exception.
+  if (lstatSync(file, { throwIfNoEntry: false }) === undefined) return undefined;
   let bytes: Buffer;
   try {
     bytes = readRegularFileSync(file, MAX_SETTINGS_BYTES);
