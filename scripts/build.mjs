@@ -4,8 +4,9 @@
 //   3. the generated validators copied into dist/ beside their modules (tsc copies no JavaScript),
 //   4. the CLI bundled (esbuild) into dist/bundle/, which bin/dsh-mode.mjs runs: `cli.js` and the chunks that the
 //      commands' lazy imports were split into, so a cold command loads a few files, each of what it runs, instead
-//      of some two hundred modules (or one module holding every command's dependencies); and the agents' entries
-//      `hook.js` (run by `dsh-mode hook AGENT`) and `opencode.js` (imported by OpenCode's plugin), one file each.
+//      of some two hundred modules (or one module holding every command's dependencies); and the agents' files in
+//      dist/bundle/agents/: `hook.cjs` (run by `dsh-mode hook AGENT` through bin/hook.mjs), `policies.mjs` (its long
+//      way to the policies) and `opencode.js` (imported by OpenCode's plugin).
 // `--keep-going` (the test setup's): type errors are reported and the build goes on, since tsc still emits.
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, readFileSync, rmSync } from 'node:fs';
@@ -67,12 +68,10 @@ export async function bundle() {
     plugins: [moduleUrls],
     logLevel: 'warning',
   });
-  // The agents' entries: `hook.js` (what `dsh-mode hook AGENT` runs, before every tool call of an agent, so it
-  // loads the decision and nothing else; reading policies the long way is a chunk of its own, loaded only when
-  // the kept record is stale) and `opencode.js` (the engine OpenCode's plugin imports).
+  // `opencode.js`, the engine OpenCode's plugin imports: the decision, with reading policies the long way a chunk
+  // of its own, loaded only when the kept record is stale.
   await build({
     entryPoints: {
-      hook: join(root, 'dist/agents/hook-entry.js'),
       opencode: join(root, 'dist/agents/opencode-plugin.js'),
     },
     outdir: join(BUNDLE, 'agents'),
@@ -92,7 +91,74 @@ export async function bundle() {
     plugins: [agentUrls, pureModules],
     logLevel: 'warning',
   });
+  // The hook process's own file, `hook.cjs`: what `dsh-mode hook AGENT` runs before every tool call of an agent,
+  // the decision and nothing else, as one CommonJS script, which bin/hook.mjs compiles with V8's code cache (Node
+  // 20 has none for ES modules). Reading policies the long way
+  // stays an ES module of its own (`policies.mjs`), imported only when the kept record is stale.
+  await build({
+    entryPoints: [join(root, 'dist/agents/hook-main.js')],
+    outfile: join(BUNDLE, 'agents', 'hook.cjs'),
+    minify: true,
+    keepNames: true,
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    mainFields: ['module', 'main'],
+    plugins: [scriptUrls, policiesApart, pureModules],
+    logLevel: 'warning',
+  });
+  await build({
+    entryPoints: [join(root, 'dist/agents/policies.js')],
+    outfile: join(BUNDLE, 'agents', 'policies.mjs'),
+    minify: true,
+    keepNames: true,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    mainFields: ['module', 'main'],
+    banner: {
+      js: "import { createRequire as __bundleRequire } from 'node:module';\nconst require = __bundleRequire(import.meta.url);",
+    },
+    plugins: [agentUrls],
+    logLevel: 'warning',
+  });
 }
+
+/**
+ * `hook.cjs` reads policies the long way through `policies.mjs` beside it, imported by the loader (bin/hook.mjs):
+ * a script compiled from V8's code cache has no `import()` of its own, so the loader passes it one.
+ */
+const policiesApart = {
+  name: 'policies-apart',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/policies\.js$/ }, (args) =>
+      args.importer.startsWith(join(root, 'dist/agents'))
+        ? { path: 'policies', namespace: 'apart' }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'apart' }, () => ({
+      contents:
+        'export async function readDeployment(workspace) { return (await __importPolicies()).readDeployment(workspace); }',
+      loader: 'js',
+    }));
+  },
+};
+
+/** {@link moduleUrls} for `hook.cjs`, a script: its URL comes from `__filename`. */
+const scriptUrls = {
+  name: 'script-urls',
+  setup(b) {
+    b.onLoad({ filter: /\.m?js$/ }, (args) => {
+      const text = readFileSync(args.path, 'utf8');
+      if (!text.includes('import.meta.url')) return undefined;
+      const from = relative(join(BUNDLE, 'agents'), args.path).split(sep).join('/');
+      const url = `new URL(${JSON.stringify(from.startsWith('.') ? from : `./${from}`)}, require('node:url').pathToFileURL(__filename)).href`;
+      return { contents: text.replaceAll('import.meta.url', url), loader: 'js' };
+    });
+  },
+};
 
 /**
  * The agents' bundle treats dsh-mode's own modules as free of side effects (none has any on import), so a module

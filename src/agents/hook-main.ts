@@ -1,7 +1,8 @@
 /**
- * The hook process: `dsh-mode hook AGENT` reading stdin and writing its answer. `bin/dsh-mode.mjs` runs it from its
- * own small bundle (`dist/bundle/hook.js`, scripts/build.mjs) without loading the command line, because an agent
- * starts it before every tool call. `dsh-mode hook --help` goes through the command line as usual.
+ * The hook process: `dsh-mode hook AGENT` reading stdin and writing its answer. `bin/hook.mjs` runs it from its own
+ * small script (`dist/bundle/agents/hook.cjs`, scripts/build.mjs) through V8's code cache, without loading the
+ * command line, because an agent starts it before every tool call. `dsh-mode hook --help` goes through the command
+ * line as usual.
  *
  * Whatever happens, the process answers: an input past the size cap, an unknown agent or a crash anywhere is a
  * deny in the agent's dialect, and an exit 2 always comes with its reason on stderr.
