@@ -17,7 +17,8 @@ import { interleave, median, now, ratioResult, round } from './lib.mjs';
 
 const BENCH = 'hook';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const CLI = join(ROOT, 'bin/dsh-mode.mjs');
+// What `dsh-mode install` registers.
+const HOOK = join(ROOT, 'bin/dsh-mode-hook.cjs');
 
 function workspace() {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), 'dsh-bench-hook-')));
@@ -58,8 +59,8 @@ async function coldFigures({ quick }) {
   try {
     const runs = [
       { args: ['-e', '0'], options: { cwd: ws, env } },
-      { args: [CLI, 'hook', 'claude-code'], options: { cwd: ws, env, input: input(ws, 'ls -la src') } },
-      { args: [CLI, 'hook', 'claude-code'], options: { cwd: ws, env, input: input(ws, 'git status') } },
+      { args: [HOOK, 'hook', 'claude-code'], options: { cwd: ws, env, input: input(ws, 'ls -la src') } },
+      { args: [HOOK, 'hook', 'claude-code'], options: { cwd: ws, env, input: input(ws, 'git status') } },
     ];
     for (const r of runs) spawnNs(r.args, r.options);
     const ns = runs.map(() => []);

@@ -72,7 +72,7 @@ const PACKAGE_ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '..',
 
 /** The command the hook runs: this package's binary, by absolute paths, quoted for a shell. */
 export function defaultHookCommand(agent: AgentName): string {
-  const bin = join(PACKAGE_ROOT, 'bin', 'dsh-mode.mjs');
+  const bin = join(PACKAGE_ROOT, 'bin', 'dsh-mode-hook.cjs');
   return `${shellQuote(process.execPath)} ${shellQuote(bin)} hook ${agent}`;
 }
 
@@ -88,7 +88,8 @@ function shellQuote(text: string): string {
 /** Whether a hook command is dsh-mode's for this agent. */
 export function isOurCommand(command: unknown, agent: AgentName): boolean {
   return (
-    typeof command === 'string' && new RegExp(`dsh-mode(?:\\.mjs)?'? hook ${agent}$`).test(command.trim())
+    typeof command === 'string' &&
+    new RegExp(`dsh-mode(?:-hook\\.cjs|\\.mjs)?'? hook ${agent}$`).test(command.trim())
   );
 }
 

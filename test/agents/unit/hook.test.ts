@@ -4,6 +4,7 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import {
+  readdirSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
@@ -245,14 +246,18 @@ describe('failing closed', () => {
   });
 });
 
-describe('the binary without its hook bundle', () => {
+describe('the hook command without its script', () => {
   it('still denies, in each form, with the reason on stderr', async () => {
     const { copyFileSync } = await import('node:fs');
     mkdirSync(join(dir, 'pkg', 'bin'), { recursive: true });
-    const bin = join(dir, 'pkg', 'bin', 'dsh-mode.mjs');
-    copyFileSync(join(ROOT, 'bin', 'dsh-mode.mjs'), bin);
-    const run = (agent: string) =>
-      spawnSync(process.execPath, [bin, 'hook', agent], { input: '{}', encoding: 'utf8' });
+    for (const f of ['dsh-mode.mjs', 'dsh-mode-hook.cjs'])
+      copyFileSync(join(ROOT, 'bin', f), join(dir, 'pkg', 'bin', f));
+    const run = (agent: string, bin = 'dsh-mode-hook.cjs') =>
+      spawnSync(process.execPath, [join(dir, 'pkg', 'bin', bin), 'hook', agent], {
+        input: '{}',
+        encoding: 'utf8',
+        env,
+      });
     const claudeOut = run('claude-code');
     expect(claudeOut.status).toBe(0);
     expect(JSON.parse(claudeOut.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
@@ -260,6 +265,23 @@ describe('the binary without its hook bundle', () => {
     expect(codexOut.status).toBe(2);
     expect(codexOut.stderr).toContain('its hook did not load');
     expect(JSON.parse(run('gemini').stdout)).toMatchObject({ decision: 'deny' });
+    expect(run('gemini', 'dsh-mode.mjs').status).toBe(2);
+  });
+
+  it('runs through the code cache: the second call uses what the first wrote, and decides the same', () => {
+    startIn('plan');
+    const input = JSON.stringify(claude('Bash', { command: 'git status; rm README.md' }));
+    const once = () =>
+      spawnSync(process.execPath, [join(ROOT, 'bin', 'dsh-mode-hook.cjs'), 'hook', 'claude-code'], {
+        cwd: ws,
+        env,
+        input,
+        encoding: 'utf8',
+      });
+    const first = once();
+    expect(readdirSync(join(dir, 'cache', 'dsh-mode', 'v8'))).toHaveLength(1);
+    expect(once().stdout).toBe(first.stdout);
+    expect(JSON.parse(first.stdout).hookSpecificOutput.permissionDecisionReason).toContain('rm README.md');
   });
 });
 
