@@ -5,7 +5,7 @@
 //   4. the CLI bundled (esbuild) into dist/bundle/, which bin/dsh-mode.mjs runs: `cli.js` and the chunks that the
 //      commands' lazy imports were split into, so a cold command loads a few files, each of what it runs, instead
 //      of some two hundred modules (or one module holding every command's dependencies); and the agents' files in
-//      dist/bundle/agents/: `hook.cjs` (run by `dsh-mode hook AGENT` through bin/hook.mjs), `policies.mjs` (its long
+//      dist/bundle/agents/: `hook.cjs` (run by `dsh-mode hook AGENT` through bin/dsh-mode-hook.cjs), `policies.mjs` (its long
 //      way to the policies) and `opencode.js` (imported by OpenCode's plugin).
 // `--keep-going` (the test setup's): type errors are reported and the build goes on, since tsc still emits.
 import { execFileSync } from 'node:child_process';
@@ -92,7 +92,7 @@ export async function bundle() {
     logLevel: 'warning',
   });
   // The hook process's own file, `hook.cjs`: what `dsh-mode hook AGENT` runs before every tool call of an agent,
-  // the decision and nothing else, as one CommonJS script, which bin/hook.mjs compiles with V8's code cache (Node
+  // the decision and nothing else, as one CommonJS script, which bin/dsh-mode-hook.cjs compiles with V8's code cache (Node
   // 20 has none for ES modules). Reading policies the long way
   // stays an ES module of its own (`policies.mjs`), imported only when the kept record is stale.
   await build({
@@ -127,7 +127,7 @@ export async function bundle() {
 }
 
 /**
- * `hook.cjs` reads policies the long way through `policies.mjs` beside it, imported by the loader (bin/hook.mjs):
+ * `hook.cjs` reads policies the long way through `policies.mjs` beside it, imported by the loader (bin/dsh-mode-hook.cjs):
  * a script compiled from V8's code cache has no `import()` of its own, so the loader passes it one.
  */
 const policiesApart = {

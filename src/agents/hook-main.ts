@@ -1,5 +1,5 @@
 /**
- * The hook process: `dsh-mode hook AGENT` reading stdin and writing its answer. `bin/hook.mjs` runs it from its own
+ * The hook process: `dsh-mode hook AGENT` reading stdin and writing its answer. `bin/dsh-mode-hook.cjs` runs it from its own
  * small script (`dist/bundle/agents/hook.cjs`, scripts/build.mjs) through V8's code cache, without loading the
  * command line, because an agent starts it before every tool call. `dsh-mode hook --help` goes through the command
  * line as usual.

@@ -13,7 +13,7 @@
  *   no static import that loads the engine in process (`opencode-plugin.ts`).
  *
  * The hook command is the same whatever the mode or the policy (a changed Codex command loses its trust): the
- * absolute path of this package's `bin/dsh-mode.mjs`, run by the node that runs install. dsh-mode's own entry is
+ * absolute path of this package's `bin/dsh-mode-hook.cjs`, run by the node that runs install. dsh-mode's own entry is
  * the one whose command runs `dsh-mode … hook AGENT` (for OpenCode, the file with dsh-mode's header); nothing else
  * in a file is touched, an entry in the place of ours that is not ours is refused, and JSON is edited in place
  * (comments and formatting kept). Install refuses a workspace whose policies do not load (a policy with an error,
