@@ -10,8 +10,9 @@
  * - every agent gets HTTP(S)_PROXY pointing at the fake server, which refuses and records any request for another
  *   host (`fake.egress`), with NO_PROXY for loopback: a test asserts that list is empty;
  * - a run has a wall-clock limit and is killed (the whole process group) when it passes it;
- * - the pre-tool hook is, for now, `stand-in-hook.mjs` (a decision table in JSON, logging every input it gets);
- *   for OpenCode, an in-process plugin that applies the same table.
+ * - the pre-tool hook is `dsh-mode install AGENT`'s (`installDshMode`, with the operator's policy of
+ *   `writeOperatorPolicy`), or, to pin what an agent does with a hook's answers and failures, `stand-in-hook.mjs`
+ *   (a decision table in JSON, logging every input it gets; for OpenCode, an in-process plugin with the same table).
  *
  * The scratch folder is not under the system temp folder: Codex refuses to set up its sandbox helpers under it
  * ("Refusing to create helper binaries under temporary dir"), and its default sandbox then fails to start.
