@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 // `npm test`: they need `node scripts/install-agents.mjs` first (about 1.1 GB in the cache) and take minutes.
 export default defineConfig({
   test: {
-    include: ['test/agents/**/*.test.ts'],
+    include: ['test/agents/*.test.ts'],
     // One agent at a time: each starts a large binary and its own helpers, and two cores are shared.
     maxWorkers: 1,
     fileParallelism: false,

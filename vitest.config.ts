@@ -3,8 +3,8 @@ import { configDefaults, defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // The real agent CLIs run in their own step (`npm run test:agents`, vitest.agents.config.ts): they need an install.
-    exclude: [...configDefaults.exclude, 'test/agents/**'],
+    // The real agent CLIs (test/agents/*.test.ts; the adapter's unit tests are in test/agents/unit/) run in their own step (`npm run test:agents`, vitest.agents.config.ts): they need an install.
+    exclude: [...configDefaults.exclude, 'test/agents/*.test.ts'],
     // Builds dist/ once: the CLI tests run the real binary.
     globalSetup: ['test/global-setup.ts'],
     // One fixed fast-check seed for every property (test/seed.ts): the same cases on every run.

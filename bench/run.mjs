@@ -47,6 +47,18 @@ const LABELS = {
     'the same step without them',
   ],
   'fold-read-100k-vs-refold': ['mode fold per read, 100k events, one new event', 'a full refold'],
+  'cold-hook-bash-vs-node': [
+    'cold `dsh-mode hook claude-code`, a Bash `ls -la src` in plan (kept deployment, journaled)',
+    '`node -e 0`',
+  ],
+  'cold-hook-git-status-vs-node': [
+    "cold `dsh-mode hook claude-code`, a Bash `git status` in plan (with git's repository checks)",
+    '`node -e 0`',
+  ],
+  'serve-decision-vs-http-echo': [
+    'one `dsh-mode serve` decision over loopback HTTP',
+    'a bare loopback HTTP echo of the same body',
+  ],
   'decide-command-uncached-vs-parse': [
     'an uncached decision, ~130-character compound command',
     'a bare unbash parse of it',

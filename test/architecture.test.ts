@@ -122,12 +122,14 @@ describe('the layers of src/', () => {
   // The compiler's boundary is one module, what crosses it listed in compile/index.ts, plus its data model
   // (compile/types.ts, types only), which a declaration file can name without pulling in the rest.
   // compile/builtin-plan.ts is pure: the engine's authorize names the built-in plan without loading Node's modules.
-  it('other layers import src/compile only through compile/index.ts and compile/types.ts', () => {
+  // compile/runtime.ts is the deciding half alone (no parser, no validators), for the agents' hook bundle.
+  it("other layers import src/compile only through compile/index.ts, runtime.ts, builtin-plan.ts and types.ts", () => {
     const inside = crossings((m) => !m.startsWith('compile/') && m !== 'index.ts', ['compile']).filter(
       (l) =>
         !l.endsWith('-> compile/index.ts') &&
         !l.endsWith('-> compile/types.ts') &&
-        !l.endsWith('-> compile/builtin-plan.ts'),
+        !l.endsWith('-> compile/builtin-plan.ts') &&
+        !l.endsWith('-> compile/runtime.ts'),
     );
     expect(inside).toEqual([]);
   });
@@ -172,6 +174,32 @@ describe('the layers of src/', () => {
 
   it('src/apps imports nothing from cli', () => {
     expect(crossings((m) => m.startsWith('apps/'), ['cli'])).toEqual([]);
+  });
+
+  it('only src/cli imports src/agents', () => {
+    expect(crossings((m) => !m.startsWith('agents/') && !m.startsWith('cli/'), ['agents'])).toEqual([]);
+  });
+
+  it('src/agents imports nothing from cli or mcp, and from apps and host only what it names', () => {
+    expect(crossings((m) => m.startsWith('agents/'), ['cli', 'mcp'])).toEqual([]);
+    const allowed = ['apps/trust.ts', 'apps/version.ts', 'host/journal-path.ts', 'host/types.ts'];
+    const reached = crossings((m) => m.startsWith('agents/'), ['apps', 'host']).filter(
+      (l) => !allowed.some((a) => l.endsWith(`-> ${a}`)),
+    );
+    expect(reached).toEqual([]);
+  });
+
+  it('compile/runtime.ts reaches no parser or validator', () => {
+    const seen = new Set<string>();
+    const visit = (m: string): void => {
+      if (seen.has(m)) return;
+      seen.add(m);
+      for (const t of graph.get(m) ?? []) visit(t);
+    };
+    visit('compile/runtime.ts');
+    expect([...seen].filter((m) => /language\/(parse|load|validate|source)\.ts$|validator/.test(m))).toEqual(
+      [],
+    );
   });
 
   it('no command module imports another command module', () => {

@@ -1,21 +1,22 @@
-/** Claude Code 2.1.328 against the fake model: the PreToolUse hook's deny holds in bypassPermissions. */
+/** Claude Code 2.1.328 with dsh-mode's PreToolUse hook (command and http), in bypassPermissions and in its own plan. */
 import { existsSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { claudeCode, makeScratch, runAgent, startFakeModel, toolResults } from './harness.js';
-import { smoke, writeAndRead } from './smoke.js';
+import { ensureSecret, serve } from '../../src/agents/serve.js';
+import {
+  claudeCode,
+  dshEnv,
+  dshMode,
+  makeScratch,
+  runAgent,
+  startFakeModel,
+  toolResults,
+} from './harness.js';
+import { dshScenario } from './scenario.js';
 
 describe('claude-code', () => {
-  it('runs git status, and a PreToolUse deny keeps README.md and reaches the model (bypassPermissions)', async () => {
-    await smoke(claudeCode, 'bypassPermissions', (i) => i.tool_name, 'Bash');
-  });
-
-  it('a denied write writes nothing, and a denied .env read keeps the secret from the model (bypassPermissions)', async () => {
-    await writeAndRead(claudeCode, 'bypassPermissions', true);
-  });
-
   // The shape `dsh-mode serve` would take: an `http` hook on loopback with a secret from the environment.
   describe('an http hook with onFailure "block"', () => {
     async function withHttpHook(answer: 'deny' | 'down') {
@@ -89,5 +90,86 @@ describe('claude-code', () => {
       expect(r.kept).toBe(true);
       expect(r.results[0]!.text).toContain('blocking because onFailure is "block"');
     });
+  });
+});
+
+describe('claude-code with dsh-mode install', () => {
+  it('plan: git status runs, rm and the write are denied, .env stays out, dsh-mode mode default lets the write run, log shows it (bypassPermissions)', async () => {
+    await dshScenario(claudeCode, 'bypassPermissions', true);
+  });
+});
+
+describe('claude-code with dsh-mode serve (install --http)', () => {
+  it('decides over the http hook with the secret: git status runs, rm is denied and README.md stays', async () => {
+    const s = makeScratch();
+    const fake = await startFakeModel({
+      steps: [claudeCode.shell('git status'), claudeCode.shell('git status; rm README.md')],
+    });
+    const env = dshEnv(s);
+    const { secret } = ensureSecret(env);
+    const serving = await serve({ port: 0, secret, env, cwd: s.project });
+    try {
+      await claudeCode.configure(s, fake, null);
+      const port = Number(new URL(serving.url).port);
+      const installed = dshMode(s, ['install', 'claude-code', '--mode', 'plan', '--http', String(port)]);
+      expect(installed.code, installed.stderr).toBe(0);
+      expect(installed.stderr).toContain('DSH_MODE_SECRET');
+      const cmd = claudeCode.command(s, fake, 'bypassPermissions', 'go');
+      const drive = {
+        ...claudeCode,
+        command: () => ({ ...cmd, env: { ...cmd.env, DSH_MODE_SECRET: secret } }),
+      };
+      const run = await runAgent(drive, s, fake, { mode: 'bypassPermissions', timeoutMs: 150_000 });
+      expect(run.timedOut).toBe(false);
+      expect(existsSync(join(s.project, 'README.md'))).toBe(true);
+      const results = toolResults(fake.mainRequests().at(-1)!);
+      expect(results[0]!.text).toContain('On branch');
+      expect(results[1]!.text).toContain('rm README.md');
+      expect(dshMode(s, ['log', '--agent', 'claude-code']).stdout).toMatch(/deny +Bash as bash/);
+      // Without the secret the server answers 401, and onFailure "block" blocks the call.
+      fake.setSteps([claudeCode.shell('rm README.md')]);
+      const unauthorized = await runAgent(claudeCode, s, fake, {
+        mode: 'bypassPermissions',
+        timeoutMs: 150_000,
+      });
+      expect(unauthorized.timedOut).toBe(false);
+      expect(existsSync(join(s.project, 'README.md'))).toBe(true);
+      expect(toolResults(fake.mainRequests().at(-1)!)[0]!.text).toContain(
+        'blocking because onFailure is "block"',
+      );
+      expect(fake.egress).toEqual([]);
+    } finally {
+      await serving.close();
+      await fake.close();
+      s.cleanup();
+    }
+  });
+});
+
+describe("claude-code's own plan mode with dsh-mode install", () => {
+  it("--permission-mode plan is dsh-mode's plan with no starting mode: git status runs, rm is denied pointing at ExitPlanMode", async () => {
+    const s = makeScratch();
+    const fake = await startFakeModel({
+      steps: [claudeCode.shell('git status'), claudeCode.shell('git status; rm README.md')],
+    });
+    try {
+      await claudeCode.configure(s, fake, null);
+      const installed = dshMode(s, ['install', 'claude-code']);
+      expect(installed.code, installed.stderr).toBe(0);
+      const run = await runAgent(claudeCode, s, fake, { mode: 'plan', timeoutMs: 150_000 });
+      expect(run.timedOut).toBe(false);
+      expect(existsSync(join(s.project, 'README.md'))).toBe(true);
+      const results = toolResults(fake.mainRequests().at(-1)!);
+      expect(results[0]!.text).toContain('On branch');
+      expect(results[1]!.text).toContain('rm README.md');
+      expect(results[1]!.text).toContain('ExitPlanMode');
+      const log = dshMode(s, ['log', '--agent', 'claude-code']).stdout;
+      expect(log).toContain('start  default');
+      expect(log).toMatch(/deny +Bash as bash .* in plan mode \(permission_mode plan\)/);
+      expect(fake.egress).toEqual([]);
+    } finally {
+      await fake.close();
+      s.cleanup();
+    }
   });
 });

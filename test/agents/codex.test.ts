@@ -1,20 +1,11 @@
-/** Codex 0.169.0 against the fake model: the PreToolUse hook's deny holds with approvals and sandbox bypassed. */
+/** Codex 0.169.0 with dsh-mode's PreToolUse hook, approvals and sandbox bypassed; and what its hook cannot see. */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { codex, hookCalls, makeScratch, runAgent, startFakeModel, toolResults } from './harness.js';
-import { smoke, writeAndRead } from './smoke.js';
+import { dshScenario } from './scenario.js';
 
 describe('codex', () => {
-  it('runs git status, and a PreToolUse deny keeps README.md and reaches the model (bypass)', async () => {
-    // exec_command reaches the hook as tool_name "Bash".
-    await smoke(codex, 'bypass', (i) => i.tool_name, 'Bash');
-  });
-
-  it('a denied write writes nothing, and a denied .env read keeps the secret from the model (bypass; the write is an apply_patch, the read a cat)', async () => {
-    await writeAndRead(codex, 'bypass', true);
-  });
-
   // A gap the docs must state: the hook sees the command that starts a process, never the text written to it.
   it('text written into a running command (write_stdin) never reaches the hook, so a denied command runs', async () => {
     const s = makeScratch();
@@ -47,5 +38,11 @@ describe('codex', () => {
       await fake.close();
       s.cleanup();
     }
+  });
+});
+
+describe('codex with dsh-mode install', () => {
+  it('plan: git status runs, rm and the write are denied, .env stays out, dsh-mode mode default lets the write run, log shows it (bypass)', async () => {
+    await dshScenario(codex, 'bypass', true);
   });
 });

@@ -2,7 +2,7 @@
  * What each agent does when its pre-tool hook fails instead of answering (issue 28, "fail closed in every
  * dialect"), in its most permissive mode, where nothing but the hook stands between the model and
  * `git status; rm README.md`. Each row pins one verified fact about the pinned version: `blocked` says README.md
- * survived. A row that changes on a version bump is a fact docs/agents-research.md must change with.
+ * survived. A row that changes on a version bump is a fact docs/agents.md must change with.
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -6,17 +6,18 @@
  *
  * Contract:
  * - every agent gets its own HOME (and XDG folders) inside the scratch folder, so nothing is read from or written
- *   to the user's real configuration, and the agent's own set-up for running offline (docs/agents-research.md);
+ *   to the user's real configuration, and the agent's own set-up for running offline (docs/agents.md);
  * - every agent gets HTTP(S)_PROXY pointing at the fake server, which refuses and records any request for another
  *   host (`fake.egress`), with NO_PROXY for loopback: a test asserts that list is empty;
  * - a run has a wall-clock limit and is killed (the whole process group) when it passes it;
- * - the pre-tool hook is, for now, `stand-in-hook.mjs` (a decision table in JSON, logging every input it gets);
- *   for OpenCode, an in-process plugin that applies the same table.
+ * - the pre-tool hook is `dsh-mode install AGENT`'s (`installDshMode`, with the operator's policy of
+ *   `writeOperatorPolicy`), or, to pin what an agent does with a hook's answers and failures, `stand-in-hook.mjs`
+ *   (a decision table in JSON, logging every input it gets; for OpenCode, an in-process plugin with the same table).
  *
  * The scratch folder is not under the system temp folder: Codex refuses to set up its sandbox helpers under it
  * ("Refusing to create helper binaries under temporary dir"), and its default sandbox then fails to start.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import {
   appendFileSync,
   existsSync,
@@ -136,8 +137,11 @@ export interface AgentDriver {
   shell(command: string): Step;
   write(path: string, content: string): Step;
   read(path: string): Step;
-  /** Writes the agent's configuration into the scratch: provider, offline settings, the stand-in hook. */
-  configure(s: Scratch, fake: FakeModel, rules: HookRule[], opts?: HookOptions): void | Promise<void>;
+  /**
+   * Writes the agent's configuration into the scratch: provider, offline settings, and the stand-in hook with
+   * `rules`, or no hook at all with `null` (`dsh-mode install` registers the real one).
+   */
+  configure(s: Scratch, fake: FakeModel, rules: HookRule[] | null, opts?: HookOptions): void | Promise<void>;
   /** The session id in one hook input (each agent names the field its own way). */
   hookSession(input: Record<string, unknown>): unknown;
   /** The session id the agent printed for a run (its JSON output), as a user would copy it. */
@@ -225,6 +229,7 @@ export const claudeCode: AgentDriver = {
   hookSession: (input) => input.session_id,
   printedSession: (stdout) => printed(stdout, (l) => l.session_id),
   configure(s, _fake, rules, opts) {
+    if (rules === null) return;
     writeJson(join(s.project, '.claude', 'settings.json'), {
       hooks: {
         PreToolUse: [
@@ -309,16 +314,20 @@ export const codex: AgentDriver = {
       `[projects.${JSON.stringify(s.project)}]`,
       'trust_level = "trusted"',
       '',
-      '[[hooks.PreToolUse]]',
-      'matcher = "*"',
-      '[[hooks.PreToolUse.hooks]]',
-      'type = "command"',
-      `command = ${JSON.stringify(standInCommand(s, rules, 'claude'))}`,
-      `timeout = ${opts?.hookTimeoutSeconds ?? 30}`,
-      '',
+      ...(rules === null
+        ? []
+        : [
+            '[[hooks.PreToolUse]]',
+            'matcher = "*"',
+            '[[hooks.PreToolUse.hooks]]',
+            'type = "command"',
+            `command = ${JSON.stringify(standInCommand(s, rules, 'claude'))}`,
+            `timeout = ${opts?.hookTimeoutSeconds ?? 30}`,
+            '',
+          ]),
     ].join('\n');
     writeFileSync(join(home, 'config.toml'), toml);
-    await trustCodexHooks(s, fake);
+    if (rules !== null) await trustCodexHooks(s, fake);
   },
   command(s, fake, mode, prompt) {
     // No --dangerously-bypass-hook-trust: configure() trusted the hook the way a user does (see trustCodexHooks).
@@ -425,6 +434,7 @@ export const gemini: AgentDriver = {
     });
     // Project settings (and so project hooks) load only in a trusted folder.
     writeJson(join(s.home, '.gemini', 'trustedFolders.json'), { [s.project]: 'TRUST_FOLDER' });
+    if (rules === null) return;
     writeJson(join(s.project, '.gemini', 'settings.json'), {
       hooks: {
         BeforeTool: [
@@ -501,8 +511,6 @@ export const opencode: AgentDriver = {
   hookSession: (input) => (input.input as { sessionID?: unknown } | undefined)?.sessionID,
   printedSession: (stdout) => printed(stdout, (l) => l.sessionID),
   configure(s, fake, rules) {
-    const config = join(s.root, 'hook.json');
-    writeFileSync(config, JSON.stringify({ log: s.hookLog, dialect: 'opencode', rules }, null, 2));
     writeJson(join(s.project, 'opencode.json'), {
       autoupdate: false,
       share: 'disabled',
@@ -520,6 +528,9 @@ export const opencode: AgentDriver = {
     });
     seedOpencodeDeps(join(s.project, '.opencode'));
     seedOpencodeDeps(join(s.home, '.config', 'opencode'));
+    if (rules === null) return;
+    const config = join(s.root, 'hook.json');
+    writeFileSync(config, JSON.stringify({ log: s.hookLog, dialect: 'opencode', rules }, null, 2));
     mkdirSync(join(s.project, '.opencode', 'plugin'), { recursive: true });
     writeFileSync(join(s.project, '.opencode', 'plugin', 'stand-in.js'), opencodePlugin(config));
   },
@@ -599,4 +610,73 @@ export function runAgent(
       resolveRun({ code, signal, stdout, stderr, ms: Date.now() - started, timedOut });
     });
   });
+}
+
+const REPO = join(HERE, '..', '..');
+const DSH_MODE = join(REPO, 'bin', 'dsh-mode.mjs');
+
+/** The environment `dsh-mode` runs with in a scratch: the agent's private HOME and XDG folders. */
+export function dshEnv(s: Scratch): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH,
+    HOME: s.home,
+    XDG_CONFIG_HOME: join(s.home, '.config'),
+    XDG_CACHE_HOME: join(s.home, '.cache'),
+    CLAUDE_CONFIG_DIR: join(s.home, '.claude'),
+    CODEX_HOME: join(s.home, '.codex'),
+    NO_COLOR: '1',
+  };
+}
+
+/** Runs `dsh-mode ARGS` in the scratch project as the user would; its exit code, stdout and stderr. */
+export function dshMode(s: Scratch, args: string[]): { code: number; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [DSH_MODE, ...args], {
+    cwd: s.project,
+    env: dshEnv(s),
+    encoding: 'utf8',
+  });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+/**
+ * The operator's set-up the agent tests run under: a `cordis.yml` whose mode entry adds `policies/` (a plan rule
+ * that keeps `.env` out of reads, through the read tool and through `cat`), trusted with `dsh-mode trust`.
+ */
+export const OPERATOR_REASON = 'secrets stay out of the model (operator rule)';
+export function writeOperatorPolicy(s: Scratch): void {
+  writeFileSync(join(s.project, 'cordis.yml'), '- name: mode\n  config:\n    policies: [policies]\n');
+  mkdirSync(join(s.project, 'policies'));
+  writeFileSync(
+    join(s.project, 'policies', 'operator.yaml'),
+    [
+      'mode: plan',
+      'description: The operator narrows plan.',
+      'tools:',
+      '  read:',
+      '    paths:',
+      `      ".env*": { decision: deny, reason: "${OPERATOR_REASON}" }`,
+      '  bash:',
+      '    commands:',
+      `      "cat *.env*": { decision: deny, reason: "${OPERATOR_REASON}" }`,
+      '',
+    ].join('\n'),
+  );
+  const trusted = dshMode(s, ['trust', 'cordis.yml']);
+  if (trusted.code !== 0) throw new Error(`dsh-mode trust failed: ${trusted.stderr}`);
+}
+
+/** `dsh-mode install AGENT --project --mode MODE` in the scratch (and for Codex, the trust step it prints). */
+export async function installDshMode(
+  driver: AgentDriver,
+  s: Scratch,
+  fake: FakeModel,
+  mode: string,
+  beforeTrust?: () => void,
+): Promise<string> {
+  const r = dshMode(s, ['install', driver.name, '--project', '--mode', mode]);
+  if (r.code !== 0) throw new Error(`dsh-mode install ${driver.name} failed (${r.code}): ${r.stderr}`);
+  beforeTrust?.();
+  // Codex runs a hook only once the user trusts it (install prints the step): the tests take it as /hooks does.
+  if (driver.name === 'codex') await trustCodexHooks(s, fake);
+  return r.stdout + r.stderr;
 }

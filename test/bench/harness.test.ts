@@ -20,6 +20,9 @@ const REQUIRED = [
   'resume-1m-vs-parse',
   'lint-10x5x50-vs-load',
   'sandbox-bash-true-vs-bare-bwrap',
+  'cold-hook-bash-vs-node',
+  'cold-hook-git-status-vs-node',
+  'serve-decision-vs-http-echo',
 ];
 
 const run = (...args: string[]) =>

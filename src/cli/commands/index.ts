@@ -38,13 +38,29 @@ export const commands: Readonly<Record<string, CommandEntry>> = {
     summary: 'check that this machine can run what dsh-mode relies on (the OS sandbox)',
     load: async () => (await import('./doctor.js')).command,
   },
+  hook: {
+    summary: "decide an agent's tool call from its pre-tool hook (Claude Code, Codex, Gemini CLI)",
+    load: async () => (await import('./hook.js')).command,
+  },
+  install: {
+    summary: "register dsh-mode's hook in an agent (Claude Code, Codex, Gemini CLI, OpenCode)",
+    load: async () => (await import('./install.js')).command,
+  },
   lint: {
     summary: 'validate policies, run their inline tests and report findings',
     load: async () => (await import('./lint.js')).command,
   },
+  log: {
+    summary: "show an agent session's decisions with the rule that decided each",
+    load: async () => (await import('./mode.js')).logCommand,
+  },
   matrix: {
     summary: 'show the decision of every mode for every tool as a grid',
     load: async () => (await import('./matrix.js')).command,
+  },
+  mode: {
+    summary: "change an agent session's mode (the only way out of plan besides Claude Code's plan approval)",
+    load: async () => (await import('./mode.js')).command,
   },
   plans: {
     summary: 'list the plans of the session logs, or print one as Markdown',
@@ -54,8 +70,16 @@ export const commands: Readonly<Record<string, CommandEntry>> = {
     summary: 'print or write the JSON Schemas for editors',
     load: async () => (await import('./schema.js')).command,
   },
+  serve: {
+    summary: "answer Claude Code's http hook on 127.0.0.1, so no process starts per tool call",
+    load: async () => (await import('./serve.js')).command,
+  },
   trust: {
     summary: 'trust a cordis.yml so chat and acp load it from this folder',
     load: async () => (await import('./trust.js')).command,
+  },
+  uninstall: {
+    summary: "remove dsh-mode's hook from an agent",
+    load: async () => (await import('./install.js')).uninstallCommand,
   },
 };

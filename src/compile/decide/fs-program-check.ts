@@ -23,7 +23,7 @@
  * synchronously with a timeout, once per program per resolver (a host makes one resolver per call).
  * @module
  */
-import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { existsSync, lstatSync, statSync } from 'node:fs';
 import { posix } from 'node:path';
 import type { ProgramCheck } from '../types.js';
@@ -319,13 +319,24 @@ function checkSubmodules(
 
 type RunResult = string | 'absent' | { error: string };
 
+/**
+ * Node's child processes, loaded when git first runs: most decisions never start one, and a hook process (an
+ * agent's `dsh-mode hook`, started before every tool call) then does not pay for loading them.
+ */
+let spawnSync: typeof import('node:child_process').spawnSync | undefined;
+function spawn(): typeof import('node:child_process').spawnSync {
+  spawnSync ??= (createRequire(import.meta.url)('node:child_process') as typeof import('node:child_process'))
+    .spawnSync;
+  return spawnSync;
+}
+
 function run(
   args: readonly string[],
   cwd: string,
   env: NodeJS.ProcessEnv,
   ok: readonly number[] = [],
 ): RunResult {
-  const r = spawnSync('git', args, {
+  const r = spawn()('git', args, {
     cwd,
     env,
     encoding: 'utf8',
