@@ -123,7 +123,7 @@ describe('the layers of src/', () => {
   // (compile/types.ts, types only), which a declaration file can name without pulling in the rest.
   // compile/builtin-plan.ts is pure: the engine's authorize names the built-in plan without loading Node's modules.
   // compile/runtime.ts is the deciding half alone (no parser, no validators), for the agents' hook bundle.
-  it("other layers import src/compile only through compile/index.ts, runtime.ts, builtin-plan.ts and types.ts", () => {
+  it('other layers import src/compile only through compile/index.ts, runtime.ts, builtin-plan.ts and types.ts', () => {
     const inside = crossings((m) => !m.startsWith('compile/') && m !== 'index.ts', ['compile']).filter(
       (l) =>
         !l.endsWith('-> compile/index.ts') &&

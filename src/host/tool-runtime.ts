@@ -404,7 +404,13 @@ export class ToolsService extends Service implements ToolRegistry {
     exec: ToolExec,
     verdict: { reason?: string; rule?: VerdictRule },
     entry: { tool: Tool<never>; validate: ValidateFunction },
-  ): Promise<{ outcome: ApprovalOutcome; args: unknown; edited: boolean; sandbox?: SandboxRequirement; paths?: CheckedPaths }> {
+  ): Promise<{
+    outcome: ApprovalOutcome;
+    args: unknown;
+    edited: boolean;
+    sandbox?: SandboxRequirement;
+    paths?: CheckedPaths;
+  }> {
     const { reason, rule } = verdict;
     const session = exec.agent?.session;
     const audit = session?.turnOpen ? session : undefined;
@@ -489,7 +495,13 @@ export class ToolsService extends Service implements ToolRegistry {
       ...(markdown !== undefined || edited ? { edited } : {}),
       ...(edited ? { arguments: args } : {}),
     });
-    return { outcome, args, edited, ...(sandbox ? { sandbox } : {}), ...(revisedPaths ? { paths: revisedPaths } : {}) };
+    return {
+      outcome,
+      args,
+      edited,
+      ...(sandbox ? { sandbox } : {}),
+      ...(revisedPaths ? { paths: revisedPaths } : {}),
+    };
   }
 }
 

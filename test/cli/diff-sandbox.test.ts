@@ -27,7 +27,9 @@ describe('diff: the sandbox setting', () => {
     const text = await diff(cwd);
     expect(text.code).toBe(0);
     const [summary, ...rest] = text.stdout.split('\n');
-    expect(summary).toMatch(/^old → new: no decision changed \(\d+ mode × tool pairs, and \d+ classes of calls compared exactly\); 1 sandbox escalation$/);
+    expect(summary).toMatch(
+      /^old → new: no decision changed \(\d+ mode × tool pairs, and \d+ classes of calls compared exactly\); 1 sandbox escalation$/,
+    );
     expect(rest).toEqual([
       '↑ mode `m`, sandbox: read-only → none by no `sandbox` key (was `sandbox` at old/m.yaml:2:1)',
       '',

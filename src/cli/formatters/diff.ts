@@ -157,7 +157,8 @@ function summary(report: DiffReport): string {
 }
 
 function summaryMarkdown(report: DiffReport): string {
-  const escalation = report.counts.escalation + report.sandbox.filter((c) => c.change === 'escalation').length;
+  const escalation =
+    report.counts.escalation + report.sandbox.filter((c) => c.change === 'escalation').length;
   if (escalation > 0) {
     return `**⚠️ ${summary(report)}.** An escalation moves a decision towards allow; it needs a human review.`;
   }
