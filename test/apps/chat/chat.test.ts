@@ -3,11 +3,12 @@
  * builds): through piped stdin (one queue of lines for the REPL and the approval questions, docs/apps.md),
  * and through a real terminal in tmux when tmux is installed. Real temp folders; the session logs are read back.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { hasTmux, startTmux, type TmuxSession } from './tmux.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const BIN = join(ROOT, 'bin/dsh-mode.mjs');
@@ -193,39 +194,10 @@ describe('dsh-mode chat: /mode, --prompt, --resume', () => {
   });
 });
 
-const hasTmux = (() => {
-  try {
-    execFileSync('which', ['tmux'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-})();
-
-/** A chat --demo running in a detached tmux session, with a screen reader that polls (bounded). */
-function tmuxChat(dir: string): {
-  send(...keys: string[]): void;
-  waitFor(text: string): Promise<string>;
-  stop(): void;
-} {
-  const name = `dsh-chat-${process.pid}-${Math.random().toString(36).slice(2)}`;
-  const tmux = (...args: string[]): string => execFileSync('tmux', args, { encoding: 'utf8' });
-  const screen = (): string => tmux('capture-pane', '-p', '-J', '-S', '-200', '-t', name);
+/** A chat --demo running in a detached tmux session. */
+function tmuxChat(dir: string): TmuxSession {
   const command = `env -u DEEPSEEK_API_KEY ${process.execPath} ${BIN} chat --demo; echo EXITED:$?; sleep 30`;
-  tmux('new-session', '-d', '-s', name, '-x', '200', '-y', '50', '-c', dir, command);
-  return {
-    send: (...keys) => void tmux('send-keys', '-t', name, ...keys),
-    async waitFor(text) {
-      // Polls until the text shows; the bound only turns a hang into a failure (no timing is asserted).
-      for (let i = 0; i < 300; i++) {
-        const now = screen();
-        if (now.includes(text)) return now;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      throw new Error(`timed out waiting for ${JSON.stringify(text)}; screen:\n${screen()}`);
-    },
-    stop: () => void spawnSync('tmux', ['kill-session', '-t', name]),
-  };
+  return startTmux('dsh-chat', dir, command);
 }
 
 describe.skipIf(!hasTmux)('dsh-mode chat in a real terminal (tmux)', () => {

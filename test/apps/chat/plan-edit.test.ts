@@ -4,10 +4,10 @@
  * the plan, empty it, fail, or leave it as it is. What the chat shows, what the model is told and what the journal
  * records are read back from the real output and the session log.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { hasTmux, startTmux } from './tmux.js';
 import { BIN, EDITED, FINAL, journal, PLAN, planChat, planProject, sha256 } from './plan-session.js';
 import { runCli } from '../../cli/run-in-process.js';
 
@@ -193,8 +193,6 @@ describe('chat: edit the plan before approving it', () => {
   });
 });
 
-const hasTmux = spawnSync('tmux', ['-V']).status === 0;
-
 describe.skipIf(!hasTmux)('chat: the plan editor on a real terminal (tmux)', () => {
   it('gives the editor the terminal, then takes it back for the question', async () => {
     const { dir, editorDir, editor } = planProject([{ kind: 'type' }]);
@@ -208,33 +206,21 @@ describe.skipIf(!hasTmux)('chat: the plan editor on a real terminal (tmux)', () 
         'sleep 30',
       ].join('\n'),
     );
-    const name = `dsh-plan-edit-${process.pid}-${Math.random().toString(36).slice(2)}`;
-    const tmux = (...args: string[]): string => execFileSync('tmux', args, { encoding: 'utf8' });
-    const screen = (): string => tmux('capture-pane', '-p', '-J', '-S', '-200', '-t', name);
-    const waitFor = async (text: string): Promise<string> => {
-      // Polls until the text shows; the bound only turns a hang into a failure (no timing is asserted).
-      for (let i = 0; i < 300; i++) {
-        const now = screen();
-        if (now.includes(text)) return now;
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      throw new Error(`timed out waiting for ${JSON.stringify(text)}; screen:\n${screen()}`);
-    };
-    tmux('new-session', '-d', '-s', name, '-x', '200', '-y', '50', '-c', dir, 'sh run.sh');
+    const term = startTmux('dsh-plan-edit', dir, 'sh run.sh');
     try {
-      await waitFor('Approve this plan?');
-      tmux('send-keys', '-t', name, 'e', 'Enter');
-      await waitFor('EDITOR READY>');
+      await term.waitFor('Approve this plan?');
+      term.send('e', 'Enter');
+      await term.waitFor('EDITOR READY>');
       // These keys reach the editor, not the chat: the line becomes the plan.
-      tmux('send-keys', '-t', name, '-l', 'typed on the terminal');
-      tmux('send-keys', '-t', name, 'Enter');
-      await waitFor('plan edited; this is the plan you would approve:');
-      tmux('send-keys', '-t', name, 'y', 'Enter');
-      const done = await waitFor('EXITED:0');
+      term.send('-l', 'typed on the terminal');
+      term.send('Enter');
+      await term.waitFor('plan edited; this is the plan you would approve:');
+      term.send('y', 'Enter');
+      const done = await term.waitFor('EXITED:0');
       expect(done).toContain('→ approved (the edited plan)');
       expect(seen(editorDir).map((s) => s.tty)).toEqual([true]);
     } finally {
-      spawnSync('tmux', ['kill-session', '-t', name]);
+      term.stop();
     }
     const [log] = readdirSync(join(dir, '.dsh/sessions')).filter((f) => f.endsWith('.jsonl'));
     const events = journal(dir, log!.replace(/\.jsonl$/, ''));
