@@ -644,7 +644,10 @@ export function dshMode(s: Scratch, args: string[]): { code: number; stdout: str
  */
 export const OPERATOR_REASON = 'secrets stay out of the model (operator rule)';
 export function writeOperatorPolicy(s: Scratch): void {
-  writeFileSync(join(s.project, 'cordis.yml'), '- name: mode\n  config:\n    policies: [policies]\n');
+  writeFileSync(
+    join(s.project, 'cordis.yml'),
+    '- name: host\n- name: demo\n- name: mode\n  config:\n    policies: [policies]\n',
+  );
   mkdirSync(join(s.project, 'policies'));
   writeFileSync(
     join(s.project, 'policies', 'operator.yaml'),

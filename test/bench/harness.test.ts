@@ -65,7 +65,9 @@ describe('bench/run.mjs --quick', () => {
       expect(l.spread).toHaveLength(2);
       expect(l.spread[0]).toBeLessThanOrEqual(l.spread[1]);
     }
-    for (const m of REQUIRED) expect(lines.find((l) => l.metric === m)!.goal?.ratio, m).toBeGreaterThan(0);
+    // `git status` runs several git processes of its own, so it is shown beside the `ls` figure without a goal.
+    for (const m of REQUIRED.filter((m) => m !== 'cold-hook-git-status-vs-node'))
+      expect(lines.find((l) => l.metric === m)!.goal?.ratio, m).toBeGreaterThan(0);
 
     // The README table renders from the same lines: a row per metric, the machine and the goals named.
     const dir = mkdtempSync(join(tmpdir(), 'dsh-bench-test-'));

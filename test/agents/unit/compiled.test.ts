@@ -24,7 +24,10 @@ beforeEach(() => {
     XDG_CACHE_HOME: join(dir, 'cache'),
     XDG_CONFIG_HOME: join(dir, 'config'),
   };
-  writeFileSync(join(ws, 'cordis.yml'), '- name: mode\n  config:\n    policies: [policies]\n');
+  writeFileSync(
+    join(ws, 'cordis.yml'),
+    '- name: host\n- name: demo\n- name: mode\n  config:\n    policies: [policies]\n',
+  );
   writeFileSync(join(ws, 'policies', 'a.yaml'), 'mode: plan\ntools:\n  web_fetch: deny\n');
   execFileSync(process.execPath, [join(ROOT, 'bin/dsh-mode.mjs'), 'trust', 'cordis.yml'], { cwd: ws, env });
 });

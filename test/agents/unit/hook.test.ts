@@ -204,7 +204,7 @@ describe('failing closed', () => {
 
   it('denies in plan when cordis.yml is untrusted, changed or broken, and when .dsh is a link', async () => {
     startIn('plan');
-    writeFileSync(join(ws, 'cordis.yml'), '- name: mode\n  config: {}\n');
+    writeFileSync(join(ws, 'cordis.yml'), '- name: host\n- name: demo\n- name: mode\n  config: {}\n');
     const untrusted = await decide('claude-code', claude('Bash', { command: 'git status' }));
     expect(untrusted.answer.decision).toBe('deny');
     expect(untrusted.answer.reason).toContain('is not trusted');
@@ -217,7 +217,10 @@ describe('failing closed', () => {
     expect((await decide('claude-code', claude('Bash', { command: 'git status' }))).answer.decision).toBe(
       'allow',
     );
-    writeFileSync(join(ws, 'cordis.yml'), '- name: mode\n  config: { policies: [nope] }\n');
+    writeFileSync(
+      join(ws, 'cordis.yml'),
+      '- name: host\n- name: demo\n- name: mode\n  config: { policies: [nope] }\n',
+    );
     expect((await decide('claude-code', claude('Bash', { command: 'git status' }))).answer.reason).toContain(
       'changed since you trusted it',
     );

@@ -96,7 +96,7 @@ describe('install', () => {
     );
     await expect(install(opts('gemini'))).rejects.toThrow(/dsh-mode did not write/);
     await expect(install(opts('codex', { mode: 'plam' }))).rejects.toThrow(/do not define the mode `plam`/);
-    writeFileSync(join(ws, 'cordis.yml'), '- name: mode\n  config: {}\n');
+    writeFileSync(join(ws, 'cordis.yml'), '- name: host\n- name: demo\n- name: mode\n  config: {}\n');
     await expect(install(opts('codex'))).rejects.toThrow(/not trusted/);
     expect(existsSync(registrationFile('codex', 'project', ws, env))).toBe(false);
   });
