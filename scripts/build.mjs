@@ -19,6 +19,24 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 /** The bundle's folder; its entry is `cli.js`. */
 export const BUNDLE = join(root, 'dist/bundle');
 
+// CommonJS dependencies (yaml's Node build, ajv) call require() for Node's modules: an ES module bundle defines it.
+const ESM_REQUIRE = {
+  js: "import { createRequire as __bundleRequire } from 'node:module';\nconst require = __bundleRequire(import.meta.url);",
+};
+
+/** What the agents' bundles share. */
+const AGENT_BUNDLE = {
+  // Minified: a hook process compiles this code before every tool call, and V8's cost grows with the text.
+  minify: true,
+  // Names kept, so an error's stack still reads.
+  keepNames: true,
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  // ESM builds first: jsonc-parser's `main` is a UMD module whose requires a bundler cannot follow.
+  mainFields: ['module', 'main'],
+};
+
 /** Steps 1–3; returns false when tsc reported errors (it still emits). */
 export function compile() {
   const generated = writeValidators();
@@ -61,10 +79,7 @@ export async function bundle() {
     target: 'node20',
     // ESM builds first: jsonc-parser's `main` is a UMD module whose requires a bundler cannot follow.
     mainFields: ['module', 'main'],
-    // CommonJS dependencies (yaml's Node build, ajv) call require() for Node's modules.
-    banner: {
-      js: "import { createRequire as __bundleRequire } from 'node:module';\nconst require = __bundleRequire(import.meta.url);",
-    },
+    banner: ESM_REQUIRE,
     plugins: [moduleUrls],
     logLevel: 'warning',
   });
@@ -76,18 +91,9 @@ export async function bundle() {
     },
     outdir: join(BUNDLE, 'agents'),
     splitting: true,
-    // Minified: a hook process compiles this code before every tool call, and V8's cost grows with the text.
-    minify: true,
-    // Names kept, so an error's stack still reads.
-    keepNames: true,
-    bundle: true,
-    platform: 'node',
+    ...AGENT_BUNDLE,
     format: 'esm',
-    target: 'node20',
-    mainFields: ['module', 'main'],
-    banner: {
-      js: "import { createRequire as __bundleRequire } from 'node:module';\nconst require = __bundleRequire(import.meta.url);",
-    },
+    banner: ESM_REQUIRE,
     plugins: [agentUrls, pureModules],
     logLevel: 'warning',
   });
@@ -98,29 +104,17 @@ export async function bundle() {
   await build({
     entryPoints: [join(root, 'dist/agents/hook-main.js')],
     outfile: join(BUNDLE, 'agents', 'hook.cjs'),
-    minify: true,
-    keepNames: true,
-    bundle: true,
-    platform: 'node',
+    ...AGENT_BUNDLE,
     format: 'cjs',
-    target: 'node20',
-    mainFields: ['module', 'main'],
     plugins: [scriptUrls, policiesApart, pureModules],
     logLevel: 'warning',
   });
   await build({
     entryPoints: [join(root, 'dist/agents/policies.js')],
     outfile: join(BUNDLE, 'agents', 'policies.mjs'),
-    minify: true,
-    keepNames: true,
-    bundle: true,
-    platform: 'node',
+    ...AGENT_BUNDLE,
     format: 'esm',
-    target: 'node20',
-    mainFields: ['module', 'main'],
-    banner: {
-      js: "import { createRequire as __bundleRequire } from 'node:module';\nconst require = __bundleRequire(import.meta.url);",
-    },
+    banner: ESM_REQUIRE,
     plugins: [agentUrls],
     logLevel: 'warning',
   });

@@ -88,26 +88,40 @@ export interface AgentJournal {
 }
 
 /**
+ * Opens a journal for reading, never through a link, and only when it is a regular file.
+ * @returns its descriptor, or undefined when it does not exist
+ * @throws Error for a link or a special file
+ */
+function openJournal(file: string): number | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    if (code === 'ELOOP' || code === 'EMLINK')
+      throw new Error(`refusing the journal ${file}: it is a symbolic link`);
+    throw error;
+  }
+  if (!fstatSync(fd).isFile()) {
+    closeSync(fd);
+    throw new Error(`refusing the journal ${file}: it is not a regular file`);
+  }
+  return fd;
+}
+
+/**
  * Reads a session's journal.
  * @param file the journal
  * @returns its events; none when it does not exist
  * @throws Error for a link, a special file, or a damaged line before the last
  */
 export function readAgentJournal(file: string): AgentJournal {
-  let fd: number;
-  try {
-    fd = openSync(file, constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return { file, events: [] };
-    if (code === 'ELOOP' || code === 'EMLINK')
-      throw new Error(`refusing the journal ${file}: it is a symbolic link`);
-    throw error;
-  }
+  const fd = openJournal(file);
+  if (fd === undefined) return { file, events: [] };
   let bytes: Buffer;
   try {
     const stats = fstatSync(fd);
-    if (!stats.isFile()) throw new Error(`refusing the journal ${file}: it is not a regular file`);
     if (stats.size > MAX_JOURNAL_BYTES)
       throw new Error(`refusing the journal ${file}: it is larger than ${MAX_JOURNAL_BYTES} bytes`);
     bytes = Buffer.alloc(stats.size);
@@ -241,20 +255,10 @@ export interface JournalTail {
  * @throws Error for a link, a special file, or a damaged line among those read
  */
 export function readJournalTail(file: string): JournalTail {
-  let fd: number;
+  const fd = openJournal(file);
+  if (fd === undefined) return { empty: true, mode: undefined, lastDecision: undefined, size: 0 };
   try {
-    fd = openSync(file, constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return { empty: true, mode: undefined, lastDecision: undefined, size: 0 };
-    if (code === 'ELOOP' || code === 'EMLINK')
-      throw new Error(`refusing the journal ${file}: it is a symbolic link`);
-    throw error;
-  }
-  try {
-    const stats = fstatSync(fd);
-    if (!stats.isFile()) throw new Error(`refusing the journal ${file}: it is not a regular file`);
-    const size = stats.size;
+    const size = fstatSync(fd).size;
     // `data` holds the bytes [pos, size) of the file; lines are cut from its end.
     let pos = size;
     let data = Buffer.alloc(0);

@@ -26,7 +26,17 @@
 import { pick, type CommandRule } from '../../decide/command-table.js';
 import { extractCommands, folderMove, type ShellWord } from '../../shell/index.js';
 import { RESTRICTIVENESS } from '../../decide/restrictiveness.js';
-import { anyChar, chars, Machine, otherChar, SEP, SEP_LABEL, TOP, TOP_LABEL } from './machine.js';
+import {
+  anyChar,
+  breadthFirst,
+  chars,
+  Machine,
+  otherChar,
+  SEP,
+  SEP_LABEL,
+  TOP,
+  TOP_LABEL,
+} from './machine.js';
 import type { Decision } from '../../types.js';
 
 /** One `commands:` table as the search needs it. */
@@ -390,37 +400,21 @@ export function commandClasses(tables: readonly CommandTableInput[]): CommandCla
     symbol: 0,
   };
   settle(start);
-  const seen = new Set([keyOf(start)]);
   const found = new Map<string, CommandClass>();
-  let frontier = [start];
-  let truncated = false;
-  while (frontier.length > 0 && !truncated) {
-    const next: Node[] = [];
-    for (const node of frontier) {
-      const atBoundary = !node.split.atName && node.split.mode === 'start';
-      if (atBoundary) record(node);
-      // When no pattern can still match and the name is read, every longer command falls in the same class.
-      const alive = node.alive.length > 0;
-      if (!alive && !node.split.atName && atBoundary) continue;
-      for (const symbol of symbolsOf(node)) {
-        if (!alive && !node.split.atName && symbol !== SEP) continue;
-        // TOP is a whole word: only at a word's start.
-        if (symbol === TOP && node.split.mode !== 'start') continue;
-        const moved = advance(node, symbol);
-        const key = keyOf(moved);
-        if (seen.has(key)) continue;
-        if (seen.size >= COMMAND_STATE_BUDGET) {
-          truncated = true;
-          break;
-        }
-        seen.add(key);
-        next.push(moved);
-      }
-      if (truncated) break;
+  const { truncated, states } = breadthFirst(start, keyOf, COMMAND_STATE_BUDGET, function* (node) {
+    const atBoundary = !node.split.atName && node.split.mode === 'start';
+    if (atBoundary) record(node);
+    // When no pattern can still match and the name is read, every longer command falls in the same class.
+    const alive = node.alive.length > 0;
+    if (!alive && !node.split.atName && atBoundary) return;
+    for (const symbol of symbolsOf(node)) {
+      if (!alive && !node.split.atName && symbol !== SEP) continue;
+      // TOP is a whole word: only at a word's start.
+      if (symbol === TOP && node.split.mode !== 'start') continue;
+      yield advance(node, symbol);
     }
-    frontier = next;
-  }
-  return { classes: [...found.values()], truncated, states: seen.size };
+  });
+  return { classes: [...found.values()], truncated, states };
 
   function advance(node: Node, symbol: number): Node {
     const atName = node.split.atName;

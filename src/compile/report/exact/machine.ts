@@ -228,3 +228,33 @@ export function otherChar(used: ReadonlySet<number>): number {
   while (used.has(c)) c++;
   return c;
 }
+
+/**
+ * Breadth-first search over a product of automata, each state (by `keyOf`) visited once, so the first member
+ * found of each class is a shortest one. `visit` records a node and yields its successors. Stops after `budget`
+ * states, the answer then marked truncated (the caller reports it as inexact, never as "no change").
+ * @returns whether the budget ended the search, and how many states it visited
+ */
+export function breadthFirst<N>(
+  start: N,
+  keyOf: (node: N) => string,
+  budget: number,
+  visit: (node: N) => Iterable<N>,
+): { truncated: boolean; states: number } {
+  const seen = new Set([keyOf(start)]);
+  let frontier = [start];
+  while (frontier.length > 0) {
+    const next: N[] = [];
+    for (const node of frontier) {
+      for (const moved of visit(node)) {
+        const key = keyOf(moved);
+        if (seen.has(key)) continue;
+        if (seen.size >= budget) return { truncated: true, states: seen.size };
+        seen.add(key);
+        next.push(moved);
+      }
+    }
+    frontier = next;
+  }
+  return { truncated: false, states: seen.size };
+}

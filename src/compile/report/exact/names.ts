@@ -12,7 +12,7 @@
  * @module
  */
 import { tokenizeGlob, type GlobToken } from '../../language/glob-syntax.js';
-import { anyChar, chars, Machine, otherChar, type Label } from './machine.js';
+import { anyChar, breadthFirst, chars, Machine, otherChar, type Label } from './machine.js';
 
 /** A glob as the search needs it: its brace-free pattern and the matcher the compiler uses. */
 export interface NameGlob {
@@ -137,48 +137,32 @@ export function nameClasses(globs: readonly NameGlob[], exact: ReadonlySet<strin
   }
   const keyOf = (n: Node) => `${n.trie}|${n.sets.join(',')}`;
   const start: Node = { sets: machines.map((m) => m.start), trie: trie.start, name: '' };
-  const seen = new Set([keyOf(start)]);
   const found = new Map<string, NameClass>();
-  let frontier = [start];
-  let truncated = false;
-  while (frontier.length > 0 && !truncated) {
-    const next: Node[] = [];
-    for (const node of frontier) {
-      if (node.name !== '' && !trie.accepting(node.trie)) {
-        const matches = node.sets.map((s, i) => machines[i]!.accepting(s));
-        const key = matches.map((b) => (b ? 1 : 0)).join('');
-        if (!found.has(key)) {
-          const real = globs.map((g) => g.match(node.name));
-          const out: NameClass = { name: node.name, matches };
-          found.set(
-            key,
-            real.every((r, i) => r === matches[i])
-              ? out
-              : { ...out, inexact: `the glob matcher decides \`${node.name}\` otherwise` },
-          );
-        }
+  const { truncated } = breadthFirst(start, keyOf, NAME_STATE_BUDGET, function* (node) {
+    if (node.name !== '' && !trie.accepting(node.trie)) {
+      const matches = node.sets.map((s, i) => machines[i]!.accepting(s));
+      const key = matches.map((b) => (b ? 1 : 0)).join('');
+      if (!found.has(key)) {
+        const real = globs.map((g) => g.match(node.name));
+        const out: NameClass = { name: node.name, matches };
+        found.set(
+          key,
+          real.every((r, i) => r === matches[i])
+            ? out
+            : { ...out, inexact: `the glob matcher decides \`${node.name}\` otherwise` },
+        );
       }
-      // Once no glob can change its answer and no plain name is ahead, longer names add no class.
-      if (trie.isDead(node.trie) && node.name !== '' && node.sets.every((s, i) => machines[i]!.isDead(s)))
-        continue;
-      for (const c of alphabet) {
-        const moved: Node = {
-          sets: node.sets.map((s, i) => machines[i]!.step(s, c, false)),
-          trie: trie.step(node.trie, c, false),
-          name: node.name + String.fromCodePoint(c),
-        };
-        const key = keyOf(moved);
-        if (seen.has(key)) continue;
-        if (seen.size >= NAME_STATE_BUDGET) {
-          truncated = true;
-          break;
-        }
-        seen.add(key);
-        next.push(moved);
-      }
-      if (truncated) break;
     }
-    frontier = next;
-  }
+    // Once no glob can change its answer and no plain name is ahead, longer names add no class.
+    if (trie.isDead(node.trie) && node.name !== '' && node.sets.every((s, i) => machines[i]!.isDead(s)))
+      return;
+    for (const c of alphabet) {
+      yield {
+        sets: node.sets.map((s, i) => machines[i]!.step(s, c, false)),
+        trie: trie.step(node.trie, c, false),
+        name: node.name + String.fromCodePoint(c),
+      };
+    }
+  });
   return { classes: [...found.values()], truncated };
 }

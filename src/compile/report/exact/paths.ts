@@ -23,7 +23,7 @@ import { countLiterals, expandBraces, MAX_COMPILED_ALTERNATIVES } from '../../la
 import { tokenizeGlob, type GlobToken } from '../../language/glob-syntax.js';
 import { compilePathPattern, lexicalPathResolver, pickPathPattern } from '../../decide/paths.js';
 import { RESTRICTIVENESS } from '../../decide/restrictiveness.js';
-import { anyChar, Machine, otherChar, type Label } from './machine.js';
+import { anyChar, breadthFirst, Machine, otherChar, type Label } from './machine.js';
 import type { Decision } from '../../types.js';
 
 /** One `paths:` table as the search needs it: its patterns as written, with their decisions. */
@@ -263,34 +263,18 @@ export function pathClasses(tables: readonly PathTableInput[]): PathClasses {
     sets: alternatives.map((a) => a.machine.start),
     text: '',
   };
-  const seen = new Set([keyOf(start)]);
-  let frontier = [start];
-  let truncated = false;
-  while (frontier.length > 0 && !truncated) {
-    const next: Node[] = [];
-    for (const node of frontier) {
-      if (formEnds(node.form)) add(display(node.text), winnersOf(node.sets));
-      for (const c of symbols) {
-        const form = formStep(node.form, c);
-        if (form === undefined) continue;
-        const moved: Node = {
-          form,
-          sets: node.sets.map((s, i) => alternatives[i]!.machine.step(s, c, false)),
-          text: node.text + String.fromCharCode(c),
-        };
-        const key = keyOf(moved);
-        if (seen.has(key)) continue;
-        if (seen.size >= PATH_STATE_BUDGET) {
-          truncated = true;
-          break;
-        }
-        seen.add(key);
-        next.push(moved);
-      }
-      if (truncated) break;
+  const { truncated } = breadthFirst(start, keyOf, PATH_STATE_BUDGET, function* (node) {
+    if (formEnds(node.form)) add(display(node.text), winnersOf(node.sets));
+    for (const c of symbols) {
+      const form = formStep(node.form, c);
+      if (form === undefined) continue;
+      yield {
+        form,
+        sets: node.sets.map((s, i) => alternatives[i]!.machine.step(s, c, false)),
+        text: node.text + String.fromCharCode(c),
+      };
     }
-    frontier = next;
-  }
+  });
   return { classes: [...found.values()], truncated };
 
   function winnersOf(sets: readonly number[]): number[] {
