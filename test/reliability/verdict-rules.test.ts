@@ -185,12 +185,14 @@ describe('verdict rules: ACP clients see the rule in _meta', () => {
         (u) => u.sessionUpdate === 'tool_call_update' && u.status !== 'in_progress',
       );
       expect(results).toHaveLength(2);
-      expect(results[0]).toMatchObject({ status: 'failed', _meta: { 'dsh-mode/rule': planRule('default') } });
+      // Named as every output names the built-in plan, never by the package's absolute path.
+      const shown = (selector: string) => ({ ...planRule(selector), file: 'dsh-mode:policies/plan.yaml' });
+      expect(results[0]).toMatchObject({ status: 'failed', _meta: { 'dsh-mode/rule': shown('default') } });
       expect(asked).toHaveLength(1);
-      expect(asked[0]!.toolCall._meta).toEqual({ 'dsh-mode/rule': planRule('exit_plan_mode') });
+      expect(asked[0]!.toolCall._meta).toEqual({ 'dsh-mode/rule': shown('exit_plan_mode') });
       expect(results[1]).toMatchObject({
         status: 'completed',
-        _meta: { 'dsh-mode/rule': planRule('exit_plan_mode') },
+        _meta: { 'dsh-mode/rule': shown('exit_plan_mode') },
       });
       // The journal the ACP session wrote holds the same rules.
       const sessions = join(dir, '.dsh', 'sessions');

@@ -27,6 +27,7 @@ import type {
   ToolResultData,
   VerdictRule,
 } from '../../host/types.js';
+import { shownFile } from '../../compile/index.js';
 import { visible } from '../visible.js';
 
 /**
@@ -197,7 +198,10 @@ export const RULE_META_KEY = 'dsh-mode/rule';
  * @returns `{ _meta }` to spread into the update, or nothing
  */
 export function ruleMeta(rule: VerdictRule | undefined): { _meta?: { [RULE_META_KEY]: VerdictRule } } {
-  return rule ? { _meta: { [RULE_META_KEY]: rule } } : {};
+  // Named as every output names it: the built-in plan by its place in the package, not where it is installed.
+  return rule
+    ? { _meta: { [RULE_META_KEY]: { ...rule, file: rule.file === null ? null : shownFile(rule.file) } } }
+    : {};
 }
 
 /** A result's `data.userReason`, if the log holds a string there (a log is read, not trusted). */

@@ -89,9 +89,7 @@ export function compilePathPattern(source: string): PathPattern {
     return { source, specificity: 0, error, match: () => -1 };
   }
   const alternatives: PathAlternative[] = expanded.map((raw) => {
-    const absolute = raw.startsWith('/');
-    // `./notes/**` means `notes/**`: paths are compared normalised, so patterns are too.
-    const pattern = absolute ? posix.normalize(raw) : stripDotSlash(raw);
+    const { absolute, pattern } = normalizePathPattern(raw);
     return {
       absolute,
       specificity: countLiterals(pattern),
@@ -116,10 +114,15 @@ export function compilePathPattern(source: string): PathPattern {
   };
 }
 
-function stripDotSlash(pattern: string): string {
-  let p = pattern;
+/**
+ * One alternative of a path pattern as it is matched: paths are compared normalised, so patterns are too
+ * (`./notes//**` means `notes/**`). The exact diff reads patterns through this same function.
+ */
+export function normalizePathPattern(raw: string): { absolute: boolean; pattern: string } {
+  if (raw.startsWith('/')) return { absolute: true, pattern: posix.normalize(raw) };
+  let p = raw;
   while (p.startsWith('./')) p = p.slice(2);
-  return p.replace(/\/{2,}/g, '/');
+  return { absolute: false, pattern: p.replace(/\/{2,}/g, '/') };
 }
 
 /** A pattern with its decision, as a path table holds it. */

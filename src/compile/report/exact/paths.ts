@@ -18,10 +18,14 @@
  * member it decides otherwise is marked.
  * @module
  */
-import { posix } from 'node:path';
 import { countLiterals, expandBraces, MAX_COMPILED_ALTERNATIVES } from '../../language/glob.js';
 import { tokenizeGlob, type GlobToken } from '../../language/glob-syntax.js';
-import { compilePathPattern, lexicalPathResolver, pickPathPattern } from '../../decide/paths.js';
+import {
+  compilePathPattern,
+  lexicalPathResolver,
+  normalizePathPattern,
+  pickPathPattern,
+} from '../../decide/paths.js';
 import { RESTRICTIVENESS } from '../../decide/restrictiveness.js';
 import { anyChar, breadthFirst, Machine, otherChar, type Label } from './machine.js';
 import type { Decision } from '../../types.js';
@@ -177,8 +181,7 @@ export function pathClasses(tables: readonly PathTableInput[]): PathClasses {
     table.patterns.map((p) => {
       const alternatives = expandBraces(p.source, MAX_COMPILED_ALTERNATIVES) ?? [];
       return alternatives.map((raw) => {
-        const absolute = raw.startsWith('/');
-        const text = absolute ? posix.normalize(raw) : stripDotSlash(raw);
+        const { absolute, pattern: text } = normalizePathPattern(raw);
         const parts = text.split('/');
         if (absolute) parts.shift();
         const segments = parts.map((seg): GlobToken[] | 'globstar' => {
@@ -302,10 +305,4 @@ export function pathClasses(tables: readonly PathTableInput[]): PathClasses {
 /** A path as a call writes it: workspace-relative inside the virtual root, absolute outside. */
 function display(absolute: string): string {
   return absolute.startsWith(`${ROOT}/`) ? absolute.slice(ROOT.length + 1) : absolute;
-}
-
-function stripDotSlash(pattern: string): string {
-  let p = pattern;
-  while (p.startsWith('./')) p = p.slice(2);
-  return p.replace(/\/{2,}/g, '/');
 }
