@@ -19,6 +19,7 @@ import {
 } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadPolicySources } from '../../src/compile/language/load.js';
 import { loadCatalog } from '../../src/compile/catalog/catalog.js';
@@ -325,10 +326,24 @@ describe('hostile files: bash ends every descendant', () => {
   it.runIf(process.getuid?.() === 0)(
     'without root, the command runs in a PID namespace too',
     async () => {
-      // The built tool (dist/, which the global setup builds), run by `nobody` in a child process.
+      // The built tool (dist/, which the global setup builds), run by `nobody` in a child process. Bundled into
+      // the test's own folder: `nobody` may not reach the checkout (a clone under /root or a 0700 folder).
       const dir = tempDir('dsh-bash-nobody-');
       chmodSync(dir, 0o777);
-      const bashModule = pathToFileURL(join(import.meta.dirname, '../../dist/host/tools/bash.js')).href;
+      await build({
+        entryPoints: [join(import.meta.dirname, '../../dist/host/tools/bash.js')],
+        outfile: join(dir, 'bash.mjs'),
+        bundle: true,
+        platform: 'node',
+        format: 'esm',
+        // As scripts/build.mjs bundles: ES builds first (jsonc-parser's `main` is UMD), and a `require` for CommonJS.
+        mainFields: ['module', 'main'],
+        banner: {
+          js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);",
+        },
+        logLevel: 'error',
+      });
+      const bashModule = pathToFileURL(join(dir, 'bash.mjs')).href;
       const marker = `dsh-setsid-nobody-${process.pid}`;
       writeFileSync(
         join(dir, 'run.mjs'),
