@@ -5,6 +5,8 @@
  * runner with the test's home.
  */
 import {
+  accessSync,
+  constants,
   mkdirSync,
   mkdtempSync,
   readdirSync,
@@ -16,11 +18,42 @@ import {
 import { randomBytes } from 'node:crypto';
 import { join, resolve } from 'node:path';
 import { runSandboxed, type SandboxRan, type SandboxRequest } from '../../../src/host/sandbox/index.js';
+import { hiddenFolders, isInside } from '../../../src/host/sandbox/mounts.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
-const SCRATCH = join(ROOT, 'node_modules', '.cache', 'dsh-sandbox-tests');
+const IN_CHECKOUT = join(ROOT, 'node_modules', '.cache', 'dsh-sandbox-tests');
 
-/** A fresh folder outside `/tmp` and every folder the sandbox hides (real path). */
+/** Whether the sandbox would hide `folder` (it is under `/tmp` or a folder {@link hiddenFolders} names). */
+function hiddenBySandbox(folder: string): boolean {
+  return ['/tmp', ...hiddenFolders(process.env.HOME)].some((f) => isInside(folder, f));
+}
+
+/** Whether `folder` can be made and written here. */
+function writable(folder: string): boolean {
+  try {
+    mkdirSync(folder, { recursive: true });
+    accessSync(folder, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// Scratch folders go where the sandbox shows them: the checkout's cache, unless the checkout is in a folder the
+// sandbox hides (a clone under /home, /root or /tmp); then /var/cache, where the user may write there (root).
+const SCRATCH =
+  [IN_CHECKOUT, '/var/cache/dsh-sandbox-tests'].find(
+    (folder) => writable(folder) && !hiddenBySandbox(realpathSync(folder)),
+  ) ?? IN_CHECKOUT;
+
+/**
+ * True when no scratch folder outside the hidden ones could be had (a checkout under /home, run by a user who
+ * cannot write /var/cache): the few tests that read a planted file outside the workspace are skipped then, since
+ * the sandbox rightly hides it. CI runs them.
+ */
+export const SCRATCH_HIDDEN: boolean = !writable(SCRATCH) || hiddenBySandbox(realpathSync(SCRATCH));
+
+/** A fresh folder outside `/tmp` and every folder the sandbox hides, unless {@link SCRATCH_HIDDEN} (real path). */
 export function scratch(prefix: string): string {
   mkdirSync(SCRATCH, { recursive: true });
   return realpathSync(mkdtempSync(join(SCRATCH, prefix)));
