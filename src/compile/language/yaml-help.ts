@@ -27,7 +27,8 @@ export interface YamlHelp {
 
 /** The start and end (before the newline) of the line holding `offset`. */
 function lineAround(text: string, offset: number): { start: number; end: number } {
-  const start = text.lastIndexOf('\n', offset - 1) + 1;
+  // `lastIndexOf` reads a negative start as 0: at offset 0 it would find a newline there and return 1.
+  const start = offset === 0 ? 0 : text.lastIndexOf('\n', offset - 1) + 1;
   const newline = text.indexOf('\n', offset);
   const end = newline === -1 ? text.length : newline;
   return { start, end: end > start && text[end - 1] === '\r' ? end - 1 : end };

@@ -109,6 +109,17 @@ describe('a comma inside a `{ … }` value', () => {
   });
 });
 
+describe('text that starts with a blank line', () => {
+  // Found by the long fuzz run: a bad indent under a first line that is empty sent the search for the key above
+  // into an endless loop (`lastIndexOf` at a negative start reads position 0, the newline itself).
+  it('is explained or refused, and the search for the key above ends', () => {
+    const parsed = parsePolicyText('\n|0x1F---\n\uFEFF[!custom .infmode\u00e9', 'g.yaml');
+    expect(parsed.diagnostics.some((d) => d.severity === 'error')).toBe(true);
+    const indented = parsePolicyText('\nmode: a\n    tools: x\n', 'g.yaml');
+    expect(indented.diagnostics.some((d) => d.severity === 'error')).toBe(true);
+  });
+});
+
 describe('dsh-mode lint', () => {
   it('prints the message at the right line and the fix on a `help:` line', async () => {
     const dir = makeTree({
