@@ -5,7 +5,9 @@
  * only: nothing here measures time.
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, readdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prlimitArgs, resolveLimits } from '../../../src/host/sandbox/limits.js';
 import { bwrapArgs } from '../../../src/host/sandbox/mounts.js';
@@ -87,13 +89,14 @@ describe('processes', () => {
           stdio: 'ignore',
         }),
       );
+      // A workspace `nobody` can reach whatever the checkout's folder allows (under /tmp, which bwrap re-binds).
+      const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'dsh-nproc-')));
       try {
-        chmodSync(w.base, 0o755);
-        chmodSync(w.workspace, 0o755);
+        chmodSync(workspace, 0o755);
         const limits = resolveLimits({ processes: 24 });
         const args = [
           ...bwrapArgs({
-            workspace: w.workspace,
+            workspace,
             hidden: [],
             tmpBytes: limits.tmpBytes,
             // Without the runner's status and seccomp descriptors.
@@ -121,6 +124,7 @@ describe('processes', () => {
         expect(started).toBeLessThan(24);
       } finally {
         for (const child of outside) child.kill('SIGKILL');
+        rmSync(workspace, { recursive: true, force: true });
       }
     },
     120_000,
