@@ -98,4 +98,11 @@ describe('regressions found by the reliability suite', () => {
     expect(result.content.length).toBeLessThan(2_000);
     expect(result.content).toMatch(/^Error: unknown tool `y{200}…`; available tools: /);
   });
+
+  it('policy text that starts with a blank line and a bad indent gets its error, and loading ends', () => {
+    // Hung for good before the fix: a synchronous loop, so only the run's own timeout would have ended it.
+    const result = loadPolicyText('\n|0x1F---\n\uFEFF[!custom .infmode\u00e9', 'garbage.yaml');
+    expect(result.documents).toEqual([]);
+    expect(result.diagnostics.some((d) => d.severity === 'error')).toBe(true);
+  });
 });
