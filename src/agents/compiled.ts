@@ -5,23 +5,25 @@
  * with what they were read from, and each hook call checks that nothing they were read from has changed before it
  * compiles them (the same `compilePolicies` every other command uses).
  *
- * What is kept: `$XDG_CACHE_HOME/dsh-mode/deployments/<sha256 of the workspace>.json` (default `~/.cache`), holding
- * the package version, every file read (its path and sha256: the built-in plan, `cordis.yml`, every policy file),
- * the listing of every policy folder the deployment names, and the documents with the positions their rules are
- * reported at. It is outside the project, so a cloned repository cannot ship one.
+ * What is kept: `$XDG_CACHE_HOME/dsh-mode/deployments/<hash of the workspace's path>.json` (default `~/.cache`),
+ * holding the workspace, the package version, every file read (its path and text: the built-in plan, `cordis.yml`,
+ * every policy file), the listing of every policy folder the deployment names, and the documents with the positions
+ * their rules are reported at. It is outside the project, so a cloned repository cannot ship one.
  *
- * When it is used: the package version is this one, every file still has its hash, every folder still has its
- * listing, and `cordis.yml`, read once for the trust decision, has the hash recorded. Otherwise (and when there is
- * none, or it cannot be read) the policies are read the long way (`policies.ts`, loaded only then) and the record
- * is replaced. `dsh-mode install` writes it first. A record that does not parse is replaced, never trusted: the
- * documents it holds are used only when the hashes of their sources match, and only the user can write the cache.
+ * When it is used: the workspace and the package version are these, every file still reads as its recorded text,
+ * every folder still has its listing, and `cordis.yml`, read once for the trust decision, has the text recorded.
+ * Otherwise (and when there is none, or it cannot be read) the policies are read the long way (`policies.ts`,
+ * loaded only then) and the record is replaced. `dsh-mode install` writes it first. A record that does not parse is
+ * replaced, never trusted: the documents it holds are used only when the texts they were read from are unchanged,
+ * and only the user can write the cache. Texts are compared whole rather than hashed: as exact, and a hook process
+ * for a workspace without `cordis.yml` then never loads `node:crypto` (~3 ms of its start).
  * @module
  */
-import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { readHashed, trustStatus } from '../apps/trust.js';
+import { readRegularFileSync } from '../files/read-file.js';
 import { compilePolicies, type CompiledPolicySet } from '../compile/runtime.js';
 import type { JsonPath, PolicyDocument, Range, SourceDocument } from '../compile/types.js';
 import { DEPLOYMENT_FILE, PolicyLoadError, type ReadDeployment } from './policy-error.js';
@@ -29,7 +31,14 @@ import { DEPLOYMENT_FILE, PolicyLoadError, type ReadDeployment } from './policy-
 export { DEPLOYMENT_FILE, PolicyLoadError } from './policy-error.js';
 
 /** The record's format; a record of another format is replaced. */
-const FORMAT = 1;
+const FORMAT = 3;
+/** Past every loader's own cap: a source this large was never recorded. */
+const MAX_SOURCE_BYTES = 16 * 1024 * 1024;
+/**
+ * How long before a load a source's change still counts as during it: Linux stamps a change from a clock that
+ * runs up to a tick (at most 10 ms) behind. File systems with coarser times are not covered.
+ */
+const CHANGE_SLACK_MS = 20;
 /** The policies of a workspace. */
 export interface AgentPolicies {
   policies: CompiledPolicySet;
@@ -44,9 +53,9 @@ interface Record_ {
   version: string;
   workspace: string;
   source: string;
-  files: Array<{ path: string; sha256: string }>;
+  files: Array<{ path: string; text: string }>;
   folders: Array<{ path: string; names: string[] }>;
-  documents: Array<{ file: string | null; document: PolicyDocument; refs: Array<[string, number, number]> }>;
+  documents: Array<{ file: string | null; document: PolicyDocument; positions: Positions }>;
 }
 
 /**
@@ -62,7 +71,7 @@ export async function agentPolicies(
   version: string,
 ): Promise<AgentPolicies> {
   const deployment = join(workspace, DEPLOYMENT_FILE);
-  let deploymentHash: string | undefined;
+  let deploymentText: string | undefined;
   if (exists(deployment)) {
     let hashed;
     try {
@@ -84,14 +93,15 @@ export async function agentPolicies(
         `${deployment} ${why}, so its policies are not used and every call is denied outside the default mode; review it, then run: dsh-mode trust cordis.yml`,
       );
     }
-    deploymentHash = hashed.sha256;
+    deploymentText = hashed.text;
   }
   const file = recordPath(workspace, env);
-  const kept = readRecord(file, workspace, version, deploymentHash);
+  const kept = readRecord(file, workspace, version, deploymentText);
   if (kept !== undefined) return { policies: kept.policies, source: kept.source, kept: true };
   const { readDeployment } = await import('./policies.js');
+  const started = Date.now();
   const read = await readDeployment(workspace);
-  writeRecord(file, workspace, version, read);
+  writeRecord(file, workspace, version, read, started);
   return { policies: compilePolicies(read.documents), source: read.source, kept: false };
 }
 
@@ -103,8 +113,22 @@ export async function agentPolicies(
 export function recordPath(workspace: string, env: NodeJS.ProcessEnv): string {
   const xdg = env.XDG_CACHE_HOME;
   const cache = xdg && isAbsolute(xdg) ? xdg : join(env.HOME || homedir(), '.cache');
-  const key = createHash('sha256').update(workspace).digest('hex').slice(0, 32);
-  return join(cache, 'dsh-mode', 'deployments', `${key}.json`);
+  return join(cache, 'dsh-mode', 'deployments', `${pathKey(workspace)}.json`);
+}
+
+/**
+ * A file name for a workspace's record: FNV-1a over the path's UTF-16 units, two 32-bit lanes. Not a security
+ * boundary (the record names its workspace, and a record of another is replaced), so no `node:crypto`.
+ */
+function pathKey(workspace: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x050c5d1f;
+  for (let i = 0; i < workspace.length; i++) {
+    const c = workspace.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x01000193) ^ (a >>> 15);
+  }
+  return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
 }
 
 /** The record this process compiled last: its text, and what it compiled to. */
@@ -114,7 +138,7 @@ function readRecord(
   file: string,
   workspace: string,
   version: string,
-  deploymentHash: string | undefined,
+  deploymentText: string | undefined,
 ): { policies: CompiledPolicySet; source: string } | undefined {
   let text: string;
   let record: Record_;
@@ -133,9 +157,8 @@ function readRecord(
       return undefined;
     const deployment = join(workspace, DEPLOYMENT_FILE);
     const recordedDeployment = record.files.find((f) => f.path === deployment);
-    if ((recordedDeployment?.sha256 ?? undefined) !== deploymentHash) return undefined;
-    for (const f of record.files)
-      if (f !== recordedDeployment && sha256Of(f.path) !== f.sha256) return undefined;
+    if (recordedDeployment?.text !== deploymentText) return undefined;
+    for (const f of record.files) if (f !== recordedDeployment && textOf(f.path) !== f.text) return undefined;
     for (const folder of record.folders)
       if (listing(folder.path).join('\0') !== folder.names.join('\0')) return undefined;
     // A long-lived process (`dsh-mode serve`, OpenCode's plugin) compiles a record once, and after that checks
@@ -148,19 +171,29 @@ function readRecord(
   }
 }
 
-function writeRecord(file: string, workspace: string, version: string, read: ReadDeployment): void {
-  const record: Record_ = {
-    format: FORMAT,
-    version,
-    workspace,
-    source: read.source,
-    files: read.files.map((path) => ({ path, sha256: sha256Of(path) })),
-    folders: read.folders.map((path) => ({ path, names: listing(path) })),
-    documents: read.documents.map(serialize),
-  };
+function writeRecord(
+  file: string,
+  workspace: string,
+  version: string,
+  read: ReadDeployment,
+  started: number,
+): void {
   try {
+    // The texts are read again here, after the load: one changed while it ran would be recorded beside the
+    // documents of its old text. Such a source is not recorded at all, and the next call reads the long way.
+    for (const path of [...read.files, ...read.folders])
+      if (statSync(path).ctimeMs >= started - CHANGE_SLACK_MS) return;
+    const record: Record_ = {
+      format: FORMAT,
+      version,
+      workspace,
+      source: read.source,
+      files: read.files.map((path) => ({ path, text: textOf(path) })),
+      folders: read.folders.map((path) => ({ path, names: listing(path) })),
+      documents: read.documents.map(serialize),
+    };
     mkdirSync(join(file, '..'), { recursive: true, mode: 0o700 });
-    const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
     writeFileSync(temp, JSON.stringify(record), { mode: 0o600 });
     renameSync(temp, file);
   } catch {
@@ -168,8 +201,9 @@ function writeRecord(file: string, workspace: string, version: string, read: Rea
   }
 }
 
-function sha256Of(path: string): string {
-  return createHash('sha256').update(readFileSync(path)).digest('hex');
+/** A source's text, read as the loaders read it: a regular file only (a FIFO put in its place never hangs). */
+function textOf(path: string): string {
+  return readRegularFileSync(path, MAX_SOURCE_BYTES).toString('utf8');
 }
 
 function listing(path: string): string[] {
@@ -191,31 +225,43 @@ function exists(path: string): boolean {
 }
 
 /**
- * A document as kept: its value and, for every JSON path in it, where the rule at that path is reported (the
- * key's position where the parser knows it, else the value's), which is all compile asks `locate` and `keyRange`.
+ * Where each value of a kept document is reported, in the document's own shape: `[line, column, children]`, the
+ * children keyed as the value's (line 0: no position of its own). A rule's position is the deepest one on its
+ * path, which is all compile asks `locate` and `keyRange`.
  */
-export function serialize(source: SourceDocument): Record_['documents'][number] {
-  const refs: Array<[string, number, number]> = [];
-  const walk = (value: unknown, path: JsonPath): void => {
+type Positions = [line: number, column: number, children?: Record<string, Positions> | Positions[]];
+
+/** A document as kept: its value, and where each rule in it is reported (the key's position where known). */
+function serialize(source: SourceDocument): Record_['documents'][number] {
+  const walk = (value: unknown, path: JsonPath): Positions => {
     const range = source.keyRange?.(path) ?? source.locate(path);
-    if (range) refs.push([JSON.stringify(path), range.start.line, range.start.column]);
-    if (Array.isArray(value)) value.forEach((v, i) => walk(v, [...path, i]));
+    const node: Positions = [range?.start.line ?? 0, range?.start.column ?? 0];
+    if (Array.isArray(value)) node[2] = value.map((v, i) => walk(v, [...path, i]));
     else if (typeof value === 'object' && value !== null)
-      for (const [k, v] of Object.entries(value)) walk(v, [...path, k]);
+      node[2] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, [...path, k])]));
+    return node;
   };
-  walk(source.document, []);
-  return { file: source.file, document: source.document, refs };
+  return { file: source.file, document: source.document, positions: walk(source.document, []) };
 }
 
 /** A kept document as a {@link SourceDocument}: `locate` and `keyRange` answer from its positions. */
-export function revive(kept: Record_['documents'][number]): SourceDocument {
-  const refs = new Map(kept.refs.map(([path, line, column]) => [path, { line, column }]));
+function revive(kept: Record_['documents'][number]): SourceDocument {
   const at = (path: JsonPath): Range | undefined => {
-    for (let n = path.length; n >= 0; n--) {
-      const start = refs.get(JSON.stringify(path.slice(0, n)));
-      if (start) return { start, end: start };
+    let node: Positions | undefined = kept.positions;
+    let found: Positions | undefined;
+    for (let i = 0; node !== undefined; i++) {
+      if (node[0] > 0) found = node;
+      if (i === path.length) break;
+      const children: Record<string, Positions> | Positions[] | undefined = node[2];
+      const key = path[i]!;
+      node =
+        children !== undefined && Object.hasOwn(children, key)
+          ? (children as Record<string, Positions>)[key]
+          : undefined;
     }
-    return undefined;
+    if (found === undefined) return undefined;
+    const start = { line: found[0], column: found[1] };
+    return { start, end: start };
   };
   return { file: kept.file, document: kept.document, locate: at, keyRange: at };
 }

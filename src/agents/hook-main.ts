@@ -8,7 +8,7 @@
  * deny in the agent's dialect, and an exit 2 always comes with its reason on stderr.
  * @module
  */
-import { readSync } from 'node:fs';
+import { readSync, writeSync } from 'node:fs';
 import { failureReply, type HookReply } from './dialect.js';
 import { decideHook, readStdin } from './hook.js';
 import { MAX_INPUT_BYTES } from './input.js';
@@ -67,12 +67,27 @@ function finish(reply: HookReply, io: HookProcess): number {
 export async function hookEntry(argv: readonly string[]): Promise<void> {
   const code = await runHookProcess(argv[1], {
     stdin: () => readFdZero(MAX_INPUT_BYTES),
-    stdout: (t) => process.stdout.write(t),
-    stderr: (t) => process.stderr.write(t),
+    stdout: (t) => writeFd(1, t),
+    stderr: (t) => writeFd(2, t),
     cwd: process.cwd(),
     env: process.env,
   });
   process.exitCode = code;
+}
+
+/**
+ * Writes all of `text` to fd 1 or 2 synchronously, for the reason {@link readFdZero} reads so (`process.stdout` on
+ * a pipe builds a socket: ~3 ms of a hook process). A non-blocking descriptor that is full goes on through the
+ * stream.
+ */
+function writeFd(fd: 1 | 2, text: string): void {
+  let rest = Buffer.from(text, 'utf8');
+  try {
+    while (rest.length > 0) rest = rest.subarray(writeSync(fd, rest));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
+    (fd === 1 ? process.stdout : process.stderr).write(rest);
+  }
 }
 
 /**

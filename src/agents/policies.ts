@@ -5,8 +5,8 @@
  * and keeps what it returns; it is its own module so that a hook process whose record is current never loads the
  * YAML parser and the schema validators.
  *
- * The trust decision is `compiled.ts`'s, made before this runs; the file is read again here, and a file that
- * changed in between no longer has the hash the record keeps, so the next call reads it again.
+ * The trust decision is `compiled.ts`'s, made before this runs; the file is read again here, and a source that
+ * changed while this ran is not recorded, so the next call reads it again.
  * @module
  */
 import { statSync } from 'node:fs';

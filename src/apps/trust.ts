@@ -13,7 +13,7 @@
  * error naming its path.
  * @module
  */
-import { createHash, randomBytes } from 'node:crypto';
+import type * as Crypto from 'node:crypto';
 import {
   closeSync,
   constants,
@@ -28,9 +28,16 @@ import {
   unlinkSync,
   writeSync,
 } from 'node:fs';
+import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { ProgramRecord } from './programs.js';
+
+/**
+ * `node:crypto`, loaded when first used: the agents' hook process loads this module before every tool call, and in
+ * a workspace without `cordis.yml` it hashes nothing (loading the module costs ~3 ms of that process's start).
+ */
+const crypto = (): typeof Crypto => createRequire(import.meta.url)('node:crypto') as typeof Crypto;
 
 /** The largest deployment file read (a cordis.yml is a few hundred bytes). */
 export const MAX_CONFIG_BYTES = 1024 * 1024;
@@ -180,7 +187,7 @@ export function readHashed(file: string): HashedFile {
   return {
     file: absolute,
     realPath,
-    sha256: createHash('sha256').update(bytes).digest('hex'),
+    sha256: crypto().createHash('sha256').update(bytes).digest('hex'),
     text: bytes.toString('utf8'),
   };
 }
@@ -257,7 +264,7 @@ export function writeStore(file: string, records: readonly TrustRecord[]): void 
   const dir = resolve(file, '..');
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const text = `${JSON.stringify({ version: STORE_VERSION, trusted: records }, null, 2)}\n`;
-  const temp = join(dir, `.${STORE_NAME}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  const temp = join(dir, `.${STORE_NAME}.${process.pid}.${crypto().randomBytes(6).toString('hex')}.tmp`);
   const fd = openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
   try {
     try {

@@ -25,7 +25,7 @@
  */
 import { commandCovers } from './argument-overlap.js';
 import { pickInDocument, RESTRICTIVENESS } from './document.js';
-import { parseCommandPattern } from '../shell/index.js';
+import { parseCommandPattern, wordMatches } from '../shell/index.js';
 import type { ArgumentPattern, ArgumentTable, CompiledDocument, Decision } from '../types.js';
 
 /**
@@ -257,7 +257,7 @@ function mayOverlap(source: string, prefix: readonly string[]): boolean {
     const w = words[i];
     if (w === undefined) return false;
     if (w.kind === 'any') return true;
-    if (!(w.re ? w.re.test(prefix[i]!) : w.text === prefix[i])) return false;
+    if (!wordMatches(w, prefix[i]!)) return false;
   }
   return true;
 }

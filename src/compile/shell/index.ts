@@ -9,6 +9,7 @@ export {
   matchesProgram,
   parseCommandPattern,
   commandPatternSpecificity,
+  wordMatches,
   type CommandPattern,
   type MatchOptions,
 } from './match.js';

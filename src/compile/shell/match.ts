@@ -17,8 +17,8 @@ type PatternWord =
   | {
       readonly kind: 'word';
       readonly text: string;
-      /** For a word with a `*`: what it matches. */
-      readonly re?: RegExp;
+      /** For a word with a `*`: the literal text between its `*`s (at least two parts, maybe empty). */
+      readonly parts?: readonly string[];
     };
 
 /** A parsed command pattern. */
@@ -35,8 +35,6 @@ export interface MatchOptions {
   readonly forAllow: boolean;
 }
 
-const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-
 /**
  * Parses a pattern: words separated by runs of spaces or tabs.
  * @param source the pattern as written
@@ -49,8 +47,7 @@ export function parseCommandPattern(source: string): CommandPattern {
     .map((text): PatternWord => {
       if (text === '**') return { kind: 'any' };
       if (!text.includes('*')) return { kind: 'word', text };
-      const re = new RegExp(`^${text.split(/\*+/).map(escape).join('.*')}$`, 's');
-      return { kind: 'word', text, re };
+      return { kind: 'word', text, parts: text.split(/\*+/) };
     });
   return { source, words, specificity: commandPatternSpecificity(words) };
 }
@@ -67,8 +64,26 @@ export function commandPatternSpecificity(pattern: CommandPattern | readonly Pat
   return n;
 }
 
-function wordMatches(p: PatternWord & { kind: 'word' }, value: string): boolean {
-  return p.re ? p.re.test(value) : p.text === value;
+/**
+ * Whether a literal pattern word matches a value: equal, or for a word with `*`s, the value starts with the first
+ * part, ends with the last, and holds the others in order between them (leftmost first is enough when `*` is the
+ * only wildcard). Linear in the value, and no expression to build: a hook process compiles every pattern of the
+ * plan before each agent tool call.
+ */
+export function wordMatches(p: PatternWord & { kind: 'word' }, value: string): boolean {
+  const parts = p.parts;
+  if (parts === undefined) return p.text === value;
+  const first = parts[0]!;
+  const last = parts[parts.length - 1]!;
+  const end = value.length - last.length;
+  if (end < first.length || !value.startsWith(first) || !value.endsWith(last)) return false;
+  let at = first.length;
+  for (let i = 1; i < parts.length - 1; i++) {
+    const found = value.indexOf(parts[i]!, at);
+    if (found === -1 || found + parts[i]!.length > end) return false;
+    at = found + parts[i]!.length;
+  }
+  return true;
 }
 
 function nameMatches(p: PatternWord, word: ShellWord, forAllow: boolean): boolean {

@@ -3,10 +3,19 @@
  * long way, kept while its sources are unchanged, read again when any changes, never taken from a forged record.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { agentPolicies, recordPath } from '../../../src/agents/compiled.js';
 import { authorize } from '../../../src/engine/authorize.js';
 import { ROOT } from '../../cli/run.js';
@@ -62,13 +71,13 @@ describe('the compiled deployment', () => {
     expect(authorize(added.policies, 'plan', { name: 'grep' }).decision).toBe('deny');
   });
 
-  it('never uses documents whose sources no longer hash to the record', async () => {
+  it('never uses documents whose sources no longer read as the record says', async () => {
     await agentPolicies(ws, env, '1.0.0');
     const file = recordPath(ws, env);
     const record = JSON.parse(readFileSync(file, 'utf8')) as {
       documents: Array<{ document: { tools?: Record<string, unknown> } }>;
     };
-    // A forged record that widens plan, with the sources' hashes left as they were: only the hashes are checked,
+    // A forged record that widens plan, with the sources' texts left as they were: only the texts are checked,
     // so it is the cache folder's owner who could do this; a changed source still replaces it.
     writeFileSync(join(ws, 'policies', 'a.yaml'), 'mode: plan\ntools:\n  web_fetch: deny\n  grep: deny\n');
     record.documents[0]!.document.tools = { '*': 'allow' };
@@ -80,5 +89,21 @@ describe('the compiled deployment', () => {
     );
     writeFileSync(file, '{not json');
     expect((await agentPolicies(ws, env, '1.0.0')).kept).toBe(false);
+  });
+
+  it('never records a source that changed while it was being read', async () => {
+    // The load read one text and the record would keep another beside its documents. A change is "during the
+    // load" when its time is not before the load began: the clock is set back to the policy's change.
+    const changed = statSync(join(ws, 'policies', 'a.yaml')).ctimeMs;
+    const clock = vi.spyOn(Date, 'now').mockReturnValue(Math.floor(changed));
+    try {
+      expect((await agentPolicies(ws, env, '1.0.0')).kept).toBe(false);
+    } finally {
+      clock.mockRestore();
+    }
+    expect(existsSync(recordPath(ws, env))).toBe(false);
+    // Read again the long way, with the clock as it is: now it is kept.
+    expect((await agentPolicies(ws, env, '1.0.0')).kept).toBe(false);
+    expect((await agentPolicies(ws, env, '1.0.0')).kept).toBe(true);
   });
 });

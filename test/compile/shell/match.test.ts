@@ -6,6 +6,7 @@ import {
   matchCommand,
   parseCommandPattern,
   splitShortOptions,
+  wordMatches,
   type ShellWord,
 } from '../../../src/compile/shell/index.js';
 
@@ -15,6 +16,32 @@ const words = (s: string): ShellWord[] =>
   s.split(' ').map((w) => (w.startsWith('$') ? unknown(w) : known(w)));
 const allow = { forAllow: true };
 const deny = { forAllow: false };
+
+describe('wordMatches', () => {
+  it('matches a word with `*`s as the regular expression it stands for, overlapping parts included', () => {
+    const reference = (pattern: string, value: string): boolean =>
+      new RegExp(
+        `^${pattern
+          .split(/\*+/)
+          .map((p) => p.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'))
+          .join('.*')}$`,
+        's',
+      ).test(value);
+    const text = (chars: string[]) =>
+      fc.array(fc.constantFrom(...chars), { maxLength: 8 }).map((a) => a.join(''));
+    fc.assert(
+      fc.property(text(['a', 'b', '*', '.', '\n']), text(['a', 'b', '.', '\n', '*']), (pattern, value) => {
+        const [word] = parseCommandPattern(`x${pattern}`).words.slice(0, 1);
+        if (word?.kind !== 'word') return;
+        expect(wordMatches(word, `x${value}`)).toBe(reference(`x${pattern}`, `x${value}`));
+      }),
+      { numRuns: 2000 },
+    );
+    const [aa] = parseCommandPattern('aa*aa').words;
+    expect(aa?.kind === 'word' && wordMatches(aa, 'aaa')).toBe(false);
+    expect(aa?.kind === 'word' && wordMatches(aa, 'aaaa')).toBe(true);
+  });
+});
 
 describe('matchCommand', () => {
   it.each([
