@@ -4,7 +4,13 @@
 //  - `check plan bash` of a compound command: the built-in plan and `policies/` parsed, validated and compiled,
 //    the command analysed and decided;
 //  - `lint --no-builtin` of a user's policy, and the same lint with the built-in plan (linted too).
+// Every process gets the same small environment (PATH, and HOME and the cache folders of a scratch folder), as
+// the hook figures do: a machine's NODE_* settings would move both sides (NODE_EXTRA_CA_CERTS alone adds ~35 ms to
+// each node start here) and hide what the command itself costs.
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { median, now, round } from './lib.mjs';
 
@@ -12,9 +18,9 @@ const BENCH = 'cold';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** Wall nanoseconds of one spawn of node with `args`, from the repository root; a failing run is an error. */
-function spawnNs(args) {
+function spawnNs(args, env) {
   const start = now();
-  const r = spawnSync(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const r = spawnSync(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   if (r.status !== 0) throw new Error(`node ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
   return now() - start;
 }
@@ -35,14 +41,25 @@ const FIGURES = [
 ];
 
 export default async function run({ quick }) {
+  const scratch = mkdtempSync(join(tmpdir(), 'dsh-bench-cold-'));
+  const env = {
+    PATH: process.env.PATH,
+    HOME: join(scratch, 'home'),
+    XDG_CACHE_HOME: join(scratch, 'cache'),
+    XDG_CONFIG_HOME: join(scratch, 'config'),
+  };
   const runs = [['-e', '0'], ...FIGURES.map((f) => f.args)];
-  for (const args of runs) spawnNs(args);
   const ns = runs.map(() => []);
-  for (let i = 0; i < (quick ? 1 : 21); i++) {
-    for (let k = 0; k < runs.length; k++) {
-      const j = (i + k) % runs.length;
-      ns[j].push(spawnNs(runs[j]));
+  try {
+    for (const args of runs) spawnNs(args, env);
+    for (let i = 0; i < (quick ? 1 : 21); i++) {
+      for (let k = 0; k < runs.length; k++) {
+        const j = (i + k) % runs.length;
+        ns[j].push(spawnNs(runs[j], env));
+      }
     }
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
   }
   const [nodeNs] = ns;
   const ms = (v) => round(v * 1e-6);
