@@ -74,15 +74,26 @@ async function run() {
 
 run().catch((error) => {
   const reason = `dsh-mode could not decide this call, so it is denied: its hook did not load (${error?.message ?? error})`;
-  if (agent === 'gemini') process.stdout.write(`${JSON.stringify({ decision: 'deny', reason })}\n`);
+  // Written directly: a stream that cannot write (a closed pipe) would end the process with exit 1, which every
+  // agent takes as "go on". When the answer cannot be written, exit 2 with the reason alone still blocks the call.
+  const write = (fd, text) => {
+    try {
+      require('node:fs').writeSync(fd, text);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  let answered = true;
+  if (agent === 'gemini') answered = write(1, `${JSON.stringify({ decision: 'deny', reason })}\n`);
   else if (agent === 'claude-code' || agent === 'codex') {
     const hookSpecificOutput = {
       hookEventName: 'PreToolUse',
       permissionDecision: 'deny',
       permissionDecisionReason: reason,
     };
-    process.stdout.write(`${JSON.stringify({ hookSpecificOutput })}\n`);
+    answered = write(1, `${JSON.stringify({ hookSpecificOutput })}\n`);
   }
-  process.stderr.write(`${reason}\n`);
-  process.exitCode = agent === 'claude-code' ? 0 : 2;
+  write(2, `${reason}\n`);
+  process.exitCode = agent === 'claude-code' && answered ? 0 : 2;
 });

@@ -19,9 +19,18 @@
  * for a workspace without `cordis.yml` then never loads `node:crypto` (~3 ms of its start).
  * @module
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import {
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
-import { isAbsolute, join } from 'node:path';
+import { dirname, isAbsolute, join, sep } from 'node:path';
 import { readHashed, trustStatus } from '../apps/trust.js';
 import { readRegularFileSync } from '../files/read-file.js';
 import { compilePolicies, type CompiledPolicySet } from '../compile/runtime.js';
@@ -39,6 +48,7 @@ const MAX_SOURCE_BYTES = 16 * 1024 * 1024;
  * runs up to a tick (at most 10 ms) behind. File systems with coarser times are not covered.
  */
 const CHANGE_SLACK_MS = 20;
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 /** The policies of a workspace. */
 export interface AgentPolicies {
   policies: CompiledPolicySet;
@@ -101,6 +111,21 @@ export async function agentPolicies(
   const { readDeployment } = await import('./policies.js');
   const started = Date.now();
   const read = await readDeployment(workspace);
+  // The long way reads `cordis.yml` again: what it read must be the text that was trusted.
+  if (deploymentText !== undefined) {
+    let same = false;
+    try {
+      same =
+        textOf(deployment) === deploymentText &&
+        !changedSince(deployment, workspace, started - CHANGE_SLACK_MS);
+    } catch {
+      // unreadable now: not the trusted text
+    }
+    if (!same)
+      throw new PolicyLoadError(
+        `${deployment} changed while its policies were read, so they are not used; every call is denied outside the default mode until it is trusted again`,
+      );
+  }
   writeRecord(file, workspace, version, read, started);
   return { policies: compilePolicies(read.documents), source: read.source, kept: false };
 }
@@ -179,31 +204,52 @@ function writeRecord(
   started: number,
 ): void {
   try {
-    // The texts are read again here, after the load: one changed while it ran would be recorded beside the
-    // documents of its old text. Such a source is not recorded at all, and the next call reads the long way.
-    for (const path of [...read.files, ...read.folders])
-      if (statSync(path).ctimeMs >= started - CHANGE_SLACK_MS) return;
+    // The texts are read again after the load, and only then is it checked that nothing they depend on changed
+    // since the load began: otherwise a source edited (or a link swapped) while the load ran would be recorded
+    // with its new text beside the documents of its old one. Such a record is not written; the next call reads
+    // the long way again.
+    const files = read.files.map((path) => ({ path, text: textOf(path) }));
+    const folders = read.folders.map((path) => ({ path, names: listing(path) }));
+    const since = started - CHANGE_SLACK_MS;
+    if ([...read.files, ...read.folders].some((path) => changedSince(path, workspace, since))) return;
     const record: Record_ = {
       format: FORMAT,
       version,
       workspace,
       source: read.source,
-      files: read.files.map((path) => ({ path, text: textOf(path) })),
-      folders: read.folders.map((path) => ({ path, names: listing(path) })),
+      files,
+      folders,
       documents: read.documents.map(serialize),
     };
     mkdirSync(join(file, '..'), { recursive: true, mode: 0o700 });
     const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
-    writeFileSync(temp, JSON.stringify(record), { mode: 0o600 });
+    writeFileSync(temp, JSON.stringify(record), { mode: 0o600, flag: 'wx' });
     renameSync(temp, file);
   } catch {
     // A cache that cannot be written costs time, never a decision: the policies were read the long way.
   }
 }
 
-/** A source's text, read as the loaders read it: a regular file only (a FIFO put in its place never hangs). */
+/**
+ * Whether what `path` reads may have changed since `since` (a change time at or after it): the path itself (a link
+ * is its own entry), every link or folder on its way down from the workspace (a link swapped on the way), and the
+ * file or folder it leads to. For a path outside the workspace (the built-in plan, a policy folder named by an
+ * absolute path), the way to it is not checked: its folders change with everything else in them.
+ */
+function changedSince(path: string, workspace: string, since: number): boolean {
+  const entries = [path];
+  for (let at = dirname(path); at.startsWith(workspace + sep); at = dirname(at)) entries.push(at);
+  if (entries.some((entry) => lstatSync(entry).ctimeMs >= since)) return true;
+  return statSync(realpathSync(path)).ctimeMs >= since;
+}
+
+/**
+ * A source's text as the loaders decode it (strict UTF-8, a byte-order mark kept, so equal texts are equal bytes),
+ * from a regular file only (a FIFO put in its place never hangs).
+ * @throws TypeError for bytes that are not UTF-8 (the loaders refuse the file too)
+ */
 function textOf(path: string): string {
-  return readRegularFileSync(path, MAX_SOURCE_BYTES).toString('utf8');
+  return STRICT_UTF8.decode(readRegularFileSync(path, MAX_SOURCE_BYTES));
 }
 
 function listing(path: string): string[] {

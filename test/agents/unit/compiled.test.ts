@@ -94,6 +94,8 @@ describe('the compiled deployment', () => {
   it('never records a source that changed while it was being read', async () => {
     // The load read one text and the record would keep another beside its documents. A change is "during the
     // load" when its time is not before the load began: the clock is set back to the policy's change.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    writeFileSync(join(ws, 'policies', 'a.yaml'), 'mode: plan\ntools:\n  web_fetch: deny\n');
     const changed = statSync(join(ws, 'policies', 'a.yaml')).ctimeMs;
     const clock = vi.spyOn(Date, 'now').mockReturnValue(Math.floor(changed));
     try {

@@ -2,7 +2,7 @@
  * `dsh-mode hook` decided in process (src/agents/hook.ts) and run as the binary: the session's modes, the
  * journal, each agent's dialect, and every failure answered with a deny.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import {
   readdirSync,
   mkdirSync,
@@ -246,6 +246,26 @@ describe('failing closed', () => {
     expect(unknown.stderr).toContain('needs an agent');
     const big = run(['hook', 'codex'], 'x'.repeat(9 * 1024 * 1024));
     expect(JSON.parse(big.stdout).hookSpecificOutput.permissionDecisionReason).toContain('larger than');
+  });
+  it('blocks with exit 2 and the reason on stderr when its answer cannot be written (stdout closed)', async () => {
+    // An agent that stopped reading: a stream's write error would end the process with exit 1, which every agent
+    // takes as "go on"; the JSON deny never arrives, so only exit 2 with a reason blocks the call.
+    const input = JSON.stringify(claude('Bash', { command: 'rm README.md' }));
+    for (const agent of ['claude-code', 'codex', 'gemini']) {
+      startIn('plan', agent);
+      const child = spawn(process.execPath, [join(ROOT, 'bin/dsh-mode-hook.cjs'), 'hook', agent], {
+        cwd: ws,
+        env,
+        stdio: ['pipe', 'pipe', 'pipe'],
+      });
+      child.stdout.destroy();
+      let stderr = '';
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      child.stdin.end(input);
+      const code = await new Promise((resolve) => child.on('close', resolve));
+      expect(code, agent).toBe(2);
+      expect(stderr, agent).toContain('denied');
+    }
   });
 });
 
