@@ -109,24 +109,23 @@ export async function agentPolicies(
   const kept = readRecord(file, workspace, version, deploymentText);
   if (kept !== undefined) return { policies: kept.policies, source: kept.source, kept: true };
   const { readDeployment } = await import('./policies.js');
-  const started = Date.now();
+  // A source whose change time is not before this (less a clock tick) may have changed while it was read.
+  const since = Date.now() - CHANGE_SLACK_MS;
   const read = await readDeployment(workspace);
   // The long way reads `cordis.yml` again: what it read must be the text that was trusted.
   if (deploymentText !== undefined) {
     let same = false;
     try {
-      same =
-        textOf(deployment) === deploymentText &&
-        !changedSince(deployment, workspace, started - CHANGE_SLACK_MS);
+      same = textOf(deployment) === deploymentText && !changedSince(deployment, workspace, since);
     } catch {
       // unreadable now: not the trusted text
     }
     if (!same)
       throw new PolicyLoadError(
-        `${deployment} changed while its policies were read, so they are not used; every call is denied outside the default mode until it is trusted again`,
+        `${deployment} changed while its policies were read, so they are not used for this call: it is denied outside the default mode`,
       );
   }
-  writeRecord(file, workspace, version, read, started);
+  writeRecord(file, workspace, version, read, since);
   return { policies: compilePolicies(read.documents), source: read.source, kept: false };
 }
 
@@ -201,7 +200,7 @@ function writeRecord(
   workspace: string,
   version: string,
   read: ReadDeployment,
-  started: number,
+  since: number,
 ): void {
   try {
     // The texts are read again after the load, and only then is it checked that nothing they depend on changed
@@ -210,7 +209,6 @@ function writeRecord(
     // the long way again.
     const files = read.files.map((path) => ({ path, text: textOf(path) }));
     const folders = read.folders.map((path) => ({ path, names: listing(path) }));
-    const since = started - CHANGE_SLACK_MS;
     if ([...read.files, ...read.folders].some((path) => changedSince(path, workspace, since))) return;
     const record: Record_ = {
       format: FORMAT,
