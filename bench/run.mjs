@@ -69,7 +69,11 @@ const LABELS = {
     'parse + validate of the same files',
   ],
   'sandbox-bash-true-vs-bare-bwrap': [
-    'a sandboxed `bash -c true` (`runSandboxed`: mounts, namespaces, limits, the whole call)',
+    'a sandboxed `bash -c true`, a user host (`runSandboxed`: mounts, namespaces, limits, the whole call)',
+    'a bare `bwrap --ro-bind / / … bash -c true`',
+  ],
+  'sandbox-root-bash-true-vs-bare-bwrap': [
+    'a sandboxed `bash -c true`, a root host (the same, and a pids cgroup per call)',
     'a bare `bwrap --ro-bind / / … bash -c true`',
   ],
 };

@@ -29,6 +29,7 @@ import {
   statSync,
   writeFileSync,
 } from 'node:fs';
+import { isUtf8 } from 'node:buffer';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, sep } from 'node:path';
 import { readHashed, trustStatus } from '../apps/trust.js';
@@ -48,7 +49,6 @@ const MAX_SOURCE_BYTES = 16 * 1024 * 1024;
  * runs up to a tick (at most 10 ms) behind. File systems with coarser times are not covered.
  */
 const CHANGE_SLACK_MS = 20;
-const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 /** The policies of a workspace. */
 export interface AgentPolicies {
   policies: CompiledPolicySet;
@@ -242,12 +242,14 @@ function changedSince(path: string, workspace: string, since: number): boolean {
 }
 
 /**
- * A source's text as the loaders decode it (strict UTF-8, a byte-order mark kept, so equal texts are equal bytes),
- * from a regular file only (a FIFO put in its place never hangs).
+ * A source's text as the loaders decode it (UTF-8, a byte-order mark kept, so equal texts are equal bytes), from
+ * a regular file only (a FIFO put in its place never hangs).
  * @throws TypeError for bytes that are not UTF-8 (the loaders refuse the file too)
  */
 function textOf(path: string): string {
-  return STRICT_UTF8.decode(readRegularFileSync(path, MAX_SOURCE_BYTES));
+  const bytes = readRegularFileSync(path, MAX_SOURCE_BYTES);
+  if (!isUtf8(bytes)) throw new TypeError(`${path} is not UTF-8`);
+  return bytes.toString('utf8');
 }
 
 function listing(path: string): string[] {
@@ -260,11 +262,10 @@ function listing(path: string): string[] {
 
 function exists(path: string): boolean {
   try {
-    statSync(path);
+    return statSync(path, { throwIfNoEntry: false }) !== undefined;
+  } catch {
+    // A dangling link counts as absent (ENOENT); an unreadable entry counts: the trust decision refuses it.
     return true;
-  } catch (error) {
-    // A dangling link or an unreadable entry counts: the trust decision refuses it, it is not skipped.
-    return (error as NodeJS.ErrnoException).code !== 'ENOENT';
   }
 }
 

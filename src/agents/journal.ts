@@ -89,10 +89,10 @@ export interface AgentJournal {
 
 /**
  * Opens a journal for reading, never through a link, and only when it is a regular file.
- * @returns its descriptor, or undefined when it does not exist
+ * @returns its descriptor and size, or undefined when it does not exist
  * @throws Error for a link or a special file
  */
-function openJournal(file: string): number | undefined {
+function openJournal(file: string): { fd: number; size: number } | undefined {
   let fd: number;
   try {
     fd = openSync(file, constants.O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
@@ -103,11 +103,12 @@ function openJournal(file: string): number | undefined {
       throw new Error(`refusing the journal ${file}: it is a symbolic link`);
     throw error;
   }
-  if (!fstatSync(fd).isFile()) {
+  const stats = fstatSync(fd);
+  if (!stats.isFile()) {
     closeSync(fd);
     throw new Error(`refusing the journal ${file}: it is not a regular file`);
   }
-  return fd;
+  return { fd, size: stats.size };
 }
 
 /**
@@ -117,14 +118,14 @@ function openJournal(file: string): number | undefined {
  * @throws Error for a link, a special file, or a damaged line before the last
  */
 export function readAgentJournal(file: string): AgentJournal {
-  const fd = openJournal(file);
-  if (fd === undefined) return { file, events: [] };
+  const opened = openJournal(file);
+  if (opened === undefined) return { file, events: [] };
+  const { fd, size } = opened;
   let bytes: Buffer;
   try {
-    const stats = fstatSync(fd);
-    if (stats.size > MAX_JOURNAL_BYTES)
+    if (size > MAX_JOURNAL_BYTES)
       throw new Error(`refusing the journal ${file}: it is larger than ${MAX_JOURNAL_BYTES} bytes`);
-    bytes = Buffer.alloc(stats.size);
+    bytes = Buffer.alloc(size);
     let at = 0;
     while (at < bytes.length) {
       const n = readSync(fd, bytes, at, bytes.length - at, at);
@@ -255,10 +256,10 @@ export interface JournalTail {
  * @throws Error for a link, a special file, or a damaged line among those read
  */
 export function readJournalTail(file: string): JournalTail {
-  const fd = openJournal(file);
-  if (fd === undefined) return { empty: true, mode: undefined, lastDecision: undefined, size: 0 };
+  const opened = openJournal(file);
+  if (opened === undefined) return { empty: true, mode: undefined, lastDecision: undefined, size: 0 };
+  const { fd, size } = opened;
   try {
-    const size = fstatSync(fd).size;
     // `data` holds the bytes [pos, size) of the file; lines are cut from its end.
     let pos = size;
     let data = Buffer.alloc(0);

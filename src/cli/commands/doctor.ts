@@ -59,7 +59,7 @@ const spec: CommandSpec = {
   usage: 'doctor [--format text|json]',
   description: [
     'Checks the OS sandbox that modes with `sandbox: read-only` (the built-in plan among them) run bash in,',
-    'by running a command in it: on Linux, bubblewrap (bwrap) and prlimit on the PATH, namespaces the kernel',
+    'by running a command in it: on Linux, bubblewrap (bwrap) and bash on the PATH, namespaces the kernel',
     'permits, and for a root user a pids cgroup. It prints whether the sandbox works, how processes are',
     'bounded, and otherwise what is missing and how to install it. Where it does not work, those modes deny',
     'bash with the same reason; bash never runs unsandboxed there.',

@@ -1,11 +1,13 @@
 /**
  * Resource limits of a sandboxed call, and the two mechanisms that apply them.
  *
- * rlimits, always: `prlimit` runs first inside the sandbox and sets soft and hard `RLIMIT_AS` (memory),
- * `RLIMIT_NPROC` (processes and threads), `RLIMIT_FSIZE` (file size) and `RLIMIT_CORE=0`, then runs the command.
- * They need no privilege, work on every Linux, and the command cannot raise a hard limit. For a host that is
- * not root, bwrap makes a user namespace, and from Linux 5.14 the kernel counts `RLIMIT_NPROC` per user and
- * namespace, so the limit bounds the call's own processes (not the user's others).
+ * rlimits, always: the command's own bash sets soft and hard `RLIMIT_AS` (memory), `RLIMIT_NPROC` (processes and
+ * threads), `RLIMIT_FSIZE` (file size) and `RLIMIT_CORE=0` with its `ulimit` builtin ({@link ulimitCommand}),
+ * before anything of the command runs, inside the sandbox. No program to start (a `prlimit` cost a process start
+ * per call), no privilege, every Linux, and the command cannot raise a hard limit (no capabilities). They are set
+ * inside: for a host that is not root, bwrap makes a user namespace, and from Linux 5.14 the kernel counts
+ * `RLIMIT_NPROC` per user and namespace, so the limit bounds the call's own processes (set before bwrap, it would
+ * bound the user's others too).
  *
  * A pids cgroup, as root only: the kernel never applies `RLIMIT_NPROC` to uid 0, so a root host puts the call in
  * a fresh child cgroup of its own (cgroup v1's `pids` hierarchy, or v2 where `pids` is delegated to the host's
@@ -42,16 +44,15 @@ export function resolveLimits(overrides: Partial<SandboxLimits> = {}): SandboxLi
   return limits;
 }
 
-/** The `prlimit` invocation that applies the rlimits to the command after `--`. */
-export function prlimitArgs(prlimit: string, limits: SandboxLimits): string[] {
-  return [
-    prlimit,
-    `--as=${limits.memoryBytes}`,
-    `--nproc=${limits.processes}`,
-    `--fsize=${limits.fileBytes}`,
-    '--core=0',
-    '--',
-  ];
+/**
+ * The bash command that applies the rlimits, in the command's own shell, before the command: bash's `ulimit`
+ * counts `-v` and `-f` in KiB (outside POSIX mode, which the sandbox's environment never turns on), so those
+ * limits are rounded down to whole KiB (at least 1). A limit that cannot be set ends the call with exit 126
+ * before the command runs.
+ */
+export function ulimitCommand(limits: SandboxLimits): string {
+  const kib = (bytes: number): number => Math.max(1, Math.floor(bytes / 1024));
+  return `ulimit -HS -v ${kib(limits.memoryBytes)} -u ${limits.processes} -f ${kib(limits.fileBytes)} -c 0 || exit 126`;
 }
 
 /** A call's own pids cgroup. */

@@ -2,34 +2,43 @@
  * Runs one command in the OS sandbox ({@link runSandboxed}), or refuses without running it.
  *
  * The command runs under `bwrap` (the filesystem of `mounts.ts`, its own mount, PID, IPC, UTS and network
- * namespaces, its own session, no capabilities, no Unix sockets: `seccomp.ts`), with `prlimit` applying the
- * rlimits first, and, for a root host, in a pids cgroup of its own (`limits.ts`), in the minimal environment of
- * `environment.ts`. The call ends with the command. A timeout or an abort SIGKILLs bwrap's process group and the namespace's first process
- * (`tree.ts`: bwrap arms `--die-with-parent` only after its setup), and the kernel then kills every other
- * process of the namespace. The runner resolves only once the first process is gone (for a root host, once the
- * cgroup is empty): nothing the call started outlives it, and its `/tmp` goes with its mount namespace.
+ * namespaces, its own session, no capabilities, no Unix sockets: `seccomp.ts`), as a script of the host's bash
+ * that sets the rlimits first, and, for a root host, in a pids cgroup of its own (`limits.ts`), in the minimal
+ * environment of `environment.ts`. The call ends with the command. A timeout or an abort SIGKILLs bwrap's process
+ * group and the namespace's first process (`tree.ts`: bwrap arms `--die-with-parent` only after its setup), and
+ * the kernel then kills every other process of the namespace. The runner resolves only once the first process is
+ * gone (for a root host, once the cgroup is empty): nothing the call started outlives it, and its `/tmp` goes
+ * with its mount namespace.
  *
- * It refuses, and never runs the command bare, when the platform is not Linux, `bwrap` or `prlimit` is not on
- * the host's `PATH`, a root host cannot make a pids cgroup, or bwrap fails to set the sandbox up (bwrap reports
- * the command's exit on its status descriptor only once the command ran: without that report, the output is
- * bwrap's own error).
+ * It refuses, and never runs the command bare, when the platform is not Linux, `bwrap` is not on the host's
+ * `PATH` or `bash` is not there outside the workspace and the hidden folders, a root host cannot make a pids
+ * cgroup, or bwrap fails to set the sandbox up (bwrap reports the command's exit on its status descriptor only
+ * once the command ran: without that report, the output is bwrap's own error).
  * @module
  */
 import { spawn } from 'node:child_process';
 import { realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
+import { sep } from 'node:path';
 import { sandboxEnvironment } from './environment.js';
 import {
   createPidsCgroup,
   endPidsCgroup,
   killMembers,
-  prlimitArgs,
   resolveLimits,
+  ulimitCommand,
   type PidsCgroup,
 } from './limits.js';
 import { bwrapArgs, hiddenFolders, isInside, SECCOMP_FD, STATUS_FD } from './mounts.js';
 import { unixSocketFilter } from './seccomp.js';
-import type { SandboxLimitKind, SandboxOutcome, SandboxRefused, SandboxRequest } from './types.js';
+import type {
+  SandboxCommand,
+  SandboxLimitKind,
+  SandboxLimits,
+  SandboxOutcome,
+  SandboxRefused,
+  SandboxRequest,
+} from './types.js';
 import { identify, killGroup, killProcess, waitGone, type ProcessIdentity } from './tree.js';
 import { findProgram } from './which.js';
 
@@ -41,7 +50,8 @@ export const INSTALL_BWRAP =
   'Install bubblewrap: `sudo apt-get install bubblewrap` (Debian, Ubuntu), `sudo dnf install bubblewrap` ' +
   '(Fedora), `sudo pacman -S bubblewrap` (Arch).';
 
-const INSTALL_PRLIMIT = 'Install util-linux, which has `prlimit`: `sudo apt-get install util-linux`.';
+const INSTALL_BASH =
+  'Install bash (`sudo apt-get install bash`) in a system folder on the PATH, such as /usr/bin.';
 
 const ENABLE_USERNS =
   'bubblewrap needs unprivileged user namespaces: `sudo sysctl -w kernel.unprivileged_userns_clone=1` (older ' +
@@ -73,20 +83,27 @@ interface Prepared {
   limits: SandboxLimitKind;
 }
 
+/**
+ * The command as bwrap starts it: the host's bash (an absolute path: no file of the workspace answers to the
+ * name), which sets the limits first, in its own process, and then runs the script, or `exec`s the argv. The
+ * limits share the script's first line, so its line numbers stay as written; bash runs a `-c` text command by
+ * command and stops at a syntax error, so nothing of the script runs before them. `$0` is `bash`, as for a
+ * `bash -c` found on the PATH.
+ */
+function bashArgv(bash: string, command: SandboxCommand, limits: SandboxLimits): string[] {
+  const [body, args] = 'script' in command ? [command.script, []] : ['exec "$@"', command.argv];
+  return [bash, '--norc', '--noprofile', '-c', `${ulimitCommand(limits)}; ${body}`, 'bash', ...args];
+}
+
 function prepare(request: SandboxRequest): Prepared | SandboxRefused {
   if (process.platform !== 'linux')
     return refuse(`there is no OS sandbox on ${process.platform}`, OTHER_PLATFORM);
   const hostEnv = request.hostEnv ?? process.env;
   const limits = resolveLimits(request.limits);
-  const argv =
-    'script' in request.command
-      ? ['bash', '--norc', '--noprofile', '-c', request.command.script]
-      : [...request.command.argv];
-  if (argv.length === 0 || argv[0] === '') throw new TypeError('sandbox: the command has no program');
+  if ('argv' in request.command && (request.command.argv.length === 0 || request.command.argv[0] === ''))
+    throw new TypeError('sandbox: the command has no program');
   const bwrap = findProgram('bwrap', hostEnv.PATH);
   if (bwrap === undefined) return refuse('bubblewrap (`bwrap`) is not on the PATH', INSTALL_BWRAP);
-  const prlimit = findProgram('prlimit', hostEnv.PATH);
-  if (prlimit === undefined) return refuse('`prlimit` (util-linux) is not on the PATH', INSTALL_PRLIMIT);
   let workspace: string;
   try {
     workspace = realpathSync(request.workspace);
@@ -96,8 +113,20 @@ function prepare(request: SandboxRequest): Prepared | SandboxRefused {
   }
   const home = hostEnv.HOME ?? homedir();
   const hidden = hiddenFolders(home);
-  if (['/tmp', ...hidden].some((folder) => isInside(prlimit, folder)))
-    return refuse(`\`prlimit\` at ${prlimit} lies in a folder the sandbox hides`, INSTALL_PRLIMIT);
+  // bash sets the limits: it must be one the sandbox shows, and not one the workspace holds (which could skip them).
+  const usable = (file: string): boolean => {
+    const real = realpathSync(file);
+    return (
+      !['/tmp', ...hidden].some((folder) => isInside(real, folder)) &&
+      (workspace === sep || !isInside(real, workspace))
+    );
+  };
+  const bash = findProgram('bash', hostEnv.PATH, usable);
+  if (bash === undefined)
+    return refuse(
+      '`bash` is not on the PATH outside the workspace and the folders the sandbox hides',
+      INSTALL_BASH,
+    );
   const filter = unixSocketFilter();
   if (filter === undefined)
     return refuse(
@@ -108,8 +137,7 @@ function prepare(request: SandboxRequest): Prepared | SandboxRefused {
   const args = [
     ...bwrapArgs({ workspace, hidden, tmpBytes: limits.tmpBytes }),
     '--',
-    ...prlimitArgs(prlimit, limits),
-    ...argv,
+    ...bashArgv(bash, request.command, limits),
   ];
   const env = sandboxEnvironment(hostEnv, home, request.env);
   if (!root) return { kind: 'prepared', file: bwrap, args, env, filter, limits: 'rlimit' };

@@ -2,7 +2,7 @@
  * Whether the sandbox works on this machine ({@link sandboxSupport}): for `dsh-mode doctor`, and for a mode that
  * requires a sandbox to deny `bash` with a reason that says how to install one. It answers by running a real
  * command in the sandbox, one that forks a child, so that what it reports is what a call would meet: bwrap
- * present and able to make its namespaces, `prlimit` present, a process limit that still lets a command fork,
+ * present and able to make its namespaces, `bash` present, a process limit that still lets a command fork,
  * and on a root host a pids cgroup. Nothing is cached: the answer is as fresh as the call.
  * @module
  */

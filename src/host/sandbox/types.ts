@@ -20,7 +20,10 @@ export interface SandboxLimits {
   tmpBytes: number;
 }
 
-/** What runs: an argument vector (the first word looked up on the sandbox's `PATH`), or a bash script. */
+/**
+ * What runs: a bash script, or an argument vector (the first word looked up on the sandbox's `PATH`), which the
+ * bash that set the limits `exec`s.
+ */
 export type SandboxCommand = { argv: readonly string[] } | { script: string };
 
 /** One call to run in the sandbox. */
@@ -39,7 +42,7 @@ export interface SandboxRequest {
   /** Most bytes of output kept (stdout and stderr interleaved); the rest is counted and dropped. Default 64 KiB. */
   maxOutputBytes?: number;
   /**
-   * The host's environment: where `bwrap` and `prlimit` are looked up (`PATH`), and where the sandbox takes
+   * The host's environment: where `bwrap` and `bash` are looked up (`PATH`), and where the sandbox takes
    * `PATH`, `LANG`, `LC_*`, `TERM`, `TZ` and `HOME` from. Default `process.env`.
    */
   hostEnv?: Readonly<Record<string, string | undefined>>;

@@ -85,7 +85,7 @@ export interface BashToolOptions {
   /** `auto` (the default) uses a PID namespace where the system allows one. */
   isolation?: 'auto' | 'process-group';
   /**
-   * The host environment a sandboxed call finds `bwrap` and `prlimit` on (`PATH`) and takes its minimal
+   * The host environment a sandboxed call finds `bwrap` and `bash` on (`PATH`) and takes its minimal
    * environment from. Default `process.env`.
    */
   hostEnv?: Readonly<Record<string, string | undefined>>;

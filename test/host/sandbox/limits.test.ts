@@ -4,12 +4,12 @@
  * ended by a limit, the call returns, and no process of it is left on the host. Counts and explicit timeouts
  * only: nothing here measures time.
  */
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { prlimitArgs, resolveLimits } from '../../../src/host/sandbox/limits.js';
+import { resolveLimits, ulimitCommand } from '../../../src/host/sandbox/limits.js';
 import { bwrapArgs } from '../../../src/host/sandbox/mounts.js';
 import { processesWith, token, world, type World } from './helpers.js';
 
@@ -102,13 +102,9 @@ describe('processes', () => {
             // Without the runner's status and seccomp descriptors.
           }).filter((a, i, all) => !RUNNER_FDS.includes(a) && !RUNNER_FDS.includes(all[i - 1]!)),
           '--',
-          ...prlimitArgs(
-            execFileSync('bash', ['-c', 'command -v prlimit'], { encoding: 'utf8' }).trim(),
-            limits,
-          ),
-          'bash',
+          '/bin/bash',
           '-c',
-          'for i in $(seq 100); do sleep 20 & echo started; done 2>/dev/null',
+          `${ulimitCommand(limits)}; for i in $(seq 100); do sleep 20 & echo started; done 2>/dev/null`,
         ];
         const run = spawnSync(
           'setpriv',
@@ -156,6 +152,36 @@ describe('the limits themselves', () => {
     // bash reports -v in KiB and -f in 1024-byte blocks.
     expect(r.output.split('\n').slice(0, 7)).toEqual(['524288', '524288', '50', '50', '4096', '4096', '0']);
     expect(r.output).toContain('cannot-raise');
+  });
+
+  it('hold for an argument vector too (the bash that set them execs it)', async () => {
+    const r = await w.run({
+      command: { argv: ['bash', '-c', 'ulimit -u; ulimit -Hv'] },
+      timeoutMs: 20_000,
+      limits: { memoryBytes: 256 * MiB, processes: 40 },
+    });
+    expect(r.exitCode).toBe(0);
+    expect(r.output).toBe('40\n262144\n');
+  });
+
+  it('come before anything of the script: a first line that does not parse runs nothing', async () => {
+    const r = await w.run({
+      command: { script: 'echo ran-$((1 + 1)); )\necho ran-$((2 + 1))' },
+      timeoutMs: 20_000,
+    });
+    expect(r.exitCode).toBe(2);
+    expect(r.output).not.toMatch(/ran-[23]/);
+    expect(r.output).toContain('syntax error');
+  });
+
+  it("keep the script's line numbers", async () => {
+    const r = await w.run({ command: { script: 'echo "$LINENO"\necho "$LINENO $0"' }, timeoutMs: 20_000 });
+    expect(r.output).toBe('1\n2 bash\n');
+  });
+
+  it('are whole KiB for bash, never 0', () => {
+    const limits = resolveLimits({ memoryBytes: 1000, fileBytes: 5 * 1024 + 1023 });
+    expect(ulimitCommand(limits)).toBe('ulimit -HS -v 1 -u 128 -f 5 -c 0 || exit 126');
   });
 
   it('reject a limit that is not a positive integer', () => {

@@ -15,14 +15,13 @@ let noBwrap: string;
 let failingBwrap: string;
 beforeAll(() => {
   w = world('refuse-');
-  // A PATH with the programs a command needs and prlimit, but no bwrap.
+  // A PATH with the programs a command needs, but no bwrap.
   noBwrap = join(w.base, 'bin-no-bwrap');
   mkdirSync(noBwrap);
-  for (const program of ['prlimit', 'bash', 'touch', 'sh'])
-    symlinkSync(`/usr/bin/${program}`, join(noBwrap, program));
+  for (const program of ['bash', 'touch', 'sh']) symlinkSync(`/usr/bin/${program}`, join(noBwrap, program));
   failingBwrap = join(w.base, 'bin-failing-bwrap');
   mkdirSync(failingBwrap);
-  symlinkSync('/usr/bin/prlimit', join(failingBwrap, 'prlimit'));
+  symlinkSync('/usr/bin/bash', join(failingBwrap, 'bash'));
   writeFileSync(
     join(failingBwrap, 'bwrap'),
     '#!/bin/sh\necho "bwrap: No permissions to create new namespace, likely because the kernel does not allow non-privileged user namespaces." >&2\nexit 1\n',
@@ -74,6 +73,44 @@ describe('a bwrap that cannot set up', () => {
       /^the sandbox failed to start: bwrap: No permissions to create new namespace/,
     );
     expect(outcome.howToInstall).toMatch(/user namespaces/);
+  });
+});
+
+describe('the bash that sets the limits', () => {
+  // The runner's bash applies the limits before the command: one the workspace holds could skip them.
+  const planted = (): string => {
+    const bin = join(w.workspace, 'bin');
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(join(bin, 'bash'), '#!/bin/sh\necho planted-bash-ran\n');
+    chmodSync(join(bin, 'bash'), 0o755);
+    return bin;
+  };
+
+  it('is never one of the workspace, even first on the PATH', async () => {
+    const r = await w.run({
+      command: { script: 'echo "limit $(ulimit -u)"' },
+      timeoutMs: 20_000,
+      limits: { processes: 77 },
+      hostEnv: { PATH: `${planted()}:/usr/bin:/bin`, HOME: w.home },
+    });
+    expect(r.output).not.toContain('planted-bash-ran');
+    expect(r.output).toContain('limit 77');
+  });
+
+  it('refuses when the workspace holds the only bash on the PATH', async () => {
+    const bin = join(w.base, 'bin-bwrap-only');
+    mkdirSync(bin);
+    symlinkSync('/usr/bin/bwrap', join(bin, 'bwrap'));
+    const outcome = await runSandboxed({
+      workspace: w.workspace,
+      command: { script: 'echo ran' },
+      timeoutMs: 10_000,
+      hostEnv: { PATH: `${planted()}:${bin}`, HOME: w.home },
+    });
+    expect(outcome).toMatchObject({
+      kind: 'refused',
+      reason: '`bash` is not on the PATH outside the workspace and the folders the sandbox hides',
+    });
   });
 });
 
