@@ -44,6 +44,42 @@ export function resolveLimits(overrides: Partial<SandboxLimits> = {}): SandboxLi
   return limits;
 }
 
+/** The hard limits this process runs under (`/proc/self/limits`), in bytes and processes; Infinity where none. */
+function ownHardLimits(): { memoryBytes: number; processes: number; fileBytes: number } {
+  const hard = { memoryBytes: Infinity, processes: Infinity, fileBytes: Infinity };
+  let text: string;
+  try {
+    text = readFileSync('/proc/self/limits', 'utf8');
+  } catch {
+    return hard;
+  }
+  const rows: Record<string, keyof typeof hard> = {
+    'Max address space': 'memoryBytes',
+    'Max processes': 'processes',
+    'Max file size': 'fileBytes',
+  };
+  for (const line of text.split('\n')) {
+    const key = Object.keys(rows).find((row) => line.startsWith(row));
+    const value = key && line.slice(25).trim().split(/\s+/)[1];
+    if (key && value && /^\d+$/.test(value)) hard[rows[key]!] = Number(value);
+  }
+  return hard;
+}
+
+/**
+ * The limits a call runs under: the requested ones, lowered to the hard limits this process already has (the
+ * sandbox inherits them and no process there can raise them, so asking for more would only fail).
+ */
+export function callLimits(limits: SandboxLimits): SandboxLimits {
+  const hard = ownHardLimits();
+  return {
+    ...limits,
+    memoryBytes: Math.min(limits.memoryBytes, hard.memoryBytes),
+    processes: Math.min(limits.processes, hard.processes),
+    fileBytes: Math.min(limits.fileBytes, hard.fileBytes),
+  };
+}
+
 /**
  * The bash command that applies the rlimits, in the command's own shell, before the command: bash's `ulimit`
  * counts `-v` and `-f` in KiB (outside POSIX mode, which the sandbox's environment never turns on), so those

@@ -20,8 +20,9 @@ import { spawn } from 'node:child_process';
 import { realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { sep } from 'node:path';
-import { sandboxEnvironment } from './environment.js';
+import { exportCommand, sandboxEnvironment } from './environment.js';
 import {
+  callLimits,
   createPidsCgroup,
   endPidsCgroup,
   killMembers,
@@ -30,7 +31,7 @@ import {
   type PidsCgroup,
 } from './limits.js';
 import { bwrapArgs, hiddenFolders, isInside, SECCOMP_FD, STATUS_FD } from './mounts.js';
-import { unixSocketFilter } from './seccomp.js';
+import { seccompFilter } from './seccomp.js';
 import type {
   SandboxCommand,
   SandboxLimitKind,
@@ -83,23 +84,43 @@ interface Prepared {
   limits: SandboxLimitKind;
 }
 
+/** The kernel's limit on one argument's length (`MAX_ARG_STRLEN`, with its NUL). */
+const MAX_ARGUMENT_BYTES = 128 * 1024 - 1;
+
 /**
- * The command as bwrap starts it: the host's bash (an absolute path: no file of the workspace answers to the
- * name), which sets the limits first, in its own process, and then runs the script, or `exec`s the argv. The
- * limits share the script's first line, so its line numbers stay as written; bash runs a `-c` text command by
- * command and stops at a syntax error, so nothing of the script runs before them. `$0` is `bash`, as for a
- * `bash -c` found on the PATH.
+ * The command as bwrap starts it: the host's bash (its real path: what was checked is what runs), which sets the
+ * limits first, in its own process, then exports the caller's variables, then runs the script, or `exec`s the
+ * argv. All of that shares the script's first line, so its line numbers stay as written; bash runs a `-c` text
+ * command by command and stops at a syntax error, so nothing of the script runs before the limits. `$0` is
+ * `bash`, as for a `bash -c` found on the PATH.
+ * @throws TypeError for a NUL in the command (no program can be given one), RangeError for a script or an
+ *   argument longer than the kernel passes
  */
-function bashArgv(bash: string, command: SandboxCommand, limits: SandboxLimits): string[] {
-  const [body, args] = 'script' in command ? [command.script, []] : ['exec "$@"', command.argv];
-  return [bash, '--norc', '--noprofile', '-c', `${ulimitCommand(limits)}; ${body}`, 'bash', ...args];
+function bashArgv(
+  bash: string,
+  command: SandboxCommand,
+  limits: SandboxLimits,
+  extra: Readonly<Record<string, string>> | undefined,
+): string[] {
+  const [body, args] = 'script' in command ? [command.script, []] : ['exec -- "$@"', command.argv];
+  const first = [ulimitCommand(limits), exportCommand(extra), ''].filter((part, i) => i === 2 || part !== '');
+  const argv = [bash, '--norc', '--noprofile', '-c', `${first.join('; ')}${body}`, 'bash', ...args];
+  for (const arg of argv) {
+    if (arg.includes('\0')) throw new TypeError('sandbox: a command cannot hold a NUL byte');
+    const bytes = Buffer.byteLength(arg);
+    if (bytes > MAX_ARGUMENT_BYTES)
+      throw new RangeError(
+        `sandbox: the command is ${bytes} bytes with its limits; the kernel passes at most ${MAX_ARGUMENT_BYTES} in one argument`,
+      );
+  }
+  return argv;
 }
 
 function prepare(request: SandboxRequest): Prepared | SandboxRefused {
   if (process.platform !== 'linux')
     return refuse(`there is no OS sandbox on ${process.platform}`, OTHER_PLATFORM);
   const hostEnv = request.hostEnv ?? process.env;
-  const limits = resolveLimits(request.limits);
+  const limits = callLimits(resolveLimits(request.limits));
   if ('argv' in request.command && (request.command.argv.length === 0 || request.command.argv[0] === ''))
     throw new TypeError('sandbox: the command has no program');
   const bwrap = findProgram('bwrap', hostEnv.PATH);
@@ -121,13 +142,13 @@ function prepare(request: SandboxRequest): Prepared | SandboxRefused {
       (workspace === sep || !isInside(real, workspace))
     );
   };
-  const bash = findProgram('bash', hostEnv.PATH, usable);
-  if (bash === undefined)
+  const found = findProgram('bash', hostEnv.PATH, usable);
+  if (found === undefined)
     return refuse(
       '`bash` is not on the PATH outside the workspace and the folders the sandbox hides',
       INSTALL_BASH,
     );
-  const filter = unixSocketFilter();
+  const filter = seccompFilter();
   if (filter === undefined)
     return refuse(
       `there is no seccomp filter for the ${process.arch} architecture`,
@@ -137,9 +158,9 @@ function prepare(request: SandboxRequest): Prepared | SandboxRefused {
   const args = [
     ...bwrapArgs({ workspace, hidden, tmpBytes: limits.tmpBytes }),
     '--',
-    ...bashArgv(bash, request.command, limits),
+    ...bashArgv(realpathSync(found), request.command, limits, request.env),
   ];
-  const env = sandboxEnvironment(hostEnv, home, request.env);
+  const env = sandboxEnvironment(hostEnv, home);
   if (!root) return { kind: 'prepared', file: bwrap, args, env, filter, limits: 'rlimit' };
   const cgroup = createPidsCgroup(limits.processes);
   if ('error' in cgroup)
@@ -164,9 +185,19 @@ const DRAIN_MS = 2_000;
 export async function runSandboxed(request: SandboxRequest): Promise<SandboxOutcome> {
   const prepared = prepare(request);
   if (prepared.kind === 'refused') return prepared;
+  // The cgroup is ended however the call ends, a spawn that throws included.
+  try {
+    return await run(prepared, request);
+  } finally {
+    if (prepared.cgroup) await endPidsCgroup(prepared.cgroup);
+  }
+}
+
+/** Spawns a prepared call and collects it until it is over. */
+function run(prepared: Prepared, request: SandboxRequest): Promise<SandboxOutcome> {
+  const { file, args, env, filter, cgroup, limits } = prepared;
   const cap = request.maxOutputBytes ?? SANDBOX_OUTPUT_CAP;
-  const { file, args, env, filter, cgroup } = prepared;
-  const outcome = await new Promise<SandboxOutcome>((resolve) => {
+  return new Promise<SandboxOutcome>((resolve) => {
     // Its own process group: bwrap's first process in the namespace stays in it until its setup is done.
     const child = spawn(file, args, {
       cwd: '/',
@@ -246,7 +277,7 @@ export async function runSandboxed(request: SandboxRequest): Promise<SandboxOutc
         cancelled: ending === 'cancel',
         output,
         droppedBytes: dropped,
-        limits: prepared.limits,
+        limits,
       });
     };
     child.on('error', (error) => void finish(error));
@@ -261,6 +292,4 @@ export async function runSandboxed(request: SandboxRequest): Promise<SandboxOutc
     // 'close' comes once bwrap has exited and every pipe is closed: only the namespace's processes hold them.
     child.on('close', () => void finish());
   });
-  if (cgroup) await endPidsCgroup(cgroup);
-  return outcome;
 }

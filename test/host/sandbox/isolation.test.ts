@@ -8,8 +8,9 @@ import { promisify } from 'node:util';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mayAddVariable, runSandboxed, sandboxEnvironment } from '../../../src/host/sandbox/index.js';
-import { unixSocketFilter } from '../../../src/host/sandbox/seccomp.js';
+import { mayAddVariable, runSandboxed } from '../../../src/host/sandbox/index.js';
+import { exportCommand } from '../../../src/host/sandbox/environment.js';
+import { seccompFilter } from '../../../src/host/sandbox/seccomp.js';
 import { world, type World } from './helpers.js';
 
 let w: World;
@@ -84,9 +85,9 @@ describe('Unix sockets', () => {
   });
 
   it('the filter is eight-byte instructions for x86-64 and arm64, and absent elsewhere', () => {
-    expect(unixSocketFilter('x64')).toHaveLength(11 * 8);
-    expect(unixSocketFilter('arm64')).toHaveLength(11 * 8);
-    expect(unixSocketFilter('ia32')).toBeUndefined();
+    expect(seccompFilter('x64')).toHaveLength(13 * 8);
+    expect(seccompFilter('arm64')).toHaveLength(13 * 8);
+    expect(seccompFilter('ia32')).toBeUndefined();
   });
 
   it('the sandbox cannot open a Unix socket at all (seccomp), though the file is visible', async () => {
@@ -144,7 +145,7 @@ describe('environment', () => {
     ])
       expect(mayAddVariable(name), name).toBe(false);
     expect(mayAddVariable('GIT_OPTIONAL_LOCKS')).toBe(true);
-    expect(() => sandboxEnvironment({}, '/h', { MY_SECRET: 'x' })).toThrow(/MY_SECRET/);
+    expect(() => exportCommand({ MY_SECRET: 'x' })).toThrow(/MY_SECRET/);
     await expect(
       runSandboxed({
         workspace: w.workspace,
@@ -153,6 +154,16 @@ describe('environment', () => {
         env: { DEPLOY_TOKEN: 'x' },
       }),
     ).rejects.toThrow(/DEPLOY_TOKEN/);
+  });
+
+  it("sets the caller's variables after the limits, on the script's first line, values exact", async () => {
+    const value = "a'b\nc\\d\t$(false)`x`";
+    const r = await w.run({
+      command: { script: 'printf "%s|" "$GIT_X" "$LINENO"' },
+      timeoutMs: 20_000,
+      env: { GIT_X: value },
+    });
+    expect(r.output).toBe(`${value}|1|`);
   });
 
   it("passes the caller's own variables", async () => {
