@@ -103,8 +103,9 @@ function bashArgv(
   extra: Readonly<Record<string, string>> | undefined,
 ): string[] {
   const [body, args] = 'script' in command ? [command.script, []] : ['exec -- "$@"', command.argv];
-  const first = [ulimitCommand(limits), exportCommand(extra), ''].filter((part, i) => i === 2 || part !== '');
-  const argv = [bash, '--norc', '--noprofile', '-c', `${first.join('; ')}${body}`, 'bash', ...args];
+  const exports = exportCommand(extra);
+  const first = `${ulimitCommand(limits)}; ${exports === '' ? '' : `${exports}; `}`;
+  const argv = [bash, '--norc', '--noprofile', '-c', `${first}${body}`, 'bash', ...args];
   for (const arg of argv) {
     if (arg.includes('\0')) throw new TypeError('sandbox: a command cannot hold a NUL byte');
     const bytes = Buffer.byteLength(arg);
