@@ -88,7 +88,7 @@ interface Prepared {
 const MAX_ARGUMENT_BYTES = 128 * 1024 - 1;
 
 /**
- * The command as bwrap starts it: the host's bash (its real path: what was checked is what runs), which sets the
+ * The command as bwrap starts it: the host's bash (by its real path: what was checked is what runs), which sets the
  * limits first, in its own process, then exports the caller's variables, then runs the script, or `exec`s the
  * argv. All of that shares the script's first line, so its line numbers stay as written; bash runs a `-c` text
  * command by command and stops at a syntax error, so nothing of the script runs before the limits. `$0` is
@@ -111,7 +111,8 @@ function bashArgv(
     const bytes = Buffer.byteLength(arg);
     if (bytes > MAX_ARGUMENT_BYTES)
       throw new RangeError(
-        `sandbox: the command is ${bytes} bytes with its limits; the kernel passes at most ${MAX_ARGUMENT_BYTES} in one argument`,
+        `sandbox: the command is ${bytes} bytes with its limits; ` +
+          `the kernel passes at most ${MAX_ARGUMENT_BYTES} in one argument`,
       );
   }
   return argv;
@@ -135,16 +136,12 @@ function prepare(request: SandboxRequest): Prepared | SandboxRefused {
   }
   const home = hostEnv.HOME ?? homedir();
   const hidden = hiddenFolders(home);
-  // bash sets the limits: it must be one the sandbox shows, and not one the workspace holds (which could skip them).
-  const usable = (file: string): boolean => {
-    const real = realpathSync(file);
-    return (
-      !['/tmp', ...hidden].some((folder) => isInside(real, folder)) &&
-      (workspace === sep || !isInside(real, workspace))
-    );
-  };
-  const found = findProgram('bash', hostEnv.PATH, usable);
-  if (found === undefined)
+  // bash sets the limits: it must be one the sandbox shows, not one the workspace holds (which could skip them).
+  const usable = (real: string): boolean =>
+    !['/tmp', ...hidden].some((folder) => isInside(real, folder)) &&
+    (workspace === sep || !isInside(real, workspace));
+  const bash = findProgram('bash', hostEnv.PATH, usable);
+  if (bash === undefined)
     return refuse(
       '`bash` is not on the PATH outside the workspace and the folders the sandbox hides',
       INSTALL_BASH,
@@ -159,7 +156,7 @@ function prepare(request: SandboxRequest): Prepared | SandboxRefused {
   const args = [
     ...bwrapArgs({ workspace, hidden, tmpBytes: limits.tmpBytes }),
     '--',
-    ...bashArgv(realpathSync(found), request.command, limits, request.env),
+    ...bashArgv(bash, request.command, limits, request.env),
   ];
   const env = sandboxEnvironment(hostEnv, home);
   if (!root) return { kind: 'prepared', file: bwrap, args, env, filter, limits: 'rlimit' };
@@ -196,7 +193,7 @@ export async function runSandboxed(request: SandboxRequest): Promise<SandboxOutc
 
 /** Spawns a prepared call and collects it until it is over. */
 function run(prepared: Prepared, request: SandboxRequest): Promise<SandboxOutcome> {
-  const { file, args, env, filter, cgroup, limits } = prepared;
+  const { file, args, env, filter, cgroup } = prepared;
   const cap = request.maxOutputBytes ?? SANDBOX_OUTPUT_CAP;
   return new Promise<SandboxOutcome>((resolve) => {
     // Its own process group: bwrap's first process in the namespace stays in it until its setup is done.
@@ -278,7 +275,7 @@ function run(prepared: Prepared, request: SandboxRequest): Promise<SandboxOutcom
         cancelled: ending === 'cancel',
         output,
         droppedBytes: dropped,
-        limits,
+        limits: prepared.limits,
       });
     };
     child.on('error', (error) => void finish(error));

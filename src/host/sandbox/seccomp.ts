@@ -1,13 +1,13 @@
 /**
- * The seccomp filter of a sandboxed call, as the classic BPF program bwrap loads (`--seccomp FD`): `socket()`
- * for Unix sockets fails with EPERM, and so does `io_uring_setup()` (io_uring can open sockets without the
- * `socket` system call). So do `memfd_create()` and `shmget()`: memory held in a memfd or a System V segment is
- * not mapped, so `RLIMIT_AS` does not count it, and one process could hold many times its limit until the call
- * ends (`/tmp`, the other place for such memory, is a tmpfs of a fixed size; `/dev/shm` is read-only). The network namespace already leaves only a loopback of the call's own, and abstract
- * Unix sockets are per network namespace; what it leaves open is a socket file on the read-only filesystem (a
- * service's socket outside the hidden folders, a socket in the workspace), which `connect()` reaches whatever
- * the mount says. Other architectures' system calls (32-bit x86 through `int 0x80`, x32) end the process: their
- * numbers differ, so this program would not see them.
+ * The seccomp filter of a sandboxed call, as the classic BPF program bwrap loads (`--seccomp FD`): `socket()` for
+ * Unix sockets fails with EPERM, and so does `io_uring_setup()` (io_uring can open sockets without the `socket`
+ * system call). So do `memfd_create()` and `shmget()`: memory held in a memfd or a System V segment is not mapped,
+ * so `RLIMIT_AS` does not count it, and one process could hold many times its limit until the call ends (`/tmp`,
+ * the other place for such memory, is a tmpfs of a fixed size; `/dev/shm` is read-only). The network namespace
+ * already leaves only a loopback of the call's own, and abstract Unix sockets are per network namespace; what it
+ * leaves open is a socket file on the read-only filesystem (a service's socket outside the hidden folders, a socket
+ * in the workspace), which `connect()` reaches whatever the mount says. Other architectures' system calls (32-bit
+ * x86 through `int 0x80`, x32) end the process: their numbers differ, so this program would not see them.
  * @module
  */
 

@@ -4,14 +4,14 @@
  * reason, not a spawn error.
  * @module
  */
-import { accessSync, constants, statSync } from 'node:fs';
+import { accessSync, constants, realpathSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
- * The absolute path of `name` on `path`, or undefined.
+ * The real path (links resolved) of `name` on `path`, or undefined.
  * @param name a bare program name
  * @param path a colon-separated search path (relative entries are skipped)
- * @param usable whether a file found may be used (default: any); one it refuses is passed over
+ * @param usable whether a file found, by its real path, may be used (default: any); one it refuses is passed over
  */
 export function findProgram(
   name: string,
@@ -24,7 +24,8 @@ export function findProgram(
     try {
       if (!statSync(file, { throwIfNoEntry: false })?.isFile()) continue;
       accessSync(file, constants.X_OK);
-      if (usable(file)) return file;
+      const real = realpathSync(file);
+      if (usable(real)) return real;
     } catch {
       // not here: the next entry
     }
